@@ -1,0 +1,71 @@
+/** `/v1/coverage`, `/v1/coverage/{region}`, `/v1/coverage/{lon};{lat}` (navitia-trips.md §9). */
+import type { Coverage } from '../service/coverage-registry.js';
+import { formatDayNumber, formatUtc } from '../util/datetime.js';
+import { cleanHref, type Link } from './links.js';
+
+const COLLECTIONS = [
+  'stop_points',
+  'routes',
+  'networks',
+  'commercial_modes',
+  'physical_modes',
+  'companies',
+  'stop_areas',
+  'lines',
+  'line_groups',
+  'addresses',
+  'coords',
+  'coord',
+  'journey_pattern_points',
+  'journey_patterns',
+  'pois',
+  'poi_types',
+  'connections',
+  'vehicle_journeys',
+  'disruptions',
+  'trips',
+  'contributors',
+  'datasets',
+];
+
+const OTHER_APIS = ['places', 'pt_objects', 'journeys', 'traffic_reports', 'line_reports', 'equipment_reports', 'access_points', 'isochrones'];
+const STOP_AREA_APIS = ['departures', 'arrivals', 'stop_schedules', 'terminus_schedules'];
+
+/** The templated links of a coverage answer; `r` is the region, `lon;lat`, or `{regions.id}`. */
+export function coverageLinks(base: string, r: string): Link[] {
+  const link = (href: string, name: string): Link => ({ href: cleanHref(href), templated: true, rel: name, type: name });
+  const root = `${base}/v1/coverage/${r}`;
+  return [
+    ...COLLECTIONS.map((c) => link(`${root}/${c}`, c)),
+    link(`${root}/`, 'coverage'),
+    ...OTHER_APIS.map((a) => link(`${root}/${a}`, a)),
+    link(`${root}/coord/{lon;lat}/places_nearby`, 'places_nearby'),
+    ...STOP_AREA_APIS.map((a) => link(`${root}/stop_areas/{stop_areas.id}/${a}`, a)),
+    link(`${root}/lines/{lines.id}/route_schedules`, 'route_schedules'),
+  ];
+}
+
+export function regionJson(c: Coverage, disableGeojson: boolean): Record<string, unknown> {
+  const g = c.generation;
+  const name = g ? g.publishers[0]?.name || g.tt.agencies[0]?.name || '' : '';
+  const region: Record<string, unknown> = {
+    id: c.id,
+    name,
+    status: c.status,
+    start_production_date: g && g.productionStartDay >= 0 ? formatDayNumber(g.productionStartDay) : '',
+    end_production_date: g && g.productionEndDay >= 0 ? formatDayNumber(g.productionEndDay) : '',
+    last_load_at: g ? formatUtc(g.loadedAtSec) : 'not-a-date-time',
+    dataset_created_at: g && g.datasetCreatedAtSec > 0 ? formatUtc(g.datasetCreatedAtSec) : 'not-a-date-time',
+    shape: disableGeojson ? null : (g?.shapeWkt ?? ''),
+  };
+  if (c.status === 'dead') region['error'] = { code: 'dead_socket', value: `The region ${c.id} is dead` };
+  return region;
+}
+
+export function coverageJson(coverages: Coverage[], links: Link[], nowSec: number, disableGeojson: boolean): string {
+  return JSON.stringify({
+    regions: coverages.map((c) => regionJson(c, disableGeojson)),
+    links,
+    context: { current_datetime: formatUtc(nowSec), timezone: 'Africa/Abidjan' },
+  });
+}

@@ -1,0 +1,69 @@
+/**
+ * Every error the API can answer, in one catalogue, and the one place that turns them into
+ * Navitia's wire shapes (navitia-trips.md §8.1):
+ *
+ *   A. parameter  400  {"message": "parameter \"<name>\" invalid: <reason>\n<name> description: <help>"}
+ *   B. http       4xx/5xx {"error": {"id", "message"}, "message"}            (unknown region, dead…)
+ *   C. engine     {"error": {"id", "message"}, pagination zeros, disruptions, feed_publishers, context}
+ *   D. plain      {"message": "<text>"}                                      (unknown route, unknown type)
+ */
+
+/** Engine error ids and their HTTP status (§8.2). */
+export const ENGINE_ERROR_STATUS = {
+  service_unavailable: 503,
+  internal_error: 500,
+  date_out_of_bounds: 404,
+  no_origin: 404,
+  no_destination: 404,
+  no_origin_nor_destination: 404,
+  unknown_object: 404,
+  unable_to_parse: 400,
+  bad_filter: 400,
+  unknown_api: 400,
+  bad_format: 400,
+  no_solution: 200,
+} as const;
+
+export type EngineErrorId = keyof typeof ENGINE_ERROR_STATUS;
+
+export type ApiErrorBody =
+  | { family: 'parameter'; name: string; reason: string; help: string }
+  | { family: 'http'; status: number; id: string; message: string }
+  | { family: 'engine'; id: EngineErrorId; message: string }
+  | { family: 'plain'; status: number; message: string };
+
+export class ApiError extends Error {
+  constructor(readonly body: ApiErrorBody) {
+    super(body.family === 'parameter' ? `parameter "${body.name}" invalid: ${body.reason}` : body.message);
+    this.name = 'ApiError';
+  }
+}
+
+export const parameterError = (name: string, reason: string, help: string) => new ApiError({ family: 'parameter', name, reason, help });
+export const engineError = (id: EngineErrorId, message: string) => new ApiError({ family: 'engine', id, message });
+export const plainError = (status: number, message: string) => new ApiError({ family: 'plain', status, message });
+export const httpError = (status: number, id: string, message: string) => new ApiError({ family: 'http', status, id, message });
+
+export const unknownRegion = (region: string) => httpError(404, 'unknown_object', `The region ${region} doesn't exists`);
+export const noRegionForCoordinates = (lon: string, lat: string) => httpError(404, 'unknown_object', `No region available for the coordinates:${lon}, ${lat}`);
+export const notFoundRoute = () =>
+  plainError(404, 'The requested URL was not found on the server. If you entered the URL manually please check your spelling and try again.');
+
+/** Status and error id after Navitia's rewrite: a 400 becomes 404 `unknown_object` unless the query string has a `filter` key (§8.3). */
+export function engineStatus(id: EngineErrorId, hasFilterKey: boolean): { status: number; id: EngineErrorId } {
+  const status = ENGINE_ERROR_STATUS[id];
+  if (status === 400 && !hasFilterKey) return { status: 404, id: 'unknown_object' };
+  return { status, id };
+}
+
+/** JSON body of the non-engine families. */
+export function plainBody(body: Exclude<ApiErrorBody, { family: 'engine' }>): { status: number; json: unknown } {
+  switch (body.family) {
+    case 'parameter':
+      return { status: 400, json: { message: `parameter "${body.name}" invalid: ${body.reason}\n${body.name} description: ${body.help}` } };
+    case 'http':
+      return { status: body.status, json: { error: { id: body.id, message: body.message }, message: body.message } };
+    case 'plain':
+      return { status: body.status, json: { message: body.message } };
+  }
+}

@@ -1,0 +1,45 @@
+/** Query parameters of the eight trips operations (interface.md §4.1) and of the coverage endpoints. */
+import type { ParamSpec } from './params.js';
+
+export interface ApiLimits {
+  /** Largest `count`; larger values are lowered to it (Navitia: 1000). */
+  maxCount: number;
+}
+
+export const DEFAULT_LIMITS: ApiLimits = { maxCount: 1000 };
+
+/** Hidden parameter of every endpoint: the "now" of the request, in UTC. */
+export const CURRENT_DATETIME: ParamSpec = {
+  name: '_current_datetime',
+  kind: 'datetime',
+  description: 'The date and time taken as now (UTC), for tests and for statuses relative to now.',
+  hidden: true,
+};
+
+export function tripsParams(limits: ApiLimits, withFilter: boolean): ParamSpec[] {
+  const params: ParamSpec[] = [
+    { name: 'start_page', kind: 'int', default: 0, min: 0, description: 'Index of the page to return, from 0.' },
+    { name: 'count', kind: 'int', default: 25, min: 0, clampMax: limits.maxCount, description: `Number of trips per page (at most ${limits.maxCount}).` },
+    { name: 'depth', kind: 'int', default: 1, min: 0, max: 3, description: 'Level of detail of the returned trips, 0 to 3: from 2 on, trips carry their headsign, route, line and modes, and from 3 on their geometry.' },
+    { name: 'forbidden_id', kind: 'string', array: true, deprecated: true, description: 'Deprecated alias of forbidden_uris[].' },
+    { name: 'forbidden_uris', kind: 'string', array: true, description: 'Ids of objects (lines, stop points, modes, networks, trips…) whose trips are left out.' },
+    { name: 'external_code', kind: 'string', description: 'Only the trips with this external code (GTFS trip_id or trip_short_name).' },
+    { name: 'headsign', kind: 'string', description: 'Only the trips with this headsign (the trip headsign or a stop headsign), exactly.' },
+    { name: 'odt_level', kind: 'enum', values: ['all', 'scheduled', 'with_stops', 'zonal'], default: 'all', description: 'On-demand transport level of the trips: scheduled, with_stops (booking needed at stops), zonal, or all.' },
+    { name: 'data_freshness', kind: 'enum', values: ['base_schedule', 'adapted_schedule', 'realtime'], default: 'base_schedule', description: 'Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime.' },
+    { name: 'distance', kind: 'int', default: 200, description: 'Radius in metres around a coordinate given in the path.' },
+    { name: 'since', kind: 'datetime', description: 'Only the trips with a run whose first departure is at or after this time (local time of the coverage unless an offset is given).' },
+    { name: 'until', kind: 'datetime', description: 'Only the trips with a run whose first departure is at or before this time.' },
+    { name: 'disable_geojson', kind: 'bool', default: false, description: 'When true, no geometry is returned.' },
+    { name: 'disable_disruption', kind: 'bool', default: false, description: 'When true, the disruptions list of the response is empty.' },
+    { name: 'tags', kind: 'string', array: true, description: 'Only the trips impacted by a disruption that carries one of these tags.' },
+    CURRENT_DATETIME,
+  ];
+  if (withFilter) params.push({ name: 'filter', kind: 'string', description: 'A filter expression of the PT-referential language, for example line.code=1A.' });
+  return params;
+}
+
+export const COVERAGE_PARAMS: ParamSpec[] = [
+  { name: 'disable_geojson', kind: 'bool', default: false, description: 'When true, the shape of the coverage is not returned.' },
+  CURRENT_DATETIME,
+];

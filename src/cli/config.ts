@@ -1,0 +1,64 @@
+/**
+ * Server configuration: from a JSON file (several coverages) or from command-line flags (one).
+ *
+ *   { "coverages": [ { "id": "demo", "gtfs": ["gtfs"], "osm": "town.osm", "timezone": "Europe/Paris" } ],
+ *     "port": 9090, "host": "0.0.0.0", "maxCount": 1000 }
+ *
+ * Relative paths in a file are relative to the file's folder.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { CoverageConfig } from '../service/coverage-registry.js';
+
+export interface ServerConfig {
+  coverages: CoverageConfig[];
+  port: number;
+  host: string;
+  maxCount: number;
+}
+
+export const DEFAULT_PORT = 9090;
+
+export class ConfigError extends Error {}
+
+export function readConfigFile(file: string): ServerConfig {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new ConfigError(`cannot read configuration ${file}: ${(e as Error).message}`);
+  }
+  const dir = path.dirname(path.resolve(file));
+  const obj = raw as Record<string, unknown>;
+  if (!obj || typeof obj !== 'object' || !Array.isArray(obj['coverages'])) throw new ConfigError(`${file}: expected an object with a "coverages" array`);
+  const coverages = (obj['coverages'] as unknown[]).map((c, i) => coverageOf(c, i, dir, file));
+  return {
+    coverages,
+    port: numberOr(obj['port'], DEFAULT_PORT, `${file}: port`),
+    host: typeof obj['host'] === 'string' ? obj['host'] : '0.0.0.0',
+    maxCount: numberOr(obj['maxCount'], 1000, `${file}: maxCount`),
+  };
+}
+
+function coverageOf(c: unknown, i: number, dir: string, file: string): CoverageConfig {
+  const o = c as Record<string, unknown>;
+  const where = `${file}: coverages[${i}]`;
+  if (!o || typeof o !== 'object') throw new ConfigError(`${where} must be an object`);
+  if (typeof o['id'] !== 'string' || !/^[^/;()]+$/.test(o['id'])) throw new ConfigError(`${where}.id must be a name without / ; ( )`);
+  const gtfs = typeof o['gtfs'] === 'string' ? [o['gtfs']] : o['gtfs'];
+  if (!Array.isArray(gtfs) || gtfs.length === 0 || !gtfs.every((g) => typeof g === 'string')) throw new ConfigError(`${where}.gtfs must be a path or a list of paths`);
+  if (o['osm'] !== undefined && typeof o['osm'] !== 'string') throw new ConfigError(`${where}.osm must be a path`);
+  if (o['timezone'] !== undefined && typeof o['timezone'] !== 'string') throw new ConfigError(`${where}.timezone must be a time zone name`);
+  return {
+    id: o['id'],
+    gtfs: (gtfs as string[]).map((g) => path.resolve(dir, g)),
+    osm: typeof o['osm'] === 'string' ? path.resolve(dir, o['osm']) : undefined,
+    timezone: o['timezone'] as string | undefined,
+  };
+}
+
+function numberOr(v: unknown, fallback: number, what: string): number {
+  if (v === undefined) return fallback;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0) throw new ConfigError(`${what} must be a positive integer`);
+  return v;
+}

@@ -1,0 +1,133 @@
+#!/usr/bin/env node
+/**
+ * The `navette` command.
+ *
+ *   navette serve --gtfs PATH [--gtfs PATH…] [--osm PATH] [--id NAME] [--timezone TZ] [--port N] [--host H]
+ *   navette serve --config FILE [--port N]
+ */
+import { parseArgs } from 'node:util';
+import path from 'node:path';
+import { buildApp } from '../api/app.js';
+import { FeedError } from '../gtfs/load-report.js';
+import { Coverage, CoverageRegistry } from '../service/coverage-registry.js';
+import { generationCounts, loadCoverage } from '../service/load-coverage.js';
+import { ConfigError, DEFAULT_PORT, readConfigFile, type ServerConfig } from './config.js';
+import { progressPrinter } from './progress.js';
+
+const USAGE = `Usage:
+  navette serve --gtfs PATH [--gtfs PATH…] [--osm PATH] [--id NAME] [--timezone TZ] [--port N] [--host HOST]
+  navette serve --config FILE [--port N] [--host HOST]
+
+Serves a Navitia-compatible API on http://HOST:PORT/v1/coverage (default port ${DEFAULT_PORT}).
+A GTFS PATH is a zip file or a folder; several feeds make one coverage.`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === 'serve') return serve(rest);
+  if (command === '--help' || command === '-h' || command === 'help' || command === undefined) {
+    process.stdout.write(`${USAGE}\n`);
+    return command === undefined ? 2 : 0;
+  }
+  process.stderr.write(`navette: unknown command ${command}\n${USAGE}\n`);
+  return 2;
+}
+
+function configFromArgs(args: string[]): ServerConfig {
+  const { values } = parseArgs({
+    args,
+    options: {
+      config: { type: 'string' },
+      gtfs: { type: 'string', multiple: true },
+      osm: { type: 'string' },
+      id: { type: 'string' },
+      timezone: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+    },
+    strict: true,
+  });
+  let config: ServerConfig;
+  if (values.config) {
+    if (values.gtfs) throw new ConfigError('give either --config or --gtfs, not both');
+    config = readConfigFile(values.config);
+  } else {
+    if (!values.gtfs || values.gtfs.length === 0) throw new ConfigError('give --gtfs PATH (or --config FILE)');
+    const id = values.id ?? 'default';
+    if (!/^[^/;()]+$/.test(id)) throw new ConfigError('--id must be a name without / ; ( )');
+    config = {
+      coverages: [{ id, gtfs: values.gtfs.map((g) => path.resolve(g)), osm: values.osm ? path.resolve(values.osm) : undefined, timezone: values.timezone }],
+      port: DEFAULT_PORT,
+      host: '0.0.0.0',
+      maxCount: 1000,
+    };
+  }
+  if (values.port !== undefined) {
+    const port = Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`--port must be a port number, not ${values.port}`);
+    config.port = port;
+  }
+  if (values.host !== undefined) config.host = values.host;
+  return config;
+}
+
+async function serve(args: string[]): Promise<number> {
+  let config: ServerConfig;
+  try {
+    config = configFromArgs(args);
+  } catch (e) {
+    process.stderr.write(`navette: ${(e as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  const registry = new CoverageRegistry();
+  for (const c of config.coverages) registry.add(new Coverage(c));
+  const app = await buildApp({ registry, limits: { maxCount: config.maxCount }, logger: { level: process.env['LOG_LEVEL'] ?? 'info' } });
+  // Listen first: coverages answer "loading" until their data is ready.
+  await app.listen({ port: config.port, host: config.host });
+  let loaded = 0;
+  for (const coverage of registry.list()) {
+    const progress = progressPrinter(`loading ${coverage.id}`);
+    try {
+      const summary = await loadCoverage(coverage, {
+        onProgress: progress.update,
+        onProblem: (p) => app.log.warn({ coverage: coverage.id, file: p.file, line: p.line }, p.reason),
+      });
+      progress.done();
+      const counts = generationCounts(summary.generation);
+      app.log.info(
+        { coverage: coverage.id, seconds: Number(summary.seconds.toFixed(2)), memoryMB: Math.round(summary.memoryBytes / 1e6), ...counts },
+        `coverage ${coverage.id} loaded in ${summary.seconds.toFixed(2)} s`,
+      );
+      for (const line of summary.generation.report.summary()) app.log.warn({ coverage: coverage.id }, `problems: ${line}`);
+      for (const note of summary.generation.report.notes) app.log.info({ coverage: coverage.id }, note);
+      loaded++;
+    } catch (e) {
+      progress.done();
+      const message = e instanceof FeedError ? e.message : `${(e as Error).message}`;
+      app.log.error({ coverage: coverage.id }, `coverage ${coverage.id} could not be loaded: ${message}`);
+    }
+  }
+  if (loaded === 0) {
+    process.stderr.write('navette: no coverage could be loaded, stopping\n');
+    await app.close();
+    return 1;
+  }
+  const address = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}/v1/coverage`;
+  app.log.info(`serving ${loaded} coverage(s) on ${address}`);
+  const stop = async () => {
+    await app.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return -1; // keep running
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (e) => {
+    process.stderr.write(`navette: ${(e as Error).stack ?? e}\n`);
+    process.exit(1);
+  },
+);

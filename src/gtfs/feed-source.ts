@@ -1,0 +1,103 @@
+/**
+ * A GTFS feed on disk: a zip archive or a folder. Gives the list of its files and streams a file's
+ * bytes in chunks, without holding a whole file in memory.
+ *
+ * Zips whose files sit in one sub-folder (a common packaging mistake) are read as if they were at the
+ * root.
+ */
+import { createReadStream, promises as fs } from 'node:fs';
+import path from 'node:path';
+import yauzl from 'yauzl';
+
+export interface FeedSource {
+  /** Where the feed comes from, for messages. */
+  readonly location: string;
+  /** File names (base names, as in the archive) of the feed. */
+  readonly files: ReadonlySet<string>;
+  /** Total uncompressed size of a file in bytes (for progress), or 0 when unknown. */
+  sizeOf(name: string): number;
+  /** Stream a file's bytes to `onChunk`; resolves when the file has been read. */
+  read(name: string, onChunk: (chunk: Buffer) => void): Promise<void>;
+  close(): void;
+}
+
+/** Open a feed from a zip file or a folder. Throws an Error with a clear message when it cannot. */
+export async function openFeedSource(location: string): Promise<FeedSource> {
+  let stat;
+  try {
+    stat = await fs.stat(location);
+  } catch {
+    throw new Error(`GTFS feed not found: ${location}`);
+  }
+  if (stat.isDirectory()) return openFolder(location);
+  return openZip(location);
+}
+
+async function openFolder(dir: string): Promise<FeedSource> {
+  const names = (await fs.readdir(dir, { withFileTypes: true })).filter((d) => d.isFile()).map((d) => d.name);
+  const sizes = new Map<string, number>();
+  for (const name of names) sizes.set(name, (await fs.stat(path.join(dir, name))).size);
+  return {
+    location: dir,
+    files: new Set(names),
+    sizeOf: (name) => sizes.get(name) ?? 0,
+    read: (name, onChunk) =>
+      new Promise<void>((resolve, reject) => {
+        const stream = createReadStream(path.join(dir, name), { highWaterMark: 1 << 18 });
+        stream.on('data', (chunk) => onChunk(chunk as Buffer));
+        stream.on('end', () => resolve());
+        stream.on('error', reject);
+      }),
+    close: () => {},
+  };
+}
+
+function openZip(file: string): Promise<FeedSource> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(file, { lazyEntries: true, autoClose: false }, (err, zip) => {
+      if (err || !zip) {
+        reject(new Error(`cannot read GTFS zip ${file}: ${err?.message ?? 'unknown error'}`));
+        return;
+      }
+      const entries = new Map<string, yauzl.Entry>();
+      zip.on('entry', (entry: yauzl.Entry) => {
+        if (!entry.fileName.endsWith('/') && !entry.fileName.startsWith('__MACOSX/')) {
+          const base = entry.fileName.split('/').pop()!;
+          // Prefer the shallowest copy when a name appears twice.
+          const previous = entries.get(base);
+          if (!previous || previous.fileName.split('/').length > entry.fileName.split('/').length) {
+            entries.set(base, entry);
+          }
+        }
+        zip.readEntry();
+      });
+      zip.on('end', () => {
+        resolve({
+          location: file,
+          files: new Set(entries.keys()),
+          sizeOf: (name) => entries.get(name)?.uncompressedSize ?? 0,
+          read: (name, onChunk) =>
+            new Promise<void>((res, rej) => {
+              const entry = entries.get(name);
+              if (!entry) {
+                rej(new Error(`${name} is not in ${file}`));
+                return;
+              }
+              zip.openReadStream(entry, (e, stream) => {
+                if (e || !stream) {
+                  rej(new Error(`cannot read ${name} in ${file}: ${e?.message ?? 'unknown error'}`));
+                  return;
+                }
+                stream.on('data', (chunk: Buffer) => onChunk(chunk));
+                stream.on('end', () => res());
+                stream.on('error', (se: Error) => rej(new Error(`cannot read ${name} in ${file}: ${se.message}`)));
+              });
+            }),
+          close: () => zip.close(),
+        });
+      });
+      zip.on('error', (e: Error) => reject(new Error(`cannot read GTFS zip ${file}: ${e.message}`)));
+      zip.readEntry();
+    });
+  });
+}

@@ -1,0 +1,198 @@
+/**
+ * Evaluate a filter expression to the sorted set of objects of a requested type.
+ *
+ * Each predicate is computed in its own type (`line.code=1A` gives lines), then converted to the
+ * requested type through the referential; `and`, `or` and `-` are set operations in the requested
+ * type. Errors carry the engine's ids and messages (navitia-trips.md §6.4).
+ */
+import { FilterError, type FilterExpr } from './filter-ast.js';
+import { FRESHNESS_LEVELS, type Freshness, type FreshnessLevel } from './freshness.js';
+import { isCaption, type Caption } from './object-types.js';
+import type { Referential } from './referential.js';
+import { EMPTY, difference, intersect, union } from './sorted-set.js';
+
+export interface EvalContext {
+  ref: Referential;
+  freshness: Freshness;
+}
+
+const PARSE = 'Unable to parse :';
+
+export function evaluate(expr: FilterExpr, target: Caption, ctx: EvalContext): Uint32Array {
+  switch (expr.kind) {
+    case 'all':
+      return ctx.ref.all(target);
+    case 'empty':
+      return EMPTY;
+    case 'and': {
+      const left = evaluate(expr.left, target, ctx);
+      return left.length === 0 ? EMPTY : intersect(left, evaluate(expr.right, target, ctx));
+    }
+    case 'or':
+      return union(evaluate(expr.left, target, ctx), evaluate(expr.right, target, ctx));
+    case 'diff': {
+      const left = evaluate(expr.left, target, ctx);
+      return left.length === 0 ? EMPTY : difference(left, evaluate(expr.right, target, ctx));
+    }
+    case 'get': {
+      const type = checkCaption(expr.type);
+      return ctx.ref.convert(type, target, evaluate(expr.expr, type, ctx));
+    }
+    case 'method': {
+      const type = checkCaption(expr.type);
+      return ctx.ref.convert(type, target, evalMethod(type, expr.method, expr.args, ctx));
+    }
+    case 'dwithin': {
+      const type = checkCaption(expr.type);
+      return ctx.ref.convert(type, target, within(type, expr.lon, expr.lat, expr.distance, ctx));
+    }
+  }
+}
+
+function checkCaption(type: string): Caption {
+  if (!isCaption(type)) throw new FilterError('unable_to_parse', `${PARSE}Filter Unknown object type: ${type}`);
+  return type;
+}
+
+function evalMethod(type: Caption, method: string, args: string[], ctx: EvalContext): Uint32Array {
+  const { ref } = ctx;
+  const unknown = () => new FilterError('unable_to_parse', `${PARSE}Unknown function: ${type}.${method}(${args.map((a) => JSON.stringify(a)).join(', ')})`);
+  const arity = (...allowed: number[]) => {
+    if (!allowed.includes(args.length)) throw unknown();
+  };
+  switch (method) {
+    case 'uri':
+    case 'id': {
+      arity(1);
+      const i = ref.indexOf(type, args[0]!);
+      return i < 0 ? EMPTY : Uint32Array.of(i);
+    }
+    case 'name': {
+      arity(1);
+      return scan(ref, type, (i) => ref.name(type, i) === args[0]);
+    }
+    case 'has_code': {
+      arity(2);
+      return hasCode(ref, type, args[0]!, args[1]!);
+    }
+    case 'has_code_type': {
+      if (args.length === 0) throw unknown();
+      return supportsCodes(type) && args.includes('source') ? ref.all(type) : EMPTY;
+    }
+    case 'since':
+    case 'until':
+    case 'between':
+    case 'active_at':
+      return periodFilter(type, method, args, ctx, unknown);
+    default:
+      break;
+  }
+  switch (`${type}.${method}`) {
+    case 'vehicle_journey.has_headsign':
+      arity(1);
+      return ref.tt.headsignTrips.get(args[0]!) ?? EMPTY;
+    case 'vehicle_journey.has_disruption':
+      arity(0);
+      return EMPTY; // no NO_SERVICE impact without disruption sources
+    case 'disruption.tag':
+    case 'disruption.tags':
+      if (args.length === 0) throw unknown();
+      return EMPTY; // no disruption source carries tags yet
+    case 'line.code':
+      arity(1);
+      return scan(ref, 'line', (i) => ref.tt.lines[i]!.code === args[0]);
+    case 'line.odt_level': {
+      arity(1);
+      const level = ['scheduled', 'with_stops', 'zonal'].indexOf(args[0]!);
+      if (level < 0) return ref.all('line');
+      return scan(ref, 'line', (i) => ((ref.lineOdtLevels[i]! >>> level) & 1) === 1);
+    }
+    case 'route.has_direction_type': {
+      if (args.length === 0) throw unknown();
+      return scan(ref, 'route', (i) => {
+        const dir = ref.tt.routes[i]!.direction;
+        return args.includes(dir === 0 ? 'forward' : dir === 1 ? 'backward' : '');
+      });
+    }
+    case 'stop_point.within':
+    case 'stop_area.within': {
+      arity(2);
+      const [lon, lat] = args[1]!.split(';');
+      return within(type, lon ?? '', lat ?? '', args[0]!, ctx);
+    }
+    default:
+      if (method === 'within') throw new FilterError('unable_to_parse', `${PARSE}${type} doesn't implement within`);
+      throw unknown();
+  }
+}
+
+/** Types whose objects carry external codes (the `source` code is the feed's own id). */
+function supportsCodes(type: Caption): boolean {
+  return ['stop_area', 'network', 'company', 'line', 'route', 'vehicle_journey', 'trip', 'stop_point'].includes(type);
+}
+
+function hasCode(ref: Referential, type: Caption, key: string, value: string): Uint32Array {
+  if (!supportsCodes(type)) return EMPTY;
+  if (type === 'trip' || type === 'vehicle_journey') {
+    if (key === 'source') {
+      const i = ref.indexOf('trip', value);
+      return i < 0 ? EMPTY : Uint32Array.of(i);
+    }
+    return EMPTY;
+  }
+  if (key !== 'source') return EMPTY;
+  const i = ref.indexOf(type, value);
+  return i < 0 ? EMPTY : Uint32Array.of(i);
+}
+
+function scan(ref: Referential, type: Caption, keep: (i: number) => boolean): Uint32Array {
+  const n = ref.count(type);
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) if (keep(i)) out.push(i);
+  return Uint32Array.from(out);
+}
+
+function within(type: Caption, lonText: string, latText: string, distanceText: string, ctx: EvalContext): Uint32Array {
+  if (type === 'poi') return EMPTY;
+  if (type !== 'stop_point' && type !== 'stop_area') throw new FilterError('unable_to_parse', `${PARSE}${type} doesn't implement within`);
+  const lon = Number(lonText);
+  const lat = Number(latText);
+  const distance = Number(distanceText);
+  if (lonText.trim() === '' || latText.trim() === '' || !Number.isFinite(lon) || !Number.isFinite(lat) || Math.abs(lon) > 180 || Math.abs(lat) > 90) {
+    throw new FilterError('unable_to_parse', `${PARSE}Bad coordinate: ${lonText};${latText}`);
+  }
+  if (distanceText.trim() === '' || !Number.isFinite(distance)) throw new FilterError('unable_to_parse', `${PARSE}Bad distance: ${distanceText}`);
+  return ctx.ref.within(type, lon, lat, distance);
+}
+
+/** `vehicle_journey.since/until/between/active_at(datetime…[, level])`. */
+function periodFilter(type: Caption, method: string, args: string[], ctx: EvalContext, unknown: () => FilterError): Uint32Array {
+  if (type === 'disruption') return EMPTY; // no disruption has an application period yet
+  if (type !== 'vehicle_journey') throw new FilterError('unable_to_parse', `${PARSE}cannot filter on validity period for this type`);
+  const dates = method === 'between' ? 2 : 1;
+  if (args.length !== dates && args.length !== dates + 1) throw unknown();
+  const level: FreshnessLevel = (FRESHNESS_LEVELS as readonly string[]).includes(args[dates] ?? '') ? (args[dates] as FreshnessLevel) : 'base_schedule';
+  const first = parseFilterDatetime(args[0]!);
+  const second = dates === 2 ? parseFilterDatetime(args[1]!) : first;
+  const { ref, freshness } = ctx;
+  if (method === 'active_at') return scan(ref, 'trip', (t) => freshness.activeAt(t, level, first));
+  const since = method === 'until' ? -Infinity : first;
+  const until = method === 'since' ? Infinity : second;
+  if (until < since) throw new FilterError('bad_filter', 'ptref : invalid filtering period');
+  return scan(ref, 'trip', (t) => freshness.departsWithin(t, level, since, until));
+}
+
+/** Datetimes inside filters: `YYYYMMDDTHHMMSS[.fff]Z`, UTC only. */
+export function parseFilterDatetime(text: string): number {
+  if (!text.endsWith('Z')) {
+    throw new FilterError('unable_to_parse', `${PARSE}only UTC datetime are allowed (must finish with 'Z'): ${text}`);
+  }
+  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(?:[.,]\d+)?Z$/.exec(text);
+  if (m) {
+    const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+    const ms = Date.UTC(y, mo - 1, d, h, mi, s);
+    const back = new Date(ms);
+    if (back.getUTCFullYear() === y && back.getUTCMonth() === mo - 1 && back.getUTCDate() === d && h < 24 && mi < 60 && s < 60) return ms / 1000;
+  }
+  throw new FilterError('unable_to_parse', `${PARSE}failed to parse datetime ${text}`);
+}

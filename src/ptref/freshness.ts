@@ -1,0 +1,38 @@
+/**
+ * Data freshness levels (base_schedule, adapted_schedule, realtime) as seen by the referential.
+ *
+ * A `Freshness` answers, for one data generation, which trips exist at a level and when they run.
+ * The base schedule answers from the static timetable. Realtime sources (a later layer) give a
+ * generation whose adapted and realtime levels differ; the trips query and the filter language
+ * only ever talk to this interface.
+ */
+import { departsWithin } from './departure-window.js';
+import type { Referential } from './referential.js';
+
+export const FRESHNESS_LEVELS = ['base_schedule', 'adapted_schedule', 'realtime'] as const;
+export type FreshnessLevel = (typeof FRESHNESS_LEVELS)[number];
+
+export interface Freshness {
+  /** Whether trip `trip` has a run at `level` whose first departure is in [sinceSec, untilSec]. */
+  departsWithin(trip: number, level: FreshnessLevel, sinceSec: number, untilSec: number): boolean;
+  /** Whether trip `trip` is running (between its first departure and last arrival) at `atSec`. */
+  activeAt(trip: number, level: FreshnessLevel, atSec: number): boolean;
+}
+
+/** The static timetable at every level (no realtime source). */
+export class BaseFreshness implements Freshness {
+  constructor(private readonly ref: Referential) {}
+
+  departsWithin(trip: number, _level: FreshnessLevel, sinceSec: number, untilSec: number): boolean {
+    const tt = this.ref.tt;
+    return departsWithin(tt, this.ref.days, trip, tt.trips.service[trip]!, sinceSec, untilSec);
+  }
+
+  activeAt(trip: number, level: FreshnessLevel, atSec: number): boolean {
+    // A run is active from its first departure to its last arrival: it departed at most one run
+    // duration before `atSec`.
+    const { trips, stopTimes } = this.ref.tt;
+    const duration = stopTimes.arrivalSec[trips.stopTimeOffset[trip + 1]! - 1]! - stopTimes.departureSec[trips.stopTimeOffset[trip]!]!;
+    return this.departsWithin(trip, level, atSec - duration, atSec);
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * Set algebra on ascending Uint32Arrays of object indexes (the filter evaluator's currency).
+ * Inputs are never modified; results are new arrays sized to fit.
+ */
+export const EMPTY: Uint32Array = new Uint32Array(0);
+
+export function intersect(a: Uint32Array, b: Uint32Array): Uint32Array {
+  if (a.length === 0 || b.length === 0) return EMPTY;
+  const out = new Uint32Array(Math.min(a.length, b.length));
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i]!;
+    const y = b[j]!;
+    if (x < y) i++;
+    else if (x > y) j++;
+    else {
+      out[n++] = x;
+      i++;
+      j++;
+    }
+  }
+  return out.subarray(0, n);
+}
+
+export function union(a: Uint32Array, b: Uint32Array): Uint32Array {
+  if (a.length === 0) return b;
+  if (b.length === 0) return a;
+  const out = new Uint32Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i]!;
+    const y = b[j]!;
+    if (x < y) {
+      out[n++] = x;
+      i++;
+    } else if (x > y) {
+      out[n++] = y;
+      j++;
+    } else {
+      out[n++] = x;
+      i++;
+      j++;
+    }
+  }
+  while (i < a.length) out[n++] = a[i++]!;
+  while (j < b.length) out[n++] = b[j++]!;
+  return out.subarray(0, n);
+}
+
+/** Elements of `a` that are not in `b`. */
+export function difference(a: Uint32Array, b: Uint32Array): Uint32Array {
+  if (a.length === 0 || b.length === 0) return a;
+  const out = new Uint32Array(a.length);
+  let j = 0;
+  let n = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    while (j < b.length && b[j]! < x) j++;
+    if (j < b.length && b[j] === x) continue;
+    out[n++] = x;
+  }
+  return out.subarray(0, n);
+}
+
+/** 0..n-1 */
+export function range(n: number): Uint32Array {
+  const out = new Uint32Array(n);
+  for (let i = 0; i < n; i++) out[i] = i;
+  return out;
+}
+
+/**
+ * Collects indexes in any order, without duplicates, and returns them sorted. Its marker array is
+ * allocated once per universe size and reused across queries (reset through the touched list).
+ */
+export class IndexCollector {
+  private readonly marked: Uint8Array;
+  private touched: Uint32Array;
+  private count = 0;
+
+  constructor(readonly universe: number) {
+    this.marked = new Uint8Array(universe);
+    this.touched = new Uint32Array(Math.min(universe, 1024));
+  }
+
+  add(i: number): void {
+    if (this.marked[i]) return;
+    this.marked[i] = 1;
+    if (this.count === this.touched.length) {
+      const next = new Uint32Array(Math.min(this.universe, this.touched.length * 2));
+      next.set(this.touched);
+      this.touched = next;
+    }
+    this.touched[this.count++] = i;
+  }
+
+  addAll(items: Uint32Array): void {
+    for (let k = 0; k < items.length; k++) this.add(items[k]!);
+  }
+
+  /** The collected indexes, ascending, as a new array; the collector is empty afterwards. */
+  take(): Uint32Array {
+    const out = this.touched.slice(0, this.count).sort();
+    for (let k = 0; k < this.count; k++) this.marked[this.touched[k]!] = 0;
+    this.count = 0;
+    return out;
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * The trips query: from the request's `{uri}`, `filter`, `headsign`, `tags[]`, `forbidden_uris[]`
+ * and `{id}` to the sorted set of matching trips, then our own filters (ODT level, external code,
+ * the since/until window at a freshness level), then one page.
+ *
+ * The pieces are assembled into one filter string the way Navitia does
+ * (`((<filter> and <headsign>) and <uri clauses> and <tags>) and trip.uri="<id>"`, then
+ * `(<query>) - (<forbidden objects>)`), so that errors quote the same text.
+ */
+import { FilterError } from './filter-ast.js';
+import { evaluate } from './filter-eval.js';
+import { parseFilter, quoteFilterString } from './filter-parser.js';
+import type { Freshness, FreshnessLevel } from './freshness.js';
+import { COLLECTION_CAPTIONS, COORD_COLLECTIONS, type Caption } from './object-types.js';
+import type { Referential } from './referential.js';
+import { EMPTY, intersect } from './sorted-set.js';
+
+export interface TripsQuery {
+  /** `{uri}` path segments, e.g. ['lines', 'L1', 'stop_areas', 'SA1']. */
+  uri: string[];
+  /** `{id}` of the id forms. */
+  id?: string;
+  /** The `filter` parameter (list forms only). */
+  filter?: string;
+  headsign?: string;
+  tags: string[];
+  forbiddenUris: string[];
+  externalCode?: string;
+  odtLevel: 'all' | 'scheduled' | 'with_stops' | 'zonal';
+  dataFreshness: FreshnessLevel;
+  sinceSec?: number;
+  untilSec?: number;
+  /** Metres, for coordinates in `{uri}`. */
+  distance: number;
+}
+
+/** `{uri}` names a collection we do not know: HTTP 400 `{"message": "unknown type: <segment>"}`. */
+export class UnknownTypeError extends Error {
+  constructor(readonly segment: string) {
+    super(`unknown type: ${segment}`);
+  }
+}
+
+/** Matching trips, ascending by trip index. Throws FilterError or UnknownTypeError. */
+export function findTrips(ref: Referential, freshness: Freshness, q: TripsQuery): Uint32Array {
+  const query = assembleFilter(ref, q);
+  let expr;
+  try {
+    expr = parseFilter(query);
+  } catch (e) {
+    if (e instanceof FilterError) throw new FilterError(e.id, `Unable to parse :${e.message}`);
+    throw e;
+  }
+  let trips = evaluate(expr, 'trip', { ref, freshness });
+  if (q.externalCode !== undefined) {
+    trips = intersect(trips, ref.tt.tripCodes.get(q.externalCode) ?? EMPTY);
+  }
+  if (q.odtLevel !== 'all') {
+    const level = ['scheduled', 'with_stops', 'zonal'].indexOf(q.odtLevel);
+    trips = trips.filter((t) => ref.tt.trips.odtLevel[t] === level);
+  }
+  if (q.sinceSec !== undefined || q.untilSec !== undefined) {
+    const since = q.sinceSec ?? -Infinity;
+    const until = q.untilSec ?? Infinity;
+    if (until < since) throw new FilterError('bad_filter', 'ptref : invalid filtering period');
+    trips = trips.filter((t) => freshness.departsWithin(t, q.dataFreshness, since, until));
+  }
+  if (trips.length === 0) throw new FilterError('bad_filter', 'ptref : Filters: Unable to find object');
+  return trips;
+}
+
+/** The whole filter string of a request. */
+export function assembleFilter(ref: Referential, q: TripsQuery): string {
+  let user = q.filter?.trim() ?? '';
+  if (q.headsign) {
+    const clause = `vehicle_journey.has_headsign(${quoteFilterString(q.headsign)})`;
+    user = user ? `${user} and ${clause}` : clause;
+  }
+  const pieces: string[] = [];
+  if (user) pieces.push(`(${user})`);
+  pieces.push(...uriClauses(q.uri, q.distance));
+  if (q.tags.length > 0) pieces.push(`disruption.tags(${q.tags.map(quoteFilterString).join(', ')})`);
+  let query = pieces.join(' and ');
+  if (q.id !== undefined) {
+    const clause = `trip.uri=${quoteFilterString(q.id)}`;
+    query = query ? `(${query}) and ${clause}` : clause;
+  }
+  const forbidden = forbiddenClauses(ref, q.forbiddenUris);
+  if (forbidden.length > 0) query = `(${query || 'all'}) - (${forbidden.join(' or ')})`;
+  return query;
+}
+
+/** `lines/L1/coord/2.3;48.8` → ['line.uri="L1"', 'stop_point.coord DWITHIN(2.3, 48.8, 200)']. */
+export function uriClauses(segments: string[], distance: number): string[] {
+  const clauses: string[] = [];
+  for (let i = 0; i < segments.length; i += 2) {
+    const type = segments[i]!;
+    const value = segments[i + 1];
+    if (COORD_COLLECTIONS.has(type)) {
+      if (value === undefined) continue;
+      const parts = value.split(';');
+      if (parts.length === 2) clauses.push(`stop_point.coord DWITHIN(${parts[0]}, ${parts[1]}, ${distance})`);
+      else clauses.push(`${type === 'addresses' ? 'address' : 'coord'}.uri=${quoteFilterString(value)}`);
+      continue;
+    }
+    const caption = COLLECTION_CAPTIONS[type];
+    if (!caption) throw new UnknownTypeError(type);
+    if (value === undefined) continue; // a trailing type without a value is ignored
+    clauses.push(`${caption}.uri=${quoteFilterString(value)}`);
+  }
+  return clauses;
+}
+
+/** Types searched, in order, to name the type of a forbidden id. */
+const FORBIDDEN_TYPES: Caption[] = [
+  'line',
+  'line_group',
+  'vehicle_journey',
+  'stop_point',
+  'stop_area',
+  'network',
+  'physical_mode',
+  'commercial_mode',
+  'company',
+  'route',
+  'contributor',
+  'calendar',
+  'dataset',
+  'validity_pattern',
+  'poi',
+  'poi_type',
+  'trip',
+];
+
+function forbiddenClauses(ref: Referential, ids: string[]): string[] {
+  const clauses: string[] = [];
+  for (const id of ids) {
+    if (!id) continue;
+    // Ids whose type cannot be named (coordinates, addresses, admins) make the query unparsable.
+    if (/^-?\d+(\.\d+)?;-?\d+(\.\d+)?$/.test(id) || id.startsWith('address:') || id.startsWith('admin:')) {
+      throw new FilterError('unable_to_parse', `Unable to parse :Filter Unknown object type: ${id}`);
+    }
+    let type = FORBIDDEN_TYPES.find((t) => ref.indexOf(t, id) >= 0);
+    if (!type && id.startsWith('stop_area:')) type = 'stop_area';
+    if (type) clauses.push(`${type}.id=${quoteFilterString(id)}`);
+  }
+  return clauses;
+}

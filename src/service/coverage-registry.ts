@@ -1,0 +1,65 @@
+/**
+ * The coverages a server answers for, each with its status and its current data generation.
+ */
+import { ringContains } from '../model/coverage-shape.js';
+import type { Generation } from './generation.js';
+
+export interface CoverageConfig {
+  id: string;
+  /** GTFS feeds: zip files or folders. */
+  gtfs: string[];
+  /** OpenStreetMap extract (PBF or XML) for the street network. */
+  osm?: string;
+  /** Coverage time zone; defaults to the first agency's. */
+  timezone?: string;
+}
+
+export type CoverageStatus = 'loading_data' | 'running' | 'dead';
+
+export class Coverage {
+  status: CoverageStatus = 'loading_data';
+  generation: Generation | undefined;
+  /** Why the last load failed (status dead). */
+  error: string | undefined;
+
+  constructor(readonly config: CoverageConfig) {}
+
+  get id(): string {
+    return this.config.id;
+  }
+
+  /** Install a freshly loaded generation; requests that started earlier keep the one they took. */
+  swap(generation: Generation): void {
+    this.generation = generation;
+    this.status = 'running';
+    this.error = undefined;
+  }
+
+  fail(error: string): void {
+    this.error = error;
+    if (!this.generation) this.status = 'dead';
+  }
+}
+
+export class CoverageRegistry {
+  private readonly byId = new Map<string, Coverage>();
+
+  add(coverage: Coverage): void {
+    if (this.byId.has(coverage.id)) throw new Error(`two coverages have the id ${coverage.id}`);
+    this.byId.set(coverage.id, coverage);
+  }
+
+  get(id: string): Coverage | undefined {
+    return this.byId.get(id);
+  }
+
+  /** All coverages, sorted by id. */
+  list(): Coverage[] {
+    return [...this.byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  /** The coverage whose shape strictly contains the point (the smallest id when several do). */
+  resolve(lon: number, lat: number): Coverage | undefined {
+    return this.list().find((c) => c.generation && ringContains(c.generation.shape, lon, lat));
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * A generation: one immutable, query-ready version of a coverage's data. Requests take the current
+ * generation once and use only it, so a reload (or a realtime update) that swaps in the next
+ * generation never shows a request a half-built state.
+ */
+import { coverageHull, ringToWkt, type Ring } from '../model/coverage-shape.js';
+import type { Timetable } from '../model/timetable.js';
+import { BaseFreshness, type Freshness } from '../ptref/freshness.js';
+import { Referential } from '../ptref/referential.js';
+import type { LoadReport } from '../gtfs/load-report.js';
+
+export interface FeedPublisher {
+  id: string;
+  name: string;
+  url: string;
+  license: string;
+}
+
+export interface Generation {
+  readonly number: number;
+  readonly tt: Timetable;
+  readonly ref: Referential;
+  readonly freshness: Freshness;
+  readonly shape: Ring;
+  readonly shapeWkt: string;
+  /** First and last day (day numbers) on which some trip runs; -1 when none. */
+  readonly productionStartDay: number;
+  readonly productionEndDay: number;
+  readonly loadedAtSec: number;
+  readonly datasetCreatedAtSec: number;
+  readonly publishers: FeedPublisher[];
+  readonly report: LoadReport;
+}
+
+let generationCounter = 0;
+
+export function makeGeneration(tt: Timetable, report: LoadReport): Generation {
+  const ref = new Referential(tt);
+  const shape = coverageHull(tt.stopPoints.lon, tt.stopPoints.lat);
+  const [productionStartDay, productionEndDay] = productionPeriod(tt);
+  return {
+    number: ++generationCounter,
+    tt,
+    ref,
+    freshness: new BaseFreshness(ref),
+    shape,
+    shapeWkt: ringToWkt(shape),
+    productionStartDay,
+    productionEndDay,
+    loadedAtSec: Math.floor(Date.now() / 1000),
+    datasetCreatedAtSec: Math.max(0, ...tt.feeds.map((f) => f.createdAtSec)),
+    publishers: tt.feeds
+      .filter((f) => f.publisherName)
+      .map((f) => ({ id: f.key, name: f.publisherName, url: f.publisherUrl, license: '' })),
+    report,
+  };
+}
+
+/** Days on which at least one trip's service runs. */
+function productionPeriod(tt: Timetable): [number, number] {
+  const { words, bits, firstDay, dayCount } = tt.services;
+  const used = new Uint8Array(tt.services.ids.length);
+  for (let t = 0; t < tt.trips.service.length; t++) used[tt.trips.service[t]!] = 1;
+  const any = new Uint32Array(words);
+  for (let s = 0; s < used.length; s++) {
+    if (!used[s]) continue;
+    for (let w = 0; w < words; w++) any[w]! |= bits[s * words + w]!;
+  }
+  let first = -1;
+  let last = -1;
+  for (let d = 0; d < dayCount; d++) {
+    if ((any[d >>> 5]! >>> (d & 31)) & 1) {
+      if (first < 0) first = d;
+      last = d;
+    }
+  }
+  return first < 0 ? [-1, -1] : [firstDay + first, firstDay + last];
+}

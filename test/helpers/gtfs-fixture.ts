@@ -1,0 +1,37 @@
+/**
+ * Tiny GTFS feeds written inline, one file per `# name.txt` header:
+ *
+ *   # agency.txt
+ *   agency_id,agency_name,agency_url,agency_timezone
+ *   A,Agency,http://a.example,Europe/Paris
+ *   # stops.txt
+ *   …
+ *
+ * `writeFeed` puts them in a fresh temporary folder and returns its path.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+export function writeFeed(text: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'navette-feed-'));
+  let current: string | null = null;
+  let lines: string[] = [];
+  const flush = () => {
+    if (current) writeFileSync(path.join(dir, current), lines.join('\n') + '\n');
+  };
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    const header = /^#\s*(\S+)$/.exec(line);
+    if (header) {
+      flush();
+      current = header[1]!;
+      lines = [];
+    } else if (line && current) lines.push(line);
+  }
+  flush();
+  return dir;
+}
+
+/** The real feeds shared with the project (read-only). */
+export const SHARED_DATA = path.resolve(process.cwd(), '../shared/data');
