@@ -32,7 +32,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: options.logger ?? false,
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 10_000 },
-    disableRequestLogging: false,
   });
   await app.register(cors, {
     origin: options.corsOrigin ?? '*',

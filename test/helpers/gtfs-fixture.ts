@@ -7,14 +7,16 @@
  *   # stops.txt
  *   …
  *
- * `writeFeed` puts them in a fresh temporary folder and returns its path.
+ * `writeFeed` puts them in a folder named `name` (the feed's key in its coverage) inside a fresh
+ * temporary folder, and returns its path.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-export function writeFeed(text: string): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'navette-feed-'));
+export function writeFeed(text: string, name = 'gtfs'): string {
+  const dir = path.join(mkdtempSync(path.join(tmpdir(), 'navette-feed-')), name);
+  mkdirSync(dir);
   let current: string | null = null;
   let lines: string[] = [];
   const flush = () => {
