@@ -137,6 +137,8 @@ export class CsvRow {
  */
 export class CsvReader {
   private pending: Buffer | null = null;
+  /** Reused buffer where an incomplete last row is joined with the next chunk. */
+  private work: Buffer = Buffer.alloc(0);
   private lineNo = 1;
   private first = true;
   private readonly row = new CsvRow();
@@ -146,7 +148,17 @@ export class CsvReader {
   push(chunk: Buffer): void {
     let buf = chunk;
     if (this.pending) {
-      buf = Buffer.concat([this.pending, chunk]);
+      const n = this.pending.length + chunk.length;
+      if (this.work.length < n) {
+        const bigger = Buffer.allocUnsafe(Math.max(n, this.work.length * 2));
+        this.pending.copy(bigger, 0);
+        this.work = bigger;
+      } else if (this.pending.buffer !== this.work.buffer || this.pending.byteOffset !== this.work.byteOffset) {
+        // copyWithin semantics: the pending bytes may already live inside `work`.
+        this.pending.copy(this.work, 0);
+      }
+      chunk.copy(this.work, this.pending.length);
+      buf = this.work.subarray(0, n);
       this.pending = null;
     }
     let pos = 0;
@@ -159,7 +171,18 @@ export class CsvReader {
       this.first = false;
     }
     const consumed = this.parseRows(buf, pos, false);
-    if (consumed < buf.length) this.pending = buf.subarray(consumed);
+    if (consumed < buf.length) {
+      // Keep the incomplete row; it must not point into `chunk`, which the caller may reuse.
+      const rest = buf.subarray(consumed);
+      if (buf === chunk) {
+        if (this.work.length < rest.length) this.work = Buffer.allocUnsafe(Math.max(rest.length, 1 << 16));
+        rest.copy(this.work, 0);
+        this.pending = this.work.subarray(0, rest.length);
+      } else {
+        this.work.copyWithin(0, consumed, buf.length);
+        this.pending = this.work.subarray(0, rest.length);
+      }
+    }
   }
 
   /** Flush the last row when the input has no final newline. */

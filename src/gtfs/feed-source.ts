@@ -7,7 +7,11 @@
  */
 import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
+import { createInflateRaw } from 'node:zlib';
 import yauzl from 'yauzl';
+
+/** Inflate output chunk size: large chunks keep the parser busy while zlib works in the thread pool. */
+const INFLATE_CHUNK = 1 << 20;
 
 export interface FeedSource {
   /** Where the feed comes from, for messages. */
@@ -83,14 +87,18 @@ function openZip(file: string): Promise<FeedSource> {
                 rej(new Error(`${name} is not in ${file}`));
                 return;
               }
-              zip.openReadStream(entry, (e, stream) => {
-                if (e || !stream) {
+              const deflated = entry.compressionMethod === 8;
+              zip.openReadStream(entry, deflated ? { decompress: false } : {}, (e, raw) => {
+                if (e || !raw) {
                   rej(new Error(`cannot read ${name} in ${file}: ${e?.message ?? 'unknown error'}`));
                   return;
                 }
+                const fail = (se: Error) => rej(new Error(`cannot read ${name} in ${file}: ${se.message}`));
+                raw.on('error', fail);
+                const stream = deflated ? raw.pipe(createInflateRaw({ chunkSize: INFLATE_CHUNK })) : raw;
                 stream.on('data', (chunk: Buffer) => onChunk(chunk));
                 stream.on('end', () => res());
-                stream.on('error', (se: Error) => rej(new Error(`cannot read ${name} in ${file}: ${se.message}`)));
+                stream.on('error', fail);
               });
             }),
           close: () => zip.close(),
