@@ -36,6 +36,8 @@ let generationCounter = 0;
 
 export function makeGeneration(tt: Timetable, report: LoadReport): Generation {
   const ref = new Referential(tt);
+  // Build the id maps the first requests would otherwise pay for.
+  for (const type of ['trip', 'line', 'route', 'stop_area', 'stop_point', 'network', 'physical_mode', 'commercial_mode'] as const) ref.indexOf(type, '');
   const shape = coverageHull(tt.stopPoints.lon, tt.stopPoints.lat);
   const [productionStartDay, productionEndDay] = productionPeriod(tt);
   return {
