@@ -9,14 +9,18 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { CoverageRegistry } from '../service/coverage-registry.js';
 import { parseDatetimeParam } from '../util/datetime.js';
 import { coverageJson, coverageLinks } from './coverage-endpoint.js';
+import { COLLECTION_CAPTIONS } from '../ptref/object-types.js';
 import { coverageRef, resolveCoverage } from './coverage-resolution.js';
 import { ApiError, httpError, notFoundRoute, plainBody, plainError } from './errors.js';
 import { baseUrl, type RequestInfo } from './links.js';
-import { parseParams } from './params.js';
+import { parseParams, swaggerParameters } from './params.js';
 import { hasKey, parseQueryString, type QueryPair } from './query-string.js';
 import { engineErrorResponse } from './serialize.js';
 import { answerTrips, parseTripsParams, type TripsRequest } from './trips-endpoint.js';
-import { COVERAGE_PARAMS, DEFAULT_LIMITS, type ApiLimits } from './trips-params.js';
+import { COVERAGE_PARAMS, DEFAULT_LIMITS, tripsParams, type ApiLimits } from './trips-params.js';
+
+/** Time zone of a coverage whose data gives none (yet): Navitia's default (navitia-trips.md §3.6). */
+const DEFAULT_TIMEZONE = 'Europe/Paris';
 
 export interface AppOptions {
   registry: CoverageRegistry;
@@ -33,16 +37,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 10_000 },
   });
-  await app.register(cors, {
+  // Before CORS, whose hook ends preflight requests: every answer carries the request id.
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('navitia-request-id', req.id);
+  });
+  const corsOptions = {
     origin: options.corsOrigin ?? '*',
     methods: ['GET', 'HEAD', 'OPTIONS'],
     allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'Accept-Encoding', 'X-Scheme'],
     exposedHeaders: ['navitia-request-id'],
+  };
+  // Only a real preflight (with Access-Control-Request-Method) is answered by the CORS plugin; a
+  // plain `OPTIONS <endpoint>?schema=true` reaches the schema route below (decisions.md).
+  await app.register(cors, {
+    delegator: (req, cb) => cb(null, { ...corsOptions, preflight: req.headers['access-control-request-method'] !== undefined }),
   });
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip', 'deflate'] });
-  app.addHook('onRequest', async (req, reply) => {
-    reply.header('navitia-request-id', req.id);
-  });
   const limits = options.limits ?? DEFAULT_LIMITS;
   const registry = options.registry;
 
@@ -58,18 +68,36 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     req.log.error({ err: error }, 'request failed');
     return reply.code(500).type('application/json').send(JSON.stringify({ message: 'Internal Server Error' }));
   });
-  app.setNotFoundHandler((_req, reply) => {
-    const { status, json } = plainBody(notFoundRoute().body as Exclude<ApiError['body'], { family: 'engine' }>);
+  app.setNotFoundHandler((req, reply) => {
+    // A known path asked with another method: 405, like Navitia (navitia-trips.md §8.1, family D).
+    const known = req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS' && isKnownPath(req);
+    const error = known ? plainError(405, 'The method is not allowed for the requested URL.') : notFoundRoute();
+    const { status, json } = plainBody(error.body as Exclude<ApiError['body'], { family: 'engine' }>);
+    if (known) reply.header('allow', 'GET, HEAD, OPTIONS');
     return reply.code(status).type('application/json').send(JSON.stringify(json));
   });
 
   const handler = (req: FastifyRequest, reply: FastifyReply) => handleCoverage(req, reply, registry, limits);
   app.get('/v1/coverage', handler);
   app.get('/v1/coverage/*', handler);
+  // `OPTIONS <endpoint>?schema=true`: the endpoint's query parameters as Swagger 2.0 objects.
+  const schema = (req: FastifyRequest, reply: FastifyReply) => {
+    const target = targetOf(req);
+    const specs =
+      target.kind === 'coverage' ? COVERAGE_PARAMS : tripsParams(limits, target.trips.id === undefined);
+    return reply.header('allow', 'GET, HEAD, OPTIONS').type('application/json').send(JSON.stringify({ get: { parameters: swaggerParameters(specs) } }));
+  };
+  app.options('/v1/coverage', schema);
+  app.options('/v1/coverage/*', schema);
   return app;
 }
 
-function handleCoverage(req: FastifyRequest, reply: FastifyReply, registry: CoverageRegistry, limits: ApiLimits) {
+type Target =
+  | { kind: 'coverage'; info: RequestInfo; segment: string | undefined }
+  | { kind: 'trips'; trips: TripsRequest };
+
+/** Which endpoint a `/v1/coverage…` path names (throws the not-found route error for none). */
+function targetOf(req: FastifyRequest): Target {
   const url = req.raw.url ?? '';
   const q = url.indexOf('?');
   const rawPath = q < 0 ? url : url.slice(0, q);
@@ -84,15 +112,34 @@ function handleCoverage(req: FastifyRequest, reply: FastifyReply, registry: Cove
     }
   }
   const info: RequestInfo = { base: baseUrl(req.headers, req.protocol === 'https'), path: rawPath.replace(/\/+$/, ''), pairs };
-  reply.type('application/json');
-  if (segments.length <= 1) return answerCoverage(reply, registry, segments[0], info);
+  if (segments.length <= 1) return { kind: 'coverage', info, segment: segments[0] };
   const rest = segments.slice(1);
   const ref = coverageRef(segments[0]!);
-  let tripsReq: TripsRequest;
-  if (rest[rest.length - 1] === 'trips') tripsReq = { req: info, coverageRef: ref, uri: rest.slice(0, -1) };
-  else if (rest.length >= 2 && rest[rest.length - 2] === 'trips') tripsReq = { req: info, coverageRef: ref, uri: rest.slice(0, -2), id: rest[rest.length - 1]! };
-  else throw notFoundRoute();
-  return answerTripsRequest(reply, registry, limits, tripsReq);
+  const last = rest.length - 1;
+  // After a collection name, `trips` is an object id: `lines/trips` names the line `trips`, not a
+  // trips collection (navitia-trips.md §1, route ambiguity); `trips/trips` is the trip `trips`.
+  const afterCollection = last >= 1 && Object.hasOwn(COLLECTION_CAPTIONS, rest[last - 1]!);
+  if (rest[last] === 'trips' && !afterCollection) return { kind: 'trips', trips: { req: info, coverageRef: ref, uri: rest.slice(0, -1) } };
+  if (rest.length >= 2 && rest[last - 1] === 'trips') return { kind: 'trips', trips: { req: info, coverageRef: ref, uri: rest.slice(0, -2), id: rest[last]! } };
+  throw notFoundRoute();
+}
+
+function isKnownPath(req: FastifyRequest): boolean {
+  const path = (req.raw.url ?? '').split('?')[0]!;
+  if (!/^\/v1\/coverage(\/|$)/.test(path)) return false;
+  try {
+    targetOf(req);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function handleCoverage(req: FastifyRequest, reply: FastifyReply, registry: CoverageRegistry, limits: ApiLimits) {
+  const target = targetOf(req);
+  reply.type('application/json');
+  if (target.kind === 'coverage') return answerCoverage(reply, registry, target.segment, target.info);
+  return answerTripsRequest(reply, registry, limits, target.trips);
 }
 
 function nowOf(pairs: QueryPair[], params: Record<string, unknown>): number {
@@ -121,7 +168,7 @@ function answerTripsRequest(reply: FastifyReply, registry: CoverageRegistry, lim
   const hasFilterKey = hasKey(r.req.pairs, 'filter');
   if (!generation) {
     if (coverage.status === 'dead') throw httpError(503, 'dead_socket', `The region ${coverage.id} is dead`);
-    const { status, body } = engineErrorResponse('service_unavailable', 'The service is loading data', hasFilterKey, undefined, now, coverage.config.timezone ?? 'UTC');
+    const { status, body } = engineErrorResponse('service_unavailable', 'The service is loading data', hasFilterKey, undefined, now, coverage.config.timezone ?? DEFAULT_TIMEZONE);
     return reply.code(status).send(body);
   }
   try {

@@ -6,7 +6,7 @@ import { DatetimeParseError, parseDatetimeParam } from '../util/datetime.js';
 import { parameterError } from './errors.js';
 import { valuesOf, type QueryPair } from './query-string.js';
 
-export type ParamKind = 'int' | 'float' | 'bool' | 'string' | 'enum' | 'datetime';
+export type ParamKind = 'int' | 'uint' | 'float' | 'bool' | 'string' | 'enum' | 'datetime';
 
 export interface ParamSpec {
   /** Name in the query string (snake_case; `[]` is added for arrays). */
@@ -63,9 +63,18 @@ function parseOne(spec: ParamSpec, text: string): number | string | boolean {
       const v = Number(text.trim());
       return checkRange(spec, v, fail);
     }
+    case 'uint': {
+      if (!/^\s*[+-]?\d+\s*$/.test(text)) throw fail(`Unable to evaluate, invalid literal for int() with base 10: '${text}'`);
+      const v = Number(text.trim());
+      if (v < 0) throw fail('Unable to evaluate, invalid unsigned int');
+      return checkRange(spec, v, fail);
+    }
     case 'float': {
       const v = Number(text);
       if (text.trim() === '' || !Number.isFinite(v)) throw fail(`could not convert string to float: '${text}'`);
+      if (spec.min !== undefined && spec.max !== undefined && (v < spec.min || v > spec.max)) {
+        throw fail(`The ${spec.name} argument has to be in range [${spec.min}, ${spec.max}], you gave : ${text}`);
+      }
       return checkRange(spec, v, fail);
     }
     case 'bool': {
@@ -76,7 +85,8 @@ function parseOne(spec: ParamSpec, text: string): number | string | boolean {
       throw fail(`Invalid literal for boolean(): ${lower}`);
     }
     case 'enum': {
-      if (!spec.values!.includes(text)) throw fail(`The ${spec.name} argument must be in list ${pythonList(spec.values!)}, you gave ${text}`);
+      const name = spec.name + (spec.array ? '[]' : '');
+      if (!spec.values!.includes(text)) throw fail(`The ${name} argument must be in list ${pythonList(spec.values!)}, you gave ${text}`);
       return text;
     }
     case 'datetime': {
@@ -92,7 +102,7 @@ function parseOne(spec: ParamSpec, text: string): number | string | boolean {
 }
 
 function checkRange(spec: ParamSpec, v: number, fail: (reason: string) => Error): number {
-  if (!Number.isSafeInteger(Math.trunc(v)) && spec.kind === 'int') throw fail(`The ${spec.name} argument is too large, you gave : ${v}`);
+  if (!Number.isSafeInteger(Math.trunc(v)) && spec.kind !== 'float') throw fail(`The ${spec.name} argument is too large, you gave : ${v}`);
   if (spec.min !== undefined && v < spec.min) throw fail(`The ${spec.name} argument has to be >= ${spec.min}, you gave : ${v}`);
   if (spec.max !== undefined && v > spec.max) throw fail(`The ${spec.name} argument has to be <= ${spec.max}, you gave : ${v}`);
   if (spec.clampMax !== undefined && v > spec.clampMax) return spec.clampMax;
@@ -106,4 +116,23 @@ function pythonList(values: readonly string[]): string {
 /** Resolve a validated datetime parameter in the coverage's time zone (epoch seconds). */
 export function resolveDatetime(text: string | undefined, timeZone: string): number | undefined {
   return text === undefined ? undefined : parseDatetimeParam(text, timeZone);
+}
+
+/** Swagger 2.0 query parameter objects of a table (hidden parameters left out), for `OPTIONS ?schema=true`. */
+export function swaggerParameters(specs: readonly ParamSpec[]): Record<string, unknown>[] {
+  const typeOf = (kind: ParamKind) => (kind === 'int' || kind === 'uint' ? 'integer' : kind === 'float' ? 'number' : kind === 'bool' ? 'boolean' : 'string');
+  return specs
+    .filter((spec) => !spec.hidden)
+    .map((spec) => {
+      const item: Record<string, unknown> = { type: typeOf(spec.kind) };
+      if (spec.values) item['enum'] = [...spec.values];
+      const p: Record<string, unknown> = { name: spec.array ? `${spec.name}[]` : spec.name, in: 'query', required: false, description: spec.description };
+      if (spec.array) Object.assign(p, { type: 'array', items: item, collectionFormat: 'multi' });
+      else Object.assign(p, item);
+      if (spec.default !== undefined) p['default'] = spec.default;
+      if (spec.min !== undefined) p['minimum'] = spec.min;
+      if (spec.max !== undefined) p['maximum'] = spec.max;
+      if (spec.deprecated) p['deprecated'] = true;
+      return p;
+    });
 }

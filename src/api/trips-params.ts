@@ -4,9 +4,13 @@ import type { ParamSpec } from './params.js';
 export interface ApiLimits {
   /** Largest `count`; larger values are lowered to it (Navitia: 1000). */
   maxCount: number;
+  /** Largest heat-map `resolution`; larger values are lowered to it (Navitia: 1000). */
+  maxResolution: number;
+  /** Largest heat-map `max_duration`, seconds; larger values are refused. */
+  maxDurationSec: number;
 }
 
-export const DEFAULT_LIMITS: ApiLimits = { maxCount: 1000 };
+export const DEFAULT_LIMITS: ApiLimits = { maxCount: 1000, maxResolution: 1000, maxDurationSec: 86400 };
 
 /** Hidden parameter of every endpoint: the "now" of the request, in UTC. */
 export const CURRENT_DATETIME: ParamSpec = {

@@ -8,6 +8,7 @@
 import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { buildApp } from '../api/app.js';
+import { DEFAULT_LIMITS } from '../api/trips-params.js';
 import { FeedError } from '../gtfs/load-report.js';
 import { Coverage, CoverageRegistry } from '../service/coverage-registry.js';
 import { generationCounts, loadCoverage } from '../service/load-coverage.js';
@@ -80,7 +81,7 @@ async function serve(args: string[]): Promise<number> {
   }
   const registry = new CoverageRegistry();
   for (const c of config.coverages) registry.add(new Coverage(c));
-  const app = await buildApp({ registry, limits: { maxCount: config.maxCount }, logger: { level: process.env['LOG_LEVEL'] ?? 'info' } });
+  const app = await buildApp({ registry, limits: { ...DEFAULT_LIMITS, maxCount: config.maxCount }, logger: { level: process.env['LOG_LEVEL'] ?? 'info' } });
   // Listen first: coverages answer "loading" until their data is ready.
   await app.listen({ port: config.port, host: config.host });
   let loaded = 0;

@@ -3,10 +3,12 @@
  * bytes in chunks, without holding a whole file in memory.
  *
  * Zips whose files sit in one sub-folder (a common packaging mistake) are read as if they were at the
- * root.
+ * root. Zips followed by extra bytes (a web page appended by a download portal, say), which `unzip`
+ * accepts, are read up to the end of their central directory.
  */
 import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { createInflateRaw } from 'node:zlib';
 import yauzl from 'yauzl';
 
@@ -56,9 +58,57 @@ async function openFolder(dir: string): Promise<FeedSource> {
   };
 }
 
-function openZip(file: string): Promise<FeedSource> {
+async function openZip(file: string): Promise<FeedSource> {
+  try {
+    return await openArchive(file, (done) => yauzl.open(file, { lazyEntries: true, autoClose: false }, done));
+  } catch (e) {
+    // yauzl refuses bytes after the end-of-central-directory record: retry without them.
+    const end = await archiveEnd(file);
+    if (end === null) throw e;
+    return openArchive(file, (done) => yauzl.fromRandomAccessReader(new FileRangeReader(file), end, { lazyEntries: true, autoClose: false }, done));
+  }
+}
+
+/**
+ * Where the archive really ends when extra bytes follow its end-of-central-directory record (the
+ * last record whose comment fits in the file), or null when nothing follows it or none is found.
+ */
+async function archiveEnd(file: string): Promise<number | null> {
+  const handle = await fs.open(file, 'r');
+  try {
+    const size = (await handle.stat()).size;
+    const tail = Buffer.alloc(Math.min(size, 22 + 0xffff + (1 << 16)));
+    const start = size - tail.length;
+    await handle.read(tail, 0, tail.length, start);
+    for (let i = tail.length - 22; i >= 0; i--) {
+      if (tail.readUInt32LE(i) !== 0x06054b50) continue;
+      const end = start + i + 22 + tail.readUInt16LE(i + 20);
+      if (end <= size) return end < size ? end : null;
+    }
+    return null;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Byte ranges of a file for yauzl, each read by a stream of its own (so there is no descriptor to share). */
+class FileRangeReader extends yauzl.RandomAccessReader {
+  constructor(private readonly file: string) {
+    super();
+  }
+
+  override _readStreamForRange(start: number, end: number): Readable {
+    return createReadStream(this.file, { start, end: end - 1 });
+  }
+
+  override close(callback: (err: Error | null) => void): void {
+    callback(null);
+  }
+}
+
+function openArchive(file: string, open: (done: (err: Error | null, zip: yauzl.ZipFile) => void) => void): Promise<FeedSource> {
   return new Promise((resolve, reject) => {
-    yauzl.open(file, { lazyEntries: true, autoClose: false }, (err, zip) => {
+    open((err, zip) => {
       if (err || !zip) {
         reject(new Error(`cannot read GTFS zip ${file}: ${err?.message ?? 'unknown error'}`));
         return;

@@ -16,6 +16,7 @@ import {
   DROP_OFF_SHIFT,
   NO_TIME,
   OdtLevel,
+  WINDOW_BIT,
   type Agency,
   type FeedMeta,
   type Line,
@@ -135,6 +136,8 @@ class TimetableBuilder {
   private readonly tripWheelchair: number[] = [];
   private readonly tripBikes: number[] = [];
   private readonly tripBlock: string[] = [];
+  /** Line of each trip in its trips.txt, for messages. */
+  private readonly tripRowLine: number[] = [];
   private readonly tripFeed: number[] = [];
   private readonly tripOdt: number[] = [];
   private readonly tripStopHeadsigns = new Map<number, Set<string>>();
@@ -593,6 +596,7 @@ class TimetableBuilder {
         this.tripWheelchair.push(clampFlag(row.int(c.wheelchair_accessible, 0)));
         this.tripBikes.push(clampFlag(row.int(c.bikes_allowed, 0)));
         this.tripBlock.push(row.text(c.block_id));
+        this.tripRowLine.push(row.line);
         this.tripFeed.push(feed);
         this.tripOdt.push(OdtLevel.Scheduled);
       },
@@ -629,6 +633,8 @@ class TimetableBuilder {
           'shape_dist_traveled',
           'start_pickup_drop_off_window',
           'end_pickup_drop_off_window',
+          'min_arrival_time',
+          'max_departure_time',
           'pickup_booking_rule_id',
           'drop_off_booking_rule_id',
           'dropoff_booking_rule_id',
@@ -681,18 +687,22 @@ class TimetableBuilder {
           this.report.problem(file, row.line, 'malformed arrival_time or departure_time, row skipped');
           return;
         }
+        let window = false;
         if (arr === NO_TIME && dep === NO_TIME) {
-          // Flex: a pickup/drop-off window stands for the times.
-          const start = row.time(c.start_pickup_drop_off_window);
-          const end = row.time(c.end_pickup_drop_off_window);
+          // Flex: a pickup/drop-off window stands for the times (min_arrival_time and
+          // max_departure_time in feeds made to the older draft of GTFS-Flex).
+          const start = row.time(c.start_pickup_drop_off_window >= 0 ? c.start_pickup_drop_off_window : c.min_arrival_time);
+          const end = row.time(c.end_pickup_drop_off_window >= 0 ? c.end_pickup_drop_off_window : c.max_departure_time);
           if (start >= 0 && end >= 0) {
             arr = start;
             dep = end;
+            window = true;
           }
         }
         const pickup = row.int(c.pickup_type, 0);
         const dropOff = row.int(c.drop_off_type, 0);
         let pickDrop = (pickup >= 0 && pickup <= 3 ? pickup : 0) | ((dropOff >= 0 && dropOff <= 3 ? dropOff : 0) << DROP_OFF_SHIFT);
+        if (window) pickDrop |= WINDOW_BIT;
         if (!row.isEmpty(c.pickup_booking_rule_id) || !row.isEmpty(c.drop_off_booking_rule_id) || !row.isEmpty(c.dropoff_booking_rule_id)) {
           pickDrop |= BOOKING_BIT;
         }
@@ -839,8 +849,10 @@ class TimetableBuilder {
     for (let t = 0; t < tripCount; t++) {
       const tripRows = compactRows(rows.subarray(offsets[t]!, offsets[t + 1]!));
       const tripLabel = `${path.basename(this.feeds[this.tripFeed[t]!]!.location)}/trips.txt`;
-      if (tripRows.length < 2) {
-        report.problem(tripLabel, 0, tripRows.length === 0 ? 'trip without stop times, skipped' : 'trip with a single stop time, skipped', this.tripIds[t]!);
+      // A single stop time is a trip only when it is a flex zone's window: any trip inside the zone.
+      const zoneOnly = tripRows.length === 1 && (stage.pickDrop.data[tripRows[0]!]! & WINDOW_BIT) !== 0 && this.stopIsZone[stage.stop.data[tripRows[0]!]!] === 1;
+      if (tripRows.length < 2 && !zoneOnly) {
+        report.problem(tripLabel, this.tripRowLine[t]!, tripRows.length === 0 ? 'trip without stop times, skipped' : 'trip with a single stop time, skipped', this.tripIds[t]!);
         continue;
       }
       const why = stage.completeTimes(tripRows, stopLon, stopLat);

@@ -5,7 +5,7 @@
  * Staging columns hold one entry per row read; `finish()` returns the final per-trip layout.
  */
 import { growFloat64, growInt32, growUint8 } from '../model/growable.js';
-import { NO_TIME, INTERPOLATED_BIT } from '../model/timetable.js';
+import { NO_TIME, INTERPOLATED_BIT, WINDOW_BIT } from '../model/timetable.js';
 import type { LoadReport } from './load-report.js';
 
 export interface StagedTrip {
@@ -124,7 +124,12 @@ export class StopTimeStage {
     for (let i = 0; i < k; i++) {
       const r = rows[i]!;
       if (dep[r]! < arr[r]!) return 'departure before arrival at a stop';
-      if (i > 0 && arr[r]! < dep[rows[i - 1]!]!) return 'times go backwards along the trip';
+      if (i === 0) continue;
+      const p = rows[i - 1]!;
+      // Flex windows may overlap, or open before the previous one: the ride is possible as long as
+      // the later stop can still be reached after the earlier one opens.
+      const backwards = (pd[r]! | pd[p]!) & WINDOW_BIT ? dep[r]! < arr[p]! : arr[r]! < dep[p]!;
+      if (backwards) return 'times go backwards along the trip';
     }
     return null;
   }

@@ -33,6 +33,8 @@ export const DROP_OFF_SHIFT = 2;
 export const BOOKING_BIT = 0b1_0000;
 /** Bit 5: the time was interpolated (the feed left it empty). */
 export const INTERPOLATED_BIT = 0b10_0000;
+/** Bit 6: a GTFS-Flex pickup/drop-off window: the arrival is its start and the departure its end. */
+export const WINDOW_BIT = 0b100_0000;
 
 export interface FeedMeta {
   /** Short key of the feed in its coverage, used to prefix colliding ids. */
