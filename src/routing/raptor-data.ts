@@ -1,0 +1,500 @@
+/**
+ * The timetable compiled for RAPTOR (Delling, Pajor, Werneck, "Round-Based Public Transit Routing",
+ * Transportation Science 49(3), 2015): flat typed arrays on SharedArrayBuffers, so that the whole
+ * structure can be posted to worker threads without a copy. Built once per generation by
+ * `buildRaptorData`; only read afterwards.
+ *
+ * RAPTOR routes. The trips of a timetable pattern (same stop sequence) in the same time zone,
+ * frequency-based trips expanded into one run per departure, sorted by first departure and split so
+ * that no trip of a route ever overtakes another: for trips a before b of a route, at every position,
+ * arrival(a) <= arrival(b) and departure(a) <= departure(b). The earliest trip to board at a stop
+ * is then found by a binary search, and a route scan needs a single "current trip".
+ *
+ * Route r has S = routeStopOffset[r+1] - routeStopOffset[r] stops and
+ * K = routeTripOffset[r+1] - routeTripOffset[r] trips. Its stop times form a trip-major block:
+ *
+ *   routeStops:      … | s0  s1  s2 | …          positions of route r
+ *   stop times:      … | t0@s0 t0@s1 t0@s2  t1@s0 t1@s1 t1@s2 … | …
+ *                        ^ routeStopTimeOffset[r]
+ *   stop time of route-trip k (0-based in the route) at position i: routeStopTimeOffset[r] + k*S + i
+ *   route-trip k of route r is the global route-trip routeTripOffset[r] + k.
+ *
+ * Times are seconds after the service day's origin in the route's time zone, like the Timetable's.
+ *
+ * Transfers. One table of walking connections between distinct stops, from transfers.txt and from
+ * the caller's footpaths (street walking distances). For one (from, to) pair, transfers.txt wins:
+ * transfer_type 3 removes the pair (even if a footpath exists); otherwise its min_transfer_time is the
+ * time when given, else the footpath's walking time when there is a footpath, else 0 s. A footpath
+ * alone takes ceil(lengthM / walking speed) at query time. Several rows for one pair: the strictest
+ * (a type 3 anywhere blocks, else the longest minimum time). A row whose from and to are the same
+ * stop sets the time of staying at that stop between two vehicles (`stopStaySec`, 0 s by default).
+ *
+ *   transferOffset: [0, 2, 2, 5, …]   connections leaving stop p: [transferOffset[p], transferOffset[p+1])
+ *   transferTo / transferFixedSec / transferLengthM   one entry per connection
+ *   transferInOffset / transferInEdge                  the same connections grouped by arriving stop
+ *                                                      (for arrival searches), as indexes of the above
+ */
+import { sharedArray, sharedCopy } from '../model/shared-arrays.js';
+import { DROP_OFF_SHIFT, PICKUP_MASK, WINDOW_BIT, type Timetable } from '../model/timetable.js';
+
+/** Stop-time flag: a passenger may board here (pickup_type is not 1). */
+export const CAN_BOARD = 1;
+/** Stop-time flag: a passenger may alight here (drop_off_type is not 1). */
+export const CAN_ALIGHT = 2;
+/** `transferFixedSec` when the time is the walking time of `transferLengthM` (or 0 s without length). */
+export const NO_FIXED_TIME = -1;
+/** `stopStaySec` when transfer_type 3 forbids changing vehicles at that stop. */
+export const NO_STAY = -1;
+
+/** Walking distances between nearby stop points, computed by the caller on the street network. */
+export interface Footpaths {
+  from: Uint32Array;
+  to: Uint32Array;
+  lengthM: Float32Array | Float64Array;
+}
+
+export interface RaptorData {
+  stopCount: number;
+  routeCount: number;
+  /** Route-trips, frequency runs included. */
+  routeTripCount: number;
+  /** Trips of the timetable (the index space of `tripAllowed` masks). */
+  tripCount: number;
+  /** Time zones of the timetable, in its order (`ServiceDays.originSec` has one array per zone). */
+  timezoneCount: number;
+  /** Smallest and largest stop time of all routes, seconds after the service-day origin. */
+  minTimeSec: number;
+  maxTimeSec: number;
+
+  /** stops of route r: routeStops[routeStopOffset[r] .. routeStopOffset[r+1]) */
+  routeStopOffset: Uint32Array;
+  routeStops: Uint32Array;
+  /** route-trips of route r: [routeTripOffset[r], routeTripOffset[r+1]) */
+  routeTripOffset: Uint32Array;
+  /** first stop time of route r (its trip-major block); routeCount + 1 entries */
+  routeStopTimeOffset: Uint32Array;
+  /** time-zone index of route r (its agency's) */
+  routeTimezone: Uint16Array;
+  /** earliest departure and latest arrival of route r, seconds after the service-day origin */
+  routeMinSec: Int32Array;
+  routeMaxSec: Int32Array;
+  /** days on which some trip of route r runs: the union of its services' bits, laid out like serviceBits */
+  routeDayBits: Uint32Array;
+
+  /** timetable trip of each route-trip (a frequency run keeps its template's) */
+  routeTripTrip: Uint32Array;
+  /** service (calendar) of each route-trip */
+  routeTripService: Uint32Array;
+
+  /** per stop time, route-major as above: seconds after the service-day origin */
+  arrivalSec: Int32Array;
+  departureSec: Int32Array;
+  /** per stop time: CAN_BOARD | CAN_ALIGHT */
+  boardAlight: Uint8Array;
+
+  /** routes through stop p: [stopRouteOffset[p], stopRouteOffset[p+1]) of stopRoutes / stopRoutePos */
+  stopRouteOffset: Uint32Array;
+  stopRoutes: Uint32Array;
+  /** position of the stop in that route (a route visiting a stop twice is listed twice) */
+  stopRoutePos: Uint32Array;
+
+  transferOffset: Uint32Array;
+  transferTo: Uint32Array;
+  /** seconds, or NO_FIXED_TIME */
+  transferFixedSec: Int32Array;
+  /** metres of walking, NaN when the connection has none */
+  transferLengthM: Float64Array;
+  transferInOffset: Uint32Array;
+  /** connection index (into transferTo…) of each incoming connection */
+  transferInEdge: Uint32Array;
+  /** from stop of each incoming connection */
+  transferInFrom: Uint32Array;
+  /** seconds to stay at stop p between two vehicles, or NO_STAY */
+  stopStaySec: Int32Array;
+
+  /** GTFS wheelchair_boarding per stop point (1 = accessible) */
+  stopWheelchair: Uint8Array;
+  /** GTFS wheelchair_accessible per timetable trip (1 = accessible) */
+  tripWheelchair: Uint8Array;
+
+  /** Calendars: bit d of service s is bits[s * serviceWords + (d >> 5)] >>> (d & 31) & 1, d = day - serviceFirstDay. */
+  serviceFirstDay: number;
+  serviceDayCount: number;
+  serviceWords: number;
+  serviceBits: Uint32Array;
+}
+
+/** Compile a timetable (and optional walking footpaths between stops) for RAPTOR searches. */
+export function buildRaptorData(tt: Timetable, footpaths?: Footpaths): RaptorData {
+  const stopCount = tt.stopPoints.ids.length;
+  const runs = expandRuns(tt);
+  const routes = splitIntoRoutes(tt, runs);
+  const layout = layOutRoutes(tt, runs, routes);
+  const stopIndex = indexStops(stopCount, layout.routeStopOffset, layout.routeStops);
+  const transfers = buildTransfers(tt, stopCount, footpaths);
+  const { services } = tt;
+  return {
+    stopCount,
+    routeCount: routes.length,
+    routeTripCount: layout.routeTripTrip.length,
+    tripCount: tt.trips.ids.length,
+    timezoneCount: tt.timezones.length,
+    minTimeSec: layout.minTimeSec,
+    maxTimeSec: layout.maxTimeSec,
+    routeStopOffset: layout.routeStopOffset,
+    routeStops: layout.routeStops,
+    routeTripOffset: layout.routeTripOffset,
+    routeStopTimeOffset: layout.routeStopTimeOffset,
+    routeTimezone: layout.routeTimezone,
+    routeMinSec: layout.routeMinSec,
+    routeMaxSec: layout.routeMaxSec,
+    routeDayBits: routeDays(layout.routeTripOffset, layout.routeTripService, services.bits, services.words),
+    routeTripTrip: layout.routeTripTrip,
+    routeTripService: layout.routeTripService,
+    arrivalSec: layout.arrivalSec,
+    departureSec: layout.departureSec,
+    boardAlight: layout.boardAlight,
+    stopRouteOffset: stopIndex.offset,
+    stopRoutes: stopIndex.routes,
+    stopRoutePos: stopIndex.pos,
+    ...transfers,
+    stopWheelchair: sharedCopy(Uint8Array, tt.stopPoints.wheelchair),
+    tripWheelchair: sharedCopy(Uint8Array, tt.trips.wheelchair),
+    serviceFirstDay: services.firstDay,
+    serviceDayCount: services.dayCount,
+    serviceWords: services.words,
+    serviceBits: sharedCopy(Uint32Array, services.bits),
+  };
+}
+
+/** Bytes held by the typed arrays of `data`. */
+export function raptorDataBytes(data: RaptorData): number {
+  let n = 0;
+  for (const v of Object.values(data)) if (ArrayBuffer.isView(v)) n += v.byteLength;
+  return n;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Steps of the build
+
+/** Runs of trips: every timed trip once (shift 0), every frequency-based trip once per departure. */
+interface Runs {
+  trip: Uint32Array;
+  /** seconds added to the trip's stop times */
+  shift: Int32Array;
+  count: number;
+}
+
+function expandRuns(tt: Timetable): Runs {
+  const { trips, frequencies, stopTimes } = tt;
+  const tripCount = trips.ids.length;
+  let count = 0;
+  for (let t = 0; t < tripCount; t++) {
+    const f0 = trips.frequencyOffset[t]!;
+    const f1 = trips.frequencyOffset[t + 1]!;
+    if (f0 === f1) count++;
+    for (let f = f0; f < f1; f++) count += runsOfRow(frequencies.startSec[f]!, frequencies.endSec[f]!, frequencies.headwaySec[f]!);
+  }
+  const trip = new Uint32Array(count);
+  const shift = new Int32Array(count);
+  let n = 0;
+  for (let t = 0; t < tripCount; t++) {
+    const f0 = trips.frequencyOffset[t]!;
+    const f1 = trips.frequencyOffset[t + 1]!;
+    if (f0 === f1) {
+      trip[n] = t;
+      shift[n++] = 0;
+      continue;
+    }
+    // a run departs from the first stop at start_time + k × headway_secs, before end_time
+    const firstDeparture = stopTimes.departureSec[trips.stopTimeOffset[t]!]!;
+    for (let f = f0; f < f1; f++) {
+      const start = frequencies.startSec[f]!;
+      const end = frequencies.endSec[f]!;
+      const headway = frequencies.headwaySec[f]!;
+      for (let dep = start; dep < end; dep += headway) {
+        trip[n] = t;
+        shift[n++] = dep - firstDeparture;
+      }
+    }
+  }
+  return { trip, shift, count };
+}
+
+function runsOfRow(start: number, end: number, headway: number): number {
+  return headway > 0 && end > start ? Math.ceil((end - start) / headway) : 0;
+}
+
+/**
+ * Group runs by (pattern, time zone), sort each group by first departure, and deal the runs of a
+ * group into routes: a run joins the first route whose last run it does not overtake, else opens a
+ * new one. Returns the runs of each route, in order.
+ */
+function splitIntoRoutes(tt: Timetable, runs: Runs): number[][] {
+  const { trips, patterns, stopTimes } = tt;
+  const tzCount = Math.max(1, tt.timezones.length);
+  const groups = new Map<number, number[]>();
+  for (let i = 0; i < runs.count; i++) {
+    const t = runs.trip[i]!;
+    const p = trips.pattern[t]!;
+    if (patterns.stopOffset[p + 1]! - patterns.stopOffset[p]! < 2) continue; // nothing to ride
+    const key = p * tzCount + tt.agencyTimezone[trips.agency[t]!]!;
+    const g = groups.get(key);
+    if (g) g.push(i);
+    else groups.set(key, [i]);
+  }
+  const arr = stopTimes.arrivalSec;
+  const dep = stopTimes.departureSec;
+  const first = (i: number) => trips.stopTimeOffset[runs.trip[i]!]!;
+  // lexicographic on (departures, arrivals) over the positions, then by trip for determinism
+  const compare = (a: number, b: number): number => {
+    const oa = first(a);
+    const ob = first(b);
+    const sa = runs.shift[a]!;
+    const sb = runs.shift[b]!;
+    const n = trips.stopTimeOffset[runs.trip[a]! + 1]! - oa;
+    for (let i = 0; i < n; i++) {
+      const d = dep[oa + i]! + sa - (dep[ob + i]! + sb);
+      if (d !== 0) return d;
+    }
+    for (let i = 0; i < n; i++) {
+      const d = arr[oa + i]! + sa - (arr[ob + i]! + sb);
+      if (d !== 0) return d;
+    }
+    return runs.trip[a]! - runs.trip[b]! || sa - sb;
+  };
+  /** Whether run b, after run a, never overtakes it. */
+  const follows = (a: number, b: number): boolean => {
+    const oa = first(a);
+    const ob = first(b);
+    const sa = runs.shift[a]!;
+    const sb = runs.shift[b]!;
+    const n = trips.stopTimeOffset[runs.trip[a]! + 1]! - oa;
+    for (let i = 0; i < n; i++) {
+      if (dep[ob + i]! + sb < dep[oa + i]! + sa) return false;
+      if (arr[ob + i]! + sb < arr[oa + i]! + sa) return false;
+    }
+    return true;
+  };
+  const routes: number[][] = [];
+  const keys = [...groups.keys()].sort((a, b) => a - b);
+  for (const key of keys) {
+    const group = groups.get(key)!.sort(compare);
+    const own: number[][] = [];
+    for (const run of group) {
+      let placed = false;
+      for (const route of own) {
+        if (follows(route[route.length - 1]!, run)) {
+          route.push(run);
+          placed = true;
+          break;
+        }
+      }
+      if (!placed) own.push([run]);
+    }
+    routes.push(...own);
+  }
+  return routes;
+}
+
+function layOutRoutes(tt: Timetable, runs: Runs, routes: number[][]) {
+  const { trips, patterns, stopTimes } = tt;
+  const routeCount = routes.length;
+  let stopSlots = 0;
+  let routeTrips = 0;
+  let stopTimeSlots = 0;
+  for (const route of routes) {
+    const t = runs.trip[route[0]!]!;
+    const S = trips.stopTimeOffset[t + 1]! - trips.stopTimeOffset[t]!;
+    stopSlots += S;
+    routeTrips += route.length;
+    stopTimeSlots += S * route.length;
+  }
+  const routeStopOffset = sharedArray(Uint32Array, routeCount + 1);
+  const routeStops = sharedArray(Uint32Array, stopSlots);
+  const routeTripOffset = sharedArray(Uint32Array, routeCount + 1);
+  const routeStopTimeOffset = sharedArray(Uint32Array, routeCount + 1);
+  const routeTimezone = sharedArray(Uint16Array, routeCount);
+  const routeMinSec = sharedArray(Int32Array, routeCount);
+  const routeMaxSec = sharedArray(Int32Array, routeCount);
+  const routeTripTrip = sharedArray(Uint32Array, routeTrips);
+  const routeTripService = sharedArray(Uint32Array, routeTrips);
+  const arrivalSec = sharedArray(Int32Array, stopTimeSlots);
+  const departureSec = sharedArray(Int32Array, stopTimeSlots);
+  const boardAlight = sharedArray(Uint8Array, stopTimeSlots);
+  let minTimeSec = Infinity;
+  let maxTimeSec = -Infinity;
+  let stopPos = 0;
+  let tripPos = 0;
+  let stPos = 0;
+  routes.forEach((route, r) => {
+    const t0 = runs.trip[route[0]!]!;
+    const p = trips.pattern[t0]!;
+    const ps = patterns.stopOffset[p]!;
+    const S = patterns.stopOffset[p + 1]! - ps;
+    routeStopOffset[r] = stopPos;
+    routeTripOffset[r] = tripPos;
+    routeStopTimeOffset[r] = stPos;
+    for (let i = 0; i < S; i++) routeStops[stopPos++] = patterns.stops[ps + i]!;
+    routeTimezone[r] = tt.agencyTimezone[trips.agency[t0]!]!;
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const run of route) {
+      const t = runs.trip[run]!;
+      const shift = runs.shift[run]!;
+      routeTripTrip[tripPos] = t;
+      routeTripService[tripPos++] = trips.service[t]!;
+      const o = trips.stopTimeOffset[t]!;
+      for (let i = 0; i < S; i++) {
+        const a = stopTimes.arrivalSec[o + i]! + shift;
+        const d = stopTimes.departureSec[o + i]! + shift;
+        arrivalSec[stPos] = a;
+        departureSec[stPos] = d;
+        boardAlight[stPos++] = boardAlightFlags(stopTimes.pickDrop[o + i]!);
+        if (d < lo) lo = d;
+        if (a > hi) hi = a;
+      }
+    }
+    routeMinSec[r] = lo;
+    routeMaxSec[r] = hi;
+    minTimeSec = Math.min(minTimeSec, lo);
+    maxTimeSec = Math.max(maxTimeSec, hi);
+  });
+  routeStopOffset[routeCount] = stopPos;
+  routeTripOffset[routeCount] = tripPos;
+  routeStopTimeOffset[routeCount] = stPos;
+  if (routeCount === 0) minTimeSec = maxTimeSec = 0;
+  return {
+    routeStopOffset,
+    routeStops,
+    routeTripOffset,
+    routeStopTimeOffset,
+    routeTimezone,
+    routeMinSec,
+    routeMaxSec,
+    routeTripTrip,
+    routeTripService,
+    arrivalSec,
+    departureSec,
+    boardAlight,
+    minTimeSec,
+    maxTimeSec,
+  };
+}
+
+/**
+ * pickup_type / drop_off_type 1 ("none") forbid boarding / alighting; 2 and 3 (phone, driver) allow
+ * them. A GTFS-Flex window (a zone served on demand, not a timed call) allows neither.
+ */
+function boardAlightFlags(pickDrop: number): number {
+  if (pickDrop & WINDOW_BIT) return 0;
+  const pickup = pickDrop & PICKUP_MASK;
+  const dropOff = (pickDrop >>> DROP_OFF_SHIFT) & PICKUP_MASK;
+  return (pickup === 1 ? 0 : CAN_BOARD) | (dropOff === 1 ? 0 : CAN_ALIGHT);
+}
+
+/** Per route, the union of the day bitsets of its trips' services. */
+function routeDays(routeTripOffset: Uint32Array, routeTripService: Uint32Array, bits: Uint32Array, words: number): Uint32Array {
+  const routeCount = routeTripOffset.length - 1;
+  const out = sharedArray(Uint32Array, routeCount * words);
+  let last = -1;
+  for (let r = 0; r < routeCount; r++) {
+    for (let rt = routeTripOffset[r]!; rt < routeTripOffset[r + 1]!; rt++) {
+      const s = routeTripService[rt]!;
+      if (s === last && rt > routeTripOffset[r]!) continue;
+      last = s;
+      for (let w = 0; w < words; w++) out[r * words + w]! |= bits[s * words + w]!;
+    }
+  }
+  return out;
+}
+
+/** Stop → (route, position) in compressed sparse rows, routes ascending. */
+function indexStops(stopCount: number, routeStopOffset: Uint32Array, routeStops: Uint32Array) {
+  const routeCount = routeStopOffset.length - 1;
+  const offset = sharedArray(Uint32Array, stopCount + 1);
+  for (let i = 0; i < routeStops.length; i++) offset[routeStops[i]! + 1]!++;
+  for (let s = 0; s < stopCount; s++) offset[s + 1]! += offset[s]!;
+  const routes = sharedArray(Uint32Array, routeStops.length);
+  const pos = sharedArray(Uint32Array, routeStops.length);
+  const fill = offset.slice(0, stopCount);
+  for (let r = 0; r < routeCount; r++) {
+    for (let i = routeStopOffset[r]!; i < routeStopOffset[r + 1]!; i++) {
+      const k = fill[routeStops[i]!]!++;
+      routes[k] = r;
+      pos[k] = i - routeStopOffset[r]!;
+    }
+  }
+  return { offset, routes, pos };
+}
+
+/** The walking connections and stay times (see the file header for the rules). */
+function buildTransfers(tt: Timetable, stopCount: number, footpaths?: Footpaths) {
+  const stopStaySec = sharedArray(Int32Array, stopCount);
+  interface Pair {
+    fixedSec: number;
+    lengthM: number;
+    blocked: boolean;
+  }
+  const pairs = new Map<number, Pair>();
+  const key = (from: number, to: number) => from * stopCount + to;
+  const { fromStop, toStop, type, minTimeSec } = tt.transfers;
+  for (let i = 0; i < fromStop.length; i++) {
+    const from = fromStop[i]!;
+    const to = toStop[i]!;
+    const blocked = type[i] === 3;
+    const min = minTimeSec[i]! >= 0 ? minTimeSec[i]! : NO_FIXED_TIME;
+    if (from === to) {
+      if (stopStaySec[from] === NO_STAY) continue;
+      stopStaySec[from] = blocked ? NO_STAY : Math.max(stopStaySec[from]!, Math.max(0, min));
+      continue;
+    }
+    const k = key(from, to);
+    const pair = pairs.get(k);
+    if (!pair) pairs.set(k, { fixedSec: min, lengthM: NaN, blocked });
+    else {
+      pair.blocked ||= blocked;
+      pair.fixedSec = Math.max(pair.fixedSec, min);
+    }
+  }
+  if (footpaths) {
+    for (let i = 0; i < footpaths.from.length; i++) {
+      const from = footpaths.from[i]!;
+      const to = footpaths.to[i]!;
+      const len = footpaths.lengthM[i]!;
+      if (from === to || !(len >= 0)) continue;
+      const k = key(from, to);
+      const pair = pairs.get(k);
+      if (!pair) pairs.set(k, { fixedSec: NO_FIXED_TIME, lengthM: len, blocked: false });
+      else if (!(pair.lengthM <= len)) pair.lengthM = len;
+    }
+  }
+  const kept = [...pairs.entries()].filter(([, p]) => !p.blocked).sort((a, b) => a[0] - b[0]);
+  const n = kept.length;
+  const transferOffset = sharedArray(Uint32Array, stopCount + 1);
+  const transferTo = sharedArray(Uint32Array, n);
+  const transferFixedSec = sharedArray(Int32Array, n);
+  const transferLengthM = sharedArray(Float64Array, n);
+  const from = new Uint32Array(n);
+  kept.forEach(([k, p], e) => {
+    from[e] = Math.floor(k / stopCount);
+    transferTo[e] = k % stopCount;
+    transferFixedSec[e] = p.fixedSec;
+    transferLengthM[e] = p.lengthM;
+    transferOffset[from[e]! + 1]!++;
+  });
+  for (let s = 0; s < stopCount; s++) transferOffset[s + 1]! += transferOffset[s]!;
+  // incoming side, for arrival searches
+  const transferInOffset = sharedArray(Uint32Array, stopCount + 1);
+  for (let e = 0; e < n; e++) transferInOffset[transferTo[e]! + 1]!++;
+  for (let s = 0; s < stopCount; s++) transferInOffset[s + 1]! += transferInOffset[s]!;
+  const transferInEdge = sharedArray(Uint32Array, n);
+  const transferInFrom = sharedArray(Uint32Array, n);
+  const fill = transferInOffset.slice(0, stopCount);
+  for (let e = 0; e < n; e++) {
+    const k = fill[transferTo[e]!]!++;
+    transferInEdge[k] = e;
+    transferInFrom[k] = from[e]!;
+  }
+  return { transferOffset, transferTo, transferFixedSec, transferLengthM, transferInOffset, transferInEdge, transferInFrom, stopStaySec };
+}

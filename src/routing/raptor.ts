@@ -1,0 +1,564 @@
+/**
+ * One-to-all RAPTOR (Delling, Pajor, Werneck, "Round-Based Public Transit Routing", Transportation
+ * Science 49(3), 2015), as the heat maps need it (navitia-heat-maps.md §3.5): from the stops reached
+ * from the centre, the best time at which every stop is reached *by a vehicle*, within a bound.
+ *
+ * Round k rides a k-th vehicle:
+ *   1. mark the routes serving a stop whose "walked" label (ready to board) improved in round k-1,
+ *      from the first such stop of each route;
+ *   2. scan each marked route once per service day that can matter (its runs that day meet the
+ *      window), keeping the earliest catchable trip as the current trip: alighting gives "vehicle"
+ *      labels, a good enough walked label switches to an earlier trip (binary search, then skip
+ *      the trips not running that day or not boardable there);
+ *   3. from every stop whose vehicle label improved: stay there (0 s, or the stop's own
+ *      min_transfer_time) or walk a connection (transfers.txt, footpaths), giving the walked labels
+ *      of round k.
+ * Round 0 is the access: walked labels at the access stops, t0 ± access time.
+ *
+ * Two label families per stop, as in Navitia: vehicle labels (what the heat map wants) and walked
+ * labels (what the next round boards from), each pruned against its own best.
+ *
+ * Transfers change vehicles: getting off a run and back on the same run (a trip on a day) is not a
+ * transfer, so a walked label cannot board the run it came from. Each label set therefore keeps, per
+ * stop, the best label and its run, and the best label of any other run ("two best of distinct
+ * runs"): the label usable to board run R is the first unless it came from R.
+ *
+ * Minimum transfers m: a journey must ride at least m + 1 vehicles. Rounds below m + 1 keep labels
+ * of exactly k vehicles and prune only within their round; from round m + 1 on, labels are pruned
+ * against the best of the rounds that count (standard RAPTOR). With m = 0 this is plain RAPTOR.
+ *
+ * Both directions share one core. Labels are "search seconds" x >= 0 from t0: departure searches use
+ * x = t - t0 (earliest arrival), arrival searches x = t0 - t (latest departure) and read every route
+ * backwards: positions and trips reversed, departures and arrivals swapped, connections reversed.
+ * A stop time τ of a run on service day d is at x = off_d + dir·τ with off_d = dir·(origin(d) - t0)
+ * and dir = ±1, so the scan below is the textbook forward scan in both directions.
+ *
+ * Scratch memory is allocated once in the constructor and reset through touched lists: a search
+ * allocates nothing proportional to the network.
+ */
+import { CAN_ALIGHT, CAN_BOARD, NO_STAY, type RaptorData } from './raptor-data.js';
+
+/** Label of a stop not reached; above every label, which are all below the 24 h horizon. */
+export const UNREACHED = 0x7fffffff;
+/** The search never looks further than this from t0 (Navitia caps its RAPTOR bound at 24 h). */
+export const MAX_HORIZON_SEC = 86400;
+/** Run of an access label: no vehicle (run ids are >= 0). */
+const NO_RUN = -1;
+/** `routeMark` of a route not marked in the current round. */
+const NOT_MARKED = -1;
+/** Service days considered per time zone, at most (t0's day, the days before whose runs pass midnight, the next). */
+const MAX_DAYS_PER_ZONE = 16;
+
+export interface RaptorQuery {
+  /** departure: earliest arrival from the access stops leaving at/after t0; arrival: latest departure reaching them by t0 */
+  direction: 'departure' | 'arrival';
+  /** epoch seconds (whole seconds; a fraction is dropped) */
+  t0: number;
+  /** bound: labels strictly below min(maxDurationSec, 24 h) */
+  maxDurationSec: number;
+  /** most transfers (a journey rides at most maxTransfers + 1 vehicles) */
+  maxTransfers: number;
+  /** a stop counts as reached by a vehicle only via journeys with at least this many transfers */
+  minTransfers: number;
+  /** access stops and seconds from the centre to them (departure) or from them to the centre (arrival) */
+  accessStops: Uint32Array;
+  accessSec: Int32Array;
+  count: number;
+  /** per timetable trip: nonzero = allowed; null: all */
+  tripAllowed: Uint8Array | null;
+  /** per stop point: nonzero = boarding and alighting allowed there; null: all */
+  stopAllowed: Uint8Array | null;
+  /** only wheelchair_accessible=1 trips, boarding and alighting at wheelchair_boarding=1 stops */
+  wheelchair: boolean;
+  /** m/s, for the footpaths */
+  walkingSpeed: number;
+}
+
+export interface RaptorResult {
+  /**
+   * Per stop point: seconds from t0 of the best journey reaching the stop by a vehicle (departure:
+   * arrival time minus t0; arrival: t0 minus the boarding time), within the bound and with at least
+   * minTransfers transfers; -1 when none. A view on scratch memory, valid until the next search.
+   */
+  vehicleSec: Int32Array;
+  /** the stops with vehicleSec >= 0 (first reachedCount entries, in the order they were reached) */
+  reached: Uint32Array;
+  reachedCount: number;
+}
+
+/** Service-day origins (epoch seconds) per time zone, as `ServiceDays` computes them. */
+export interface ServiceDayOrigins {
+  originSec: Float64Array[];
+  firstDay: number;
+}
+
+/** Counters of the last search, to explain its cost. */
+export interface RaptorStats {
+  rounds: number;
+  routesScanned: number;
+  tripSearches: number;
+  walkedLabels: number;
+  reachedStops: number;
+}
+
+export class RaptorSearch {
+  readonly stats: RaptorStats = { rounds: 0, routesScanned: 0, tripSearches: 0, walkedLabels: 0, reachedStops: 0 };
+  private readonly origins: Float64Array[];
+  private readonly originFirstDay: number;
+
+  // walked labels of the previous and the current round, with their touched stops
+  private walkPrev: TwoBest;
+  private walkCur: TwoBest;
+  // vehicle labels of the current round
+  private readonly vehRound: TwoBest;
+  // best labels over the rounds that count; bestVeh.time1 is the result
+  private readonly bestVeh: TwoBest;
+  private readonly bestWalk: TwoBest;
+  private readonly vehicleSec: Int32Array;
+  // routes marked for the current round: first (virtual) position to scan from
+  private readonly routeMark: Int32Array;
+  private readonly markedRoutes: Uint32Array;
+  private markedCount = 0;
+  // service days of the search: zone z uses slots [zoneSlotStart[z], zoneSlotStart[z+1])
+  private readonly zoneSlotStart: Int32Array;
+  /** x of stop time 0 that day: dir·(origin - t0) */
+  private readonly slotOffset: Int32Array;
+  /** word and bit of that day in the calendars' bitsets */
+  private readonly slotWord: Int32Array;
+  private readonly slotBit: Int32Array;
+  /** per (route, slot): 1 + the last virtual trip running that day, valid when its stamp is this search's */
+  private readonly runningEnd: Int32Array;
+  private readonly runningStamp: Uint32Array;
+  private readonly slotCapacity: number;
+  private generation = 0;
+
+  // the current search (set by `search`, read by the scans)
+  private dir = 1;
+  private limit = 0;
+  private across = false;
+  private trackBest = false;
+  private walkingSpeed = 1;
+  private tripAllowed: Uint8Array | null = null;
+  private stopAllowed: Uint8Array | null = null;
+  private wheelchair = false;
+
+  /**
+   * @param data     the compiled timetable (shared memory)
+   * @param days     service-day origins per time zone: a `ServiceDays`, or its `originSec` arrays
+   * @param firstDay day number of `days[z][0]` when `days` is a bare array (default: the calendars' first day)
+   */
+  constructor(
+    readonly data: RaptorData,
+    days: ServiceDayOrigins | Float64Array[],
+    firstDay?: number,
+  ) {
+    this.origins = Array.isArray(days) ? days : days.originSec;
+    this.originFirstDay = Array.isArray(days) ? (firstDay ?? data.serviceFirstDay) : days.firstDay;
+    if (this.origins.length < data.timezoneCount) {
+      throw new Error(`RaptorSearch: ${this.origins.length} service-day origin arrays for ${data.timezoneCount} time zones; pass new ServiceDays(tt)`);
+    }
+    const n = data.stopCount;
+    this.walkPrev = new TwoBest(n);
+    this.walkCur = new TwoBest(n);
+    this.vehRound = new TwoBest(n);
+    this.bestVeh = new TwoBest(n);
+    this.bestWalk = new TwoBest(n);
+    this.vehicleSec = new Int32Array(n).fill(-1);
+    this.routeMark = new Int32Array(data.routeCount).fill(NOT_MARKED);
+    this.markedRoutes = new Uint32Array(data.routeCount);
+    const zones = Math.max(1, data.timezoneCount);
+    this.zoneSlotStart = new Int32Array(zones + 1);
+    this.slotOffset = new Int32Array(zones * MAX_DAYS_PER_ZONE);
+    this.slotWord = new Int32Array(zones * MAX_DAYS_PER_ZONE);
+    this.slotBit = new Int32Array(zones * MAX_DAYS_PER_ZONE);
+    this.slotCapacity = zones * MAX_DAYS_PER_ZONE;
+    this.runningEnd = new Int32Array(data.routeCount * this.slotCapacity);
+    this.runningStamp = new Uint32Array(data.routeCount * this.slotCapacity);
+  }
+
+  search(q: RaptorQuery): RaptorResult {
+    this.reset();
+    const d = this.data;
+    const fwd = q.direction === 'departure';
+    this.dir = fwd ? 1 : -1;
+    this.limit = Math.max(0, Math.min(Math.floor(q.maxDurationSec), MAX_HORIZON_SEC));
+    this.walkingSpeed = q.walkingSpeed;
+    this.tripAllowed = q.tripAllowed;
+    this.stopAllowed = q.stopAllowed;
+    this.wheelchair = q.wheelchair;
+    const minVehicles = Math.max(0, Math.floor(q.minTransfers)) + 1;
+    const maxVehicles = Math.max(0, Math.floor(q.maxTransfers)) + 1;
+    if (this.limit === 0 || minVehicles > maxVehicles) return this.result();
+    this.chooseServiceDays(Math.floor(q.t0));
+
+    // round 0: the access stops, walked to
+    this.across = false;
+    this.trackBest = minVehicles === 1;
+    for (let i = 0; i < q.count; i++) this.offerWalked(q.accessStops[i]!, Math.max(0, q.accessSec[i]!), NO_RUN);
+    this.swapWalked();
+
+    const { stopRouteOffset, stopRoutes, stopRoutePos, routeStopOffset } = d;
+    const { routeMark, markedRoutes } = this;
+    for (let round = 1; round <= maxVehicles && this.walkPrev.count > 0; round++) {
+      this.stats.rounds = round;
+      this.across = round >= minVehicles;
+      // 1. routes through the stops walked to in the previous round, from their first such stop
+      const prev = this.walkPrev;
+      let marked = 0;
+      for (let j = 0; j < prev.count; j++) {
+        const p = prev.touched[j]!;
+        for (let e = stopRouteOffset[p]!; e < stopRouteOffset[p + 1]!; e++) {
+          const r = stopRoutes[e]!;
+          const pos = fwd ? stopRoutePos[e]! : routeStopOffset[r + 1]! - routeStopOffset[r]! - 1 - stopRoutePos[e]!;
+          const m = routeMark[r]!;
+          if (m === NOT_MARKED) {
+            markedRoutes[marked++] = r;
+            routeMark[r] = pos;
+          } else if (pos < m) routeMark[r] = pos;
+        }
+      }
+      this.markedCount = marked;
+      // 2. scan them
+      for (let j = 0; j < marked; j++) {
+        const r = markedRoutes[j]!;
+        this.scanRoute(r, routeMark[r]!);
+        routeMark[r] = NOT_MARKED;
+      }
+      this.markedCount = 0;
+      this.stats.routesScanned += marked;
+      this.walkPrev.clear();
+      // 3. transfers (none needed after the last round)
+      this.trackBest = round >= minVehicles - 1;
+      this.transfer(round < maxVehicles);
+      this.swapWalked();
+    }
+    this.walkPrev.clear();
+    return this.result();
+  }
+
+  /** Scan route r from virtual position `start`, once per service day whose runs can matter. */
+  private scanRoute(r: number, start: number): void {
+    const d = this.data;
+    const dir = this.dir;
+    const fwd = dir === 1;
+    const limit = this.limit;
+    const S = d.routeStopOffset[r + 1]! - d.routeStopOffset[r]!;
+    const K = d.routeTripOffset[r + 1]! - d.routeTripOffset[r]!;
+    // virtual position i of virtual trip k: stop routeStops[stopBase + dir*i], stop time stBase + dir*(k*S + i),
+    // route-trip rtBase + dir*k
+    const stopBase = fwd ? d.routeStopOffset[r]! : d.routeStopOffset[r + 1]! - 1;
+    const stBase = fwd ? d.routeStopTimeOffset[r]! : d.routeStopTimeOffset[r + 1]! - 1;
+    const rtBase = fwd ? d.routeTripOffset[r]! : d.routeTripOffset[r + 1]! - 1;
+    const boardTimes = fwd ? d.departureSec : d.arrivalSec;
+    const alightTimes = fwd ? d.arrivalSec : d.departureSec;
+    const alightBit = fwd ? CAN_ALIGHT : CAN_BOARD;
+    const { routeStops, boardAlight, stopWheelchair, routeTripCount, routeDayBits } = d;
+    const dayBase = r * d.serviceWords;
+    const { stopAllowed, wheelchair } = this;
+    const prev = this.walkPrev;
+    const prevTime1 = prev.time1;
+    const lo = Math.min(dir * d.routeMinSec[r]!, dir * d.routeMaxSec[r]!);
+    const hi = Math.max(dir * d.routeMinSec[r]!, dir * d.routeMaxSec[r]!);
+    const tz = d.routeTimezone[r]!;
+    for (let slot = this.zoneSlotStart[tz]!; slot < this.zoneSlotStart[tz + 1]!; slot++) {
+      const off = this.slotOffset[slot]!;
+      if (off + hi < 0 || off + lo >= limit) continue; // the route runs outside the window that day
+      if (((routeDayBits[dayBase + this.slotWord[slot]!]! >>> this.slotBit[slot]!) & 1) === 0) continue; // or not at all
+      const running = this.runningTrips(r, slot, K, rtBase); // trips after the last one running that day never count
+      const runBase = slot * routeTripCount + rtBase; // run of virtual trip k: runBase + dir*k
+      let trip = -1;
+      let row = 0; // stBase + dir*trip*S
+      for (let i = start; i < S; i++) {
+        const p = routeStops[stopBase + dir * i]!;
+        const usable = (stopAllowed === null || stopAllowed[p] !== 0) && (!wheelchair || stopWheelchair[p] === 1);
+        if (trip >= 0 && usable) {
+          const st = row + dir * i;
+          if (boardAlight[st]! & alightBit) {
+            const x = off + dir * alightTimes[st]!;
+            if (x >= limit) trip = -1; // runs on past the bound: nothing further on this trip counts
+            else this.offerVehicle(p, x, runBase + dir * trip);
+          }
+        }
+        const w = prevTime1[p]!;
+        if (w === UNREACHED || !usable) continue;
+        if (trip >= 0) {
+          // only an earlier trip than the current one can help, and trips never overtake:
+          // nothing to search when the current trip leaves before w, or the one before it does
+          if (w > off + dir * boardTimes[row + dir * i]!) continue;
+          if (trip === 0 || off + dir * boardTimes[row + dir * (i - S)]! < w) continue;
+        }
+        const below = trip >= 0 ? trip : running;
+        let k = this.earliestTrip(stBase, rtBase, S, 0, below, i, w - off, slot);
+        if (k >= 0 && runBase + dir * k === prev.run1[p]) {
+          // the best label came off this very run: board it with the other label, or take the next trip
+          if (prev.time2[p]! > off + dir * boardTimes[stBase + dir * (k * S + i)]!) k = this.earliestTrip(stBase, rtBase, S, k + 1, below, i, w - off, slot);
+        }
+        if (k >= 0) {
+          trip = k;
+          row = stBase + dir * k * S;
+        }
+      }
+    }
+  }
+
+  /** 1 + the last virtual trip of route r running on the slot's day (0 when none), computed once per search. */
+  private runningTrips(r: number, slot: number, K: number, rtBase: number): number {
+    const key = r * this.slotCapacity + slot;
+    if (this.runningStamp[key] === this.generation) return this.runningEnd[key]!;
+    const { routeTripService, serviceBits, serviceWords } = this.data;
+    const word = this.slotWord[slot]!;
+    const bit = this.slotBit[slot]!;
+    const dir = this.dir;
+    let k = K;
+    while (k > 0 && ((serviceBits[routeTripService[rtBase + dir * (k - 1)]! * serviceWords + word]! >>> bit) & 1) === 0) k--;
+    this.runningStamp[key] = this.generation;
+    this.runningEnd[key] = k;
+    return k;
+  }
+
+  /**
+   * The first virtual trip k in [from, below) of a route (its stop times from stBase, its
+   * route-trips from rtBase, S stops) leaving virtual position i at a virtual stop time >= `target`
+   * (before the day offset) that may be boarded there that day; -1 if none.
+   */
+  private earliestTrip(stBase: number, rtBase: number, S: number, from: number, below: number, i: number, target: number, slot: number): number {
+    this.stats.tripSearches++;
+    const d = this.data;
+    const dir = this.dir;
+    const fwd = dir === 1;
+    const times = fwd ? d.departureSec : d.arrivalSec;
+    const boardBit = fwd ? CAN_BOARD : CAN_ALIGHT;
+    // binary search: departures at a position never decrease with the trip (routes are FIFO)
+    let a = from;
+    let b = below;
+    while (a < b) {
+      const mid = (a + b) >>> 1;
+      if (dir * times[stBase + dir * (mid * S + i)]! < target) a = mid + 1;
+      else b = mid;
+    }
+    const last = this.limit - this.slotOffset[slot]!; // virtual stop time of the bound
+    const word = this.slotWord[slot]!;
+    const bit = this.slotBit[slot]!;
+    const { boardAlight, routeTripService, routeTripTrip, serviceBits, serviceWords, tripWheelchair } = d;
+    const { tripAllowed, wheelchair } = this;
+    for (let k = a; k < below; k++) {
+      const st = stBase + dir * (k * S + i);
+      if (dir * times[st]! >= last) return -1;
+      if (!(boardAlight[st]! & boardBit)) continue;
+      const rt = rtBase + dir * k;
+      if (((serviceBits[routeTripService[rt]! * serviceWords + word]! >>> bit) & 1) === 0) continue;
+      const t = routeTripTrip[rt]!;
+      if (tripAllowed !== null && tripAllowed[t] === 0) continue;
+      if (wheelchair && tripWheelchair[t] !== 1) continue;
+      return k;
+    }
+    return -1;
+  }
+
+  /** Stop p reached at x by run `run` in the current round. */
+  private offerVehicle(p: number, x: number, run: number): void {
+    if (this.across) {
+      const best = this.bestVeh;
+      const first = best.time1[p] === UNREACHED;
+      if (!best.offer(p, x, run)) return;
+      if (first) best.touched[best.count++] = p;
+    }
+    const round = this.vehRound;
+    if (round.time1[p] === UNREACHED) round.touched[round.count++] = p;
+    round.offer(p, x, run);
+  }
+
+  /** Walked labels from this round's vehicle labels: stay at the stop or walk a connection. */
+  private transfer(keep: boolean): void {
+    const d = this.data;
+    const veh = this.vehRound;
+    const fwd = this.dir === 1;
+    const { stopStaySec, transferOffset, transferTo, transferInOffset, transferInEdge, transferInFrom, transferFixedSec, transferLengthM } = d;
+    const speed = this.walkingSpeed; // per search: walking time = ceil(length / speed)
+    for (let j = 0; keep && j < veh.count; j++) {
+      const p = veh.touched[j]!;
+      const x1 = veh.time1[p]!;
+      const run1 = veh.run1[p]!;
+      const x2 = veh.time2[p]!;
+      const run2 = veh.run2[p]!;
+      const stay = stopStaySec[p]!;
+      if (stay !== NO_STAY) {
+        this.offerWalked(p, x1 + stay, run1);
+        if (x2 !== UNREACHED) this.offerWalked(p, x2 + stay, run2);
+      }
+      const e0 = fwd ? transferOffset[p]! : transferInOffset[p]!;
+      const e1 = fwd ? transferOffset[p + 1]! : transferInOffset[p + 1]!;
+      for (let k = e0; k < e1; k++) {
+        const e = fwd ? k : transferInEdge[k]!;
+        const q = fwd ? transferTo[k]! : transferInFrom[k]!;
+        const fixed = transferFixedSec[e]!;
+        const len = transferLengthM[e]!;
+        const sec = fixed >= 0 ? fixed : len >= 0 ? Math.ceil(len / speed) : 0;
+        this.offerWalked(q, x1 + sec, run1);
+        if (x2 !== UNREACHED) this.offerWalked(q, x2 + sec, run2);
+      }
+    }
+    veh.clear();
+  }
+
+  /** A walked label x (off run `run`) at stop p for the current round. */
+  private offerWalked(p: number, x: number, run: number): void {
+    if (x >= this.limit) return;
+    const cur = this.walkCur;
+    const best = this.bestWalk;
+    if (this.across) {
+      // pruned against the best of the rounds that count; what improves it improves this round's too
+      const first = best.time1[p] === UNREACHED;
+      if (!best.offer(p, x, run)) return;
+      if (first) best.touched[best.count++] = p;
+      if (cur.time1[p] === UNREACHED) cur.touched[cur.count++] = p;
+      cur.offer(p, x, run);
+    } else {
+      const firstHere = cur.time1[p] === UNREACHED;
+      if (!cur.offer(p, x, run)) return;
+      if (firstHere) cur.touched[cur.count++] = p;
+      if (this.trackBest) {
+        const first = best.time1[p] === UNREACHED;
+        if (best.offer(p, x, run) && first) best.touched[best.count++] = p;
+      }
+    }
+    this.stats.walkedLabels++;
+  }
+
+  /** The current round's walked labels become the previous round's (which must be clear). */
+  private swapWalked(): void {
+    const labels = this.walkPrev;
+    this.walkPrev = this.walkCur;
+    this.walkCur = labels;
+  }
+
+  /**
+   * The service days whose runs may fall in the window, per time zone: day i of zone z runs its stop
+   * time τ at origins[z][i] + τ; it is kept when [minTimeSec, maxTimeSec] then meets the window.
+   */
+  private chooseServiceDays(t0: number): void {
+    const d = this.data;
+    const dir = this.dir;
+    const limit = this.limit;
+    const daysBack = Math.ceil(Math.max(0, d.maxTimeSec) / 86400) + 2;
+    let n = 0;
+    for (let z = 0; z < d.timezoneCount; z++) {
+      this.zoneSlotStart[z] = n;
+      const origins = this.origins[z]!;
+      const today = lastAtOrBefore(origins, t0);
+      const zoneEnd = n + MAX_DAYS_PER_ZONE;
+      for (let i = today - daysBack; i <= today + 2 && n < zoneEnd; i++) {
+        if (i < 0 || i >= origins.length) continue;
+        const day = this.originFirstDay + i - d.serviceFirstDay; // index in the calendars' bitsets
+        if (day < 0 || day >= d.serviceDayCount) continue;
+        const off = dir * (origins[i]! - t0);
+        const lo = Math.min(off + dir * d.minTimeSec, off + dir * d.maxTimeSec);
+        const hi = Math.max(off + dir * d.minTimeSec, off + dir * d.maxTimeSec);
+        if (hi < 0 || lo >= limit) continue;
+        this.slotOffset[n] = off;
+        this.slotWord[n] = day >>> 5;
+        this.slotBit[n] = day & 31;
+        n++;
+      }
+    }
+    this.zoneSlotStart[d.timezoneCount] = n;
+  }
+
+  /** Forget the previous search (only what it touched). */
+  private reset(): void {
+    this.generation = (this.generation + 1) >>> 0;
+    if (this.generation === 0) {
+      this.runningStamp.fill(0); // once every 2^32 searches
+      this.generation = 1;
+    }
+    const best = this.bestVeh;
+    for (let j = 0; j < best.count; j++) this.vehicleSec[best.touched[j]!] = -1;
+    best.clear();
+    this.bestWalk.clear();
+    // normally already clear: only a search interrupted by an exception leaves these behind
+    this.walkPrev.clear();
+    this.walkCur.clear();
+    this.vehRound.clear();
+    for (let j = 0; j < this.markedCount; j++) this.routeMark[this.markedRoutes[j]!] = NOT_MARKED;
+    this.markedCount = 0;
+    const s = this.stats;
+    s.rounds = s.routesScanned = s.tripSearches = s.walkedLabels = s.reachedStops = 0;
+  }
+
+  private result(): RaptorResult {
+    const best = this.bestVeh;
+    for (let j = 0; j < best.count; j++) {
+      const p = best.touched[j]!;
+      this.vehicleSec[p] = best.time1[p]!;
+    }
+    this.stats.reachedStops = best.count;
+    return { vehicleSec: this.vehicleSec, reached: best.touched, reachedCount: best.count };
+  }
+}
+
+/**
+ * Per stop, the two best labels of distinct runs: (time1, run1) the best, (time2, run2) the best of
+ * a run other than run1. The best label usable to board run R is time1 unless run1 = R, else time2.
+ * Stops with a label are listed in `touched`, for a cheap reset.
+ */
+class TwoBest {
+  readonly time1: Int32Array;
+  readonly run1: Int32Array;
+  readonly time2: Int32Array;
+  readonly run2: Int32Array;
+  readonly touched: Uint32Array;
+  count = 0;
+
+  constructor(n: number) {
+    this.time1 = new Int32Array(n).fill(UNREACHED);
+    this.run1 = new Int32Array(n).fill(NO_RUN);
+    this.time2 = new Int32Array(n).fill(UNREACHED);
+    this.run2 = new Int32Array(n).fill(NO_RUN);
+    this.touched = new Uint32Array(n);
+  }
+
+  /** Offer label x of run `run` at stop p; true when it changed the pair (it was not dominated). */
+  offer(p: number, x: number, run: number): boolean {
+    const t1 = this.time1[p]!;
+    if (this.run1[p] === run && t1 !== UNREACHED) {
+      if (x >= t1) return false;
+      this.time1[p] = x;
+      return true;
+    }
+    if (x < t1) {
+      this.time2[p] = t1;
+      this.run2[p] = this.run1[p]!;
+      this.time1[p] = x;
+      this.run1[p] = run;
+      return true;
+    }
+    if (x < this.time2[p]!) {
+      this.time2[p] = x;
+      this.run2[p] = run;
+      return true;
+    }
+    return false;
+  }
+
+  /** Forget every label (the caller keeps `touched` listing each stop with one). */
+  clear(): void {
+    for (let j = 0; j < this.count; j++) {
+      const p = this.touched[j]!;
+      this.time1[p] = UNREACHED;
+      this.time2[p] = UNREACHED;
+    }
+    this.count = 0;
+  }
+}
+
+/** Index of the last origin <= t (-1 when t is before the first). */
+function lastAtOrBefore(origins: Float64Array, t: number): number {
+  let a = 0;
+  let b = origins.length;
+  while (a < b) {
+    const mid = (a + b) >>> 1;
+    if (origins[mid]! <= t) a = mid + 1;
+    else b = mid;
+  }
+  return a - 1;
+}
