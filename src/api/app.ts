@@ -10,7 +10,10 @@ import type { CoverageRegistry } from '../service/coverage-registry.js';
 import { parseDatetimeParam } from '../util/datetime.js';
 import { coverageJson, coverageLinks } from './coverage-endpoint.js';
 import { COLLECTION_CAPTIONS } from '../ptref/object-types.js';
-import { coverageRef, resolveCoverage } from './coverage-resolution.js';
+import { coverageRef, resolveCoverage, type CoverageRef } from './coverage-resolution.js';
+import { answerHeatMap } from './heat-maps-endpoint.js';
+import { heatMapParams } from './heat-maps-params.js';
+import { lazyInProcessRunner, type HeatMapRunner } from '../service/heat-map-runner.js';
 import { ApiError, httpError, notFoundRoute, plainBody, plainError } from './errors.js';
 import { baseUrl, type RequestInfo } from './links.js';
 import { parseParams, swaggerParameters } from './params.js';
@@ -29,6 +32,8 @@ export interface AppOptions {
   logger?: boolean | object;
   /** Allowed CORS origins; `*` by default. */
   corsOrigin?: string | string[];
+  /** Where heat maps are computed (a worker pool in the server); without one, heat maps compute in-process. */
+  heatMaps?: HeatMapRunner;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -77,14 +82,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return reply.code(status).type('application/json').send(JSON.stringify(json));
   });
 
-  const handler = (req: FastifyRequest, reply: FastifyReply) => handleCoverage(req, reply, registry, limits);
+  const heatMaps = options.heatMaps ?? lazyInProcessRunner(limits);
+  if (!options.heatMaps) app.addHook('onClose', async () => heatMaps.close());
+  const handler = (req: FastifyRequest, reply: FastifyReply) => handleCoverage(req, reply, registry, limits, heatMaps);
   app.get('/v1/coverage', handler);
   app.get('/v1/coverage/*', handler);
   // `OPTIONS <endpoint>?schema=true`: the endpoint's query parameters as Swagger 2.0 objects.
   const schema = (req: FastifyRequest, reply: FastifyReply) => {
     const target = targetOf(req);
     const specs =
-      target.kind === 'coverage' ? COVERAGE_PARAMS : tripsParams(limits, target.trips.id === undefined);
+      target.kind === 'coverage' ? COVERAGE_PARAMS : target.kind === 'heat_maps' ? heatMapParams(limits) : tripsParams(limits, target.trips.id === undefined);
     return reply.header('allow', 'GET, HEAD, OPTIONS').type('application/json').send(JSON.stringify({ get: { parameters: swaggerParameters(specs) } }));
   };
   app.options('/v1/coverage', schema);
@@ -94,7 +101,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
 type Target =
   | { kind: 'coverage'; info: RequestInfo; segment: string | undefined }
-  | { kind: 'trips'; trips: TripsRequest };
+  | { kind: 'trips'; trips: TripsRequest }
+  | { kind: 'heat_maps'; info: RequestInfo; coverageRef: CoverageRef };
 
 /** Which endpoint a `/v1/coverage…` path names (throws the not-found route error for none). */
 function targetOf(req: FastifyRequest): Target {
@@ -115,6 +123,7 @@ function targetOf(req: FastifyRequest): Target {
   if (segments.length <= 1) return { kind: 'coverage', info, segment: segments[0] };
   const rest = segments.slice(1);
   const ref = coverageRef(segments[0]!);
+  if (rest.length === 1 && rest[0] === 'heat_maps') return { kind: 'heat_maps', info, coverageRef: ref };
   const last = rest.length - 1;
   // After a collection name, `trips` is an object id: `lines/trips` names the line `trips`, not a
   // trips collection (navitia-trips.md §1, route ambiguity); `trips/trips` is the trip `trips`.
@@ -135,10 +144,11 @@ function isKnownPath(req: FastifyRequest): boolean {
   }
 }
 
-function handleCoverage(req: FastifyRequest, reply: FastifyReply, registry: CoverageRegistry, limits: ApiLimits) {
+function handleCoverage(req: FastifyRequest, reply: FastifyReply, registry: CoverageRegistry, limits: ApiLimits, heatMaps: HeatMapRunner) {
   const target = targetOf(req);
   reply.type('application/json');
   if (target.kind === 'coverage') return answerCoverage(reply, registry, target.segment, target.info);
+  if (target.kind === 'heat_maps') return answerHeatMapRequest(reply, registry, limits, heatMaps, target.info, target.coverageRef);
   return answerTripsRequest(reply, registry, limits, target.trips);
 }
 
@@ -180,6 +190,12 @@ function answerTripsRequest(reply: FastifyReply, registry: CoverageRegistry, lim
     }
     throw e;
   }
+}
+
+async function answerHeatMapRequest(reply: FastifyReply, registry: CoverageRegistry, limits: ApiLimits, heatMaps: HeatMapRunner, info: RequestInfo, ref: CoverageRef) {
+  const answer = await answerHeatMap(registry, limits, heatMaps, info, ref);
+  if (answer.headers) reply.headers(answer.headers);
+  return reply.code(answer.status).send(answer.body);
 }
 
 export { plainError };

@@ -15,7 +15,24 @@ export interface ServerConfig {
   port: number;
   host: string;
   maxCount: number;
+  heatMaps: HeatMapSettings;
 }
+
+/** Worker pool and limits of the heat maps. */
+export interface HeatMapSettings {
+  /** worker threads (default: one per core) */
+  threads?: number;
+  /** requests waiting beyond the running ones before 503 (default: 4 per thread) */
+  maxQueue?: number;
+  /** time budget of one heat map in milliseconds (default 10000) */
+  budgetMs: number;
+  /** largest max_duration accepted, seconds (default 86400) */
+  maxDurationSec: number;
+  /** largest resolution; larger ones are lowered to it (default 1000) */
+  maxResolution: number;
+}
+
+export const DEFAULT_HEAT_MAP_SETTINGS: HeatMapSettings = { budgetMs: 10_000, maxDurationSec: 86400, maxResolution: 1000 };
 
 export const DEFAULT_PORT = 9090;
 
@@ -37,6 +54,21 @@ export function readConfigFile(file: string): ServerConfig {
     port: numberOr(obj['port'], DEFAULT_PORT, `${file}: port`),
     host: typeof obj['host'] === 'string' ? obj['host'] : '0.0.0.0',
     maxCount: numberOr(obj['maxCount'], 1000, `${file}: maxCount`),
+    heatMaps: heatMapSettingsOf(obj['heatMaps'], file),
+  };
+}
+
+function heatMapSettingsOf(v: unknown, file: string): HeatMapSettings {
+  if (v === undefined) return { ...DEFAULT_HEAT_MAP_SETTINGS };
+  if (!v || typeof v !== 'object') throw new ConfigError(`${file}: heatMaps must be an object`);
+  const o = v as Record<string, unknown>;
+  const d = DEFAULT_HEAT_MAP_SETTINGS;
+  return {
+    threads: o['threads'] === undefined ? undefined : numberOr(o['threads'], 1, `${file}: heatMaps.threads`),
+    maxQueue: o['maxQueue'] === undefined ? undefined : numberOr(o['maxQueue'], 1, `${file}: heatMaps.maxQueue`),
+    budgetMs: numberOr(o['budgetMs'], d.budgetMs, `${file}: heatMaps.budgetMs`),
+    maxDurationSec: numberOr(o['maxDurationSec'], d.maxDurationSec, `${file}: heatMaps.maxDurationSec`),
+    maxResolution: numberOr(o['maxResolution'], d.maxResolution, `${file}: heatMaps.maxResolution`),
   };
 }
 

@@ -9,10 +9,11 @@ import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { buildApp } from '../api/app.js';
 import { DEFAULT_LIMITS } from '../api/trips-params.js';
+import { HeatMapPool } from '../service/heat-map-pool.js';
 import { FeedError } from '../gtfs/load-report.js';
 import { Coverage, CoverageRegistry } from '../service/coverage-registry.js';
 import { generationCounts, loadCoverage } from '../service/load-coverage.js';
-import { ConfigError, DEFAULT_PORT, readConfigFile, type ServerConfig } from './config.js';
+import { ConfigError, DEFAULT_HEAT_MAP_SETTINGS, DEFAULT_PORT, readConfigFile, type ServerConfig } from './config.js';
 import { progressPrinter } from './progress.js';
 
 const USAGE = `Usage:
@@ -60,6 +61,7 @@ function configFromArgs(args: string[]): ServerConfig {
       port: DEFAULT_PORT,
       host: '0.0.0.0',
       maxCount: 1000,
+      heatMaps: { ...DEFAULT_HEAT_MAP_SETTINGS },
     };
   }
   if (values.port !== undefined) {
@@ -81,7 +83,10 @@ async function serve(args: string[]): Promise<number> {
   }
   const registry = new CoverageRegistry();
   for (const c of config.coverages) registry.add(new Coverage(c));
-  const app = await buildApp({ registry, limits: { ...DEFAULT_LIMITS, maxCount: config.maxCount }, logger: { level: process.env['LOG_LEVEL'] ?? 'info' } });
+  const limits = { ...DEFAULT_LIMITS, maxCount: config.maxCount, maxDurationSec: config.heatMaps.maxDurationSec, maxResolution: config.heatMaps.maxResolution };
+  const heatMaps = new HeatMapPool(config.heatMaps);
+  const app = await buildApp({ registry, limits, heatMaps, logger: { level: process.env['LOG_LEVEL'] ?? 'info' } });
+  app.addHook('onClose', async () => heatMaps.close());
   // Listen first: coverages answer "loading" until their data is ready.
   await app.listen({ port: config.port, host: config.host });
   let loaded = 0;

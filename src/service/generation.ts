@@ -8,6 +8,7 @@ import type { Timetable } from '../model/timetable.js';
 import { BaseFreshness, type Freshness } from '../ptref/freshness.js';
 import { Referential } from '../ptref/referential.js';
 import type { LoadReport } from '../gtfs/load-report.js';
+import type { StreetData } from './street-data.js';
 
 export interface FeedPublisher {
   id: string;
@@ -30,11 +31,13 @@ export interface Generation {
   readonly datasetCreatedAtSec: number;
   readonly publishers: FeedPublisher[];
   readonly report: LoadReport;
+  /** The street network and transit search data of the heat maps; absent without an OSM extract. */
+  readonly streets: StreetData | undefined;
 }
 
 let generationCounter = 0;
 
-export function makeGeneration(tt: Timetable, report: LoadReport): Generation {
+export function makeGeneration(tt: Timetable, report: LoadReport, streets?: StreetData): Generation {
   const ref = new Referential(tt);
   // Build the id maps the first requests would otherwise pay for.
   for (const type of ['trip', 'line', 'route', 'stop_area', 'stop_point', 'network', 'physical_mode', 'commercial_mode'] as const) ref.indexOf(type, '');
@@ -55,6 +58,7 @@ export function makeGeneration(tt: Timetable, report: LoadReport): Generation {
       .filter((f) => f.publisherName)
       .map((f) => ({ id: f.key, name: f.publisherName, url: f.publisherUrl, license: '' })),
     report,
+    streets,
   };
 }
 

@@ -23,7 +23,9 @@ export async function loadCoverage(coverage: Coverage, hooks: LoadHooks = {}): P
   const report = new LoadReport((p) => hooks.onProblem?.(p));
   try {
     const tt = await loadTimetable(coverage.config.gtfs, { timezone: coverage.config.timezone, report, onProgress: hooks.onProgress });
-    const generation = makeGeneration(tt, report);
+    // the street network (and the routing code) is loaded only for coverages that have one
+    const streets = coverage.config.osm ? await (await import('./street-data.js')).buildStreetData(tt, coverage.config.osm, report) : undefined;
+    const generation = makeGeneration(tt, report, streets);
     coverage.swap(generation);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const mem = process.memoryUsage();
@@ -50,5 +52,6 @@ export function generationCounts(g: Generation): Record<string, number> {
     frequencies: tt.frequencies.startSec.length,
     transfers: tt.transfers.fromStop.length,
     problems: g.report.problemCount,
+    ...(g.streets?.stats ?? {}),
   };
 }

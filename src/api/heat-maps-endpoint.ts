@@ -1,0 +1,309 @@
+/**
+ * `/v1/coverage/{region|lon;lat}/heat_maps`: parameters, Navitia's checks in Navitia's order
+ * (navitia-heat-maps.md §4.1), the centre, the request for the worker pool, and the response.
+ */
+import { nearestSegment, projectX, projectY } from '../model/street-graph.js';
+import type { HeatMapMode, HeatMapQuery, HeatMapResult } from '../routing/heat-map.js';
+import type { CoverageRegistry } from '../service/coverage-registry.js';
+import type { Generation } from '../service/generation.js';
+import { HeatMapUnavailable, type HeatMapRunner } from '../service/heat-map-runner.js';
+import { dayNumber, formatLocal, parseDatetimeParam } from '../util/datetime.js';
+import { resolveCoverage, type CoverageRef } from './coverage-resolution.js';
+import { engineStatus, httpError, plainError, type EngineErrorId } from './errors.js';
+import { heatMapBody } from './heat-map-json.js';
+import { heatMapParams, type StreetMode } from './heat-maps-params.js';
+import type { RequestInfo } from './links.js';
+import { parseParams, type ParsedParams } from './params.js';
+import { contextJson, publishersJson } from './serialize.js';
+import { COVERAGE_DEFAULTS, TRAVELER_PROFILES } from './traveler-profiles.js';
+import type { ApiLimits } from './trips-params.js';
+
+export interface HeatMapAnswer {
+  status: number;
+  body: Buffer | string;
+  headers?: Record<string, string>;
+}
+
+const OSM_PUBLISHER = { id: 'osm', name: 'openstreetmap', url: 'https://www.openstreetmap.org/copyright', license: 'ODbL' };
+
+export async function answerHeatMap(
+  registry: CoverageRegistry,
+  limits: ApiLimits,
+  runner: HeatMapRunner,
+  req: RequestInfo,
+  coverageRef: CoverageRef,
+): Promise<HeatMapAnswer> {
+  const params = parseParams(heatMapParams(limits), req.pairs);
+  const now = params['_current_datetime'] !== undefined ? parseDatetimeParam(params['_current_datetime'] as string, 'UTC') : Math.floor(Date.now() / 1000);
+  const coverage = resolveCoverage(registry, coverageRef);
+
+  const from = (params['from'] as string | undefined) || undefined;
+  const to = (params['to'] as string | undefined) || undefined;
+  if (!from && !to) throw plainError(400, "you should provide a 'from' or a 'to' argument");
+  if (!params['max_duration']) throw plainError(400, "you should provide a 'max_duration' argument");
+  if (from && to) throw plainError(400, "you cannot provide a 'from' and a 'to' argument");
+  const modesOf = (name: string) => (params[name] as string[]).filter((m) => m !== '') as StreetMode[];
+  if ([...modesOf('first_section_mode'), ...modesOf('last_section_mode')].includes('ridesharing')) {
+    throw plainError(400, "ridesharing isn't available on heatmaps");
+  }
+
+  const generation = coverage.generation;
+  const timeZone = generation?.tt.timezone ?? coverage.config.timezone ?? 'UTC';
+  const envelope = (g: Generation | undefined) => ({
+    publishers: publishersWithOsm(g),
+    context: contextJson(now, timeZone),
+  });
+  const engineError = (id: EngineErrorId, message: string, g: Generation | undefined): HeatMapAnswer => {
+    const { status, id: mapped } = engineStatus(id, false);
+    const e = envelope(g);
+    return {
+      status,
+      body: `{"heat_maps":[],"feed_publishers":${e.publishers},"links":[],"warnings":[],"context":${e.context},"error":${JSON.stringify({ id: mapped, message })}}`,
+    };
+  };
+  if (!generation) {
+    if (coverage.status === 'dead') throw httpError(503, 'dead_socket', `The region ${coverage.id} is dead`);
+    return engineError('service_unavailable', 'The service is loading data', undefined);
+  }
+
+  const direction = from ? 'departure' : 'arrival';
+  const placeId = (from ?? to)!;
+  const t0 = params['datetime'] !== undefined ? parseDatetimeParam(params['datetime'] as string, timeZone) : now;
+
+  // the centre: typed ids that do not resolve fail before the date check, untyped ones after it
+  const centre = resolveCentre(generation, placeId);
+  if (centre.kind === 'invalid') return engineError('unknown_object', `The entry point: ${placeId} is not valid`, generation);
+  if (!inProduction(generation, t0, timeZone)) return engineError('date_out_of_bounds', 'date is not in data production period', generation);
+  if (centre.kind === 'unknown') return engineError('unknown_object', `The entry point: ${placeId} is not valid`, generation);
+  if (!generation.streets) return engineError('no_solution', 'no street network data, impossible to compute a heat_map', generation);
+
+  const query = buildQuery(params, generation, direction, centre, t0, limits);
+  let result: HeatMapResult;
+  try {
+    result = await runner.run(coverage.id, generation, query);
+  } catch (e) {
+    if (e instanceof HeatMapUnavailable) {
+      const headers = { 'retry-after': String(e.retryAfterSec) };
+      if (e.reason === 'timeout') {
+        return { status: 503, headers, body: JSON.stringify({ error: { id: 'dead_socket', message: `The region ${coverage.id} is dead` }, message: `The region ${coverage.id} is dead` }) };
+      }
+      return { ...engineError('service_unavailable', e.message, generation), headers };
+    }
+    throw e;
+  }
+  const e = envelope(generation);
+  const body = heatMapBody({
+    grid: result.grid,
+    seconds: result.seconds,
+    placeKey: direction === 'departure' ? 'from' : 'to',
+    placeJson: placeJson(generation, centre),
+    requestedDateTime: formatLocal(t0, timeZone),
+    publishersJson: e.publishers,
+    contextJson: e.context,
+  });
+  return { status: 200, body };
+}
+
+function publishersWithOsm(g: Generation | undefined): string {
+  if (!g?.streets) return publishersJson(g);
+  return JSON.stringify([...g.publishers, OSM_PUBLISHER]);
+}
+
+/** The local service date of t0 lies in the production period. */
+function inProduction(g: Generation, t0: number, timeZone: string): boolean {
+  const local = formatLocal(t0, timeZone);
+  const day = dayNumber(Number(local.slice(0, 4)), Number(local.slice(4, 6)), Number(local.slice(6, 8)));
+  return g.productionStartDay >= 0 && day >= g.productionStartDay && day <= g.productionEndDay;
+}
+
+type Centre =
+  | { kind: 'coord'; lon: number; lat: number }
+  | { kind: 'stop_area'; index: number; lon: number; lat: number }
+  | { kind: 'stop_point'; index: number; lon: number; lat: number }
+  | { kind: 'invalid' }
+  | { kind: 'unknown' };
+
+const NUMBER = '(-?\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?)';
+const LON_LAT = new RegExp(`^${NUMBER};${NUMBER}$`);
+const COORD = new RegExp(`^coord:${NUMBER}:${NUMBER}$`);
+
+export function resolveCentre(g: Generation, id: string): Centre {
+  const m = LON_LAT.exec(id) ?? COORD.exec(id);
+  if (m) {
+    const lon = Number(m[1]);
+    const lat = Number(m[2]);
+    if (Math.abs(lon) > 180 || Math.abs(lat) > 90) return { kind: 'invalid' };
+    return { kind: 'coord', lon, lat };
+  }
+  const tt = g.tt;
+  const sp = g.ref.indexOf('stop_point', id);
+  if (sp >= 0) return { kind: 'stop_point', index: sp, lon: tt.stopPoints.lon[sp]!, lat: tt.stopPoints.lat[sp]! };
+  const sa = g.ref.indexOf('stop_area', id);
+  if (sa >= 0) return { kind: 'stop_area', index: sa, lon: tt.stopAreas[sa]!.lon, lat: tt.stopAreas[sa]!.lat };
+  if (/^(coord|stop_area|stop_point|address|admin):/.test(id)) return { kind: 'invalid' };
+  return { kind: 'unknown' };
+}
+
+const coordJson = (lon: number, lat: number) => ({ lon: String(lon), lat: String(lat) });
+
+function placeJson(g: Generation, centre: Centre): string {
+  const tt = g.tt;
+  const areaObject = (a: number) => {
+    const area = tt.stopAreas[a]!;
+    return { id: area.id, name: area.name, label: area.name, coord: coordJson(area.lon, area.lat), timezone: tt.timezone, links: [] };
+  };
+  switch (centre.kind) {
+    case 'stop_area': {
+      const area = areaObject(centre.index);
+      return JSON.stringify({ id: area.id, name: area.name, quality: 0, embedded_type: 'stop_area', stop_area: area });
+    }
+    case 'stop_point': {
+      const s = centre.index;
+      const point = {
+        id: tt.stopPoints.ids[s]!,
+        name: tt.stopPoints.names[s]!,
+        label: tt.stopPoints.names[s]!,
+        coord: coordJson(tt.stopPoints.lon[s]!, tt.stopPoints.lat[s]!),
+        links: [],
+        stop_area: areaObject(tt.stopPoints.area[s]!),
+      };
+      return JSON.stringify({ id: point.id, name: point.name, quality: 0, embedded_type: 'stop_point', stop_point: point });
+    }
+    default: {
+      const c = centre as { lon: number; lat: number };
+      const id = `${c.lon};${c.lat}`;
+      const street = streetNameNear(g, c.lon, c.lat);
+      const address = { id, name: street, label: street, coord: coordJson(c.lon, c.lat), house_number: 0 };
+      return JSON.stringify({ id, name: street, quality: 0, embedded_type: 'address', address });
+    }
+  }
+}
+
+/** Name of the street nearest to a coordinate (within 500 m), or "". */
+function streetNameNear(g: Generation, lon: number, lat: number): string {
+  const streets = g.streets;
+  if (!streets) return '';
+  const graph = streets.data.graph;
+  const s = nearestSegment(graph, projectX(graph.projection, lon), projectY(graph.projection, lat), 500, 0xff);
+  if (s < 0) return '';
+  const name = graph.edgeName[graph.segmentEdge[s]!]!;
+  return name >= 0 ? streets.names[name]! : '';
+}
+
+/** Request parameters, traveller profile and coverage defaults → the computation's query. */
+function buildQuery(
+  params: ParsedParams,
+  g: Generation,
+  direction: 'departure' | 'arrival',
+  centre: Centre & { lon: number; lat: number },
+  t0: number,
+  limits: ApiLimits,
+): HeatMapQuery {
+  const profile = params['traveler_type'] ? TRAVELER_PROFILES[params['traveler_type'] as string] : undefined;
+  const num = (name: string, fallback: number): number => (params[name] as number | undefined) ?? fallback;
+  const modes = (name: 'first_section_mode' | 'last_section_mode'): HeatMapMode[] => {
+    const given = (params[name] as string[]).filter((m) => m !== '') as HeatMapMode[];
+    const list = given.length > 0 ? given : ((profile?.[name] as HeatMapMode[] | undefined) ?? ['walking']);
+    return [...new Set(list)];
+  };
+  const first = modes('first_section_mode');
+  const last = modes('last_section_mode');
+  const speeds = {
+    walking: num('walking_speed', profile?.walking_speed ?? COVERAGE_DEFAULTS.walking_speed),
+    bike: num('bike_speed', profile?.bike_speed ?? COVERAGE_DEFAULTS.bike_speed),
+    bss: num('bss_speed', profile?.bss_speed ?? COVERAGE_DEFAULTS.bss_speed),
+    car: num('car_speed', profile?.car_speed ?? COVERAGE_DEFAULTS.car_speed),
+    car_no_park: num('car_no_park_speed', COVERAGE_DEFAULTS.car_no_park_speed),
+    taxi: num('taxi_speed', COVERAGE_DEFAULTS.taxi_speed),
+  };
+  const allToPt = params['max_duration_to_pt'] as number | undefined;
+  const toPt = (mode: string, profileValue: number | undefined) =>
+    allToPt ?? (params[`max_${mode}_duration_to_pt`] as number | undefined) ?? profileValue ?? COVERAGE_DEFAULTS.max_duration_to_pt;
+  const maxToPtSec = {
+    walking: toPt('walking', profile?.max_walking_duration_to_pt),
+    bike: toPt('bike', profile?.max_bike_duration_to_pt),
+    bss: toPt('bss', profile?.max_bss_duration_to_pt),
+    car: toPt('car', profile?.max_car_duration_to_pt),
+    car_no_park: toPt('car_no_park', undefined),
+    taxi: toPt('taxi', undefined),
+  };
+  const wheelchair = (params['wheelchair'] as boolean | undefined) ?? profile?.wheelchair ?? false;
+  const freeStops: number[] = [];
+  if (centre.kind === 'stop_point') freeStops.push(centre.index);
+  else if (centre.kind === 'stop_area') for (const s of g.ref.convert('stop_area', 'stop_point', Uint32Array.of(centre.index))) freeStops.push(s);
+  const directPath = params['direct_path'] as string;
+  const { tripAllowed, stopAllowed } = transitMasks(g, params['forbidden_uris'] as string[], params['allowed_id'] as string[]);
+  return {
+    direction,
+    centreLon: centre.lon,
+    centreLat: centre.lat,
+    freeStops,
+    freeRadiusM: Math.max(0, num(direction === 'departure' ? 'free_radius_from' : 'free_radius_to', 0)),
+    accessModes: direction === 'departure' ? first : last,
+    endModes: direction === 'departure' ? last : first,
+    speeds,
+    maxToPtSec,
+    taxiAccessExtraSec: Math.max(0, num(direction === 'departure' ? 'additional_time_after_first_section_taxi' : 'additional_time_before_last_section_taxi', 0)),
+    taxiEndExtraSec: Math.max(0, num(direction === 'departure' ? 'additional_time_before_last_section_taxi' : 'additional_time_after_first_section_taxi', 0)),
+    t0,
+    maxDurationSec: Math.min(params['max_duration'] as number, limits.maxDurationSec),
+    resolution: params['resolution'] as number,
+    maxTransfers: Math.max(0, num('max_nb_transfers', 10)),
+    minTransfers: Math.max(0, num('min_nb_transfers', 0)),
+    wheelchair,
+    directPath: directPath !== 'none',
+    transit: directPath !== 'only',
+    tripAllowed,
+    stopAllowed,
+  };
+}
+
+/** Types an id of forbidden_uris[] or allowed_id[] may name, in the order they are tried. */
+const TRIP_TYPES = ['line', 'route', 'network', 'physical_mode', 'commercial_mode', 'company', 'vehicle_journey', 'trip'] as const;
+
+/** Per-trip and per-stop masks from forbidden_uris[] and allowed_id[] (null: everything allowed). */
+export function transitMasks(g: Generation, forbidden: string[], allowed: string[]): { tripAllowed: Uint8Array | null; stopAllowed: Uint8Array | null } {
+  const ref = g.ref;
+  const tripCount = g.tt.trips.ids.length;
+  const stopCount = g.tt.stopPoints.ids.length;
+  const classify = (ids: string[]) => {
+    const trips: Uint32Array[] = [];
+    const stops: Uint32Array[] = [];
+    for (const id of ids) {
+      if (!id) continue;
+      const sp = ref.indexOf('stop_point', id);
+      if (sp >= 0) {
+        stops.push(Uint32Array.of(sp));
+        continue;
+      }
+      const sa = ref.indexOf('stop_area', id);
+      if (sa >= 0) {
+        stops.push(ref.convert('stop_area', 'stop_point', Uint32Array.of(sa)));
+        continue;
+      }
+      for (const type of TRIP_TYPES) {
+        const i = ref.indexOf(type, id);
+        if (i >= 0) {
+          trips.push(ref.toTrips(type, Uint32Array.of(i)));
+          break;
+        }
+      }
+    }
+    return { trips, stops };
+  };
+  const allow = classify(allowed);
+  const forbid = classify(forbidden);
+  let tripAllowed: Uint8Array | null = null;
+  let stopAllowed: Uint8Array | null = null;
+  if (allow.trips.length > 0 || forbid.trips.length > 0) {
+    tripAllowed = new Uint8Array(tripCount).fill(allow.trips.length > 0 ? 0 : 1);
+    for (const set of allow.trips) for (const t of set) tripAllowed[t] = 1;
+    for (const set of forbid.trips) for (const t of set) tripAllowed[t] = 0;
+  }
+  if (allow.stops.length > 0 || forbid.stops.length > 0) {
+    stopAllowed = new Uint8Array(stopCount).fill(allow.stops.length > 0 ? 0 : 1);
+    for (const set of allow.stops) for (const s of set) stopAllowed[s] = 1;
+    for (const set of forbid.stops) for (const s of set) stopAllowed[s] = 0;
+  }
+  return { tripAllowed, stopAllowed };
+}

@@ -1,0 +1,77 @@
+/** Query parameters of the two heat-map operations (interface.md, heat maps; decisions.md, Heat maps). */
+import type { ParamSpec } from './params.js';
+import { CURRENT_DATETIME, type ApiLimits } from './trips-params.js';
+
+export const STREET_MODES = ['walking', 'bike', 'bss', 'car', 'car_no_park', 'ridesharing', 'taxi'] as const;
+export type StreetMode = (typeof STREET_MODES)[number];
+export const TRAVELER_TYPES = ['standard', 'slow_walker', 'fast_walker', 'luggage', 'wheelchair', 'cyclist', 'motorist'] as const;
+export const FRESHNESS_LEVELS = ['base_schedule', 'adapted_schedule', 'realtime'] as const;
+
+const speed = (mode: string, max: number, what: string): ParamSpec => ({
+  name: `${mode}_speed`,
+  kind: 'float',
+  min: 0.01,
+  max,
+  description: `${what} speed in metres per second, from 0.01 to ${max}.`,
+});
+const toPt = (mode: string, what: string): ParamSpec => ({
+  name: `max_${mode}_duration_to_pt`,
+  kind: 'int',
+  description: `Longest ${what} leg to or from public transport, in seconds.`,
+});
+
+export function heatMapParams(limits: ApiLimits): ParamSpec[] {
+  return [
+    { name: 'from', kind: 'string', description: 'Centre of a departure heat map: a stop area, a stop point or a coordinate lon;lat.' },
+    { name: 'to', kind: 'string', description: 'Centre of an arrival heat map: a stop area, a stop point or a coordinate lon;lat.' },
+    { name: 'datetime', kind: 'datetime', description: 'Departure time (with from) or arrival time (with to); local time of the coverage unless an offset is given. Now by default.' },
+    { name: 'datetime_represents', kind: 'enum', values: ['departure', 'arrival'], default: 'departure', description: 'Kept for compatibility: the direction comes from from or to.' },
+    { name: 'max_nb_transfers', kind: 'int', default: 10, description: 'Largest number of transfers of a journey.' },
+    { name: 'min_nb_transfers', kind: 'int', default: 0, description: 'Smallest number of transfers of a journey that reaches a stop by public transport.' },
+    { name: 'first_section_mode', kind: 'enum', array: true, values: STREET_MODES, description: 'Modes from the centre of a departure map to public transport (and of the cells of an arrival map). Walking by default.' },
+    { name: 'last_section_mode', kind: 'enum', array: true, values: STREET_MODES, description: 'Modes from public transport to the cells of a departure map (and to the centre of an arrival map). Walking by default.' },
+    { name: 'max_duration_to_pt', kind: 'int', description: 'Longest street leg to or from public transport, in seconds, for every mode.' },
+    toPt('walking', 'walking'),
+    toPt('bike', 'bike'),
+    toPt('bss', 'bike-sharing'),
+    toPt('car', 'car'),
+    toPt('ridesharing', 'ridesharing'),
+    toPt('car_no_park', 'car (without parking)'),
+    toPt('taxi', 'taxi'),
+    speed('walking', 4, 'Walking'),
+    speed('bike', 15, 'Cycling'),
+    speed('bss', 15, 'Bike-sharing'),
+    speed('car', 50, 'Driving'),
+    speed('ridesharing', 50, 'Ridesharing'),
+    speed('car_no_park', 50, 'Driving (without parking)'),
+    speed('taxi', 50, 'Taxi'),
+    { name: 'forbidden_uris', kind: 'string', array: true, description: 'Public transport objects not to use: lines, routes, networks, modes, stop points, stop areas.' },
+    { name: 'allowed_id', kind: 'string', array: true, description: 'Only these public transport objects may be used (with forbidden_uris[] also applied).' },
+    { name: 'disruption_active', kind: 'bool', default: false, deprecated: true, description: 'Deprecated: true is data_freshness=realtime.' },
+    { name: 'data_freshness', kind: 'enum', values: FRESHNESS_LEVELS, description: 'Timetable used: base_schedule (default), adapted_schedule or realtime.' },
+    {
+      name: 'max_duration',
+      kind: 'uint',
+      max: limits.maxDurationSec,
+      description: `Maximum duration of journeys in seconds from datetime (required, at most ${limits.maxDurationSec}).`,
+    },
+    { name: 'wheelchair', kind: 'bool', description: 'Only accessible vehicles and stops (false unless the traveller profile says otherwise).' },
+    { name: 'traveler_type', kind: 'enum', values: TRAVELER_TYPES, description: 'A traveller profile giving speeds, modes, access limits and accessibility; explicit parameters win.' },
+    { name: 'direct_path', kind: 'enum', values: ['indifferent', 'only', 'none', 'only_with_alternatives'], default: 'indifferent', description: 'none: cells reached by public transport only; only: by the street only.' },
+    { name: 'free_radius_from', kind: 'int', default: 0, description: 'Stops within this many metres of a departure centre are reached at no cost.' },
+    { name: 'free_radius_to', kind: 'int', default: 0, description: 'Stops within this many metres of an arrival centre are reached at no cost.' },
+    { name: 'direct_path_mode', kind: 'enum', array: true, values: STREET_MODES, description: 'Modes of the street-only part from the centre (default: the end modes).' },
+    { name: 'partner_services', kind: 'enum', array: true, values: ['ridesharing'], description: 'Kept for compatibility; no partner service takes part in heat maps.' },
+    { name: 'additional_time_after_first_section_taxi', kind: 'int', default: 0, description: 'Seconds added after a taxi leg from the centre.' },
+    { name: 'additional_time_before_last_section_taxi', kind: 'int', default: 0, description: 'Seconds added before a taxi leg to the cells.' },
+    {
+      name: 'resolution',
+      kind: 'uint',
+      default: 500,
+      min: 1,
+      clampMax: limits.maxResolution,
+      description: `Sampling resolution: cells per side of the grid (1 to ${limits.maxResolution}).`,
+    },
+    CURRENT_DATETIME,
+  ];
+}

@@ -1,0 +1,187 @@
+/**
+ * OpenStreetMap PBF: our own decoder on `pbf` (protobuf fields) and node's zlib.
+ *
+ *   file  = ( 4-byte big-endian length, BlobHeader, Blob )*
+ *   Blob  = raw bytes or zlib_data  ->  OSMHeader (first) or PrimitiveBlock
+ *   PrimitiveBlock = string table, granularity/offsets, groups of dense nodes, nodes, ways, relations
+ *
+ * Ways keep their tags as strings of the block's string table; node coordinates are
+ * `1e-9 * (offset + granularity * value)` degrees.
+ */
+import { readFile } from 'node:fs/promises';
+import { inflateSync } from 'node:zlib';
+import { PbfReader } from 'pbf';
+import { OsmExtractBuilder, type OsmExtract } from './osm-extract.js';
+
+const SUPPORTED_FEATURES = new Set(['OsmSchema-V0.6', 'DenseNodes', 'HistoricalInformation']);
+const decoder = new TextDecoder();
+
+export async function readOsmPbf(file: string): Promise<OsmExtract> {
+  const bytes = await readFile(file);
+  const out = new OsmExtractBuilder();
+  let offset = 0;
+  let blobs = 0;
+  while (offset < bytes.length) {
+    const at = offset;
+    const fail = (why: string) => new Error(`${file}: ${why} (blob ${blobs + 1} at byte ${at})`);
+    if (offset + 4 > bytes.length) throw fail('truncated blob header length');
+    const headerLength = bytes.readUInt32BE(offset);
+    offset += 4;
+    if (headerLength > 64 * 1024 || offset + headerLength > bytes.length) throw fail('truncated or invalid blob header');
+    const header = { type: '', dataSize: -1 };
+    try {
+      new PbfReader(bytes.subarray(offset, offset + headerLength)).readFields(
+        (tag, h, pbf) => {
+          if (tag === 1) h.type = pbf.readString();
+          else if (tag === 3) h.dataSize = pbf.readVarint();
+        },
+        header,
+      );
+    } catch (e) {
+      throw fail(`invalid blob header: ${(e as Error).message}`);
+    }
+    offset += headerLength;
+    if (header.dataSize < 0 || offset + header.dataSize > bytes.length) throw fail('truncated blob');
+    const blobBytes = bytes.subarray(offset, offset + header.dataSize);
+    offset += header.dataSize;
+    let data: Uint8Array;
+    try {
+      data = blobData(blobBytes);
+    } catch (e) {
+      throw fail((e as Error).message);
+    }
+    try {
+      if (header.type === 'OSMHeader') checkHeader(data);
+      else if (header.type === 'OSMData') readPrimitiveBlock(data, out);
+    } catch (e) {
+      throw fail((e as Error).message);
+    }
+    blobs++;
+  }
+  if (blobs === 0) throw new Error(`${file}: not an OpenStreetMap PBF file (no blob)`);
+  return out.finish();
+}
+
+function blobData(blob: Uint8Array): Uint8Array {
+  const b: { raw?: Uint8Array; zlib?: Uint8Array; other?: string } = {};
+  new PbfReader(blob).readFields(
+    (tag, r, pbf) => {
+      if (tag === 1) r.raw = pbf.readBytes();
+      else if (tag === 3) r.zlib = pbf.readBytes();
+      else if (tag === 4) r.other = 'lzma';
+      else if (tag === 6) r.other = 'lz4';
+      else if (tag === 7) r.other = 'zstd';
+    },
+    b,
+  );
+  if (b.raw) return b.raw;
+  if (b.zlib) return inflateSync(b.zlib);
+  throw new Error(b.other ? `unsupported blob compression ${b.other}` : 'empty blob');
+}
+
+function checkHeader(data: Uint8Array): void {
+  const required: string[] = [];
+  new PbfReader(data).readFields((tag, r, pbf) => {
+    if (tag === 4) r.push(pbf.readString());
+  }, required);
+  const unsupported = required.filter((f) => !SUPPORTED_FEATURES.has(f));
+  if (unsupported.length > 0) throw new Error(`unsupported required features: ${unsupported.join(', ')}`);
+}
+
+interface Block {
+  strings: string[];
+  granularity: number;
+  latOffset: number;
+  lonOffset: number;
+  groups: Array<[number, number]>;
+}
+
+function readPrimitiveBlock(data: Uint8Array, out: OsmExtractBuilder): void {
+  const pbf = new PbfReader(data);
+  const block: Block = { strings: [], granularity: 100, latOffset: 0, lonOffset: 0, groups: [] };
+  pbf.readFields((tag, b, p) => {
+    if (tag === 1) {
+      const end = p.readVarint() + p.pos;
+      while (p.pos < end) {
+        const key = p.readVarint();
+        if (key >> 3 === 1) b.strings.push(decoder.decode(p.readBytes()));
+        else p.skip(key & 7);
+      }
+    } else if (tag === 2) {
+      const length = p.readVarint();
+      b.groups.push([p.pos, p.pos + length]);
+      p.pos += length;
+    } else if (tag === 17) b.granularity = p.readVarint();
+    else if (tag === 19) b.latOffset = p.readVarint(true);
+    else if (tag === 20) b.lonOffset = p.readVarint(true);
+  }, block);
+  const scale = 1e-9;
+  const lonOf = (v: number) => scale * (block.lonOffset + block.granularity * v);
+  const latOf = (v: number) => scale * (block.latOffset + block.granularity * v);
+  for (const [start, end] of block.groups) {
+    pbf.pos = start;
+    pbf.readFields(
+      (tag, _r, p) => {
+        if (tag === 2) readDense(p, out, lonOf, latOf);
+        else if (tag === 1) readNode(p, out, lonOf, latOf);
+        else if (tag === 3) readWay(p, out, block.strings);
+        else if (tag === 4) {
+          out.relationsRead++;
+          const length = p.readVarint(); // read first: `p.pos += p.readVarint()` would add to the old position
+          p.pos += length;
+        }
+      },
+      null,
+      end,
+    );
+  }
+}
+
+function readDense(p: PbfReader, out: OsmExtractBuilder, lonOf: (v: number) => number, latOf: (v: number) => number): void {
+  const d = { ids: [] as number[], lats: [] as number[], lons: [] as number[] };
+  p.readMessage((tag, r, q) => {
+    if (tag === 1) q.readPackedSVarint(r.ids);
+    else if (tag === 8) q.readPackedSVarint(r.lats);
+    else if (tag === 9) q.readPackedSVarint(r.lons);
+  }, d);
+  if (d.lats.length !== d.ids.length || d.lons.length !== d.ids.length) throw new Error('dense nodes with unequal id, lat and lon counts');
+  let id = 0;
+  let lat = 0;
+  let lon = 0;
+  for (let i = 0; i < d.ids.length; i++) {
+    id += d.ids[i]!;
+    lat += d.lats[i]!;
+    lon += d.lons[i]!;
+    out.node(id, lonOf(lon), latOf(lat));
+  }
+}
+
+function readNode(p: PbfReader, out: OsmExtractBuilder, lonOf: (v: number) => number, latOf: (v: number) => number): void {
+  const n = { id: 0, lat: 0, lon: 0 };
+  p.readMessage((tag, r, q) => {
+    if (tag === 1) r.id = q.readSVarint();
+    else if (tag === 8) r.lat = q.readSVarint();
+    else if (tag === 9) r.lon = q.readSVarint();
+  }, n);
+  out.node(n.id, lonOf(n.lon), latOf(n.lat));
+}
+
+function readWay(p: PbfReader, out: OsmExtractBuilder, strings: string[]): void {
+  const w = { id: 0, keys: [] as number[], vals: [] as number[], refs: [] as number[] };
+  p.readMessage((tag, r, q) => {
+    if (tag === 1) r.id = q.readVarint();
+    else if (tag === 2) q.readPackedVarint(r.keys);
+    else if (tag === 3) q.readPackedVarint(r.vals);
+    else if (tag === 8) q.readPackedSVarint(r.refs);
+  }, w);
+  const tags: Record<string, string> = {};
+  for (let i = 0; i < w.keys.length; i++) {
+    const k = strings[w.keys[i]!];
+    const v = strings[w.vals[i]!];
+    if (k === undefined || v === undefined) throw new Error(`way ${w.id} has a tag outside the string table`);
+    tags[k] = v;
+  }
+  let ref = 0;
+  for (let i = 0; i < w.refs.length; i++) w.refs[i] = ref += w.refs[i]!;
+  out.way(w.id, w.refs, tags);
+}

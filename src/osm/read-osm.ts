@@ -1,0 +1,19 @@
+/** Read an OpenStreetMap extract, PBF or XML, by extension (or by its first bytes). */
+import { open } from 'node:fs/promises';
+import type { OsmExtract } from './osm-extract.js';
+import { readOsmPbf } from './pbf-reader.js';
+import { readOsmXml } from './xml-reader.js';
+
+export async function readOsm(file: string): Promise<OsmExtract> {
+  const lower = file.toLowerCase();
+  if (lower.endsWith('.pbf')) return readOsmPbf(file);
+  if (lower.endsWith('.osm') || lower.endsWith('.xml')) return readOsmXml(file);
+  const handle = await open(file, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(64), 0, 64, 0);
+    const head = buffer.subarray(0, bytesRead).toString('latin1').trimStart();
+    return head.startsWith('<') ? readOsmXml(file) : readOsmPbf(file);
+  } finally {
+    await handle.close();
+  }
+}

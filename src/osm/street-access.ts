@@ -1,0 +1,113 @@
+/**
+ * Who may use an OpenStreetMap way, and in which direction: the walk, bike and car layers of the
+ * street graph, from the highway class and the access tags.
+ *
+ * The result is a bit set per way: for each layer, "along the way's node order" (forward) and
+ * "against it" (backward), plus NO_PARKING where a car cannot be left (motorways).
+ */
+export const WALK_FORWARD = 1 << 0;
+export const WALK_BACKWARD = 1 << 1;
+export const BIKE_FORWARD = 1 << 2;
+export const BIKE_BACKWARD = 1 << 3;
+export const CAR_FORWARD = 1 << 4;
+export const CAR_BACKWARD = 1 << 5;
+export const NO_PARKING = 1 << 6;
+
+export const enum Layer {
+  Walk = 0,
+  Bike = 1,
+  Car = 2,
+}
+export const LAYER_NAMES = ['walk', 'bike', 'car'] as const;
+
+/** The two direction bits of a layer: forward is `1 << (2 * layer)`, backward the next bit. */
+export const forwardBit = (layer: Layer): number => 1 << (2 * layer);
+export const backwardBit = (layer: Layer): number => 2 << (2 * layer);
+export const layerBits = (layer: Layer): number => 3 << (2 * layer);
+
+type Default = { walk: boolean; bike: boolean; car: boolean };
+
+/** Default access per highway value; absent values are not part of any layer. */
+const HIGHWAY_DEFAULTS: Record<string, Default> = {
+  motorway: { walk: false, bike: false, car: true },
+  motorway_link: { walk: false, bike: false, car: true },
+  trunk: { walk: true, bike: true, car: true },
+  trunk_link: { walk: true, bike: true, car: true },
+  primary: { walk: true, bike: true, car: true },
+  primary_link: { walk: true, bike: true, car: true },
+  secondary: { walk: true, bike: true, car: true },
+  secondary_link: { walk: true, bike: true, car: true },
+  tertiary: { walk: true, bike: true, car: true },
+  tertiary_link: { walk: true, bike: true, car: true },
+  unclassified: { walk: true, bike: true, car: true },
+  residential: { walk: true, bike: true, car: true },
+  living_street: { walk: true, bike: true, car: true },
+  road: { walk: true, bike: true, car: true },
+  service: { walk: true, bike: true, car: true },
+  track: { walk: true, bike: true, car: false },
+  pedestrian: { walk: true, bike: false, car: false },
+  footway: { walk: true, bike: false, car: false },
+  steps: { walk: true, bike: false, car: false },
+  corridor: { walk: true, bike: false, car: false },
+  platform: { walk: true, bike: false, car: false },
+  elevator: { walk: true, bike: false, car: false },
+  bridleway: { walk: true, bike: false, car: false },
+  path: { walk: true, bike: true, car: false },
+  cycleway: { walk: true, bike: true, car: false },
+};
+
+const ALLOW = new Set(['yes', 'designated', 'permissive', 'destination', 'customers', 'delivery', 'official', 'use_sidepath']);
+const DENY = new Set(['no', 'private', 'agricultural', 'forestry', 'discouraged', 'dismount']);
+
+/** The most specific access tag present among `keys` decides; otherwise `fallback`. */
+function decide(tags: Record<string, string>, keys: readonly string[], fallback: boolean, dismountWalks = false): boolean {
+  for (const key of keys) {
+    const v = tags[key];
+    if (v === undefined) continue;
+    if (dismountWalks && v === 'dismount') return false;
+    if (ALLOW.has(v)) return true;
+    if (DENY.has(v)) return false;
+  }
+  return fallback;
+}
+
+/** -1: against the node order only, 1: along it only, 0: both ways. */
+function onewayOf(value: string | undefined, implied: boolean): -1 | 0 | 1 {
+  if (value === 'yes' || value === '1' || value === 'true') return 1;
+  if (value === '-1' || value === 'reverse') return -1;
+  if (value === 'no' || value === '0' || value === 'false') return 0;
+  return implied ? 1 : 0;
+}
+
+function directionBits(allowed: boolean, oneway: -1 | 0 | 1, forward: number, backward: number): number {
+  if (!allowed) return 0;
+  if (oneway === 1) return forward;
+  if (oneway === -1) return backward;
+  return forward | backward;
+}
+
+/** The layer bits of a way from its tags; 0 when no layer may use it. */
+export function wayAccess(tags: Record<string, string>): number {
+  const highway = tags['highway'];
+  if (highway === undefined) return 0;
+  const defaults = HIGHWAY_DEFAULTS[highway];
+  if (!defaults) return 0;
+  const walk = decide(tags, ['foot', 'access'], defaults.walk);
+  const bike = decide(tags, ['bicycle', 'vehicle', 'access'], defaults.bike);
+  const car = decide(tags, ['motorcar', 'motor_vehicle', 'vehicle', 'access'], defaults.car);
+
+  const implied = tags['junction'] === 'roundabout' || tags['junction'] === 'circular' || highway === 'motorway';
+  const vehicleOneway = onewayOf(tags['oneway'], implied);
+  let bikeOneway = vehicleOneway;
+  const bikeTag = tags['oneway:bicycle'];
+  if (bikeTag !== undefined) bikeOneway = onewayOf(bikeTag, false);
+  else if (/^opposite/.test(tags['cycleway'] ?? '') || /^opposite/.test(tags['cycleway:left'] ?? '') || /^opposite/.test(tags['cycleway:right'] ?? '')) bikeOneway = 0;
+  const footOneway = onewayOf(tags['oneway:foot'], false);
+
+  let bits =
+    directionBits(walk, footOneway, WALK_FORWARD, WALK_BACKWARD) |
+    directionBits(bike, bikeOneway, BIKE_FORWARD, BIKE_BACKWARD) |
+    directionBits(car, vehicleOneway, CAR_FORWARD, CAR_BACKWARD);
+  if (highway === 'motorway' || highway === 'motorway_link') bits |= NO_PARKING;
+  return bits;
+}

@@ -1,0 +1,340 @@
+/**
+ * One heat map, end to end (navitia-heat-maps.md §3, with the changes of decisions.md):
+ *
+ *   1. access: the centre's free stops, the stops within the free radius, and the stops reached on
+ *      the street by each access mode within its limit;
+ *   2. RAPTOR one-to-all from those stops (reversed for arrival maps);
+ *   3. per end mode: a street search seeded by the centre and by every stop reached by a vehicle,
+ *      capped at the maximum duration;
+ *   4. the grid: a box around everything reached, each cell valued from its nearest street segment,
+ *      the fastest end mode winning.
+ *
+ * Pure computation on shared data and per-thread scratch: it runs in the worker threads.
+ */
+import { backwardBit, forwardBit, Layer } from '../osm/street-access.js';
+import { stopSnap, SNAP_HORIZON_M, type StopSnaps } from '../model/stop-snaps.js';
+import { METRES_PER_DEGREE, projectX, projectY, snapPoint, type StreetGraph } from '../model/street-graph.js';
+import type { RaptorData } from './raptor-data.js';
+import { RaptorSearch } from './raptor.js';
+import { BoxBuilder, fillCells, Rasterizer, toSeconds, type Grid } from './raster.js';
+import { StreetSearch, UNREACHED } from './street-search.js';
+
+/** Street modes that heat maps compute (ridesharing is refused before). */
+export type HeatMapMode = 'walking' | 'bike' | 'bss' | 'car' | 'car_no_park' | 'taxi';
+
+export interface HeatMapQuery {
+  direction: 'departure' | 'arrival';
+  centreLon: number;
+  centreLat: number;
+  /** stop points reached at no cost (the centre's own stops) */
+  freeStops: number[];
+  freeRadiusM: number;
+  accessModes: HeatMapMode[];
+  endModes: HeatMapMode[];
+  /** m/s per mode */
+  speeds: Record<HeatMapMode, number>;
+  /** longest access leg per mode, seconds */
+  maxToPtSec: Record<HeatMapMode, number>;
+  /** seconds added to a taxi leg at the centre's side and at the cells' side */
+  taxiAccessExtraSec: number;
+  taxiEndExtraSec: number;
+  t0: number;
+  maxDurationSec: number;
+  resolution: number;
+  maxTransfers: number;
+  minTransfers: number;
+  wheelchair: boolean;
+  /** false: cells reached from the centre by the street alone are left out (direct_path=none) */
+  directPath: boolean;
+  /** false: no public transport (direct_path=only) */
+  transit: boolean;
+  tripAllowed: Uint8Array | null;
+  stopAllowed: Uint8Array | null;
+}
+
+export interface HeatMapData {
+  graph: StreetGraph;
+  snaps: StopSnaps;
+  raptor: RaptorData;
+  /** service-day origins passed to RaptorSearch */
+  serviceDayOrigins: Float64Array[];
+  serviceFirstDay: number;
+  stopLon: Float64Array;
+  stopLat: Float64Array;
+}
+
+export interface HeatMapResult {
+  grid: Grid;
+  /** R × R whole seconds, -1 for null; a view on scratch memory valid until the next computation */
+  seconds: Int32Array;
+}
+
+/** How a mode moves on the street graph. */
+interface ModeLeg {
+  layer: Layer;
+  speed: number;
+  extraDs: number;
+}
+
+/** The legs a mode stands for at the cells' side: bss is a bike plus walking. */
+function endLegs(mode: HeatMapMode, q: HeatMapQuery): ModeLeg[] {
+  const sp = q.speeds;
+  const taxiExtra = q.taxiEndExtraSec * 10;
+  switch (mode) {
+    case 'walking':
+      return [{ layer: Layer.Walk, speed: sp.walking, extraDs: 0 }];
+    case 'bike':
+      return [{ layer: Layer.Bike, speed: sp.bike, extraDs: 0 }];
+    case 'bss':
+      return [
+        { layer: Layer.Bike, speed: sp.bss, extraDs: 0 },
+        { layer: Layer.Walk, speed: sp.walking, extraDs: 0 },
+      ];
+    case 'car':
+      return [{ layer: Layer.Car, speed: sp.car, extraDs: 0 }];
+    case 'car_no_park':
+      return [{ layer: Layer.Car, speed: sp.car_no_park, extraDs: 0 }];
+    case 'taxi':
+      return [{ layer: Layer.Car, speed: sp.taxi, extraDs: taxiExtra }];
+  }
+}
+
+/** Per-thread state for one coverage's data. */
+export class HeatMapEngine {
+  private readonly raptor: RaptorSearch;
+  private readonly street: StreetSearch;
+  private readonly parkedWalk: StreetSearch;
+  private readonly rasterizer: Rasterizer;
+  private readonly accessSec: Int32Array;
+  private readonly accessStamp: Uint32Array;
+  private accessRound = 0;
+  private readonly accessStops: Uint32Array;
+  private readonly accessTimes: Int32Array;
+  private cellValues: Float64Array;
+  private cellSeconds: Int32Array;
+
+  constructor(
+    readonly data: HeatMapData,
+    readonly maxDurationSec: number,
+    readonly maxResolution: number,
+  ) {
+    this.raptor = new RaptorSearch(data.raptor, data.serviceDayOrigins, data.serviceFirstDay);
+    this.street = new StreetSearch(data.graph, maxDurationSec * 10);
+    this.parkedWalk = new StreetSearch(data.graph, maxDurationSec * 10);
+    this.rasterizer = new Rasterizer(data.graph, maxResolution);
+    const stops = data.stopLon.length;
+    this.accessSec = new Int32Array(stops);
+    this.accessStamp = new Uint32Array(stops);
+    this.accessStops = new Uint32Array(stops);
+    this.accessTimes = new Int32Array(stops);
+    this.cellValues = new Float64Array(maxResolution * maxResolution);
+    this.cellSeconds = new Int32Array(maxResolution * maxResolution);
+  }
+
+  compute(q: HeatMapQuery): HeatMapResult {
+    const { graph } = this.data;
+    const reverse = q.direction === 'arrival';
+    const T = Math.min(q.maxDurationSec, this.maxDurationSec);
+    const cx = projectX(graph.projection, q.centreLon);
+    const cy = projectY(graph.projection, q.centreLat);
+
+    // 1-2. public transport
+    let vehicleSec: Int32Array | null = null;
+    let reached: Uint32Array = new Uint32Array(0);
+    let reachedCount = 0;
+    if (q.transit) {
+      const accessCount = this.access(q, cx, cy, reverse);
+      if (accessCount > 0) {
+        const result = this.raptor.search({
+          direction: q.direction,
+          t0: q.t0,
+          maxDurationSec: T,
+          maxTransfers: q.maxTransfers,
+          minTransfers: q.minTransfers,
+          accessStops: this.accessStops,
+          accessSec: this.accessTimes,
+          count: accessCount,
+          tripAllowed: q.tripAllowed,
+          stopAllowed: q.stopAllowed,
+          wheelchair: q.wheelchair,
+          walkingSpeed: q.speeds.walking,
+        });
+        vehicleSec = result.vehicleSec;
+        reached = result.reached;
+        reachedCount = result.reachedCount;
+      }
+    }
+
+    // 3-4. street searches per end leg, grid over everything they can reach
+    const legs = q.endModes.flatMap((m) => endLegs(m, q));
+    const box = new BoxBuilder();
+    const centreSnaps = legs.map((leg) => (q.directPath ? snapPoint(graph, leg.layer, cx, cy, SNAP_HORIZON_M) : null));
+    legs.forEach((leg, k) => {
+      if (centreSnaps[k]) box.addSquare(q.centreLon, q.centreLat, Math.max(0, T - leg.extraDs / 10) * leg.speed + 500);
+      if (!vehicleSec) return;
+      for (let r = 0; r < reachedCount; r++) {
+        const s = reached[r]!;
+        if (this.data.snaps.edge[leg.layer]![s]! < 0) continue;
+        const remaining = T - vehicleSec[s]! - leg.extraDs / 10;
+        if (remaining > 0) box.addSquare(this.data.stopLon[s]!, this.data.stopLat[s]!, remaining * leg.speed + 500);
+      }
+    });
+    if (box.empty) {
+      const fastest = Math.max(...legs.map((l) => l.speed));
+      box.addSquare(q.centreLon, q.centreLat, T * fastest + 500);
+    }
+    const R = Math.min(q.resolution, this.maxResolution);
+    const grid = box.grid(R);
+    const values = this.cellValues.subarray(0, R * R);
+    values.fill(Infinity);
+    const limitDs = T * 10;
+    legs.forEach((leg, k) => {
+      const search = this.street;
+      search.reset();
+      const snap = centreSnaps[k];
+      if (snap) search.seedSnap(snap, leg.layer, leg.speed, leg.extraDs, reverse);
+      if (vehicleSec) {
+        for (let r = 0; r < reachedCount; r++) {
+          const s = reached[r]!;
+          const stop = stopSnap(this.data.snaps, leg.layer, s);
+          if (stop) search.seedSnap(stop, leg.layer, leg.speed, vehicleSec[s]! * 10 + leg.extraDs, reverse);
+        }
+      }
+      search.run(leg.layer, leg.speed, limitDs, reverse);
+      const nearest = this.rasterizer.nearestSegments(grid, leg.layer);
+      fillCells(graph, grid, nearest, leg.layer, leg.speed, reverse, (v) => search.costOf(v), values);
+    });
+    const seconds = this.cellSeconds.subarray(0, R * R);
+    toSeconds(values, T, seconds);
+    return { grid, seconds };
+  }
+
+  /**
+   * Fill accessStops/accessTimes with the stops reachable from the centre (departure) or from which
+   * the centre is reachable (arrival), with the best time over the access modes. Returns their count.
+   */
+  private access(q: HeatMapQuery, cx: number, cy: number, reverse: boolean): number {
+    const { stopLon, stopLat } = this.data;
+    const round = ++this.accessRound;
+    const best = this.accessSec;
+    const stamp = this.accessStamp;
+    let count = 0;
+    const offer = (s: number, sec: number) => {
+      if (q.stopAllowed && !q.stopAllowed[s]) return;
+      if (stamp[s] !== round) {
+        stamp[s] = round;
+        best[s] = sec;
+        this.accessStops[count++] = s;
+      } else if (sec < best[s]!) best[s] = sec;
+    };
+    for (const s of q.freeStops) offer(s, 0);
+    if (q.freeRadiusM > 0) {
+      const cosLat = Math.cos((q.centreLat * Math.PI) / 180);
+      for (let s = 0; s < stopLon.length; s++) {
+        const dx = (stopLon[s]! - q.centreLon) * METRES_PER_DEGREE * cosLat;
+        const dy = (stopLat[s]! - q.centreLat) * METRES_PER_DEGREE;
+        if (dx * dx + dy * dy <= q.freeRadiusM * q.freeRadiusM) offer(s, 0);
+      }
+    }
+    for (const mode of q.accessModes) {
+      const limitSec = q.maxToPtSec[mode];
+      if (!(limitSec > 0)) continue;
+      const extraSec = mode === 'taxi' ? q.taxiAccessExtraSec : 0;
+      for (const leg of accessLegs(mode, q)) this.streetAccess(leg, limitSec, extraSec, cx, cy, reverse, offer);
+    }
+    for (let k = 0; k < count; k++) this.accessTimes[k] = best[this.accessStops[k]!]!;
+    return count;
+  }
+
+  /** Stops reached by one access leg; a car leg continues on foot from wherever it may park. */
+  private streetAccess(
+    leg: AccessLeg,
+    limitSec: number,
+    extraSec: number,
+    cx: number,
+    cy: number,
+    reverse: boolean,
+    offer: (s: number, sec: number) => void,
+  ): void {
+    const { graph, snaps, stopLon, stopLat } = this.data;
+    const limitDs = Math.min(limitSec, this.maxDurationSec) * 10;
+    const search = this.street;
+    search.reset();
+    const snap = snapPoint(graph, leg.layer, cx, cy, SNAP_HORIZON_M);
+    if (!snap) {
+      // off the network: as the crow flies, times √2, at the leg's speed
+      const radius = (limitSec * leg.speed) / Math.SQRT2;
+      for (let s = 0; s < stopLon.length; s++) {
+        const dx = projectX(graph.projection, stopLon[s]!) - cx;
+        const dy = projectY(graph.projection, stopLat[s]!) - cy;
+        const d = Math.hypot(dx, dy);
+        if (d <= radius) offer(s, Math.trunc((d * Math.SQRT2) / leg.speed) + extraSec);
+      }
+      return;
+    }
+    search.seedSnap(snap, leg.layer, leg.speed, 0, reverse);
+    search.run(leg.layer, leg.speed, limitDs, reverse);
+    let final: StreetSearch = search;
+    let stopLayer = leg.layer;
+    let stopSpeed = leg.speed;
+    if (leg.parkThenWalk) {
+      // leave the car at any vertex where parking is allowed, then walk (both legs within the limit)
+      const walk = this.parkedWalk;
+      walk.reset();
+      for (let k = 0; k < search.touchedCount; k++) {
+        const v = search.touched[k]!;
+        if (graph.vertexParkable[v]) walk.seed(v, search.costOf(v));
+      }
+      walk.run(Layer.Walk, leg.walkSpeed, limitDs, reverse);
+      final = walk;
+      stopLayer = Layer.Walk;
+      stopSpeed = leg.walkSpeed;
+    }
+    const edges = snaps.edge[stopLayer]!;
+    const along = snaps.alongM[stopLayer]!;
+    // a stop is reached from its edge's `from` end going along the edge (reversed: it reaches it against it)
+    const viaFromBit = reverse ? backwardBit(stopLayer) : forwardBit(stopLayer);
+    const viaToBit = reverse ? forwardBit(stopLayer) : backwardBit(stopLayer);
+    for (let s = 0; s < edges.length; s++) {
+      const e = edges[s]!;
+      if (e < 0) continue;
+      const bits = graph.edgeAccess[e]!;
+      const a = bits & viaFromBit ? final.costOf(graph.edgeFrom[e]!) : UNREACHED;
+      const b = bits & viaToBit ? final.costOf(graph.edgeTo[e]!) : UNREACHED;
+      if (a === UNREACHED && b === UNREACHED) continue;
+      const viaFrom = a === UNREACHED ? Infinity : a + (along[s]! * 10) / stopSpeed;
+      const viaTo = b === UNREACHED ? Infinity : b + (Math.max(0, graph.edgeLengthDm[e]! / 10 - along[s]!) * 10) / stopSpeed;
+      const ds = Math.min(viaFrom, viaTo);
+      if (ds <= limitDs) offer(s, Math.trunc(ds / 10) + extraSec);
+    }
+  }
+}
+
+interface AccessLeg {
+  layer: Layer;
+  speed: number;
+  parkThenWalk: boolean;
+  walkSpeed: number;
+}
+
+function accessLegs(mode: HeatMapMode, q: HeatMapQuery): AccessLeg[] {
+  const sp = q.speeds;
+  const walk = sp.walking;
+  switch (mode) {
+    case 'walking':
+      return [{ layer: Layer.Walk, speed: walk, parkThenWalk: false, walkSpeed: walk }];
+    case 'bike':
+      return [{ layer: Layer.Bike, speed: sp.bike, parkThenWalk: false, walkSpeed: walk }];
+    case 'bss':
+      return [
+        { layer: Layer.Bike, speed: sp.bss, parkThenWalk: false, walkSpeed: walk },
+        { layer: Layer.Walk, speed: walk, parkThenWalk: false, walkSpeed: walk },
+      ];
+    case 'car':
+      return [{ layer: Layer.Car, speed: sp.car, parkThenWalk: true, walkSpeed: walk }];
+    case 'car_no_park':
+      return [{ layer: Layer.Car, speed: sp.car_no_park, parkThenWalk: false, walkSpeed: walk }];
+    case 'taxi':
+      return [{ layer: Layer.Car, speed: sp.taxi, parkThenWalk: false, walkSpeed: walk }];
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * Bounded multi-source shortest times on one layer of the street graph, with integer costs in
+ * tenths of a second and a bucket queue (Dial's algorithm): every cost is an array index, so a push
+ * and a pop are O(1), about twice as fast as a binary heap on city graphs.
+ *
+ * One instance per thread and graph: its arrays are allocated once and reset by a stamp, so a
+ * search costs only the vertices it touches.
+ */
+import { backwardBit, forwardBit, type Layer } from '../osm/street-access.js';
+import type { Snap, StreetGraph } from '../model/street-graph.js';
+
+export const UNREACHED = 0x7fffffff;
+
+export class StreetSearch {
+  private readonly cost: Int32Array;
+  private readonly stamp: Uint32Array;
+  private current = 0;
+  private readonly bucketHead: Int32Array;
+  private entryNext: Int32Array;
+  private entryVertex: Int32Array;
+  private entryCount = 0;
+  /** Vertices whose cost was set by the last search, in the order they were first reached. */
+  readonly touched: Uint32Array;
+  touchedCount = 0;
+  private minSeed = UNREACHED;
+  private maxSeed = -1;
+
+  constructor(
+    readonly graph: StreetGraph,
+    /** the largest limit a search may use, in tenths of a second */
+    readonly maxLimitDs: number,
+  ) {
+    const v = graph.vertexCount;
+    this.cost = new Int32Array(v);
+    this.stamp = new Uint32Array(v);
+    this.touched = new Uint32Array(v);
+    this.bucketHead = new Int32Array(maxLimitDs + 1).fill(-1);
+    // every relaxation that improves a cost adds one entry: at most one per adjacency entry, plus seeds
+    this.entryNext = new Int32Array(graph.adjTarget.length + 2 * v + 16);
+    this.entryVertex = new Int32Array(this.entryNext.length);
+    this.reset();
+  }
+
+  /** Forget the previous search. */
+  reset(): void {
+    if (this.entryCount > 0 && this.maxSeed >= 0) this.bucketHead.fill(-1, 0, this.maxSeed + 1); // seeds never run
+    this.current++;
+    if (this.current === 0xffffffff) {
+      this.stamp.fill(0);
+      this.current = 1;
+    }
+    this.entryCount = 0;
+    this.touchedCount = 0;
+    this.minSeed = UNREACHED;
+    this.maxSeed = -1;
+  }
+
+  /** Cost of vertex v in the last search (tenths of a second), UNREACHED when not reached. */
+  costOf(v: number): number {
+    return this.stamp[v] === this.current ? this.cost[v]! : UNREACHED;
+  }
+
+  /** Start vertex v at `costDs` (kept if lower than an earlier seed). */
+  seed(v: number, costDs: number): void {
+    if (costDs < 0 || costDs > this.maxLimitDs) return;
+    if (this.stamp[v] === this.current && this.cost[v]! <= costDs) return;
+    this.push(v, costDs);
+    if (costDs < this.minSeed) this.minSeed = costDs;
+    if (costDs > this.maxSeed) this.maxSeed = costDs;
+  }
+
+  /**
+   * Seed the ends of a snapped point's edge with the time to go along the edge from the point, on
+   * `layer` at `speed` m/s, plus `baseDs`. `reverse`: the times to reach the point instead.
+   */
+  seedSnap(snap: Snap, layer: Layer, speed: number, baseDs: number, reverse: boolean): void {
+    const g = this.graph;
+    const e = snap.edge;
+    const bits = g.edgeAccess[e]!;
+    const lengthM = g.edgeLengthDm[e]! / 10;
+    // from the point to the edge's `from` end runs against the edge; reversed, along it
+    const toFrom = reverse ? forwardBit(layer) : backwardBit(layer);
+    const toTo = reverse ? backwardBit(layer) : forwardBit(layer);
+    if (bits & toFrom) this.seed(g.edgeFrom[e]!, baseDs + Math.trunc((snap.alongM * 10) / speed));
+    if (bits & toTo) this.seed(g.edgeTo[e]!, baseDs + Math.trunc((Math.max(0, lengthM - snap.alongM) * 10) / speed));
+  }
+
+  /**
+   * Run from the seeds on `layer` at `speed` m/s up to `limitDs` (inclusive). `reverse`: costs to
+   * reach the seeds (each edge taken in the direction opposite to the travel), for arrival searches.
+   */
+  run(layer: Layer, speed: number, limitDs: number, reverse = false): void {
+    const limit = Math.min(limitDs, this.maxLimitDs);
+    const { adjOffset, adjTarget, adjEdge, edgeAccess, edgeLengthDm } = this.graph;
+    const bitFrom = reverse ? backwardBit(layer) : forwardBit(layer);
+    const bitTo = reverse ? forwardBit(layer) : backwardBit(layer);
+    const { cost, stamp, bucketHead, entryNext, entryVertex, touched } = this;
+    const current = this.current;
+    let pending = this.entryCount;
+    let c = this.minSeed;
+    for (; pending > 0 && c <= limit; c++) {
+      let entry = bucketHead[c]!;
+      bucketHead[c] = -1;
+      while (entry >= 0) {
+        pending--;
+        const v = entryVertex[entry]!;
+        entry = entryNext[entry]!;
+        if (cost[v] !== c) continue; // stale: v was improved after this entry
+        for (let i = adjOffset[v]!, end = adjOffset[v + 1]!; i < end; i++) {
+          const ref = adjEdge[i]!;
+          const e = ref >>> 1;
+          if ((edgeAccess[e]! & ((ref & 1) === 0 ? bitFrom : bitTo)) === 0) continue;
+          // trunc(lengthDm / speed), the rule the seeds follow too: multiplying by 1 / speed instead
+          // falls on the other side of a whole tenth for some lengths (28 dm, 364 dm at 1.12 m/s)
+          const next = c + Math.trunc(edgeLengthDm[e]! / speed);
+          if (next > limit) continue;
+          const w = adjTarget[i]!;
+          if (stamp[w] === current) {
+            if (cost[w]! <= next) continue;
+          } else {
+            stamp[w] = current;
+            touched[this.touchedCount++] = w;
+          }
+          cost[w] = next;
+          const n = this.entryCount++;
+          entryVertex[n] = w;
+          entryNext[n] = bucketHead[next]!;
+          bucketHead[next] = n;
+          pending++;
+        }
+      }
+    }
+    // seeds above the limit are still queued: drop them
+    if (pending > 0) bucketHead.fill(-1, c, Math.max(c, this.maxSeed + 1));
+    this.entryCount = 0;
+    this.minSeed = UNREACHED;
+    this.maxSeed = -1;
+  }
+
+  private push(v: number, c: number): void {
+    if (this.entryCount + this.graph.adjTarget.length >= this.entryNext.length) this.growEntries();
+    if (this.stamp[v] !== this.current) {
+      this.stamp[v] = this.current;
+      this.touched[this.touchedCount++] = v;
+    }
+    this.cost[v] = c;
+    const n = this.entryCount++;
+    this.entryVertex[n] = v;
+    this.entryNext[n] = this.bucketHead[c]!;
+    this.bucketHead[c] = n;
+  }
+
+  /** Many seeds on few vertices: keep room for a whole search after them. */
+  private growEntries(): void {
+    const next = new Int32Array(this.entryNext.length * 2);
+    next.set(this.entryNext);
+    this.entryNext = next;
+    const vertex = new Int32Array(next.length);
+    vertex.set(this.entryVertex);
+    this.entryVertex = vertex;
+  }
+}

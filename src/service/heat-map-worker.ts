@@ -1,0 +1,25 @@
+/**
+ * Worker-thread side of the heat-map pool: keeps one engine (scratch arrays) per coverage and
+ * computes the tasks it is given. The coverage data arrives on shared memory with each task and is
+ * only read.
+ */
+import type { HeatMapData, HeatMapQuery } from '../routing/heat-map.js';
+import type { HeatMapLimits } from './heat-map-runner.js';
+import { EngineCache } from './in-process-runner.js';
+
+export interface HeatMapTask {
+  coverageId: string;
+  generation: number;
+  data: HeatMapData;
+  limits: HeatMapLimits;
+  query: HeatMapQuery;
+}
+
+let cache: EngineCache | undefined;
+
+export default function computeHeatMap(task: HeatMapTask) {
+  cache ??= new EngineCache(task.limits);
+  const engine = cache.get(task.coverageId, task.generation, task.data);
+  const { grid, seconds } = engine.compute(task.query);
+  return { grid, seconds: seconds.slice() };
+}

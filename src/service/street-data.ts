@@ -1,0 +1,67 @@
+/**
+ * The heat-map side of a generation: the street graph from the coverage's OpenStreetMap extract,
+ * the stops snapped on it, the walking footpaths between stops, and the transit search data, all on
+ * shared memory for the worker threads.
+ */
+import { readOsm } from '../osm/read-osm.js';
+import { buildStreetGraph } from '../osm/build-street-graph.js';
+import { LAYER_NAMES } from '../osm/street-access.js';
+import { ServiceDays } from '../model/service-days.js';
+import { sharedCopy } from '../model/shared-arrays.js';
+import { snapStops, walkingFootpaths } from '../model/stop-snaps.js';
+import { streetGraphBytes } from '../model/street-graph.js';
+import type { Timetable } from '../model/timetable.js';
+import type { HeatMapData } from '../routing/heat-map.js';
+import { buildRaptorData } from '../routing/raptor-data.js';
+import type { LoadReport } from '../gtfs/load-report.js';
+
+/** Stops closer than this along the streets are linked by a walking footpath. */
+export const FOOTPATH_MAX_M = 500;
+
+export interface StreetData {
+  data: HeatMapData;
+  /** street names, by `graph.edgeName` */
+  names: string[];
+  stats: Record<string, number>;
+}
+
+export async function buildStreetData(tt: Timetable, osmPath: string, report: LoadReport): Promise<StreetData> {
+  const osm = await readOsm(osmPath);
+  const file = osmPath.split(/[\\/]/).pop()!;
+  if (osm.stats.missingNodeRefs > 0) report.note(`${file}: ${osm.stats.missingNodeRefs} node references point to nodes missing from the extract (ways cut at its edge)`);
+  const built = buildStreetGraph(osm);
+  const graph = built.graph;
+  const snaps = snapStops(graph, tt.stopPoints.lon, tt.stopPoints.lat);
+  snaps.unsnapped.forEach((n, layer) => {
+    if (n > 0) report.note(`${file}: ${n} of ${tt.stopPoints.ids.length} stop points are more than 500 m from a ${LAYER_NAMES[layer]} street`);
+  });
+  const footpaths = walkingFootpaths(graph, snaps, FOOTPATH_MAX_M);
+  const raptor = buildRaptorData(tt, footpaths);
+  const days = new ServiceDays(tt);
+  const data: HeatMapData = {
+    graph,
+    snaps,
+    raptor,
+    serviceDayOrigins: days.originSec.map((o) => sharedCopy(Float64Array, o)),
+    serviceFirstDay: days.firstDay,
+    stopLon: sharedCopy(Float64Array, tt.stopPoints.lon),
+    stopLat: sharedCopy(Float64Array, tt.stopPoints.lat),
+  };
+  return {
+    data,
+    names: built.names,
+    stats: {
+      osm_nodes: osm.stats.nodesRead,
+      osm_ways: osm.stats.waysRead,
+      osm_missing_node_refs: osm.stats.missingNodeRefs,
+      street_vertices: built.stats.vertices,
+      street_edges: built.stats.edges,
+      street_segments: built.stats.segments,
+      street_graph_bytes: streetGraphBytes(graph),
+      unsnapped_walk: snaps.unsnapped[0]!,
+      unsnapped_bike: snaps.unsnapped[1]!,
+      unsnapped_car: snaps.unsnapped[2]!,
+      footpaths: footpaths.from.length,
+    },
+  };
+}

@@ -1,0 +1,530 @@
+/**
+ * A deliberately simple reference computation of walking heat maps, written independently of the
+ * engine in `src/routing` to cross-check it on real data. It shares only the data model (the street
+ * graph's arrays, the timetable's arrays, the service-day origins) and the documented rules
+ * (navitia-heat-maps.md §3, decisions.md "Heat maps"); every search is its own:
+ *
+ *   - streets: a plain Dijkstra with a binary heap over the walking layer of the whole graph, on
+ *     integer tenths of a second (edge cost trunc(lengthDm / speed), a snapped point seeds the ends
+ *     of its edge that its direction bits allow with trunc(alongM * 10 / speed));
+ *   - snapping and cell matching: brute force over every segment;
+ *   - transit: a connection scan over every stop time of every trip running on the service days
+ *     around the requested instant, forwards (earliest arrival) for departure maps and backwards
+ *     (latest departure) for arrival maps, with walking footpaths between stops found by the
+ *     Dijkstra above.
+ *
+ * Times: street costs are tenths of a second (numbers, Infinity when unreached); transit times are
+ * whole epoch seconds.
+ */
+import type { StreetGraph } from '../../src/model/street-graph.js';
+import type { Timetable } from '../../src/model/timetable.js';
+import { serviceRunsOn, PICKUP_MASK, DROP_OFF_SHIFT } from '../../src/model/timetable.js';
+
+/** Walking-layer bits of an edge (street-access.ts): along the edge's geometry, and against it. */
+export const WALK_FORWARD = 1;
+export const WALK_BACKWARD = 2;
+
+/** Farthest a stop or a centre may lie from its street (navitia-heat-maps.md §3.4). */
+export const SNAP_RADIUS_M = 500;
+/** Stops at most this far apart along the walking streets are linked by a footpath. */
+export const FOOTPATH_M = 500;
+
+/** A point attached to the street network: its edge and the distance along the edge (metres). */
+export interface RefSnap {
+  edge: number;
+  alongM: number;
+  /** distance from the point to the street, metres */
+  distM: number;
+}
+
+/** A binary min-heap of (vertex, cost). */
+class Heap {
+  private v: number[] = [];
+  private c: number[] = [];
+  get size(): number {
+    return this.v.length;
+  }
+  push(vertex: number, cost: number): void {
+    const v = this.v;
+    const c = this.c;
+    let i = v.length;
+    v.push(vertex);
+    c.push(cost);
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (c[p]! <= cost) break;
+      v[i] = v[p]!;
+      c[i] = c[p]!;
+      i = p;
+    }
+    v[i] = vertex;
+    c[i] = cost;
+  }
+  /** Pops the minimum; returns [vertex, cost]. */
+  pop(): [number, number] {
+    const v = this.v;
+    const c = this.c;
+    const topV = v[0]!;
+    const topC = c[0]!;
+    const lastV = v.pop()!;
+    const lastC = c.pop()!;
+    const n = v.length;
+    if (n > 0) {
+      let i = 0;
+      for (;;) {
+        let k = 2 * i + 1;
+        if (k >= n) break;
+        if (k + 1 < n && c[k + 1]! < c[k]!) k++;
+        if (c[k]! >= lastC) break;
+        v[i] = v[k]!;
+        c[i] = c[k]!;
+        i = k;
+      }
+      v[i] = lastV;
+      c[i] = lastC;
+    }
+    return [topV, topC];
+  }
+}
+
+/** One leg of a connection scan: trip `trip` from stop `from` at `dep` to stop `to` at `arr` (epoch seconds). */
+interface Connection {
+  trip: number;
+  from: number;
+  to: number;
+  dep: number;
+  arr: number;
+  /** boarding allowed at `from`, alighting allowed at `to` */
+  pickup: boolean;
+  dropOff: boolean;
+}
+
+export interface Footpath {
+  to: number;
+  lengthM: number;
+}
+
+export class ReferenceModel {
+  readonly g: StreetGraph;
+  /** incident edges of each vertex (my own adjacency, from the edge list) */
+  private readonly incident: number[][];
+  /** segment ends in metres, as doubles */
+  private readonly ax: Float64Array;
+  private readonly ay: Float64Array;
+  private readonly bx: Float64Array;
+  private readonly by: Float64Array;
+  private readonly walkSegment: Uint8Array;
+  /** each stop's walking snap (null when no walking street within 500 m) */
+  readonly stopSnaps: (RefSnap | null)[];
+  /** footpaths[s]: stops reachable on foot from s within FOOTPATH_M, with the length along the streets */
+  footpaths: Footpath[][] = [];
+  private stopsOnEdge = new Map<number, number[]>();
+
+  constructor(
+    readonly tt: Timetable,
+    g: StreetGraph,
+    /** the stop snaps chosen among equally near segments (see `snapStops`) */
+    stopSnaps: (RefSnap | null)[],
+  ) {
+    this.g = g;
+    this.incident = Array.from({ length: g.vertexCount }, () => []);
+    for (let e = 0; e < g.edgeCount; e++) {
+      this.incident[g.edgeFrom[e]!]!.push(e);
+      if (g.edgeTo[e] !== g.edgeFrom[e]) this.incident[g.edgeTo[e]!]!.push(e);
+    }
+    const n = g.segmentCount;
+    this.ax = new Float64Array(n);
+    this.ay = new Float64Array(n);
+    this.bx = new Float64Array(n);
+    this.by = new Float64Array(n);
+    this.walkSegment = new Uint8Array(n);
+    for (let s = 0; s < n; s++) {
+      const p = g.segmentPoint[s]!;
+      this.ax[s] = g.geomX[p]!;
+      this.ay[s] = g.geomY[p]!;
+      this.bx[s] = g.geomX[p + 1]!;
+      this.by[s] = g.geomY[p + 1]!;
+      this.walkSegment[s] = g.edgeAccess[g.segmentEdge[s]!]! & (WALK_FORWARD | WALK_BACKWARD) ? 1 : 0;
+    }
+    this.stopSnaps = stopSnaps;
+  }
+
+  /** Squared distance from (x, y) to segment s and the position (0..1) of the closest point. */
+  private segmentDistance(s: number, x: number, y: number): { d2: number; t: number } {
+    const ax = this.ax[s]!;
+    const ay = this.ay[s]!;
+    const dx = this.bx[s]! - ax;
+    const dy = this.by[s]! - ay;
+    const len2 = dx * dx + dy * dy;
+    let t = len2 > 0 ? ((x - ax) * dx + (y - ay) * dy) / len2 : 0;
+    t = Math.min(1, Math.max(0, t));
+    const cx = ax + t * dx - x;
+    const cy = ay + t * dy - y;
+    return { d2: cx * cx + cy * cy, t };
+  }
+
+  /**
+   * Every walking segment at (nearly) the smallest distance from (x, y), if that distance is at
+   * most `maxM`: brute force over all segments. Several segments come back when they tie (a point
+   * whose nearest street point is a crossing): the engine may pick any of them.
+   */
+  nearestSegments(x: number, y: number, maxM: number): { segments: number[]; distM: number } {
+    const { ax, ay, bx, by, walkSegment } = this;
+    let best = Infinity;
+    const n = ax.length;
+    // squared distances first, in one tight loop
+    const d2s = scratch(n);
+    for (let s = 0; s < n; s++) {
+      if (!walkSegment[s]) {
+        d2s[s] = Infinity;
+        continue;
+      }
+      const x0 = ax[s]!;
+      const y0 = ay[s]!;
+      const dx = bx[s]! - x0;
+      const dy = by[s]! - y0;
+      const len2 = dx * dx + dy * dy;
+      let t = len2 > 0 ? ((x - x0) * dx + (y - y0) * dy) / len2 : 0;
+      if (t < 0) t = 0;
+      else if (t > 1) t = 1;
+      const cx = x0 + t * dx - x;
+      const cy = y0 + t * dy - y;
+      const d2 = cx * cx + cy * cy;
+      d2s[s] = d2;
+      if (d2 < best) best = d2;
+    }
+    const distM = Math.sqrt(best);
+    if (!(distM <= maxM + TIE_M)) return { segments: [], distM };
+    const segments: number[] = [];
+    const within2 = (distM + TIE_M) * (distM + TIE_M);
+    for (let s = 0; s < n; s++) if (d2s[s]! <= within2) segments.push(s);
+    return { segments, distM };
+  }
+
+  /** The snap of (x, y) on segment s. */
+  snapOn(s: number, x: number, y: number): RefSnap {
+    const { d2, t } = this.segmentDistance(s, x, y);
+    const p = this.g.segmentPoint[s]!;
+    const a0 = this.g.geomAlongM[p]!;
+    return { edge: this.g.segmentEdge[s]!, alongM: a0 + t * (this.g.geomAlongM[p + 1]! - a0), distM: Math.sqrt(d2) };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // streets
+
+  /**
+   * Seeds (vertex, tenths) of a snapped point: the ends of its edge that can be walked to from the
+   * point (`reverse`: that can walk to the point), at `baseDs` + trunc(alongM * 10 / speed).
+   */
+  snapSeeds(snap: RefSnap, speed: number, baseDs: number, reverse: boolean): [number, number][] {
+    const g = this.g;
+    const bits = g.edgeAccess[snap.edge]!;
+    const lengthM = g.edgeLengthDm[snap.edge]! / 10;
+    // point -> `from` end runs against the edge; reversed (`from` end -> point), along it
+    const toFrom = reverse ? WALK_FORWARD : WALK_BACKWARD;
+    const toTo = reverse ? WALK_BACKWARD : WALK_FORWARD;
+    const seeds: [number, number][] = [];
+    if (bits & toFrom) seeds.push([g.edgeFrom[snap.edge]!, baseDs + Math.trunc((snap.alongM * 10) / speed)]);
+    if (bits & toTo) seeds.push([g.edgeTo[snap.edge]!, baseDs + Math.trunc((Math.max(0, lengthM - snap.alongM) * 10) / speed)]);
+    return seeds;
+  }
+
+  /**
+   * Plain Dijkstra on the walking layer from `seeds` (vertex, tenths), each edge costing
+   * trunc(lengthDm / speed) tenths. `reverse`: the cost of reaching a seed from each vertex (every
+   * edge walked in the direction opposite to the search). Costs above `limitDs` are not expanded.
+   */
+  dijkstra(seeds: [number, number][], speed: number, reverse: boolean, limitDs = Infinity): Float64Array {
+    const g = this.g;
+    const cost = new Float64Array(g.vertexCount).fill(Infinity);
+    const heap = new Heap();
+    for (const [v, c] of seeds) {
+      if (c < cost[v]!) {
+        cost[v] = c;
+        heap.push(v, c);
+      }
+    }
+    while (heap.size > 0) {
+      const [u, c] = heap.pop();
+      if (c !== cost[u] || c > limitDs) continue;
+      for (const e of this.incident[u]!) {
+        const a = g.edgeFrom[e]!;
+        const b = g.edgeTo[e]!;
+        const bits = g.edgeAccess[e]!;
+        const step = Math.trunc(g.edgeLengthDm[e]! / speed);
+        // w, the other end of e, is walked to from u (forward) or walks to u (reverse)
+        if (u === a) {
+          // w = b: walking a -> b needs FORWARD, walking b -> a needs BACKWARD
+          if (bits & (reverse ? WALK_BACKWARD : WALK_FORWARD) && c + step < cost[b]!) {
+            cost[b] = c + step;
+            heap.push(b, c + step);
+          }
+        }
+        if (u === b) {
+          if (bits & (reverse ? WALK_FORWARD : WALK_BACKWARD) && c + step < cost[a]!) {
+            cost[a] = c + step;
+            heap.push(a, c + step);
+          }
+        }
+      }
+    }
+    return cost;
+  }
+
+  /**
+   * Time (tenths, not truncated) from a search's costs to a point on edge e at `alongM` (`reverse`:
+   * from the point to the search's seeds), through the ends of the edge its direction bits allow.
+   */
+  pointCost(cost: Float64Array, e: number, alongM: number, speed: number, reverse: boolean): number {
+    const g = this.g;
+    const bits = g.edgeAccess[e]!;
+    // the `from` end -> point goes along the edge; reversed, point -> `from` end against it
+    const viaFrom = reverse ? WALK_BACKWARD : WALK_FORWARD;
+    const viaTo = reverse ? WALK_FORWARD : WALK_BACKWARD;
+    let best = Infinity;
+    if (bits & viaFrom) best = Math.min(best, cost[g.edgeFrom[e]!]! + (alongM * 10) / speed);
+    if (bits & viaTo) best = Math.min(best, cost[g.edgeTo[e]!]! + (Math.max(0, g.edgeLengthDm[e]! / 10 - alongM) * 10) / speed);
+    return best;
+  }
+
+  /**
+   * Street access between a snapped centre and the stops (navitia-heat-maps.md §3.4): a Dijkstra
+   * bounded by `limitSec` from the ends of the centre's edge; a stop is reached through the ends of
+   * its own edge; its time is truncated to whole seconds. `reverse`: from the stops to the centre.
+   */
+  streetAccess(centre: RefSnap, speed: number, limitSec: number, reverse: boolean): Map<number, number> {
+    const limitDs = limitSec * 10;
+    const cost = this.dijkstra(this.snapSeeds(centre, speed, 0, reverse), speed, reverse, limitDs);
+    const result = new Map<number, number>();
+    this.stopSnaps.forEach((snap, s) => {
+      if (!snap) return;
+      const ds = this.pointCost(cost, snap.edge, snap.alongM, speed, reverse);
+      if (ds <= limitDs) result.set(s, Math.trunc(ds / 10));
+    });
+    return result;
+  }
+
+  /**
+   * Footpaths between stops: walking length along the streets from one stop's snapped point to the
+   * other's, both directions listed, kept when at most FOOTPATH_M. Lengths are counted like the
+   * street costs, in decimetres at 1 m/s: the start's along-edge leg truncated, the end's exact;
+   * stops on one edge are also linked straight along it.
+   */
+  buildFootpaths(): void {
+    const g = this.g;
+    const limitDm = FOOTPATH_M * 10;
+    this.stopsOnEdge.clear();
+    this.stopSnaps.forEach((snap, s) => {
+      if (!snap) return;
+      const list = this.stopsOnEdge.get(snap.edge);
+      if (list) list.push(s);
+      else this.stopsOnEdge.set(snap.edge, [s]);
+    });
+    this.footpaths = this.stopSnaps.map((snap, s) => {
+      if (!snap) return [];
+      const cost = this.dijkstra(this.snapSeeds(snap, 1, 0, false), 1, false, limitDm);
+      const best = new Map<number, number>();
+      for (const other of this.stopsOnEdge.get(snap.edge)!) {
+        if (other !== s) best.set(other, Math.abs(this.stopSnaps[other]!.alongM - snap.alongM) * 10);
+      }
+      this.stopSnaps.forEach((o, other) => {
+        if (!o || other === s) return;
+        const e = o.edge;
+        const a = cost[g.edgeFrom[e]!]!;
+        const b = cost[g.edgeTo[e]!]!;
+        if (a === Infinity && b === Infinity) return;
+        const d = Math.min(a + o.alongM * 10, b + Math.max(0, g.edgeLengthDm[e]! - o.alongM * 10));
+        if (d < (best.get(other) ?? Infinity)) best.set(other, d);
+      });
+      const list: Footpath[] = [];
+      // the model keeps footpath lengths as 32-bit floats
+      for (const [other, d] of best) if (d <= limitDm) list.push({ to: other, lengthM: Math.fround(d / 10) });
+      return list;
+    });
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // transit
+
+  /**
+   * Every connection (consecutive stop times of one trip) of the trips running on service days
+   * `days`, whose departure lies in [fromSec, untilSec].
+   */
+  connections(days: number[], origin: (tz: number, day: number) => number, fromSec: number, untilSec: number): Connection[] {
+    const tt = this.tt;
+    const { stopTimeOffset, pattern, service, agency } = tt.trips;
+    const { arrivalSec, departureSec, pickDrop } = tt.stopTimes;
+    const { stopOffset, stops } = tt.patterns;
+    const list: Connection[] = [];
+    for (const day of days) {
+      for (let t = 0; t < tt.trips.ids.length; t++) {
+        if (!serviceRunsOn(tt, service[t]!, day)) continue;
+        const base = origin(tt.agencyTimezone[agency[t]!]!, day);
+        const first = stopTimeOffset[t]!;
+        const last = stopTimeOffset[t + 1]!;
+        const p0 = stopOffset[pattern[t]!]!;
+        for (let k = first; k + 1 < last; k++) {
+          const dep = base + departureSec[k]!;
+          if (dep < fromSec || dep > untilSec) continue;
+          list.push({
+            trip: t * 8 + (day & 7), // one run of a trip per service day
+            from: stops[p0 + k - first]!,
+            to: stops[p0 + k + 1 - first]!,
+            dep,
+            arr: base + arrivalSec[k + 1]!,
+            pickup: (pickDrop[k]! & PICKUP_MASK) !== 1,
+            dropOff: ((pickDrop[k + 1]! >> DROP_OFF_SHIFT) & PICKUP_MASK) !== 1,
+          });
+        }
+      }
+    }
+    return list;
+  }
+
+  /**
+   * Earliest arrival by a vehicle at every stop (epoch seconds, Infinity when none), leaving the
+   * access stops at `t0 + access`, changing vehicles at one stop at no cost or along a footpath
+   * (whose time `footSec` gives) after a vehicle arrival. Connections are scanned by departure
+   * time; connections leaving at the same second are scanned again until nothing changes, so that
+   * zero-duration hops chain.
+   */
+  earliestArrival(conns: Connection[], t0: number, access: Map<number, number>, footSec: (lengthM: number) => number): Float64Array {
+    const n = this.tt.stopPoints.ids.length;
+    const ready = new Float64Array(n).fill(Infinity);
+    const vehicle = new Float64Array(n).fill(Infinity);
+    for (const [s, sec] of access) ready[s] = Math.min(ready[s]!, t0 + sec);
+    const sorted = [...conns].sort((a, b) => a.dep - b.dep || a.arr - b.arr);
+    const onBoard = new Set<number>();
+    for (let i = 0; i < sorted.length; ) {
+      let j = i;
+      while (j < sorted.length && sorted[j]!.dep === sorted[i]!.dep) j++;
+      for (let changed = true; changed; ) {
+        changed = false;
+        for (let k = i; k < j; k++) {
+          const c = sorted[k]!;
+          if (!onBoard.has(c.trip)) {
+            if (!(c.pickup && ready[c.from]! <= c.dep)) continue;
+            onBoard.add(c.trip);
+            changed = true;
+          }
+          if (c.dropOff && c.arr < vehicle[c.to]!) {
+            vehicle[c.to] = c.arr;
+            if (c.arr < ready[c.to]!) ready[c.to] = c.arr;
+            for (const f of this.footpaths[c.to]!) {
+              const at = c.arr + footSec(f.lengthM);
+              if (at < ready[f.to]!) ready[f.to] = at;
+            }
+            changed = true;
+          }
+        }
+      }
+      i = j;
+    }
+    return vehicle;
+  }
+
+  /**
+   * Latest departure by a vehicle from every stop (epoch seconds, -Infinity when none) that still
+   * reaches the centre by `t0`, the access stops being left for the centre at `t0 - access`: the
+   * mirror of `earliestArrival`, connections scanned by decreasing arrival time.
+   */
+  latestDeparture(conns: Connection[], t0: number, access: Map<number, number>, footSec: (lengthM: number) => number): Float64Array {
+    const n = this.tt.stopPoints.ids.length;
+    const ready = new Float64Array(n).fill(-Infinity);
+    const vehicle = new Float64Array(n).fill(-Infinity);
+    for (const [s, sec] of access) ready[s] = Math.max(ready[s]!, t0 - sec);
+    // footpaths into each stop
+    const into: Footpath[][] = Array.from({ length: n }, () => []);
+    this.footpaths.forEach((list, from) => {
+      for (const f of list) into[f.to]!.push({ to: from, lengthM: f.lengthM });
+    });
+    const sorted = [...conns].sort((a, b) => b.arr - a.arr || b.dep - a.dep);
+    const onBoard = new Set<number>();
+    for (let i = 0; i < sorted.length; ) {
+      let j = i;
+      while (j < sorted.length && sorted[j]!.arr === sorted[i]!.arr) j++;
+      for (let changed = true; changed; ) {
+        changed = false;
+        for (let k = i; k < j; k++) {
+          const c = sorted[k]!;
+          if (!onBoard.has(c.trip)) {
+            if (!(c.dropOff && ready[c.to]! >= c.arr)) continue;
+            onBoard.add(c.trip);
+            changed = true;
+          }
+          if (c.pickup && c.dep > vehicle[c.from]!) {
+            vehicle[c.from] = c.dep;
+            if (c.dep > ready[c.from]!) ready[c.from] = c.dep;
+            for (const f of into[c.from]!) {
+              const at = c.dep - footSec(f.lengthM);
+              if (at > ready[f.to]!) ready[f.to] = at;
+            }
+            changed = true;
+          }
+        }
+      }
+      i = j;
+    }
+    return vehicle;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // cells
+
+  /**
+   * Value (tenths, not truncated) of a point of the nearest segment: an end of its edge takes the
+   * vertex's cost; an inner point of the geometry goes along the edge to an end its bits allow.
+   */
+  private geometryPointCost(cost: Float64Array, e: number, point: number, speed: number, reverse: boolean): number {
+    const g = this.g;
+    if (point === g.geomOffset[e]) return cost[g.edgeFrom[e]!]!;
+    if (point === g.geomOffset[e + 1]! - 1) return cost[g.edgeTo[e]!]!;
+    return this.pointCost(cost, e, g.geomAlongM[point]!, speed, reverse);
+  }
+
+  /**
+   * The values a cell centred on (x, y) may take, in whole seconds (null: no value): for each
+   * segment tied for nearest within `radiusM`, the better of its two ends plus the straight
+   * distance from the centre to that end at `speed`, truncated, null at or after `maxSec`.
+   *
+   * Float noise: the engine places cell centres by adding cell widths in metres where this code
+   * reads them back from the printed degrees, a difference of about 1e-9 m. A value within 1e-6
+   * tenths of a whole second, or a nearest street within 1e-6 m of the radius, may therefore fall
+   * on either side: both outcomes are accepted there, and only there.
+   */
+  cellValues(x: number, y: number, radiusM: number, cost: Float64Array, speed: number, reverse: boolean, maxSec: number): Set<number | null> {
+    const { segments, distM } = this.nearestSegments(x, y, radiusM);
+    const out = new Set<number | null>();
+    if (segments.length === 0 || distM > radiusM - TIE_M) out.add(null);
+    const g = this.g;
+    const toSeconds = (v: number) => {
+      if (v === Infinity) return out.add(null);
+      for (const w of [v - NOISE_DS, v, v + NOISE_DS]) {
+        const s = Math.floor(w / 10);
+        out.add(s >= maxSec ? null : s);
+      }
+      return out;
+    };
+    for (const s of segments) {
+      const e = g.segmentEdge[s]!;
+      const p = g.segmentPoint[s]!;
+      const va = this.geometryPointCost(cost, e, p, speed, reverse);
+      const vb = this.geometryPointCost(cost, e, p + 1, speed, reverse);
+      const da = Math.hypot(x - this.ax[s]!, y - this.ay[s]!);
+      const db = Math.hypot(x - this.bx[s]!, y - this.by[s]!);
+      toSeconds(Math.min(va + (da * 10) / speed, vb + (db * 10) / speed));
+    }
+    return out;
+  }
+}
+
+/** Two segments within this many metres of each other's distance tie. */
+const TIE_M = 1e-6;
+/** Float noise allowed on a value in tenths before truncation (see `cellValues`). */
+const NOISE_DS = 1e-6;
+
+let scratchD2 = new Float64Array(0);
+function scratch(n: number): Float64Array {
+  if (scratchD2.length < n) scratchD2 = new Float64Array(n);
+  return scratchD2;
+}

@@ -1,0 +1,476 @@
+/**
+ * Heat maps on rnv-mannheim (GTFS + OpenStreetMap extract), cross-checked cell by cell against the
+ * independent reference of `heat-map-reference.ts` (plain Dijkstra, connection scan, brute-force
+ * nearest segment), through the HTTP API.
+ *
+ * Checked:
+ *   1. departure maps from random served stops (stop points and a stop area), Tuesday 2016-11-08
+ *      08:00, max_duration 1800 at resolution 100, and other durations and resolutions: the box
+ *      (union of the squares around the centre and the stops reached by a vehicle) and ~200 random
+ *      cells per map, to the second;
+ *   2. a departure map from a coordinate (no free stop), at a time that is not a whole minute;
+ *   3. an arrival map (`to=`): ~200 cells, each the time needed to reach the centre by the
+ *      requested instant from the cell, by reversed searches (latest departures, reversed streets);
+ *   4. arrival against departure ("a cell's value in a to map equals the best departure-map value
+ *      for a trip the other way"), made exact as follows. For a cell X of the arrival map towards C
+ *      at t0 with value v, the best trip the other way is the latest departure from X that still
+ *      reaches C by t0. Running the forward (departure-map) searches of the reference, the ones
+ *      part 1 checks against the engine, from X's centre (X's leg to its street and C's leg from
+ *      the street counted as the arrival map counts them) must reach C by t0 when leaving at
+ *      t0 − v − 1 and must not when leaving at t0 − v + 1: values are truncated tenths, so the
+ *      latest departure lies in (t0 − v − 1, t0 − v].
+ *
+ * The only tolerance: a cell's nearest street may tie between several segments (a centre whose
+ * nearest street point is a crossing), and then every tied segment's value is accepted; and float
+ * noise at an exact whole second or at the matching radius (see `cellValues`).
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/api/app.js';
+import { Coverage, CoverageRegistry } from '../../src/service/coverage-registry.js';
+import type { Generation } from '../../src/service/generation.js';
+import { loadCoverage } from '../../src/service/load-coverage.js';
+import { ServiceDays } from '../../src/model/service-days.js';
+import type { StreetGraph } from '../../src/model/street-graph.js';
+import { SHARED_DATA } from '../helpers/gtfs-fixture.js';
+import { ReferenceModel, SNAP_RADIUS_M, WALK_BACKWARD, WALK_FORWARD, type RefSnap } from './heat-map-reference.js';
+
+const DIR = path.join(SHARED_DATA, 'rnv-mannheim');
+/** Navitia's metres per degree (navitia-heat-maps.md §3). */
+const K = 111226.2991;
+const WALKING_SPEED = 1.12;
+const MAX_TO_PT_SEC = 1800;
+/** 2016-11-08 08:00:00 in Europe/Berlin (CET, UTC+1). */
+const DATETIME = '20161108T080000';
+const T0 = Date.UTC(2016, 10, 8, 7, 0, 0) / 1000;
+const DAY = Date.UTC(2016, 10, 8) / 86_400_000;
+const CELLS_PER_MAP = 200;
+
+let app: FastifyInstance;
+let generation: Generation;
+let graph: StreetGraph;
+let ref: ReferenceModel;
+let days: ServiceDays;
+/** stops with a departure between 08:00 and 08:30 */
+let served: number[];
+
+/** Deterministic random numbers (mulberry32), so that a failure can be replayed. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const random = rng(20161108);
+const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)]!;
+
+const px = (lon: number) => (lon - graph.projection.lon0) * graph.projection.mPerDegLon;
+const py = (lat: number) => (lat - graph.projection.lat0) * K;
+
+/**
+ * Transfer time of a footpath: its length at walking speed, in whole seconds rounded up (the
+ * transit model's rule). Changing vehicles at one stop takes 0 s. A journey may ride at most
+ * max_nb_transfers + 1 = 11 vehicles; the scan has no such limit, which cannot matter within the
+ * durations used here.
+ */
+const footSec = (lengthM: number) => Math.ceil(lengthM / WALKING_SPEED);
+
+before(async () => {
+  const registry = new CoverageRegistry();
+  const coverage = new Coverage({ id: 'rnv', gtfs: [path.join(DIR, 'gtfs.zip')], osm: path.join(DIR, 'osm.pbf') });
+  registry.add(coverage);
+  ({ generation } = await loadCoverage(coverage));
+  app = await buildApp({ registry });
+  const streets = generation.streets;
+  assert.ok(streets, 'the coverage has a street network');
+  graph = streets.data.graph;
+  const tt = generation.tt;
+  assert.equal(tt.frequencies.startSec.length, 0, 'the reference scans timed trips only');
+  assert.equal(tt.transfers.fromStop.length, 0, 'rnv has no transfers.txt: footpaths only');
+
+  // Stop snaps: mine, by brute force; when several segments tie, the engine's choice among them.
+  const probe = new ReferenceModel(tt, graph, []);
+  const engineEdge = streets.data.snaps.edge[0]!; // layer 0: walking
+  const engineAlong = streets.data.snaps.alongM[0]!;
+  const snaps: (RefSnap | null)[] = [];
+  const disagreements: string[] = [];
+  for (let s = 0; s < tt.stopPoints.ids.length; s++) {
+    const x = px(tt.stopPoints.lon[s]!);
+    const y = py(tt.stopPoints.lat[s]!);
+    const { segments } = probe.nearestSegments(x, y, SNAP_RADIUS_M);
+    const chosen = segments.find((seg) => graph.segmentEdge[seg] === engineEdge[s]) ?? segments[0];
+    if (chosen === undefined) {
+      snaps.push(null);
+      if (engineEdge[s] !== -1) disagreements.push(`${tt.stopPoints.ids[s]}: engine snapped to edge ${engineEdge[s]}, no street within 500 m`);
+      continue;
+    }
+    const snap = probe.snapOn(chosen, x, y);
+    if (graph.segmentEdge[chosen] !== engineEdge[s] || Math.abs(snap.alongM - engineAlong[s]!) > 1e-3) {
+      disagreements.push(`${tt.stopPoints.ids[s]}: edge ${graph.segmentEdge[chosen]} at ${snap.alongM} m, engine edge ${engineEdge[s]} at ${engineAlong[s]} m`);
+    }
+    // stop snaps are stored as 32-bit floats
+    snaps.push({ ...snap, alongM: Math.fround(snap.alongM) });
+  }
+  assert.deepEqual(disagreements.slice(0, 10), [], 'stop snaps');
+  ref = new ReferenceModel(tt, graph, snaps);
+  ref.buildFootpaths();
+  days = new ServiceDays(tt);
+  const window = ref.connections([DAY - 1, DAY], (tz, d) => days.origin(tz, d), T0, T0 + 1800);
+  served = [...new Set(window.filter((c) => c.pickup).map((c) => c.from))].sort((a, b) => a - b);
+  assert.ok(served.length > 100, `${served.length} stops served between 08:00 and 08:30`);
+});
+
+after(async () => {
+  await app?.close();
+});
+
+// ---------------------------------------------------------------------------------------------
+// the API side
+
+interface Matrix {
+  line_headers: { cell_lat: { min_lat: number; center_lat: number; max_lat: number } }[];
+  lines: { cell_lon: { min_lon: number; center_lon: number; max_lon: number }; duration: (number | null)[] }[];
+}
+
+async function heatMap(query: string): Promise<Matrix> {
+  const res = await app.inject({ method: 'GET', url: `/v1/coverage/rnv/heat_maps?${query}` });
+  assert.equal(res.statusCode, 200, res.body.slice(0, 300));
+  const body = JSON.parse(res.body);
+  assert.equal(body.heat_maps.length, 1);
+  return body.heat_maps[0].heat_matrix as Matrix;
+}
+
+interface GridInfo {
+  R: number;
+  minLon: number;
+  maxLon: number;
+  minLat: number;
+  maxLat: number;
+  radiusM: number;
+}
+
+function gridOf(m: Matrix): GridInfo {
+  const R = m.lines.length;
+  assert.equal(m.line_headers.length, R);
+  const minLon = m.lines[0]!.cell_lon.min_lon;
+  const maxLon = m.lines[R - 1]!.cell_lon.max_lon;
+  const minLat = m.line_headers[0]!.cell_lat.min_lat;
+  const maxLat = m.line_headers[R - 1]!.cell_lat.max_lat;
+  // matching radius: max(500 m, cell width, cell height), the width at the box's middle latitude
+  const width = ((maxLon - minLon) / R) * K * Math.cos((((minLat + maxLat) / 2) * Math.PI) / 180);
+  const height = ((maxLat - minLat) / R) * K;
+  return { R, minLon, maxLon, minLat, maxLat, radiusM: Math.max(500, width, height) };
+}
+
+/**
+ * CELLS_PER_MAP cells: 40 % anywhere in the grid, 30 % among the cells the API gives a value, 30 %
+ * at stops reached by a vehicle (the cells holding them), where the transit labels show most.
+ */
+function sampleCells(m: Matrix, reachedStops: number[]): [number, number][] {
+  const R = m.lines.length;
+  const grid = gridOf(m);
+  const valued: [number, number][] = [];
+  for (let i = 0; i < R; i++) for (let j = 0; j < R; j++) if (m.lines[i]!.duration[j] !== null) valued.push([i, j]);
+  const cells: [number, number][] = [];
+  for (let k = 0; k < CELLS_PER_MAP * 0.4; k++) cells.push([Math.floor(random() * R), Math.floor(random() * R)]);
+  for (let k = 0; k < CELLS_PER_MAP * 0.3 && valued.length > 0; k++) cells.push(pick(valued));
+  for (let k = 0; k < CELLS_PER_MAP * 0.3 && reachedStops.length > 0; k++) {
+    const s = pick(reachedStops);
+    const i = Math.floor(((generation.tt.stopPoints.lon[s]! - grid.minLon) / (grid.maxLon - grid.minLon)) * R);
+    const j = Math.floor(((generation.tt.stopPoints.lat[s]! - grid.minLat) / (grid.maxLat - grid.minLat)) * R);
+    if (i >= 0 && i < R && j >= 0 && j < R) cells.push([i, j]);
+  }
+  return cells;
+}
+
+// ---------------------------------------------------------------------------------------------
+// the reference side
+
+interface Centre {
+  /** the centre's own stop points, reached at no cost */
+  free: number[];
+  lon: number;
+  lat: number;
+  snap: RefSnap | null;
+}
+
+/**
+ * A stop point centre (or its stop area's, `area`): its stop points at no cost, and the snap of its
+ * coordinate, on the segment the stop itself snapped to when several tie, at the exact position.
+ */
+function stopCentre(s: number, area = false): Centre {
+  const tt = generation.tt;
+  const a = tt.stopPoints.area[s]!;
+  const lon = area ? tt.stopAreas[a]!.lon : tt.stopPoints.lon[s]!;
+  const lat = area ? tt.stopAreas[a]!.lat : tt.stopPoints.lat[s]!;
+  const free = area ? [...tt.stopPoints.area.keys()].filter((p) => tt.stopPoints.area[p] === a) : [s];
+  const { segments } = ref.nearestSegments(px(lon), py(lat), SNAP_RADIUS_M);
+  const seg = segments.find((x) => graph.segmentEdge[x] === ref.stopSnaps[s]?.edge) ?? segments[0];
+  return { free, lon, lat, snap: seg === undefined ? null : ref.snapOn(seg, px(lon), py(lat)) };
+}
+
+interface Reference {
+  /** street costs of the final search (tenths) */
+  cost: Float64Array;
+  /** the same search seeded by the centre alone (walking only, for the statistics) */
+  walkOnly: Float64Array;
+  /** seconds from t0 of the best vehicle arrival (departure maps) or boarding (arrival maps), per stop */
+  vehicleSec: Map<number, number>;
+}
+
+/** The reference departure (reverse = false) or arrival (reverse = true) map's street costs. */
+function reference(centre: Centre, t0: number, T: number, reverse: boolean): Reference {
+  const access = new Map<number, number>();
+  if (centre.snap) for (const [s, sec] of ref.streetAccess(centre.snap, WALKING_SPEED, MAX_TO_PT_SEC, reverse)) access.set(s, sec);
+  for (const s of centre.free) access.set(s, 0);
+  const origin = (tz: number, d: number) => days.origin(tz, d);
+  const vehicleSec = new Map<number, number>();
+  if (!reverse) {
+    const conns = ref.connections([DAY - 1, DAY], origin, t0, t0 + T);
+    const arrival = ref.earliestArrival(conns, t0, access, footSec);
+    arrival.forEach((t, s) => {
+      if (t - t0 < T) vehicleSec.set(s, t - t0);
+    });
+  } else {
+    const conns = ref.connections([DAY - 1, DAY], origin, t0 - T, t0);
+    const departure = ref.latestDeparture(conns, t0, access, footSec);
+    departure.forEach((t, s) => {
+      if (t0 - t < T) vehicleSec.set(s, t0 - t);
+    });
+  }
+  const seeds: [number, number][] = [];
+  if (centre.snap) seeds.push(...ref.snapSeeds(centre.snap, WALKING_SPEED, 0, reverse));
+  const walkOnly = ref.dijkstra([...seeds], WALKING_SPEED, reverse, T * 10);
+  for (const [s, sec] of vehicleSec) {
+    const snap = ref.stopSnaps[s];
+    if (snap) seeds.push(...ref.snapSeeds(snap, WALKING_SPEED, sec * 10, reverse));
+  }
+  return { cost: ref.dijkstra(seeds, WALKING_SPEED, reverse, T * 10), walkOnly, vehicleSec };
+}
+
+/** The box: squares around the snapped centre and every snapped stop reached by a vehicle before T. */
+function expectedBox(centre: Centre, r: Reference, T: number) {
+  let minLon = Infinity;
+  let maxLon = -Infinity;
+  let minLat = Infinity;
+  let maxLat = -Infinity;
+  const square = (lon: number, lat: number, halfM: number) => {
+    const dLat = halfM / K;
+    const dLon = halfM / (K * Math.max(0.01, Math.cos((lat * Math.PI) / 180)));
+    minLon = Math.min(minLon, lon - dLon);
+    maxLon = Math.max(maxLon, lon + dLon);
+    minLat = Math.min(minLat, lat - dLat);
+    maxLat = Math.max(maxLat, lat + dLat);
+  };
+  if (centre.snap) square(centre.lon, centre.lat, T * WALKING_SPEED + 500);
+  for (const [s, sec] of r.vehicleSec) {
+    if (ref.stopSnaps[s]) square(generation.tt.stopPoints.lon[s]!, generation.tt.stopPoints.lat[s]!, (T - sec) * WALKING_SPEED + 500);
+  }
+  return { minLon, maxLon, minLat, maxLat };
+}
+
+interface Comparison {
+  bad: string[];
+  /** cells the API gives a value */
+  valued: number;
+  /** valued cells that a vehicle reaches sooner than walking from the centre alone */
+  byTransit: number;
+  /** cells whose reference accepts more than one outcome (tied segments, float noise) */
+  ambiguous: number;
+}
+
+/** Compare the API's matrix with the reference on `cells`. */
+function compareCells(m: Matrix, r: Reference, T: number, reverse: boolean, cells: [number, number][]): Comparison {
+  const grid = gridOf(m);
+  const out: Comparison = { bad: [], valued: 0, byTransit: 0, ambiguous: 0 };
+  for (const [i, j] of cells) {
+    const lon = m.lines[i]!.cell_lon.center_lon;
+    const lat = m.line_headers[j]!.cell_lat.center_lat;
+    const expected = ref.cellValues(px(lon), py(lat), grid.radiusM, r.cost, WALKING_SPEED, reverse, T);
+    const actual = m.lines[i]!.duration[j]!;
+    if (!expected.has(actual)) out.bad.push(`cell [${i}][${j}] (${lon};${lat}): API ${actual}, reference ${[...expected].join(' or ')}`);
+    if (expected.size > 1) out.ambiguous++;
+    if (actual === null) continue;
+    out.valued++;
+    const walked = ref.cellValues(px(lon), py(lat), grid.radiusM, r.walkOnly, WALKING_SPEED, reverse, T);
+    if (![...walked].some((w) => w !== null && w <= actual)) out.byTransit++;
+  }
+  return out;
+}
+
+function checkBox(m: Matrix, centre: Centre, r: Reference, T: number): void {
+  const grid = gridOf(m);
+  const box = expectedBox(centre, r, T);
+  for (const key of ['minLon', 'maxLon', 'minLat', 'maxLat'] as const) {
+    assert.ok(Math.abs(grid[key] - box[key]) < 1e-9, `box ${key}: API ${grid[key]}, reference ${box[key]}`);
+  }
+}
+
+function checkComparison(label: string, c: Comparison, cells: number, diagnostic: (msg: string) => void): void {
+  assert.deepEqual(c.bad.slice(0, 8), [], `${label}: ${c.bad.length} of ${cells} cells disagree`);
+  diagnostic(`${label}: ${cells} cells agree, ${c.valued} valued, ${c.byTransit} of them reached sooner by transit, ${c.ambiguous} accepting several values (tied segments)`);
+  // Ties are common (a cell whose nearest street point is a bend of a street or a crossing) but
+  // they must not be the rule, or the comparison would say little.
+  assert.ok(c.ambiguous <= cells / 2, `${label}: ${c.ambiguous} of ${cells} cells accept several values`);
+}
+
+async function checkDepartureMap(
+  label: string,
+  centreId: string,
+  centre: Centre,
+  datetime: string,
+  t0: number,
+  T: number,
+  R: number,
+  diagnostic: (msg: string) => void,
+): Promise<Comparison> {
+  const m = await heatMap(`from=${encodeURIComponent(centreId)}&datetime=${datetime}&max_duration=${T}&resolution=${R}`);
+  assert.equal(m.lines.length, R);
+  const r = reference(centre, t0, T, false);
+  checkBox(m, centre, r, T);
+  const cells = sampleCells(m, [...r.vehicleSec.keys()]);
+  const c = compareCells(m, r, T, false, cells);
+  checkComparison(label, c, cells.length, diagnostic);
+  return c;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+test('rnv heat maps: departure maps from random stops agree with the reference, box and cells', async (t) => {
+  const configs: { T: number; R: number; area?: boolean }[] = [
+    { T: 1800, R: 100 },
+    { T: 1800, R: 100 },
+    { T: 1800, R: 100 },
+    { T: 1800, R: 100, area: true },
+    { T: 1800, R: 100 },
+    { T: 900, R: 150 },
+    { T: 2700, R: 60 },
+  ];
+  let valued = 0;
+  let byTransit = 0;
+  for (const { T, R, area } of configs) {
+    const s = pick(served);
+    const id = area ? generation.tt.stopAreas[generation.tt.stopPoints.area[s]!]!.id : generation.tt.stopPoints.ids[s]!;
+    const c = await checkDepartureMap(`from ${id}, max_duration ${T}, resolution ${R}`, id, stopCentre(s, area), DATETIME, T0, T, R, (m) => t.diagnostic(m));
+    valued += c.valued;
+    byTransit += c.byTransit;
+  }
+  // the sample is not all nulls, and public transport matters in it
+  assert.ok(valued > configs.length * 50, `${valued} valued cells checked`);
+  assert.ok(byTransit > valued / 4, `${byTransit} of ${valued} valued cells reached sooner by transit`);
+});
+
+test('rnv heat maps: a departure map from a coordinate, at 08:07:13', async (t) => {
+  // a coordinate near a random served stop, whose nearest street segment does not tie and leads
+  // to a few stops (not an isolated path)
+  let centre: Centre | undefined;
+  while (!centre) {
+    const s = pick(served);
+    const lon = generation.tt.stopPoints.lon[s]! + (random() - 0.5) * 0.004;
+    const lat = generation.tt.stopPoints.lat[s]! + (random() - 0.5) * 0.003;
+    const { segments } = ref.nearestSegments(px(lon), py(lat), SNAP_RADIUS_M);
+    if (segments.length !== 1) continue;
+    const snap = ref.snapOn(segments[0]!, px(lon), py(lat));
+    if (ref.streetAccess(snap, WALKING_SPEED, MAX_TO_PT_SEC, false).size >= 5) centre = { free: [], lon, lat, snap };
+  }
+  const t0 = T0 + 7 * 60 + 13;
+  const c = await checkDepartureMap(`from ${centre.lon};${centre.lat}`, `${centre.lon};${centre.lat}`, centre, '20161108T080713', t0, 1800, 100, (m) => t.diagnostic(m));
+  assert.ok(c.byTransit > 0);
+});
+
+test('rnv heat maps: an arrival map agrees with the reversed reference, and with departures the other way', async (t) => {
+  const s = pick(served);
+  const id = generation.tt.stopPoints.ids[s]!;
+  const centre = stopCentre(s);
+  const T = 1800;
+  const t0 = T0 + 1800; // arrive by 08:30
+  const m = await heatMap(`to=${encodeURIComponent(id)}&datetime=20161108T083000&max_duration=${T}&resolution=100`);
+  const r = reference(centre, t0, T, true);
+  checkBox(m, centre, r, T);
+  const cells = sampleCells(m, [...r.vehicleSec.keys()]);
+  const c = compareCells(m, r, T, true, cells);
+  checkComparison(`to ${id}`, c, cells.length, (msg) => t.diagnostic(msg));
+  assert.ok(c.byTransit > 0);
+
+  // Duality: the latest departure from a cell, found by forward searches, is t0 − value.
+  const grid = gridOf(m);
+  const candidates = cells.filter(([i, j]) => {
+    const v = m.lines[i]!.duration[j];
+    return v !== null && v >= 2;
+  });
+  let checked = 0;
+  for (const [i, j] of candidates) {
+    if (checked === 8) break;
+    const x = px(m.lines[i]!.cell_lon.center_lon);
+    const y = py(m.line_headers[j]!.cell_lat.center_lat);
+    const { segments } = ref.nearestSegments(x, y, grid.radiusM);
+    if (segments.length !== 1) continue; // a tie: the map may have used either segment
+    const v = m.lines[i]!.duration[j]!;
+    assert.equal(reachesByForward(segments[0]!, x, y, centre, t0 - v - 1, t0, T), true, `cell [${i}][${j}] (value ${v}): leaving ${v + 1} s before reaches ${id} in time`);
+    assert.equal(reachesByForward(segments[0]!, x, y, centre, t0 - v + 1, t0, T), false, `cell [${i}][${j}] (value ${v}): leaving ${v - 1} s before is too late`);
+    checked++;
+  }
+  assert.ok(checked >= 4, `${checked} cells checked for duality`);
+  t.diagnostic(`to ${id}: latest departures of ${checked} cells found again by forward searches`);
+});
+
+/**
+ * Whether leaving the cell centre (x, y), whose nearest street segment is `segment`, at `tau`
+ * (epoch seconds) reaches `centre` by `t0`, by forward searches, each leg counted as the arrival
+ * map counts it:
+ *   - the cell walks straight to an end of its segment, then along the edge to a vertex (no
+ *     truncation), then on the streets (a forward Dijkstra from those seeds);
+ *   - a stop is reached at its snapped point, the last along-edge leg truncated to tenths as the
+ *     arrival map's stop seeds are; the forward connection scan (with its footpaths) starts there;
+ *   - the centre is reached on foot at its snapped point (that leg truncated the same way), or by
+ *     a vehicle arriving at one of its own stops, or at a stop from which the walk to the centre
+ *     (the arrival map's access, whole seconds) ends by t0.
+ */
+function reachesByForward(segment: number, x: number, y: number, centre: Centre, tau: number, t0: number, T: number): boolean {
+  const g = graph;
+  const e = g.segmentEdge[segment]!;
+  const p = g.segmentPoint[segment]!;
+  const seeds: [number, number][] = [];
+  for (const point of [p, p + 1]) {
+    const walkDs = (Math.hypot(x - g.geomX[point]!, y - g.geomY[point]!) * 10) / WALKING_SPEED;
+    if (point === g.geomOffset[e]) seeds.push([g.edgeFrom[e]!, walkDs]);
+    else if (point === g.geomOffset[e + 1]! - 1) seeds.push([g.edgeTo[e]!, walkDs]);
+    else {
+      // an inner point of the edge: along it to the ends its walking bits allow
+      const along = g.geomAlongM[point]!;
+      const bits = g.edgeAccess[e]!;
+      if (bits & WALK_BACKWARD) seeds.push([g.edgeFrom[e]!, walkDs + (along * 10) / WALKING_SPEED]);
+      if (bits & WALK_FORWARD) seeds.push([g.edgeTo[e]!, walkDs + (Math.max(0, g.edgeLengthDm[e]! / 10 - along) * 10) / WALKING_SPEED]);
+    }
+  }
+  const cost = ref.dijkstra(seeds, WALKING_SPEED, false);
+  // arrival (tenths after tau) at a snapped point: from the ends of its edge, the last leg truncated
+  const atPoint = (snap: RefSnap) => {
+    const bits = g.edgeAccess[snap.edge]!;
+    let best = Infinity;
+    if (bits & WALK_FORWARD) best = Math.min(best, cost[g.edgeFrom[snap.edge]!]! + Math.trunc((snap.alongM * 10) / WALKING_SPEED));
+    if (bits & WALK_BACKWARD) best = Math.min(best, cost[g.edgeTo[snap.edge]!]! + Math.trunc((Math.max(0, g.edgeLengthDm[snap.edge]! / 10 - snap.alongM) * 10) / WALKING_SPEED));
+    return best;
+  };
+  if (centre.snap && tau * 10 + atPoint(centre.snap) <= t0 * 10) return true;
+  // stops reached on foot (within the map's duration), then the connection scan
+  const start = new Map<number, number>();
+  ref.stopSnaps.forEach((snap, s) => {
+    if (!snap) return;
+    const ds = atPoint(snap);
+    if (ds <= T * 10) start.set(s, ds / 10);
+  });
+  const conns = ref.connections([DAY - 1, DAY], (tz, d) => days.origin(tz, d), tau, t0);
+  const arrival = ref.earliestArrival(conns, tau, start, footSec);
+  const finish = new Map<number, number>();
+  if (centre.snap) for (const [s, sec] of ref.streetAccess(centre.snap, WALKING_SPEED, MAX_TO_PT_SEC, true)) finish.set(s, sec);
+  for (const s of centre.free) finish.set(s, 0);
+  for (const [s, sec] of finish) if (arrival[s]! + sec <= t0) return true;
+  return false;
+}

@@ -1,0 +1,76 @@
+/**
+ * Heat maps on the worker pool: the same answers as in-process, trips keep answering meanwhile,
+ * and the queue bound and the time budget answer 503 with Retry-After.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../../src/api/app.js';
+import { Coverage, CoverageRegistry } from '../../src/service/coverage-registry.js';
+import { HeatMapPool } from '../../src/service/heat-map-pool.js';
+import { loadCoverage } from '../../src/service/load-coverage.js';
+import { writeFeed } from '../helpers/gtfs-fixture.js';
+import { fixtureGtfs, fixtureOsmXml } from './fixture.js';
+
+const URL = '/v1/coverage/main_routing_test/heat_maps?datetime=20120614T080100&from=stopB&max_duration=3600&resolution=200';
+let registry: CoverageRegistry;
+
+before(async () => {
+  const osm = path.join(mkdtempSync(path.join(tmpdir(), 'navette-osm-')), 'streets.osm');
+  writeFileSync(osm, fixtureOsmXml());
+  registry = new CoverageRegistry();
+  const coverage = new Coverage({ id: 'main_routing_test', gtfs: [writeFeed(fixtureGtfs())], osm, timezone: 'UTC' });
+  registry.add(coverage);
+  await loadCoverage(coverage);
+});
+
+describe('heat-map worker pool', () => {
+  const pools: HeatMapPool[] = [];
+  after(async () => {
+    for (const p of pools) await p.close();
+  });
+  const appWith = async (options: ConstructorParameters<typeof HeatMapPool>[0]) => {
+    const pool = new HeatMapPool(options);
+    pools.push(pool);
+    return buildApp({ registry, heatMaps: pool });
+  };
+  const limits = { maxDurationSec: 86400, maxResolution: 1000 };
+
+  test('answers exactly as the in-process computation, and trips meanwhile', async () => {
+    const pooled = await appWith({ ...limits, threads: 2 });
+    const local = await buildApp({ registry });
+    const [a, b, trips] = await Promise.all([
+      pooled.inject({ method: 'GET', url: URL }),
+      local.inject({ method: 'GET', url: URL }),
+      pooled.inject({ method: 'GET', url: '/v1/coverage/main_routing_test/trips' }),
+    ]);
+    assert.equal(a.statusCode, 200);
+    assert.equal(a.body, b.body);
+    assert.equal(trips.statusCode, 200);
+    assert.equal(JSON.parse(trips.body).trips.length, 4);
+    await local.close();
+  });
+
+  test('past the queue bound: 503 with Retry-After', async () => {
+    const app = await appWith({ ...limits, threads: 1, maxQueue: 1 });
+    const heavy = URL.replace('resolution=200', 'resolution=1000');
+    const answers = await Promise.all(Array.from({ length: 12 }, () => app.inject({ method: 'GET', url: heavy })));
+    const refused = answers.filter((r) => r.statusCode === 503);
+    assert.ok(refused.length > 0, 'some requests are refused');
+    assert.ok(answers.some((r) => r.statusCode === 200), 'the others are answered');
+    for (const r of refused) {
+      assert.equal(r.headers['retry-after'], '1');
+      assert.equal(JSON.parse(r.body).error.id, 'service_unavailable');
+    }
+  });
+
+  test('past the time budget: 503 like a dead region, with Retry-After', async () => {
+    const app = await appWith({ ...limits, threads: 1, budgetMs: 1 });
+    const r = await app.inject({ method: 'GET', url: URL.replace('resolution=200', 'resolution=1000') });
+    assert.equal(r.statusCode, 503);
+    assert.ok(r.headers['retry-after']);
+    assert.deepEqual(JSON.parse(r.body).error, { id: 'dead_socket', message: 'The region main_routing_test is dead' });
+  });
+});

@@ -1,0 +1,150 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { heatMatrixJson } from '../../src/api/heat-map-json.js';
+import { Layer } from '../../src/osm/street-access.js';
+import { BoxBuilder, fillCells, matchRadiusM, Rasterizer, toSeconds, type Grid } from '../../src/routing/raster.js';
+import { StreetSearch } from '../../src/routing/street-search.js';
+import { projectX, projectY, segmentDistance2 } from '../../src/model/street-graph.js';
+import { graphOf, latOfY, lonOfX } from '../helpers/street-fixture.js';
+
+describe('heat matrix JSON', () => {
+  test('a 3 × 3 grid: key order, bands, whole seconds and null (print_map_test)', () => {
+    const grid: Grid = { minLon: 0, maxLon: 3, minLat: 4, maxLat: 7, resolution: 3 };
+    const seconds = new Int32Array(9);
+    for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) seconds[i * 3 + j] = (3 * i + j) * 60;
+    seconds[8] = -1;
+    assert.equal(
+      heatMatrixJson(grid, seconds),
+      '{"line_headers":[{"cell_lat":{"min_lat":4,"center_lat":4.5,"max_lat":5}},' +
+        '{"cell_lat":{"min_lat":5,"center_lat":5.5,"max_lat":6}},' +
+        '{"cell_lat":{"min_lat":6,"center_lat":6.5,"max_lat":7}}],' +
+        '"lines":[{"cell_lon":{"min_lon":0,"center_lon":0.5,"max_lon":1},"duration":[0,60,120]},' +
+        '{"cell_lon":{"min_lon":1,"center_lon":1.5,"max_lon":2},"duration":[180,240,300]},' +
+        '{"cell_lon":{"min_lon":2,"center_lon":2.5,"max_lon":3},"duration":[360,420,null]}]}',
+    );
+  });
+
+  test('large durations are written digit by digit', () => {
+    const grid: Grid = { minLon: 0, maxLon: 1, minLat: 0, maxLat: 1, resolution: 1 };
+    assert.match(heatMatrixJson(grid, Int32Array.of(86399)), /"duration":\[86399\]/);
+  });
+});
+
+describe('raster', () => {
+  // one straight street from (0, 0) to (100, 0) metres; the grid's cell centres are at x = 0, 100 and y = -50, 50
+  const { graph } = graphOf(
+    [
+      [0, 0],
+      [100, 0],
+    ],
+    [{ nodes: [0, 1], tags: { highway: 'residential' } }],
+  );
+  const grid: Grid = { minLon: lonOfX(-50), maxLon: lonOfX(150), minLat: latOfY(-100), maxLat: latOfY(100), resolution: 2 };
+  const vertexAt = (node: number) => [...graph.vertexNodeId].indexOf(node + 1);
+
+  function raster(layer: Layer, speed: number, seedNode: number, reverse: boolean, maxSec: number): number[][] {
+    const search = new StreetSearch(graph, 10_000);
+    search.reset();
+    search.seed(vertexAt(seedNode), 0);
+    search.run(layer, speed, 10_000, reverse);
+    const nearest = new Rasterizer(graph, 4).nearestSegments(grid, layer);
+    const values = new Float64Array(4).fill(Infinity);
+    fillCells(graph, grid, nearest, layer, speed, reverse, (v) => search.costOf(v), values);
+    const out = new Int32Array(4);
+    toSeconds(values, maxSec, out);
+    return [
+      [out[0]!, out[1]!],
+      [out[2]!, out[3]!],
+    ];
+  }
+
+  test('each cell: the better end of its nearest segment plus the straight distance, truncated', () => {
+    // from (0,0) walking at 1 m/s: the far end is at 100 s; the cell at (100, ±50) is 111.8 m from (0,0), 50 m from (100,0)
+    assert.deepEqual(raster(Layer.Walk, 1, 0, false, 3600), [
+      [50, 50],
+      [111, 111],
+    ]);
+  });
+
+  test('null at the maximum duration and beyond', () => {
+    assert.deepEqual(raster(Layer.Walk, 1, 0, false, 111), [
+      [50, 50],
+      [-1, -1],
+    ]);
+  });
+
+  test('one-way edges and contracted points: values along a street travelled one way only', () => {
+    // a street from (0,0) to (200,0) through a contracted node at (100,0), open to cars only from x=200 to x=0;
+    // cells of the middle row have their centres on the street at x = 25, 125, 225
+    const { graph: street } = graphOf(
+      [
+        [0, 0],
+        [100, 0],
+        [200, 0],
+      ],
+      [{ nodes: [0, 1, 2], tags: { highway: 'residential', oneway: '-1' } }],
+    );
+    const g3: Grid = { minLon: lonOfX(-25), maxLon: lonOfX(275), minLat: latOfY(-150), maxLat: latOfY(150), resolution: 3 };
+    const at = (node: number) => [...street.vertexNodeId].indexOf(node + 1);
+    const middleRow = (layer: Layer, seedNode: number, reverse: boolean) => {
+      const search = new StreetSearch(street, 10_000);
+      search.reset();
+      search.seed(at(seedNode), 0);
+      search.run(layer, 1, 10_000, reverse);
+      const nearest = new Rasterizer(street, 3).nearestSegments(g3, layer);
+      const values = new Float64Array(9).fill(Infinity);
+      fillCells(street, g3, nearest, layer, 1, reverse, (v) => search.costOf(v), values);
+      const out = new Int32Array(9);
+      toSeconds(values, 3600, out);
+      return [out[1]!, out[4]!, out[7]!];
+    };
+    assert.deepEqual(middleRow(Layer.Walk, 0, false), [25, 125, 225]);
+    assert.deepEqual(middleRow(Layer.Car, 0, false), [25, -1, -1], 'no car from x=0 along the street');
+    assert.deepEqual(middleRow(Layer.Car, 2, false), [175, 75, 25]);
+    assert.deepEqual(middleRow(Layer.Car, 0, true), [25, 125, 225], 'reaching x=0 by car works from anywhere on the street');
+    // to reach x=200 by car: only from x=200 itself; the cell at x=125 joins it straight, off the street
+    assert.deepEqual(middleRow(Layer.Car, 2, true), [-1, 75, 25]);
+  });
+
+  test('no street within the matching radius: null', () => {
+    const far: Grid = { minLon: lonOfX(2000), maxLon: lonOfX(2100), minLat: latOfY(2000), maxLat: latOfY(2100), resolution: 2 };
+    const nearest = new Rasterizer(graph, 4).nearestSegments(far, Layer.Walk);
+    assert.deepEqual([...nearest], [-1, -1, -1, -1]);
+    assert.equal(matchRadiusM(far), 500);
+  });
+
+  test('the two passes agree with a plain nearest search on every cell', () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const points: [number, number][] = [];
+    for (let i = 0; i < 300; i++) points.push([random() * 2000, random() * 2000]);
+    const ways = [];
+    for (let i = 0; i + 2 < points.length; i += 3) ways.push({ nodes: [i, i + 1, i + 2], tags: { highway: 'residential' } });
+    const { graph: g } = graphOf(points, ways);
+    const box = new BoxBuilder();
+    box.addSquare(lonOfX(1000), latOfY(1000), 1500);
+    const big = box.grid(60);
+    const nearest = new Rasterizer(g, 60).nearestSegments(big, Layer.Walk);
+    const slow = new Rasterizer(g, 60);
+    // a radius of 0 for the first pass leaves every cell to the index search
+    const plain = (slow as unknown as { nearestSegments(grid: Grid, layer: Layer, nearM?: number): Int32Array }).nearestSegments(big, Layer.Walk, 0);
+    // the same distance for every cell (two segments sharing an end may tie)
+    const p = g.projection;
+    const x0 = projectX(p, big.minLon);
+    const y0 = projectY(p, big.minLat);
+    const dx = (projectX(p, big.maxLon) - x0) / 60;
+    const dy = (projectY(p, big.maxLat) - y0) / 60;
+    const fast = [...nearest];
+    for (let i = 0; i < 60; i++) {
+      for (let j = 0; j < 60; j++) {
+        const a = fast[i * 60 + j]!;
+        const b = plain[i * 60 + j]!;
+        assert.equal(a < 0, b < 0);
+        if (a < 0) continue;
+        const cx = x0 + (i + 0.5) * dx;
+        const cy = y0 + (j + 0.5) * dy;
+        assert.ok(Math.abs(segmentDistance2(g, a, cx, cy) - segmentDistance2(g, b, cx, cy)) < 1e-6, `cell ${i},${j}`);
+      }
+    }
+  });
+});
