@@ -106,7 +106,7 @@ for (const [k, stop] of origins.entries()) {
   if (k >= 5) times.push(performance.now() - started);
   if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
   if (res.headers.get('content-encoding') !== 'gzip') throw new Error('not compressed');
-  bytes += Number(res.headers.get('content-length') ?? body.byteLength);
+  bytes += Number(res.headers.get('content-length'));
 }
 console.log(
   `${'HTTP + gzip, max_duration 3600, resolution 500'.padEnd(44)} p50 ${percentile(times, 50).toFixed(1)} ms  p95 ${percentile(times, 95).toFixed(1)} ms  ` +

@@ -148,7 +148,7 @@ function handleCoverage(req: FastifyRequest, reply: FastifyReply, registry: Cove
   const target = targetOf(req);
   reply.type('application/json');
   if (target.kind === 'coverage') return answerCoverage(reply, registry, target.segment, target.info);
-  if (target.kind === 'heat_maps') return answerHeatMapRequest(reply, registry, limits, heatMaps, target.info, target.coverageRef);
+  if (target.kind === 'heat_maps') return answerHeatMapRequest(reply, registry, limits, heatMaps, target.info, target.coverageRef, req.headers['accept-encoding']);
   return answerTripsRequest(reply, registry, limits, target.trips);
 }
 
@@ -192,8 +192,18 @@ function answerTripsRequest(reply: FastifyReply, registry: CoverageRegistry, lim
   }
 }
 
-async function answerHeatMapRequest(reply: FastifyReply, registry: CoverageRegistry, limits: ApiLimits, heatMaps: HeatMapRunner, info: RequestInfo, ref: CoverageRef) {
-  const answer = await answerHeatMap(registry, limits, heatMaps, info, ref);
+async function answerHeatMapRequest(
+  reply: FastifyReply,
+  registry: CoverageRegistry,
+  limits: ApiLimits,
+  heatMaps: HeatMapRunner,
+  info: RequestInfo,
+  ref: CoverageRef,
+  acceptEncoding: string | undefined,
+) {
+  // the map's body comes compressed already (see heat-map-render.ts): the compression plugin leaves it
+  const answer = await answerHeatMap(registry, limits, heatMaps, info, ref, acceptEncoding);
+  reply.header('vary', 'Accept-Encoding');
   if (answer.headers) reply.headers(answer.headers);
   return reply.code(answer.status).send(answer.body);
 }

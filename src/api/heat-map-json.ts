@@ -37,22 +37,31 @@ class BufferWriter {
     this.length += this.buffer.write(s, this.length, 'utf8');
   }
 
-  /** A non-negative integer, digit by digit. */
-  uint(v: number): void {
-    this.reserve(11);
+  /** `count` durations from `values[from]`, comma-separated: whole seconds, or null where negative. */
+  durations(values: Int32Array, from: number, count: number): void {
+    this.reserve(count * 11);
     const b = this.buffer;
-    if (v < 10) {
-      b[this.length++] = 48 + v;
-      return;
+    let at = this.length;
+    for (let k = 0; k < count; k++) {
+      if (k > 0) b[at++] = 44; // ,
+      const v = values[from + k]!;
+      if (v < 0) {
+        b[at] = 110; // null
+        b[at + 1] = 117;
+        b[at + 2] = 108;
+        b[at + 3] = 108;
+        at += 4;
+        continue;
+      }
+      let digits = 1;
+      for (let t = v; t >= 10; t = (t / 10) | 0) digits++;
+      at += digits;
+      for (let t = v, pos = at; digits > 0; digits--) {
+        b[--pos] = 48 + (t % 10);
+        t = (t / 10) | 0;
+      }
     }
-    let digits = 1;
-    for (let t = v; t >= 10; t = Math.floor(t / 10)) digits++;
-    let pos = this.length + digits;
-    this.length = pos;
-    for (let t = v; digits > 0; digits--) {
-      b[--pos] = 48 + (t % 10);
-      t = Math.floor(t / 10);
-    }
+    this.length = at;
   }
 
   done(): Buffer {
@@ -78,12 +87,7 @@ export function writeHeatMatrix(w: BufferWriter, grid: Grid, seconds: Int32Array
     const min = grid.minLon + i * dLon;
     const max = grid.minLon + (i + 1) * dLon;
     w.text(`${i ? ',' : ''}{"cell_lon":{"min_lon":${num(min)},"center_lon":${num(min + dLon / 2)},"max_lon":${num(max)}},"duration":[`);
-    for (let j = 0; j < R; j++) {
-      if (j) w.text(',');
-      const v = seconds[i * R + j]!;
-      if (v < 0) w.text('null');
-      else w.uint(v);
-    }
+    w.durations(seconds, i * R, R);
     w.text(']}');
   }
   w.text(']}');

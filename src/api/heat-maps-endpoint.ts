@@ -3,14 +3,14 @@
  * (navitia-heat-maps.md §4.1), the centre, the request for the worker pool, and the response.
  */
 import { nearestSegment, projectX, projectY } from '../model/street-graph.js';
-import type { HeatMapMode, HeatMapQuery, HeatMapResult } from '../routing/heat-map.js';
+import type { HeatMapMode, HeatMapQuery } from '../routing/heat-map.js';
 import type { CoverageRegistry } from '../service/coverage-registry.js';
 import type { Generation } from '../service/generation.js';
 import { HeatMapUnavailable, type HeatMapRunner } from '../service/heat-map-runner.js';
 import { dayNumber, formatLocal, parseDatetimeParam } from '../util/datetime.js';
 import { resolveCoverage, type CoverageRef } from './coverage-resolution.js';
 import { engineStatus, httpError, plainError, type EngineErrorId } from './errors.js';
-import { heatMapBody } from './heat-map-json.js';
+import { chooseEncoding, type HeatMapRender, type RenderedHeatMap } from './heat-map-render.js';
 import { heatMapParams, type StreetMode } from './heat-maps-params.js';
 import type { RequestInfo } from './links.js';
 import { parseParams, type ParsedParams } from './params.js';
@@ -32,6 +32,7 @@ export async function answerHeatMap(
   runner: HeatMapRunner,
   req: RequestInfo,
   coverageRef: CoverageRef,
+  acceptEncoding?: string,
 ): Promise<HeatMapAnswer> {
   const params = parseParams(heatMapParams(limits), req.pairs);
   const now = params['_current_datetime'] !== undefined ? parseDatetimeParam(params['_current_datetime'] as string, 'UTC') : Math.floor(Date.now() / 1000);
@@ -78,9 +79,18 @@ export async function answerHeatMap(
   if (!generation.streets) return engineError('no_solution', 'no street network data, impossible to compute a heat_map', generation);
 
   const query = buildQuery(params, generation, direction, centre, t0, limits);
-  let result: HeatMapResult;
+  const e = envelope(generation);
+  const render: HeatMapRender = {
+    placeKey: direction === 'departure' ? 'from' : 'to',
+    placeJson: placeJson(generation, centre),
+    requestedDateTime: formatLocal(t0, timeZone),
+    publishersJson: e.publishers,
+    contextJson: e.context,
+    encoding: chooseEncoding(acceptEncoding),
+  };
+  let result: RenderedHeatMap;
   try {
-    result = await runner.run(coverage.id, generation, query);
+    result = await runner.run(coverage.id, generation, query, render);
   } catch (e) {
     if (e instanceof HeatMapUnavailable) {
       const headers = { 'retry-after': String(e.retryAfterSec) };
@@ -91,17 +101,8 @@ export async function answerHeatMap(
     }
     throw e;
   }
-  const e = envelope(generation);
-  const body = heatMapBody({
-    grid: result.grid,
-    seconds: result.seconds,
-    placeKey: direction === 'departure' ? 'from' : 'to',
-    placeJson: placeJson(generation, centre),
-    requestedDateTime: formatLocal(t0, timeZone),
-    publishersJson: e.publishers,
-    contextJson: e.context,
-  });
-  return { status: 200, body };
+  const body = Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength);
+  return { status: 200, body, ...(result.encoding ? { headers: { 'content-encoding': result.encoding } } : {}) };
 }
 
 function publishersWithOsm(g: Generation | undefined): string {

@@ -16,8 +16,8 @@
  *
  * Every array is on a SharedArrayBuffer: worker threads see the same graph.
  */
-import Flatbush from 'flatbush';
 import { backwardBit, forwardBit, type Layer } from '../osm/street-access.js';
+import { bucketOf, segmentGridBytes, type SegmentGrid } from './segment-grid.js';
 
 /** Metres per degree of latitude (and of longitude at the equator) used throughout the heat maps. */
 export const METRES_PER_DEGREE = 111226.2991;
@@ -69,8 +69,8 @@ export interface StreetGraph {
   geomAlongM: Float32Array;
   segmentEdge: Uint32Array;
   segmentPoint: Uint32Array;
-  /** Flatbush index of the segments' boxes (Float32 metres), rebuilt in each thread with `Flatbush.from` */
-  segmentIndexData: SharedArrayBuffer;
+  /** the segments' spatial index */
+  segmentGrid: SegmentGrid;
 }
 
 /** Whether layer `layer` may go along edge `e` from its `from` end (side 0) or its `to` end (side 1). */
@@ -78,20 +78,9 @@ export function canTraverse(g: StreetGraph, e: number, side: number, layer: Laye
   return (g.edgeAccess[e]! & (side === 0 ? forwardBit(layer) : backwardBit(layer))) !== 0;
 }
 
-/** The segment index of a graph, one per thread (cheap: it wraps the shared buffer). */
-const indexes = new WeakMap<SharedArrayBuffer, Flatbush>();
-export function segmentIndex(g: StreetGraph): Flatbush {
-  let index = indexes.get(g.segmentIndexData);
-  if (!index) {
-    index = Flatbush.from(g.segmentIndexData);
-    indexes.set(g.segmentIndexData, index);
-  }
-  return index;
-}
-
 /** Bytes held by the graph's arrays and index. */
 export function streetGraphBytes(g: StreetGraph): number {
-  let total = g.segmentIndexData.byteLength;
+  let total = segmentGridBytes(g.segmentGrid);
   for (const value of Object.values(g)) if (ArrayBuffer.isView(value)) total += value.byteLength;
   return total;
 }
@@ -125,42 +114,58 @@ export function snapPoint(g: StreetGraph, layer: Layer, x: number, y: number, ma
 
 /**
  * The segment nearest to (x, y) among those whose edge has one of `accessMask`'s bits, within
- * `maxM` metres (exact distance to the segment, not to its box); -1 when none.
+ * `maxM` metres (exact distance to the segment, not to its box); -1 when none. Ties go to the
+ * lowest segment number.
  *
- * A best-first walk of the Flatbush tree: blocks are visited by increasing box distance and the walk
- * stops when the nearest block is farther than the best segment found.
+ * Searches the segment grid ring by ring around the point, and stops when the next ring lies
+ * farther than the best segment found. A point outside the grid searches from its nearest point on
+ * the grid: distances from there to the buckets are no larger, so the rings' bounds still hold.
  */
 export function nearestSegment(g: StreetGraph, x: number, y: number, maxM: number, accessMask: number): number {
-  const index = segmentIndex(g);
-  const boxes = index._boxes;
-  const indices = index._indices;
-  const levelBounds = index._levelBounds;
-  const items4 = index.numItems * 4;
-  const nodeSize4 = index.nodeSize * 4;
-  const heap = scratchHeap;
-  heap.clear();
+  const { x0, y0, sizeM, cols, rows, start, segments, coords, access } = g.segmentGrid;
+  const qx = Math.min(Math.max(x, x0), x0 + cols * sizeM);
+  const qy = Math.min(Math.max(y, y0), y0 + rows * sizeM);
+  const bi = bucketOf(x0, sizeM, cols, qx);
+  const bj = bucketOf(y0, sizeM, rows, qy);
+  // distance from the point to the edge of its own bucket (1 mm less, for rounding)
+  const inner = Math.min(qx - (x0 + bi * sizeM), x0 + (bi + 1) * sizeM - qx, qy - (y0 + bj * sizeM), y0 + (bj + 1) * sizeM - qy) - 1e-3;
   let best = -1;
   let bound = maxM * maxM;
-  heap.push(boxes.length - 4, 0);
-  while (heap.size > 0 && heap.minPriority() <= bound) {
-    const block = heap.pop();
-    const end = Math.min(block + nodeSize4, upperBound(block, levelBounds));
-    const leafLevel = block < items4;
-    for (let pos = block; pos < end; pos += 4) {
-      const dx = Math.max(boxes[pos]! - x, x - boxes[pos + 2]!, 0);
-      const dy = Math.max(boxes[pos + 1]! - y, y - boxes[pos + 3]!, 0);
-      const d2 = dx * dx + dy * dy;
-      if (d2 > bound) continue;
-      const child = indices[pos >> 2]!;
-      if (!leafLevel) {
-        heap.push(child, d2);
-        continue;
-      }
-      if ((g.edgeAccess[g.segmentEdge[child]!]! & accessMask) === 0) continue;
-      const exact = segmentDistance2(g, child, x, y);
-      if (exact < bound || (exact === bound && best < 0)) {
-        bound = exact;
-        best = child;
+  for (let k = 0; ; k++) {
+    if (k > 0) {
+      const gap = inner + (k - 1) * sizeM;
+      if (gap > 0 && gap * gap > bound) break;
+      if (bi - k < 0 && bj - k < 0 && bi + k >= cols && bj + k >= rows) break;
+    }
+    const jLo = Math.max(0, bj - k);
+    const jHi = Math.min(rows - 1, bj + k);
+    for (let i = Math.max(0, bi - k), iHi = Math.min(cols - 1, bi + k); i <= iHi; i++) {
+      const column = i * rows;
+      // a side of the ring is one run of buckets; elsewhere the ring has one bucket at each end
+      const side = i === bi - k || i === bi + k;
+      for (let end = 0; end < 2; end++) {
+        let from: number;
+        let to: number;
+        if (side) {
+          from = start[column + jLo]!;
+          to = start[column + jHi + 1]!;
+        } else {
+          const j = end === 0 ? bj - k : bj + k;
+          if (j < 0 || j >= rows) continue;
+          from = start[column + j]!;
+          to = start[column + j + 1]!;
+        }
+        for (let n = from; n < to; n++) {
+          if ((access[n]! & accessMask) === 0) continue;
+          const d2 = pointSegmentDistance2(x, y, coords[4 * n]!, coords[4 * n + 1]!, coords[4 * n + 2]!, coords[4 * n + 3]!);
+          if (d2 > bound) continue;
+          const s = segments[n]!;
+          if (d2 < bound || best < 0 || s < best) {
+            bound = d2;
+            best = s;
+          }
+        }
+        if (side) break;
       }
     }
   }
@@ -173,10 +178,13 @@ let lastT = 0;
 /** Squared distance from (px, py) to segment s. */
 export function segmentDistance2(g: StreetGraph, s: number, px: number, py: number): number {
   const p = g.segmentPoint[s]!;
-  const ax = g.geomX[p]!;
-  const ay = g.geomY[p]!;
-  const dx = g.geomX[p + 1]! - ax;
-  const dy = g.geomY[p + 1]! - ay;
+  return pointSegmentDistance2(px, py, g.geomX[p]!, g.geomY[p]!, g.geomX[p + 1]!, g.geomY[p + 1]!);
+}
+
+/** Squared distance from (px, py) to the segment from (ax, ay) to (bx, by); sets `lastT`. */
+function pointSegmentDistance2(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
+  const dx = bx - ax;
+  const dy = by - ay;
   const len2 = dx * dx + dy * dy;
   let t = len2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / len2 : 0;
   if (t < 0) t = 0;
@@ -186,71 +194,3 @@ export function segmentDistance2(g: StreetGraph, s: number, px: number, py: numb
   const cy = ay + t * dy - py;
   return cx * cx + cy * cy;
 }
-
-function upperBound(value: number, bounds: number[]): number {
-  let i = 0;
-  let j = bounds.length - 1;
-  while (i < j) {
-    const m = (i + j) >> 1;
-    if (bounds[m]! > value) j = m;
-    else i = m + 1;
-  }
-  return bounds[i]!;
-}
-
-/** A binary min-heap of (id, priority) on growable typed arrays, reused by every query of a thread. */
-class MinHeap {
-  private ids = new Int32Array(64);
-  private priorities = new Float64Array(64);
-  size = 0;
-
-  clear(): void {
-    this.size = 0;
-  }
-
-  minPriority(): number {
-    return this.priorities[0]!;
-  }
-
-  push(id: number, priority: number): void {
-    if (this.size === this.ids.length) {
-      const ids = new Int32Array(this.size * 2);
-      ids.set(this.ids);
-      this.ids = ids;
-      const priorities = new Float64Array(this.size * 2);
-      priorities.set(this.priorities);
-      this.priorities = priorities;
-    }
-    let i = this.size++;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (this.priorities[parent]! <= priority) break;
-      this.ids[i] = this.ids[parent]!;
-      this.priorities[i] = this.priorities[parent]!;
-      i = parent;
-    }
-    this.ids[i] = id;
-    this.priorities[i] = priority;
-  }
-
-  pop(): number {
-    const top = this.ids[0]!;
-    const lastId = this.ids[--this.size]!;
-    const lastPriority = this.priorities[this.size]!;
-    let i = 0;
-    const half = this.size >> 1;
-    while (i < half) {
-      let child = 2 * i + 1;
-      if (child + 1 < this.size && this.priorities[child + 1]! < this.priorities[child]!) child++;
-      if (this.priorities[child]! >= lastPriority) break;
-      this.ids[i] = this.ids[child]!;
-      this.priorities[i] = this.priorities[child]!;
-      i = child;
-    }
-    this.ids[i] = lastId;
-    this.priorities[i] = lastPriority;
-    return top;
-  }
-}
-
-const scratchHeap = new MinHeap();

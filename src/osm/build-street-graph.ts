@@ -4,11 +4,11 @@
  * 1. Each way gets its layer bits from its tags (`street-access.ts`); ways no layer may use are dropped.
  * 2. A node becomes a vertex when it ends a way or is shared by several ways (or twice by one); the
  *    nodes between two vertices are contracted into the geometry of one edge.
- * 3. Adjacency in compressed rows, segments of every edge geometry in a Flatbush index.
+ * 3. Adjacency in compressed rows, segments of every edge geometry in a grid index.
  */
-import Flatbush from 'flatbush';
 import { METRES_PER_DEGREE, type Projection, type StreetGraph } from '../model/street-graph.js';
 import { sharedArray, sharedCopy } from '../model/shared-arrays.js';
+import { buildSegmentGrid } from '../model/segment-grid.js';
 import { Growable } from '../model/growable.js';
 import type { OsmExtract } from './osm-extract.js';
 import { CAR_BACKWARD, CAR_FORWARD, NO_PARKING, wayAccess } from './street-access.js';
@@ -149,7 +149,6 @@ export function buildStreetGraph(osm: OsmExtract): StreetGraphBuild {
   const segmentCount = pointCount - edgeCount;
   const segmentEdge = sharedArray(Uint32Array, segmentCount);
   const segmentPoint = sharedArray(Uint32Array, segmentCount);
-  const index = new Flatbush(Math.max(1, segmentCount), 16, Float32Array, SharedArrayBuffer);
   const gx = geomX.data;
   const gy = geomY.data;
   let s = 0;
@@ -157,12 +156,9 @@ export function buildStreetGraph(osm: OsmExtract): StreetGraphBuild {
     for (let p = offsets[e]!; p < offsets[e + 1]! - 1; p++) {
       segmentEdge[s] = e;
       segmentPoint[s] = p;
-      index.add(Math.min(gx[p]!, gx[p + 1]!), Math.min(gy[p]!, gy[p + 1]!), Math.max(gx[p]!, gx[p + 1]!), Math.max(gy[p]!, gy[p + 1]!));
       s++;
     }
   }
-  if (segmentCount === 0) index.add(0, 0, 0, 0); // an empty graph still has a valid (useless) index
-  index.finish();
 
   const graph: StreetGraph = {
     projection,
@@ -185,7 +181,7 @@ export function buildStreetGraph(osm: OsmExtract): StreetGraphBuild {
     geomAlongM: sharedCopy(Float32Array, geomAlong.data.subarray(0, pointCount)),
     segmentEdge,
     segmentPoint,
-    segmentIndexData: index.data as SharedArrayBuffer,
+    segmentGrid: buildSegmentGrid({ segmentCount, segmentPoint, segmentEdge, edgeAccess: edgeAccess.data, geomX: gx, geomY: gy }),
   };
   return {
     graph,

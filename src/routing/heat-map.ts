@@ -201,7 +201,8 @@ export class HeatMapEngine {
         }
       }
       search.run(leg.layer, leg.speed, limitDs, reverse);
-      const nearest = this.rasterizer.nearestSegments(grid, leg.layer);
+      this.rasterizer.boundCells(grid, leg.speed, limitDs, search.touched, search.touchedCount, (v) => search.costOf(v));
+      const nearest = this.rasterizer.nearestSegments(grid, leg.layer, true);
       fillCells(graph, grid, nearest, leg.layer, leg.speed, reverse, (v) => search.costOf(v), values);
     });
     const seconds = this.cellSeconds.subarray(0, R * R);

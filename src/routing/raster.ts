@@ -7,20 +7,13 @@
  * Cell (i, j) is longitude band i (west to east) and latitude band j (south to north), stored at
  * i * R + j, the order of Navitia's `lines[i].duration[j]`.
  *
- * Nearest segments come in two passes, both exact: every segment in the box stamps the cells whose
- * centre lies within a couple of cells of it (cheap, and it settles every cell close to a street);
- * the cells left (far from any street) ask the segment index.
+ * Nearest segments are found exactly but only where they matter: a lower bound of the values, cheap
+ * to compute from the street search (`boundCells`), rules out the cells that can only be null, and
+ * the others ask the segment grid (`nearestSegment`).
  */
 import { backwardBit, forwardBit, layerBits, type Layer } from '../osm/street-access.js';
-import {
-  METRES_PER_DEGREE,
-  nearestSegment,
-  projectX,
-  projectY,
-  segmentDistance2,
-  segmentIndex,
-  type StreetGraph,
-} from '../model/street-graph.js';
+import { METRES_PER_DEGREE, nearestSegment, projectX, projectY, type StreetGraph } from '../model/street-graph.js';
+import type { SegmentGrid } from '../model/segment-grid.js';
 import { UNREACHED } from './street-search.js';
 
 export interface Grid {
@@ -72,82 +65,291 @@ export function matchRadiusM(grid: Grid): number {
   return Math.max(500, width, height);
 }
 
+/** Side, in cells, of the blocks on which `Rasterizer.boundCells` computes its lower bound. */
+const BLOCK = 2;
+
 /** Per-thread scratch for rasters up to `maxResolution` per side. */
 export class Rasterizer {
-  private readonly bestDist2: Float64Array;
   private readonly bestSegment: Int32Array;
+  /** 1 where a cell may take a value below the limit (see `boundCells`) */
+  private readonly need: Uint8Array;
+  private readonly blockBound: Float64Array;
 
   constructor(
     readonly graph: StreetGraph,
     maxResolution: number,
   ) {
-    this.bestDist2 = new Float64Array(maxResolution * maxResolution);
-    this.bestSegment = new Int32Array(maxResolution * maxResolution);
+    const cells = maxResolution * maxResolution;
+    this.bestSegment = new Int32Array(cells);
+    this.need = new Uint8Array(cells);
+    const blocks = Math.ceil(maxResolution / BLOCK);
+    this.blockBound = new Float64Array(blocks * blocks);
   }
 
   /**
-   * For each cell of `grid`, the nearest segment usable by `layer` within the matching radius
-   * (-1 when none). The result is a view on scratch memory, valid until the next call.
+   * Mark the cells that may take a value below `limitDs` from a street search's reached vertices
+   * (`vertices[0 .. count)`, costs by `costOf`, travelled on at `speed` m/s); `nearestSegments`
+   * then skips the others, which are null whatever their nearest segment.
+   *
+   * Every value `fillCells` gives is the cost of some reached vertex v plus a way from v to the cell
+   * at least as long as the straight line, so cost(v) + |cell − v| / speed bounds it from below. That
+   * bound is computed on blocks of BLOCK × BLOCK cells by a chamfer distance transform whose steps are
+   * shortened so that it never exceeds the straight distance, minus the block's half diagonal.
    */
-  nearestSegments(grid: Grid, layer: Layer, firstPassM?: number): Int32Array {
+  boundCells(grid: Grid, speed: number, limitDs: number, vertices: Uint32Array, count: number, costOf: (v: number) => number): void {
     const g = this.graph;
     const R = grid.resolution;
-    const cells = R * R;
-    const best = this.bestSegment.subarray(0, cells);
-    const bestDist2 = this.bestDist2.subarray(0, cells);
-    best.fill(-1);
-    const p = g.projection;
-    const x0 = projectX(p, grid.minLon);
-    const y0 = projectY(p, grid.minLat);
-    const dx = (projectX(p, grid.maxLon) - x0) / R;
-    const dy = (projectY(p, grid.maxLat) - y0) / R;
-    const mask = layerBits(layer);
-    const radius = matchRadiusM(grid);
-    // first pass: cells within `near` metres of a segment
-    const near = firstPassM ?? Math.min(radius, 2 * Math.max(dx, dy));
-    const near2 = near * near;
-    bestDist2.fill(near2);
-    if (near <= 0) return this.finishNearest(grid, best, x0, y0, dx, dy, radius, mask);
-    const { segmentPoint, geomX, geomY, segmentEdge, edgeAccess } = g;
-    const candidates = segmentIndex(g).search(x0 - near, y0 - near, x0 + R * dx + near, y0 + R * dy + near);
-    for (const s of candidates) {
-      if ((edgeAccess[segmentEdge[s]!]! & mask) === 0) continue;
-      const a = segmentPoint[s]!;
-      const sx0 = Math.min(geomX[a]!, geomX[a + 1]!);
-      const sx1 = Math.max(geomX[a]!, geomX[a + 1]!);
-      const sy0 = Math.min(geomY[a]!, geomY[a + 1]!);
-      const sy1 = Math.max(geomY[a]!, geomY[a + 1]!);
-      // cells whose centre x0 + (i + 0.5) dx lies in [sx0 - near, sx1 + near]
-      const i0 = Math.max(0, Math.ceil((sx0 - near - x0) / dx - 0.5));
-      const i1 = Math.min(R - 1, Math.floor((sx1 + near - x0) / dx - 0.5));
-      const j0 = Math.max(0, Math.ceil((sy0 - near - y0) / dy - 0.5));
-      const j1 = Math.min(R - 1, Math.floor((sy1 + near - y0) / dy - 0.5));
-      for (let i = i0; i <= i1; i++) {
-        const cx = x0 + (i + 0.5) * dx;
-        for (let j = j0; j <= j1; j++) {
-          const d2 = segmentDistance2(g, s, cx, y0 + (j + 0.5) * dy);
-          const cell = i * R + j;
-          if (d2 < bestDist2[cell]! || (d2 === bestDist2[cell]! && best[cell]! < 0 && d2 <= near2)) {
-            bestDist2[cell] = d2;
-            best[cell] = s;
-          }
-        }
-      }
+    const { x0, y0, dx, dy } = cellGeometry(g, grid);
+    const nb = Math.ceil(R / BLOCK);
+    const bw = BLOCK * dx;
+    const bh = BLOCK * dy;
+    const perMetre = 10 / speed;
+    const bound = this.blockBound.subarray(0, nb * nb);
+    bound.fill(Infinity);
+    const { adjOffset, adjEdge, geomOffset, geomX, geomY } = g;
+    for (let k = 0; k < count; k++) {
+      const v = vertices[k]!;
+      const cost = costOf(v);
+      if (cost >= limitDs || adjOffset[v] === adjOffset[v + 1]) continue;
+      // the vertex's position: the first or last point of an incident edge
+      const ref = adjEdge[adjOffset[v]!]!;
+      const point = (ref & 1) === 0 ? geomOffset[ref >>> 1]! : geomOffset[(ref >>> 1) + 1]! - 1;
+      const vx = geomX[point]!;
+      const vy = geomY[point]!;
+      const bi = Math.min(nb - 1, Math.max(0, Math.floor((vx - x0) / bw)));
+      const bj = Math.min(nb - 1, Math.max(0, Math.floor((vy - y0) / bh)));
+      // cost(v) − |centre − v|: propagated by at most the straight distance, it stays below cost(v) + |c − v|
+      const seed = cost - Math.hypot(x0 + (bi + 0.5) * bw - vx, y0 + (bj + 0.5) * bh - vy) * perMetre;
+      const b = bi * nb + bj;
+      if (seed < bound[b]!) bound[b] = seed;
     }
-    return this.finishNearest(grid, best, x0, y0, dx, dy, radius, mask);
+    // an 8-neighbour path is at most `stretch` times longer than the straight line between its ends
+    const angle = Math.atan2(bh, bw);
+    const stretch = Math.max(1 / Math.cos(angle / 2), 1 / Math.cos((Math.PI / 2 - angle) / 2));
+    chamfer(bound, nb, (bw * perMetre) / stretch, (bh * perMetre) / stretch, (Math.hypot(bw, bh) * perMetre) / stretch);
+    // a cell lies within half a block diagonal of its block's centre; 1 m more covers lengths rounded to decimetres
+    const slack = (Math.hypot(bw, bh) / 2 + 1) * perMetre;
+    const need = this.need;
+    for (let i = 0; i < R; i++) {
+      const row = Math.floor(i / BLOCK) * nb;
+      for (let j = 0; j < R; j++) need[i * R + j] = bound[row + Math.floor(j / BLOCK)]! - slack < limitDs ? 1 : 0;
+    }
   }
 
-  /** Second pass: the cells no segment came near ask the index. */
-  private finishNearest(grid: Grid, best: Int32Array, x0: number, y0: number, dx: number, dy: number, radius: number, mask: number): Int32Array {
+  /**
+   * For each cell of `grid`, the nearest segment usable by `layer` within the matching radius (-1
+   * when none; ties go to the lowest segment number): what `nearestSegment` answers for the cell's
+   * centre. With `onlyNeeded`, only the cells the last `boundCells` marked are searched (the others
+   * get -1). The result is a view on scratch memory, valid until the next call.
+   *
+   * Cells are searched together, a batch per bucket of the segment grid: each ring of buckets
+   * around it is read once for the whole batch, each cell leaving the batch when the ring lies
+   * farther than its best segment. Cells outside the segment grid are searched one by one.
+   */
+  nearestSegments(grid: Grid, layer: Layer, onlyNeeded = false): Int32Array {
+    const g = this.graph;
     const R = grid.resolution;
+    const best = this.bestSegment.subarray(0, R * R);
+    const { x0, y0, dx, dy } = cellGeometry(g, grid);
+    const radius = matchRadiusM(grid);
+    const mask = layerBits(layer);
+    const need = this.need;
+    for (let c = 0; c < R * R; c++) best[c] = onlyNeeded && need[c] === 0 ? -1 : PENDING;
+    const sg = g.segmentGrid;
+    const S = sg.sizeM;
+    // first cell whose centre is at or after coordinate v
+    const firstI = (v: number) => Math.min(R, Math.max(0, Math.ceil((v - x0) / dx - 0.5)));
+    const firstJ = (v: number) => Math.min(R, Math.max(0, Math.ceil((v - y0) / dy - 0.5)));
+    const b = this.batch;
+    for (let bi = Math.max(0, Math.floor((x0 - sg.x0) / S)); bi < sg.cols; bi++) {
+      const iA = firstI(sg.x0 + bi * S);
+      const iB = firstI(sg.x0 + (bi + 1) * S);
+      if (iA >= R) break;
+      if (iA === iB) continue;
+      for (let bj = Math.max(0, Math.floor((y0 - sg.y0) / S)); bj < sg.rows; bj++) {
+        const jA = firstJ(sg.y0 + bj * S);
+        const jB = firstJ(sg.y0 + (bj + 1) * S);
+        if (jA >= R) break;
+        for (let i = iA; i < iB; i++) {
+          for (let j = jA; j < jB; j++) {
+            const cell = i * R + j;
+            if (best[cell] !== PENDING) continue;
+            b.add(cell, x0 + (i + 0.5) * dx, y0 + (j + 0.5) * dy, radius);
+            if (b.count === BATCH) b.search(sg, bi, bj, mask, best);
+          }
+        }
+        if (b.count > 0) b.search(sg, bi, bj, mask, best);
+      }
+    }
     for (let i = 0; i < R; i++) {
-      const cx = x0 + (i + 0.5) * dx;
       for (let j = 0; j < R; j++) {
         const cell = i * R + j;
-        if (best[cell]! < 0) best[cell] = nearestSegment(this.graph, cx, y0 + (j + 0.5) * dy, radius, mask);
+        if (best[cell] === PENDING) best[cell] = nearestSegment(g, x0 + (i + 0.5) * dx, y0 + (j + 0.5) * dy, radius, mask);
       }
     }
     return best;
+  }
+
+  private readonly batch = new CellBatch();
+}
+
+/** Marks a cell not searched yet. */
+const PENDING = -2;
+/** Most cells searched together. */
+const BATCH = 256;
+
+/** Cells searched together from one bucket of the segment grid (see `nearestSegment`, which it mirrors). */
+class CellBatch {
+  count = 0;
+  private readonly cell = new Int32Array(BATCH);
+  private readonly x = new Float64Array(BATCH);
+  private readonly y = new Float64Array(BATCH);
+  private readonly bound = new Float64Array(BATCH);
+  private readonly best = new Int32Array(BATCH);
+  /** the cells still searching, by their place in the batch */
+  private readonly active = new Int32Array(BATCH);
+  private readonly inner = new Float64Array(BATCH);
+
+  add(cell: number, x: number, y: number, maxM: number): void {
+    const n = this.count++;
+    this.cell[n] = cell;
+    this.x[n] = x;
+    this.y[n] = y;
+    this.bound[n] = maxM * maxM;
+    this.best[n] = -1;
+  }
+
+  /** Search the batch, whose cells lie in bucket (bi, bj), and write their answers into `out`. */
+  search(sg: SegmentGrid, bi: number, bj: number, accessMask: number, out: Int32Array): void {
+    const { x0, y0, sizeM, cols, rows, start, segments, coords, access } = sg;
+    const m = this.count;
+    const { x, y, bound, best, active, inner } = this;
+    for (let c = 0; c < m; c++) {
+      // distance from the cell to the edge of the bucket (1 mm less, for rounding)
+      inner[c] = Math.min(x[c]! - (x0 + bi * sizeM), x0 + (bi + 1) * sizeM - x[c]!, y[c]! - (y0 + bj * sizeM), y0 + (bj + 1) * sizeM - y[c]!) - 1e-3;
+    }
+    let left = m;
+    for (let c = 0; c < m; c++) active[c] = c;
+    for (let k = 0; ; k++) {
+      if (k > 0) {
+        // keep the cells whose best segment may still lie in this ring
+        let kept = 0;
+        for (let a = 0; a < left; a++) {
+          const c = active[a]!;
+          const gap = inner[c]! + (k - 1) * sizeM;
+          if (!(gap > 0 && gap * gap > bound[c]!)) active[kept++] = c;
+        }
+        left = kept;
+        if (left === 0) break;
+        if (bi - k < 0 && bj - k < 0 && bi + k >= cols && bj + k >= rows) break;
+      }
+      const jLo = Math.max(0, bj - k);
+      const jHi = Math.min(rows - 1, bj + k);
+      for (let i = Math.max(0, bi - k), iHi = Math.min(cols - 1, bi + k); i <= iHi; i++) {
+        const column = i * rows;
+        const side = i === bi - k || i === bi + k;
+        for (let end = 0; end < 2; end++) {
+          let from: number;
+          let to: number;
+          if (side) {
+            from = start[column + jLo]!;
+            to = start[column + jHi + 1]!;
+          } else {
+            const j = end === 0 ? bj - k : bj + k;
+            if (j < 0 || j >= rows) continue;
+            from = start[column + j]!;
+            to = start[column + j + 1]!;
+          }
+          for (let n = from; n < to; n++) {
+            if ((access[n]! & accessMask) === 0) continue;
+            const ax = coords[4 * n]!;
+            const ay = coords[4 * n + 1]!;
+            const bx = coords[4 * n + 2]!;
+            const by = coords[4 * n + 3]!;
+            const sdx = bx - ax;
+            const sdy = by - ay;
+            const len2 = sdx * sdx + sdy * sdy;
+            const minX = ax < bx ? ax : bx;
+            const maxX = ax < bx ? bx : ax;
+            const minY = ay < by ? ay : by;
+            const maxY = ay < by ? by : ay;
+            const s = segments[n]!;
+            for (let a = 0; a < left; a++) {
+              const c = active[a]!;
+              // the segment's box first: most segments of a ring are too far for most cells
+              const px = x[c]!;
+              const py = y[c]!;
+              const ox = px < minX ? minX - px : px > maxX ? px - maxX : 0;
+              const oy = py < minY ? minY - py : py > maxY ? py - maxY : 0;
+              if (ox * ox + oy * oy > bound[c]!) continue;
+              // the arithmetic of pointSegmentDistance2, for the same answers
+              let t = len2 > 0 ? ((x[c]! - ax) * sdx + (y[c]! - ay) * sdy) / len2 : 0;
+              if (t < 0) t = 0;
+              else if (t > 1) t = 1;
+              const ex = ax + t * sdx - x[c]!;
+              const ey = ay + t * sdy - y[c]!;
+              const d2 = ex * ex + ey * ey;
+              if (d2 > bound[c]!) continue;
+              if (d2 < bound[c]! || best[c]! < 0 || s < best[c]!) {
+                bound[c] = d2;
+                best[c] = s;
+              }
+            }
+          }
+          if (side) break;
+        }
+      }
+    }
+    for (let c = 0; c < m; c++) out[this.cell[c]!] = best[c]!;
+    this.count = 0;
+  }
+}
+
+/** The grid in the graph's projection: its south-west corner and cell size, metres. */
+function cellGeometry(g: StreetGraph, grid: Grid): { x0: number; y0: number; dx: number; dy: number } {
+  const p = g.projection;
+  const x0 = projectX(p, grid.minLon);
+  const y0 = projectY(p, grid.minLat);
+  const R = grid.resolution;
+  return { x0, y0, dx: (projectX(p, grid.maxLon) - x0) / R, dy: (projectY(p, grid.maxLat) - y0) / R };
+}
+
+/**
+ * Exact 8-neighbour chamfer distances over an n × n field (in place): each value becomes the least of
+ * itself and any other value plus the steps between them (`wi` along the first index, `wj` along
+ * the second, `wd` diagonally). Two sweeps, each row scanned both ways: a shortest path can always
+ * be taken monotone in both indexes.
+ */
+function chamfer(f: Float64Array, n: number, wi: number, wj: number, wd: number): void {
+  for (let i = 0; i < n; i++) {
+    const row = i * n;
+    const up = row - n;
+    for (let j = 0; j < n; j++) {
+      let v = f[row + j]!;
+      if (i > 0) {
+        v = Math.min(v, f[up + j]! + wi);
+        if (j > 0) v = Math.min(v, f[up + j - 1]! + wd);
+        if (j + 1 < n) v = Math.min(v, f[up + j + 1]! + wd);
+      }
+      if (j > 0) v = Math.min(v, f[row + j - 1]! + wj);
+      f[row + j] = v;
+    }
+    for (let j = n - 2; j >= 0; j--) f[row + j] = Math.min(f[row + j]!, f[row + j + 1]! + wj);
+  }
+  for (let i = n - 1; i >= 0; i--) {
+    const row = i * n;
+    const down = row + n;
+    for (let j = n - 1; j >= 0; j--) {
+      let v = f[row + j]!;
+      if (i + 1 < n) {
+        v = Math.min(v, f[down + j]! + wi);
+        if (j > 0) v = Math.min(v, f[down + j - 1]! + wd);
+        if (j + 1 < n) v = Math.min(v, f[down + j + 1]! + wd);
+      }
+      if (j + 1 < n) v = Math.min(v, f[row + j + 1]! + wj);
+      f[row + j] = v;
+    }
+    for (let j = 1; j < n; j++) f[row + j] = Math.min(f[row + j]!, f[row + j - 1]! + wj);
   }
 }
 
@@ -169,11 +371,7 @@ export function fillCells(
   out: Float64Array,
 ): void {
   const R = grid.resolution;
-  const p = g.projection;
-  const x0 = projectX(p, grid.minLon);
-  const y0 = projectY(p, grid.minLat);
-  const dx = (projectX(p, grid.maxLon) - x0) / R;
-  const dy = (projectY(p, grid.maxLat) - y0) / R;
+  const { x0, y0, dx, dy } = cellGeometry(g, grid);
   const { segmentPoint, segmentEdge, geomX, geomY, geomAlongM, edgeAccess, edgeFrom, edgeTo, edgeLengthDm } = g;
   // a point of an edge is reached from its `from` end going along the edge, from its `to` end going
   // against it; reversed (costs to the centre), it goes to the `from` end against the edge
@@ -209,12 +407,15 @@ export function fillCells(
       const va = pointValue(e, a);
       const vb = pointValue(e, a + 1);
       let v = Infinity;
-      if (va !== Infinity) v = va + Math.hypot(cx - geomX[a]!, cy - geomY[a]!) * perMetre;
-      if (vb !== Infinity) v = Math.min(v, vb + Math.hypot(cx - geomX[a + 1]!, cy - geomY[a + 1]!) * perMetre);
+      if (va !== Infinity) v = va + distance(cx - geomX[a]!, cy - geomY[a]!) * perMetre;
+      if (vb !== Infinity) v = Math.min(v, vb + distance(cx - geomX[a + 1]!, cy - geomY[a + 1]!) * perMetre);
       if (v < out[cell]!) out[cell] = v;
     }
   }
 }
+
+/** Math.hypot, without its care for overflow (several times slower, and never needed at city scale). */
+const distance = (dx: number, dy: number): number => Math.sqrt(dx * dx + dy * dy);
 
 const valueOf = (cost: number): number => (cost === UNREACHED ? Infinity : cost);
 

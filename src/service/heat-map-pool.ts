@@ -5,7 +5,8 @@
  */
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import type { HeatMapQuery, HeatMapResult } from '../routing/heat-map.js';
+import type { HeatMapRender, RenderedHeatMap } from '../api/heat-map-render.js';
+import type { HeatMapQuery } from '../routing/heat-map.js';
 import type { Generation } from './generation.js';
 import { HeatMapUnavailable, type HeatMapLimits, type HeatMapRunner } from './heat-map-runner.js';
 import type { HeatMapTask } from './heat-map-worker.js';
@@ -47,13 +48,13 @@ export class HeatMapPool implements HeatMapRunner {
     return this.inFlight;
   }
 
-  async run(coverageId: string, generation: Generation, query: HeatMapQuery): Promise<HeatMapResult> {
-    const task: HeatMapTask = { coverageId, generation: generation.number, data: generation.streets!.data, limits: this.limits, query };
+  async run(coverageId: string, generation: Generation, query: HeatMapQuery, render: HeatMapRender): Promise<RenderedHeatMap> {
+    const task: HeatMapTask = { coverageId, generation: generation.number, data: generation.streets!.data, limits: this.limits, query, render };
     if (this.inFlight >= this.capacity) throw new HeatMapUnavailable('queue_full', 1);
     const signal = AbortSignal.timeout(this.budgetMs);
     this.inFlight++;
     try {
-      return (await this.pool.run(task, { signal })) as HeatMapResult;
+      return (await this.pool.run(task, { signal })) as RenderedHeatMap;
     } catch (e) {
       if (signal.aborted) throw new HeatMapUnavailable('timeout', 5);
       if (/queue is at limit/i.test((e as Error).message)) throw new HeatMapUnavailable('queue_full', 1);

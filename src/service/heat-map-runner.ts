@@ -2,11 +2,13 @@
  * Where heat maps are computed. The server uses a pool of worker threads (`heat-map-pool.ts`);
  * tests and tools compute in-process (`in-process-runner.ts`), with the same engine code.
  */
-import type { HeatMapQuery, HeatMapResult } from '../routing/heat-map.js';
+import type { HeatMapRender, RenderedHeatMap } from '../api/heat-map-render.js';
+import type { HeatMapQuery } from '../routing/heat-map.js';
 import type { Generation } from './generation.js';
 
 export interface HeatMapRunner {
-  run(coverageId: string, generation: Generation, query: HeatMapQuery): Promise<HeatMapResult>;
+  /** Compute the map of `query` and make its response as `render` says. */
+  run(coverageId: string, generation: Generation, query: HeatMapQuery, render: HeatMapRender): Promise<RenderedHeatMap>;
   close(): Promise<void>;
 }
 
@@ -33,7 +35,7 @@ export function lazyInProcessRunner(limits: HeatMapLimits): HeatMapRunner {
   let runner: Promise<HeatMapRunner> | undefined;
   const get = () => (runner ??= import('./in-process-runner.js').then((m) => new m.InProcessRunner(limits)));
   return {
-    run: async (coverageId, generation, query) => (await get()).run(coverageId, generation, query),
+    run: async (coverageId, generation, query, render) => (await get()).run(coverageId, generation, query, render),
     close: async () => {
       if (runner) await (await runner).close();
     },

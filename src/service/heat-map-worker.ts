@@ -3,6 +3,7 @@
  * computes the tasks it is given. The coverage data arrives on shared memory with each task and is
  * only read.
  */
+import { renderHeatMap, type HeatMapRender } from '../api/heat-map-render.js';
 import type { HeatMapData, HeatMapQuery } from '../routing/heat-map.js';
 import type { HeatMapLimits } from './heat-map-runner.js';
 import { EngineCache } from './in-process-runner.js';
@@ -13,6 +14,7 @@ export interface HeatMapTask {
   data: HeatMapData;
   limits: HeatMapLimits;
   query: HeatMapQuery;
+  render: HeatMapRender;
 }
 
 let cache: EngineCache | undefined;
@@ -20,6 +22,5 @@ let cache: EngineCache | undefined;
 export default function computeHeatMap(task: HeatMapTask) {
   cache ??= new EngineCache(task.limits);
   const engine = cache.get(task.coverageId, task.generation, task.data);
-  const { grid, seconds } = engine.compute(task.query);
-  return { grid, seconds: seconds.slice() };
+  return renderHeatMap(engine.compute(task.query), task.render);
 }

@@ -1,5 +1,6 @@
 /** Heat maps computed on the calling thread, and the per-thread cache of engines the workers share. */
-import { HeatMapEngine, type HeatMapData, type HeatMapQuery, type HeatMapResult } from '../routing/heat-map.js';
+import { renderHeatMap, type HeatMapRender, type RenderedHeatMap } from '../api/heat-map-render.js';
+import { HeatMapEngine, type HeatMapData, type HeatMapQuery } from '../routing/heat-map.js';
 import type { Generation } from './generation.js';
 import type { HeatMapLimits, HeatMapRunner } from './heat-map-runner.js';
 
@@ -25,10 +26,9 @@ export class InProcessRunner implements HeatMapRunner {
     this.cache = new EngineCache(limits);
   }
 
-  async run(coverageId: string, generation: Generation, query: HeatMapQuery): Promise<HeatMapResult> {
+  async run(coverageId: string, generation: Generation, query: HeatMapQuery, render: HeatMapRender): Promise<RenderedHeatMap> {
     const engine = this.cache.get(coverageId, generation.number, generation.streets!.data);
-    const result = engine.compute(query);
-    return { grid: result.grid, seconds: result.seconds.slice() };
+    return renderHeatMap(engine.compute(query), render);
   }
 
   async close(): Promise<void> {}

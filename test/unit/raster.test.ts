@@ -1,10 +1,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { heatMatrixJson } from '../../src/api/heat-map-json.js';
-import { Layer } from '../../src/osm/street-access.js';
+import { Layer, layerBits } from '../../src/osm/street-access.js';
 import { BoxBuilder, fillCells, matchRadiusM, Rasterizer, toSeconds, type Grid } from '../../src/routing/raster.js';
 import { StreetSearch } from '../../src/routing/street-search.js';
-import { projectX, projectY, segmentDistance2 } from '../../src/model/street-graph.js';
+import { nearestSegment, projectX, projectY, segmentDistance2 } from '../../src/model/street-graph.js';
 import { graphOf, latOfY, lonOfX } from '../helpers/street-fixture.js';
 
 describe('heat matrix JSON', () => {
@@ -113,37 +113,49 @@ describe('raster', () => {
     assert.equal(matchRadiusM(far), 500);
   });
 
-  test('the two passes agree with a plain nearest search on every cell', () => {
+  test('the batched cell search answers what the single-point search answers, on every cell', () => {
     let seed = 7;
     const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
     const points: [number, number][] = [];
     for (let i = 0; i < 300; i++) points.push([random() * 2000, random() * 2000]);
     const ways = [];
-    for (let i = 0; i + 2 < points.length; i += 3) ways.push({ nodes: [i, i + 1, i + 2], tags: { highway: 'residential' } });
+    for (let i = 0; i + 2 < points.length; i += 3) ways.push({ nodes: [i, i + 1, i + 2], tags: { highway: i % 2 ? 'residential' : 'motorway' } });
     const { graph: g } = graphOf(points, ways);
+    // a box wider than the network: cells outside the segment grid too
     const box = new BoxBuilder();
-    box.addSquare(lonOfX(1000), latOfY(1000), 1500);
-    const big = box.grid(60);
-    const nearest = new Rasterizer(g, 60).nearestSegments(big, Layer.Walk);
-    const slow = new Rasterizer(g, 60);
-    // a radius of 0 for the first pass leaves every cell to the index search
-    const plain = (slow as unknown as { nearestSegments(grid: Grid, layer: Layer, nearM?: number): Int32Array }).nearestSegments(big, Layer.Walk, 0);
-    // the same distance for every cell (two segments sharing an end may tie)
-    const p = g.projection;
-    const x0 = projectX(p, big.minLon);
-    const y0 = projectY(p, big.minLat);
-    const dx = (projectX(p, big.maxLon) - x0) / 60;
-    const dy = (projectY(p, big.maxLat) - y0) / 60;
-    const fast = [...nearest];
-    for (let i = 0; i < 60; i++) {
-      for (let j = 0; j < 60; j++) {
-        const a = fast[i * 60 + j]!;
-        const b = plain[i * 60 + j]!;
-        assert.equal(a < 0, b < 0);
-        if (a < 0) continue;
-        const cx = x0 + (i + 0.5) * dx;
-        const cy = y0 + (j + 0.5) * dy;
-        assert.ok(Math.abs(segmentDistance2(g, a, cx, cy) - segmentDistance2(g, b, cx, cy)) < 1e-6, `cell ${i},${j}`);
+    box.addSquare(lonOfX(1000), latOfY(1000), 1800);
+    for (const R of [60, 7]) {
+      const big = box.grid(R);
+      for (const layer of [Layer.Walk, Layer.Car]) {
+        const nearest = new Rasterizer(g, 60).nearestSegments(big, layer);
+        const p = g.projection;
+        const x0 = projectX(p, big.minLon);
+        const y0 = projectY(p, big.minLat);
+        const dx = (projectX(p, big.maxLon) - x0) / R;
+        const dy = (projectY(p, big.maxLat) - y0) / R;
+        const radius = matchRadiusM(big);
+        let found = 0;
+        for (let i = 0; i < R; i++) {
+          for (let j = 0; j < R; j++) {
+            const cx = x0 + (i + 0.5) * dx;
+            const cy = y0 + (j + 0.5) * dy;
+            // brute force over every segment, ties to the lowest number
+            let best = -1;
+            let best2 = radius * radius;
+            for (let s = 0; s < g.segmentCount; s++) {
+              if ((g.edgeAccess[g.segmentEdge[s]!]! & layerBits(layer)) === 0) continue;
+              const d2 = segmentDistance2(g, s, cx, cy);
+              if (d2 < best2 || (d2 === best2 && best < 0)) {
+                best2 = d2;
+                best = s;
+              }
+            }
+            assert.equal(nearest[i * R + j], best, `cell ${i},${j} of ${R}`);
+            assert.equal(nearestSegment(g, cx, cy, radius, layerBits(layer)), best, `point search, cell ${i},${j} of ${R}`);
+            if (best >= 0) found++;
+          }
+        }
+        assert.ok(found > 0 && found < R * R, 'some cells near a street, some beyond the radius');
       }
     }
   });
