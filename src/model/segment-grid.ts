@@ -60,7 +60,7 @@ export function buildSegmentGrid(g: Segments): SegmentGrid {
   }
   if (segmentCount === 0) minX = minY = maxX = maxY = 0;
   const area = Math.max(1, (maxX - minX) * (maxY - minY));
-  const sizeM = Number(process.env.GRID_M) || Math.max(MIN_SIZE_M, Math.sqrt(area / Math.max(1, segmentCount)));
+  const sizeM = Math.max(MIN_SIZE_M, Math.sqrt(area / Math.max(1, segmentCount)));
   const cols = Math.floor((maxX - minX) / sizeM) + 1;
   const rows = Math.floor((maxY - minY) / sizeM) + 1;
   const grid: SegmentGrid = { x0: minX, y0: minY, sizeM, cols, rows, start: sharedArray(Int32Array, cols * rows + 1), segments: sharedArray(Int32Array, 0), coords: sharedArray(Float32Array, 0), access: sharedArray(Uint8Array, 0) };
