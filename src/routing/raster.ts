@@ -209,6 +209,8 @@ class CellBatch {
   /** the cells still searching, by their place in the batch */
   private readonly active = new Int32Array(BATCH);
   private readonly inner = new Float64Array(BATCH);
+  /** the active cells that one bucket may serve */
+  private readonly here = new Int32Array(BATCH);
 
   add(cell: number, x: number, y: number, maxM: number): void {
     const n = this.count++;
@@ -223,7 +225,7 @@ class CellBatch {
   search(sg: SegmentGrid, bi: number, bj: number, accessMask: number, out: Int32Array): void {
     const { x0, y0, sizeM, cols, rows, start, segments, coords, access } = sg;
     const m = this.count;
-    const { x, y, bound, best, active, inner } = this;
+    const { x, y, bound, best, active, inner, here } = this;
     for (let c = 0; c < m; c++) {
       // distance from the cell to the edge of the bucket (1 mm less, for rounding)
       inner[c] = Math.min(x[c]! - (x0 + bi * sizeM), x0 + (bi + 1) * sizeM - x[c]!, y[c]! - (y0 + bj * sizeM), y0 + (bj + 1) * sizeM - y[c]!) - 1e-3;
@@ -243,23 +245,28 @@ class CellBatch {
         if (left === 0) break;
         if (bi - k < 0 && bj - k < 0 && bi + k >= cols && bj + k >= rows) break;
       }
-      const jLo = Math.max(0, bj - k);
-      const jHi = Math.min(rows - 1, bj + k);
       for (let i = Math.max(0, bi - k), iHi = Math.min(cols - 1, bi + k); i <= iHi; i++) {
-        const column = i * rows;
+        // the ring's buckets in column i: all of them on its sides, one at each end elsewhere
         const side = i === bi - k || i === bi + k;
-        for (let end = 0; end < 2; end++) {
-          let from: number;
-          let to: number;
-          if (side) {
-            from = start[column + jLo]!;
-            to = start[column + jHi + 1]!;
-          } else {
-            const j = end === 0 ? bj - k : bj + k;
-            if (j < 0 || j >= rows) continue;
-            from = start[column + j]!;
-            to = start[column + j + 1]!;
+        const jStep = side || k === 0 ? 1 : 2 * k;
+        const bx0 = x0 + i * sizeM - 1e-3;
+        const bx1 = bx0 + sizeM + 2e-3;
+        for (let j = bj - k; j <= bj + k; j += jStep) {
+          if (j < 0 || j >= rows) continue;
+          const from = start[i * rows + j]!;
+          const to = start[i * rows + j + 1]!;
+          if (from === to) continue;
+          // the cells this bucket may still serve: those whose best lies beyond its box
+          const by0 = y0 + j * sizeM - 1e-3;
+          const by1 = by0 + sizeM + 2e-3;
+          let near = 0;
+          for (let a = 0; a < left; a++) {
+            const c = active[a]!;
+            const ox = Math.max(bx0 - x[c]!, x[c]! - bx1, 0);
+            const oy = Math.max(by0 - y[c]!, y[c]! - by1, 0);
+            if (ox * ox + oy * oy <= bound[c]!) here[near++] = c;
           }
+          if (near === 0) continue;
           for (let n = from; n < to; n++) {
             if ((access[n]! & accessMask) === 0) continue;
             const ax = coords[4 * n]!;
@@ -274,20 +281,20 @@ class CellBatch {
             const minY = ay < by ? ay : by;
             const maxY = ay < by ? by : ay;
             const s = segments[n]!;
-            for (let a = 0; a < left; a++) {
-              const c = active[a]!;
-              // the segment's box first: most segments of a ring are too far for most cells
+            for (let a = 0; a < near; a++) {
+              const c = here[a]!;
+              // the segment's box first: most segments of a bucket are too far for most cells
               const px = x[c]!;
               const py = y[c]!;
-              const ox = px < minX ? minX - px : px > maxX ? px - maxX : 0;
-              const oy = py < minY ? minY - py : py > maxY ? py - maxY : 0;
+              const ox = Math.max(minX - px, px - maxX, 0);
+              const oy = Math.max(minY - py, py - maxY, 0);
               if (ox * ox + oy * oy > bound[c]!) continue;
               // the arithmetic of pointSegmentDistance2, for the same answers
-              let t = len2 > 0 ? ((x[c]! - ax) * sdx + (y[c]! - ay) * sdy) / len2 : 0;
+              let t = len2 > 0 ? ((px - ax) * sdx + (py - ay) * sdy) / len2 : 0;
               if (t < 0) t = 0;
               else if (t > 1) t = 1;
-              const ex = ax + t * sdx - x[c]!;
-              const ey = ay + t * sdy - y[c]!;
+              const ex = ax + t * sdx - px;
+              const ey = ay + t * sdy - py;
               const d2 = ex * ex + ey * ey;
               if (d2 > bound[c]!) continue;
               if (d2 < bound[c]! || best[c]! < 0 || s < best[c]!) {
@@ -296,7 +303,6 @@ class CellBatch {
               }
             }
           }
-          if (side) break;
         }
       }
     }
