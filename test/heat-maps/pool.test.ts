@@ -1,6 +1,7 @@
 /**
  * Heat maps on the worker pool: the same answers as in-process, trips keep answering meanwhile,
- * and the queue bound and the time budget answer 503 with Retry-After.
+ * the queue bound and the time budget answer 503 with Retry-After, and bodies come compressed from
+ * the worker as the client asks.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,6 +12,8 @@ import { buildApp } from '../../src/api/app.js';
 import { Coverage, CoverageRegistry } from '../../src/service/coverage-registry.js';
 import { HeatMapPool } from '../../src/service/heat-map-pool.js';
 import { loadCoverage } from '../../src/service/load-coverage.js';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { chooseEncoding } from '../../src/api/heat-map-render.js';
 import { writeFeed } from '../helpers/gtfs-fixture.js';
 import { fixtureGtfs, fixtureOsmXml } from './fixture.js';
 
@@ -51,6 +54,44 @@ describe('heat-map worker pool', () => {
     assert.equal(trips.statusCode, 200);
     assert.equal(JSON.parse(trips.body).trips.length, 4);
     await local.close();
+  });
+
+  test('bodies compressed in the worker decode to the plain body, in the encoding the client prefers', async () => {
+    const app = await appWith({ ...limits, threads: 1 });
+    const get = (acceptEncoding?: string) =>
+      app.inject({ method: 'GET', url: URL, headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding } });
+    const plain = await get();
+    assert.equal(plain.statusCode, 200);
+    assert.equal(plain.headers['content-encoding'], undefined);
+    assert.match(String(plain.headers['vary']), /accept-encoding/i);
+    const decoders = { gzip: gunzipSync, br: brotliDecompressSync, deflate: inflateSync };
+    const cases: Array<[string, keyof typeof decoders]> = [
+      ['gzip, deflate, br', 'gzip'],
+      ['br', 'br'],
+      ['deflate', 'deflate'],
+      ['gzip;q=0, br', 'br'],
+      ['*', 'gzip'],
+    ];
+    for (const [accept, expected] of cases) {
+      const res = await get(accept);
+      assert.equal(res.headers['content-encoding'], expected, accept);
+      assert.match(String(res.headers['vary']), /accept-encoding/i);
+      assert.ok(res.rawPayload.length < plain.rawPayload.length / 3, `${accept}: compressed to under a third`);
+      assert.equal(decoders[expected](res.rawPayload).toString('utf8'), plain.body, accept);
+    }
+    const refused = await get('identity, gzip;q=0');
+    assert.equal(refused.headers['content-encoding'], undefined);
+    assert.equal(refused.body, plain.body);
+  });
+
+  test('encoding choice from Accept-Encoding', () => {
+    assert.equal(chooseEncoding(undefined), null);
+    assert.equal(chooseEncoding(''), null);
+    assert.equal(chooseEncoding('br, gzip'), 'gzip');
+    assert.equal(chooseEncoding('BR;q=0.5'), 'br');
+    assert.equal(chooseEncoding('*;q=0, deflate'), 'deflate');
+    assert.equal(chooseEncoding('gzip;q=0, br;q=0, deflate;q=0'), null);
+    assert.equal(chooseEncoding('compress, identity'), null);
   });
 
   test('past the queue bound: 503 with Retry-After', async () => {
