@@ -5,6 +5,7 @@
  *   navette serve --gtfs PATH [--gtfs PATH…] [--osm PATH] [--id NAME] [--timezone TZ] [--port N] [--host H]
  *   navette serve --config FILE [--port N]
  */
+import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { buildApp } from '../api/app.js';
@@ -117,7 +118,9 @@ async function serve(args: string[]): Promise<number> {
     await app.close();
     return 1;
   }
-  const address = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}/v1/coverage`;
+  // the port actually bound: --port 0 lets the system choose
+  const { port } = app.server.address() as AddressInfo;
+  const address = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}/v1/coverage`;
   app.log.info(`serving ${loaded} coverage(s) on ${address}`);
   const stop = async () => {
     await app.close();

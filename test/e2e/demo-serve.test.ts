@@ -1,0 +1,66 @@
+/**
+ * The README's start command end to end: `navette serve` on the demo coverage (what `npm start`
+ * runs), in its own process, answering trips and a gzipped heat map over HTTP, and stopping cleanly.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+
+let server: ChildProcess;
+let base: string;
+
+before(async () => {
+  server = spawn(process.execPath, ['dist/src/cli/main.js', 'serve', '--config', 'data/demo/navette.json', '--port', '0', '--host', '127.0.0.1'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, LOG_LEVEL: 'info' },
+  });
+  // the server logs one JSON line per event; the last one names the address it serves on
+  for await (const line of createInterface({ input: server.stdout! })) {
+    const msg = line.startsWith('{') ? String(JSON.parse(line).msg) : '';
+    const m = /^serving 1 coverage\(s\) on (\S+)$/.exec(msg);
+    if (m) {
+      base = m[1]!;
+      break;
+    }
+  }
+  assert.ok(base, 'the server says where it serves');
+});
+
+after(async () => {
+  if (server.exitCode === null) {
+    server.kill('SIGTERM');
+    await once(server, 'exit');
+  }
+});
+
+test('the demo coverage answers trips', async () => {
+  const res = await fetch(`${base}/demo/trips?count=3`);
+  assert.equal(res.status, 200);
+  const body = (await res.json()) as { trips: Array<{ id: string }>; pagination: { total_result: number } };
+  assert.equal(body.trips.length, 3);
+  assert.ok(body.pagination.total_result > 1000);
+});
+
+test('the demo coverage answers a heat map, gzipped, from a coordinate', async () => {
+  const url = `${base}/4.85;45.74/heat_maps?from=4.85;45.74&max_duration=1800&resolution=20&datetime=20261124T080000`;
+  const res = await fetch(url, { headers: { 'accept-encoding': 'gzip' } });
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get('content-encoding'), 'gzip');
+  const body = (await res.json()) as { heat_maps: Array<{ heat_matrix: { lines: Array<{ duration: Array<number | null> }> } }> };
+  const lines = body.heat_maps[0]!.heat_matrix.lines;
+  assert.equal(lines.length, 20);
+  const values = lines.flatMap((l) => l.duration);
+  const valued = values.filter((d): d is number => d !== null);
+  assert.ok(valued.length > 100, `a town's worth of cells is reached (${valued.length})`);
+  assert.ok(valued.length < 400, 'the corners of the box are out of reach');
+  assert.ok(Math.min(...valued) < 300, 'the cells around the centre are minutes away');
+  assert.ok(Math.max(...valued) < 1800, 'no value reaches max_duration');
+});
+
+test('stops on SIGTERM with exit code 0', async () => {
+  server.kill('SIGTERM');
+  const [code] = await once(server, 'exit');
+  assert.equal(code, 0);
+});
