@@ -347,6 +347,9 @@ class TimetableBuilder {
       ids.stations.set(r.id, this.stopAreas.length);
       this.stopAreas.push({ id: this.uniqueId('stop_area', r.id, feed), name: r.name, lon, lat, fromStation: true });
     }
+    // A platform with no wheelchair_boarding of its own takes its station's (GTFS: 0 under a parent inherits).
+    const stationWheelchair = new Map<string, number>();
+    for (const r of rows) if (r.type === 1 && !stationWheelchair.has(r.id)) stationWheelchair.set(r.id, r.wheelchair);
     for (const r of rows) {
       if (r.type !== 0) continue;
       if (ids.stops.has(r.id)) {
@@ -366,7 +369,8 @@ class TimetableBuilder {
         area = this.stopAreas.length;
         this.stopAreas.push({ id: this.uniqueId('stop_area', `stop_area:${r.id}`, feed), name: r.name, lon: r.lon, lat: r.lat, fromStation: false });
       }
-      ids.stops.set(r.id, this.addStopPoint(this.uniqueId('stop_point', r.id, feed), r.name, r.lon, r.lat, area, r.wheelchair, 0, r.platform));
+      const wheelchair = r.wheelchair === 0 && r.parent ? (stationWheelchair.get(r.parent) ?? 0) : r.wheelchair;
+      ids.stops.set(r.id, this.addStopPoint(this.uniqueId('stop_point', r.id, feed), r.name, r.lon, r.lat, area, wheelchair, 0, r.platform));
     }
   }
 
