@@ -48,6 +48,7 @@ function query(stop: number, maxDurationSec: number, resolution: number): HeatMa
     freeRadiusM: 0,
     accessModes: ['walking'],
     endModes: ['walking'],
+    directModes: ['walking'],
     speeds: { walking: 1.12, bike: 4.1, bss: 4.1, car: 11.11, car_no_park: 11.11, taxi: 11.11 },
     maxToPtSec: { walking: 1800, bike: 1800, bss: 1800, car: 1800, car_no_park: 1800, taxi: 1800 },
     taxiAccessExtraSec: 0,

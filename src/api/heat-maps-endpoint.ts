@@ -44,7 +44,7 @@ export async function answerHeatMap(
   if (!params['max_duration']) throw plainError(400, "you should provide a 'max_duration' argument");
   if (from && to) throw plainError(400, "you cannot provide a 'from' and a 'to' argument");
   const modesOf = (name: string) => (params[name] as string[]).filter((m) => m !== '') as StreetMode[];
-  if ([...modesOf('first_section_mode'), ...modesOf('last_section_mode')].includes('ridesharing')) {
+  if ([...modesOf('first_section_mode'), ...modesOf('last_section_mode'), ...modesOf('direct_path_mode')].includes('ridesharing')) {
     throw plainError(400, "ridesharing isn't available on heatmaps");
   }
 
@@ -202,13 +202,15 @@ function buildQuery(
 ): HeatMapQuery {
   const profile = params['traveler_type'] ? TRAVELER_PROFILES[params['traveler_type'] as string] : undefined;
   const num = (name: string, fallback: number): number => (params[name] as number | undefined) ?? fallback;
+  const given = (name: string) => [...new Set((params[name] as string[]).filter((m) => m !== ''))] as HeatMapMode[];
   const modes = (name: 'first_section_mode' | 'last_section_mode'): HeatMapMode[] => {
-    const given = (params[name] as string[]).filter((m) => m !== '') as HeatMapMode[];
-    const list = given.length > 0 ? given : ((profile?.[name] as HeatMapMode[] | undefined) ?? ['walking']);
-    return [...new Set(list)];
+    const list = given(name);
+    return list.length > 0 ? list : [...((profile?.[name] as HeatMapMode[] | undefined) ?? ['walking'])];
   };
   const first = modes('first_section_mode');
   const last = modes('last_section_mode');
+  const endModes = direction === 'departure' ? last : first;
+  const directModes = given('direct_path_mode');
   const speeds = {
     walking: num('walking_speed', profile?.walking_speed ?? COVERAGE_DEFAULTS.walking_speed),
     bike: num('bike_speed', profile?.bike_speed ?? COVERAGE_DEFAULTS.bike_speed),
@@ -241,7 +243,8 @@ function buildQuery(
     freeStops,
     freeRadiusM: Math.max(0, num(direction === 'departure' ? 'free_radius_from' : 'free_radius_to', 0)),
     accessModes: direction === 'departure' ? first : last,
-    endModes: direction === 'departure' ? last : first,
+    endModes,
+    directModes: directModes.length > 0 ? directModes : endModes,
     speeds,
     maxToPtSec,
     taxiAccessExtraSec: Math.max(0, num(direction === 'departure' ? 'additional_time_after_first_section_taxi' : 'additional_time_before_last_section_taxi', 0)),

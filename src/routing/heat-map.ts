@@ -31,6 +31,8 @@ export interface HeatMapQuery {
   freeRadiusM: number;
   accessModes: HeatMapMode[];
   endModes: HeatMapMode[];
+  /** modes of the street-only part from the centre (direct_path_mode[]; default: the end modes) */
+  directModes: HeatMapMode[];
   /** m/s per mode */
   speeds: Record<HeatMapMode, number>;
   /** longest access leg per mode, seconds */
@@ -166,12 +168,15 @@ export class HeatMapEngine {
     }
 
     // 3-4. street searches per end leg, grid over everything they can reach
-    const legs = q.endModes.flatMap((m) => endLegs(m, q));
+    // a leg starts from the centre for a direct mode, from the stops for an end mode, or from both
+    const legs = [...new Set([...q.endModes, ...q.directModes])].flatMap((m) =>
+      endLegs(m, q).map((leg) => ({ ...leg, fromCentre: q.directPath && q.directModes.includes(m), fromStops: q.endModes.includes(m) })),
+    );
     const box = new BoxBuilder();
-    const centreSnaps = legs.map((leg) => (q.directPath ? snapPoint(graph, leg.layer, cx, cy, SNAP_HORIZON_M) : null));
+    const centreSnaps = legs.map((leg) => (leg.fromCentre ? snapPoint(graph, leg.layer, cx, cy, SNAP_HORIZON_M) : null));
     legs.forEach((leg, k) => {
       if (centreSnaps[k]) box.addSquare(q.centreLon, q.centreLat, Math.max(0, T - leg.extraDs / 10) * leg.speed + 500);
-      if (!vehicleSec) return;
+      if (!vehicleSec || !leg.fromStops) return;
       for (let r = 0; r < reachedCount; r++) {
         const s = reached[r]!;
         if (this.data.snaps.edge[leg.layer]![s]! < 0) continue;
@@ -193,7 +198,7 @@ export class HeatMapEngine {
       search.reset();
       const snap = centreSnaps[k];
       if (snap) search.seedSnap(snap, leg.layer, leg.speed, leg.extraDs, reverse);
-      if (vehicleSec) {
+      if (vehicleSec && leg.fromStops) {
         for (let r = 0; r < reachedCount; r++) {
           const s = reached[r]!;
           const stop = stopSnap(this.data.snaps, leg.layer, s);
