@@ -276,23 +276,13 @@ class CellBatch {
             const sdx = bx - ax;
             const sdy = by - ay;
             const len2 = sdx * sdx + sdy * sdy;
-            const minX = ax < bx ? ax : bx;
-            const maxX = ax < bx ? bx : ax;
-            const minY = ay < by ? ay : by;
-            const maxY = ay < by ? by : ay;
             const s = segments[n]!;
             for (let a = 0; a < near; a++) {
               const c = here[a]!;
-              // the segment's box first: most segments of a bucket are too far for most cells
               const px = x[c]!;
               const py = y[c]!;
-              const ox = Math.max(minX - px, px - maxX, 0);
-              const oy = Math.max(minY - py, py - maxY, 0);
-              if (ox * ox + oy * oy > bound[c]!) continue;
               // the arithmetic of pointSegmentDistance2, for the same answers
-              let t = len2 > 0 ? ((px - ax) * sdx + (py - ay) * sdy) / len2 : 0;
-              if (t < 0) t = 0;
-              else if (t > 1) t = 1;
+              const t = len2 > 0 ? Math.min(Math.max(((px - ax) * sdx + (py - ay) * sdy) / len2, 0), 1) : 0;
               const ex = ax + t * sdx - px;
               const ey = ay + t * sdy - py;
               const d2 = ex * ex + ey * ey;
