@@ -73,7 +73,7 @@ const percentile = (values: number[], p: number) => {
 
 const engine = new HeatMapEngine(streets.data, DEFAULT_LIMITS.maxDurationSec, DEFAULT_LIMITS.maxResolution);
 function measure(title: string, maxDurationSec: number, resolution: number): number {
-  for (const stop of origins.slice(0, 5)) engine.compute(query(stop, maxDurationSec, resolution)); // warm up
+  for (const stop of origins.slice(0, 20)) engine.compute(query(stop, maxDurationSec, resolution)); // warm up: the JIT settles
   const times: number[] = [];
   for (const stop of origins) {
     const started = performance.now();

@@ -186,9 +186,9 @@ function pointSegmentDistance2(px: number, py: number, ax: number, ay: number, b
   const dx = bx - ax;
   const dy = by - ay;
   const len2 = dx * dx + dy * dy;
-  let t = len2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / len2 : 0;
-  if (t < 0) t = 0;
-  else if (t > 1) t = 1;
+  // times the inverse rather than divided: the heat-map raster computes it once per segment
+  const inverse = len2 > 0 ? 1 / len2 : 0;
+  const t = Math.min(Math.max(((px - ax) * dx + (py - ay) * dy) * inverse, 0), 1);
   lastT = t;
   const cx = ax + t * dx - px;
   const cy = ay + t * dy - py;

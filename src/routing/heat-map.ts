@@ -206,9 +206,9 @@ export class HeatMapEngine {
         }
       }
       search.run(leg.layer, leg.speed, limitDs, reverse);
-      this.rasterizer.boundCells(grid, leg.speed, limitDs, search.touched, search.touchedCount, (v) => search.costOf(v));
+      this.rasterizer.boundCells(grid, leg.speed, limitDs, search.touched, search.touchedCount, search.costs());
       const nearest = this.rasterizer.nearestSegments(grid, leg.layer, true);
-      fillCells(graph, grid, nearest, leg.layer, leg.speed, reverse, (v) => search.costOf(v), values);
+      fillCells(graph, grid, nearest, leg.layer, leg.speed, reverse, search.costs(), values);
     });
     const seconds = this.cellSeconds.subarray(0, R * R);
     toSeconds(values, T, seconds);

@@ -14,7 +14,7 @@
 import { backwardBit, forwardBit, layerBits, type Layer } from '../osm/street-access.js';
 import { METRES_PER_DEGREE, nearestSegment, projectX, projectY, type StreetGraph } from '../model/street-graph.js';
 import type { SegmentGrid } from '../model/segment-grid.js';
-import { UNREACHED } from './street-search.js';
+import { UNREACHED, type SearchCosts } from './street-search.js';
 
 export interface Grid {
   minLon: number;
@@ -88,7 +88,7 @@ export class Rasterizer {
 
   /**
    * Mark the cells that may take a value below `limitDs` from a street search's reached vertices
-   * (`vertices[0 .. count)`, costs by `costOf`, travelled on at `speed` m/s); `nearestSegments`
+   * (`vertices[0 .. count)`, all reached, with their `costs`, travelled on at `speed` m/s); `nearestSegments`
    * then skips the others, which are null whatever their nearest segment.
    *
    * Every value `fillCells` gives is the cost of some reached vertex v plus a way from v to the cell
@@ -96,7 +96,7 @@ export class Rasterizer {
    * bound is computed on blocks of BLOCK × BLOCK cells by a chamfer distance transform whose steps are
    * shortened so that it never exceeds the straight distance, minus the block's half diagonal.
    */
-  boundCells(grid: Grid, speed: number, limitDs: number, vertices: Uint32Array, count: number, costOf: (v: number) => number): void {
+  boundCells(grid: Grid, speed: number, limitDs: number, vertices: Uint32Array, count: number, costs: SearchCosts): void {
     const g = this.graph;
     const R = grid.resolution;
     const { x0, y0, dx, dy } = cellGeometry(g, grid);
@@ -109,7 +109,7 @@ export class Rasterizer {
     const { adjOffset, adjEdge, geomOffset, geomX, geomY } = g;
     for (let k = 0; k < count; k++) {
       const v = vertices[k]!;
-      const cost = costOf(v);
+      const cost = costs.cost[v]!;
       if (cost >= limitDs || adjOffset[v] === adjOffset[v + 1]) continue;
       // the vertex's position: the first or last point of an incident edge
       const ref = adjEdge[adjOffset[v]!]!;
@@ -132,7 +132,10 @@ export class Rasterizer {
     const need = this.need;
     for (let i = 0; i < R; i++) {
       const row = Math.floor(i / BLOCK) * nb;
-      for (let j = 0; j < R; j++) need[i * R + j] = bound[row + Math.floor(j / BLOCK)]! - slack < limitDs ? 1 : 0;
+      for (let j = 0, b = row; j < R; b++) {
+        const flag = bound[b]! - slack < limitDs ? 1 : 0;
+        for (const end = Math.min(R, j + BLOCK); j < end; j++) need[i * R + j] = flag;
+      }
     }
   }
 
@@ -276,13 +279,14 @@ class CellBatch {
             const sdx = bx - ax;
             const sdy = by - ay;
             const len2 = sdx * sdx + sdy * sdy;
+            const inverse = len2 > 0 ? 1 / len2 : 0;
             const s = segments[n]!;
             for (let a = 0; a < near; a++) {
               const c = here[a]!;
               const px = x[c]!;
               const py = y[c]!;
               // the arithmetic of pointSegmentDistance2, for the same answers
-              const t = len2 > 0 ? Math.min(Math.max(((px - ax) * sdx + (py - ay) * sdy) / len2, 0), 1) : 0;
+              const t = Math.min(Math.max(((px - ax) * sdx + (py - ay) * sdy) * inverse, 0), 1);
               const ex = ax + t * sdx - px;
               const ey = ay + t * sdy - py;
               const d2 = ex * ex + ey * ey;
@@ -353,7 +357,7 @@ function chamfer(f: Float64Array, n: number, wi: number, wj: number, wd: number)
  * Fill `out` (tenths of a second, UNREACHED where unknown) with each cell's value from its nearest
  * segment, keeping the smaller of `out`'s current value and the new one (several end modes share a grid).
  *
- * `costOf(v)`: the street search's cost of vertex v (tenths of a second). `reverse`: the costs are
+ * `costs`: the street search's costs of the vertices (tenths of a second). `reverse`: the costs are
  * times to reach the centre (arrival maps), so a point on an edge uses the ends it can travel to.
  */
 export function fillCells(
@@ -363,9 +367,11 @@ export function fillCells(
   layer: Layer,
   speed: number,
   reverse: boolean,
-  costOf: (v: number) => number,
+  costs: SearchCosts,
   out: Float64Array,
 ): void {
+  const { cost, stamp, current } = costs;
+  const costOf = (v: number) => (stamp[v] === current ? cost[v]! : UNREACHED);
   const R = grid.resolution;
   const { x0, y0, dx, dy } = cellGeometry(g, grid);
   const { segmentPoint, segmentEdge, geomX, geomY, geomAlongM, edgeAccess, edgeFrom, edgeTo, edgeLengthDm } = g;
@@ -391,6 +397,10 @@ export function fillCells(
     }
     return best;
   };
+  // neighbouring cells often share their segment (away from the streets): its ends are valued once
+  let lastSegment = -1;
+  let va = Infinity;
+  let vb = Infinity;
   for (let i = 0; i < R; i++) {
     const cx = x0 + (i + 0.5) * dx;
     for (let j = 0; j < R; j++) {
@@ -398,10 +408,13 @@ export function fillCells(
       const s = nearest[cell]!;
       if (s < 0) continue;
       const cy = y0 + (j + 0.5) * dy;
-      const e = segmentEdge[s]!;
       const a = segmentPoint[s]!;
-      const va = pointValue(e, a);
-      const vb = pointValue(e, a + 1);
+      if (s !== lastSegment) {
+        const e = segmentEdge[s]!;
+        va = pointValue(e, a);
+        vb = pointValue(e, a + 1);
+        lastSegment = s;
+      }
       let v = Infinity;
       if (va !== Infinity) v = va + distance(cx - geomX[a]!, cy - geomY[a]!) * perMetre;
       if (vb !== Infinity) v = Math.min(v, vb + distance(cx - geomX[a + 1]!, cy - geomY[a + 1]!) * perMetre);

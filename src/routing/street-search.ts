@@ -11,6 +11,13 @@ import type { Snap, StreetGraph } from '../model/street-graph.js';
 
 export const UNREACHED = 0x7fffffff;
 
+/** The last search's costs, for loops that read many: vertex v's cost is `cost[v]` when `stamp[v] === current`. */
+export interface SearchCosts {
+  cost: Int32Array;
+  stamp: Uint32Array;
+  current: number;
+}
+
 export class StreetSearch {
   private readonly cost: Int32Array;
   private readonly stamp: Uint32Array;
@@ -58,6 +65,10 @@ export class StreetSearch {
   /** Cost of vertex v in the last search (tenths of a second), UNREACHED when not reached. */
   costOf(v: number): number {
     return this.stamp[v] === this.current ? this.cost[v]! : UNREACHED;
+  }
+
+  costs(): SearchCosts {
+    return { cost: this.cost, stamp: this.stamp, current: this.current };
   }
 
   /** Start vertex v at `costDs` (kept if lower than an earlier seed). */

@@ -49,7 +49,7 @@ describe('raster', () => {
     search.run(layer, speed, 10_000, reverse);
     const nearest = new Rasterizer(graph, 4).nearestSegments(grid, layer);
     const values = new Float64Array(4).fill(Infinity);
-    fillCells(graph, grid, nearest, layer, speed, reverse, (v) => search.costOf(v), values);
+    fillCells(graph, grid, nearest, layer, speed, reverse, search.costs(), values);
     const out = new Int32Array(4);
     toSeconds(values, maxSec, out);
     return [
@@ -93,7 +93,7 @@ describe('raster', () => {
       search.run(layer, 1, 10_000, reverse);
       const nearest = new Rasterizer(street, 3).nearestSegments(g3, layer);
       const values = new Float64Array(9).fill(Infinity);
-      fillCells(street, g3, nearest, layer, 1, reverse, (v) => search.costOf(v), values);
+      fillCells(street, g3, nearest, layer, 1, reverse, search.costs(), values);
       const out = new Int32Array(9);
       toSeconds(values, 3600, out);
       return [out[1]!, out[4]!, out[7]!];
