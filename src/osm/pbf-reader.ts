@@ -169,7 +169,7 @@ function readNode(p: PbfReader, out: OsmExtractBuilder, lonOf: (v: number) => nu
 function readWay(p: PbfReader, out: OsmExtractBuilder, strings: string[]): void {
   const w = { id: 0, keys: [] as number[], vals: [] as number[], refs: [] as number[] };
   p.readMessage((tag, r, q) => {
-    if (tag === 1) r.id = q.readVarint();
+    if (tag === 1) r.id = q.readVarint(true); // int64: a negative id (new data) is a 10-byte two's complement
     else if (tag === 2) q.readPackedVarint(r.keys);
     else if (tag === 3) q.readPackedVarint(r.vals);
     else if (tag === 8) q.readPackedSVarint(r.refs);

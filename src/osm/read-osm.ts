@@ -11,7 +11,8 @@ export async function readOsm(file: string): Promise<OsmExtract> {
   const handle = await open(file, 'r');
   try {
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(64), 0, 64, 0);
-    const head = buffer.subarray(0, bytesRead).toString('latin1').trimStart();
+    // XML, possibly after a byte-order mark and white space, starts with '<'
+    const head = buffer.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '').trimStart();
     return head.startsWith('<') ? readOsmXml(file) : readOsmPbf(file);
   } finally {
     await handle.close();

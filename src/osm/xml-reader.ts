@@ -102,7 +102,13 @@ export async function readOsmXml(file: string, options: { highWaterMark?: number
       if (text.startsWith('<!--', open)) {
         close = text.indexOf('-->', open + 4);
         if (close >= 0) close += 2;
-      } else close = endOfTag(text, open);
+      } else {
+        try {
+          close = endOfTag(text, open);
+        } catch (e) {
+          throw fail((e as Error).message); // name the file and the line where the tag opens
+        }
+      }
       if (close < 0) {
         pos = open;
         break;
