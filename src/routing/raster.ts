@@ -94,7 +94,8 @@ export class Rasterizer {
    * Every value `fillCells` gives is the cost of some reached vertex v plus a way from v to the cell
    * at least as long as the straight line, so cost(v) + |cell − v| / speed bounds it from below. That
    * bound is computed on blocks of BLOCK × BLOCK cells by a chamfer distance transform whose steps are
-   * shortened so that it never exceeds the straight distance, minus the block's half diagonal.
+   * shortened so that it never exceeds the straight distance, less the distance from the block's
+   * centre to its cells' centres.
    */
   boundCells(grid: Grid, speed: number, limitDs: number, vertices: Uint32Array, count: number, costs: SearchCosts): void {
     const g = this.graph;
@@ -127,8 +128,9 @@ export class Rasterizer {
     const angle = Math.atan2(bh, bw);
     const stretch = Math.max(1 / Math.cos(angle / 2), 1 / Math.cos((Math.PI / 2 - angle) / 2));
     chamfer(bound, nb, (bw * perMetre) / stretch, (bh * perMetre) / stretch, (Math.hypot(bw, bh) * perMetre) / stretch);
-    // a cell lies within half a block diagonal of its block's centre; 1 m more covers lengths rounded to decimetres
-    const slack = (Math.hypot(bw, bh) / 2 + 1) * perMetre;
+    // a cell's centre lies within half the diagonal of BLOCK − 1 cells of its block's centre (the
+    // bound holds at cell centres only); 1 m more covers lengths rounded to decimetres
+    const slack = (Math.hypot((BLOCK - 1) * dx, (BLOCK - 1) * dy) / 2 + 1) * perMetre;
     const need = this.need;
     for (let i = 0; i < R; i++) {
       const row = Math.floor(i / BLOCK) * nb;

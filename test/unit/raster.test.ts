@@ -113,6 +113,73 @@ describe('raster', () => {
     assert.equal(matchRadiusM(far), 500);
   });
 
+  test('cells the lower bound leaves out are null anyway: the same seconds as searching every cell', () => {
+    let seed = 11;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    // a jittered lattice of streets 100 m apart, some of them missing: detours and dead ends
+    const points: [number, number][] = [];
+    const N = 16;
+    for (let i = 0; i < N; i++) for (let j = 0; j < N; j++) points.push([i * 100 + random() * 40, j * 100 + random() * 40]);
+    const ways = [];
+    for (let i = 0; i < N; i++) {
+      for (let j = 0; j < N; j++) {
+        if (i + 1 < N && random() < 0.8) ways.push({ nodes: [i * N + j, (i + 1) * N + j], tags: { highway: 'residential' } });
+        if (j + 1 < N && random() < 0.8) ways.push({ nodes: [i * N + j, i * N + j + 1], tags: { highway: 'residential' } });
+      }
+    }
+    const lattice = graphOf(points, ways).graph;
+    // straight streets every 15° from one point, a node every 20 m: values there are the bound itself
+    // plus a few metres, so a bound that overshoots in any direction would lose cells at the fringe
+    const starPoints: [number, number][] = [[750, 750]];
+    const starWays = [];
+    for (let k = 0; k < 24; k++) {
+      const nodes = [0];
+      for (let r = 20; r <= 1000; r += 20) {
+        nodes.push(starPoints.length);
+        starPoints.push([750 + r * Math.cos((k * Math.PI) / 12), 750 + r * Math.sin((k * Math.PI) / 12)]);
+      }
+      starWays.push({ nodes, tags: { highway: 'footway' } });
+    }
+    const star = graphOf(starPoints, starWays).graph;
+    const speed = 1.12;
+    const box = new BoxBuilder();
+    box.addSquare(lonOfX(750), latOfY(750), 1100);
+    let nulls = 0;
+    let valued = 0;
+    const cases = [
+      [lattice, 97, 600],
+      [lattice, 60, 900],
+      [lattice, 41, 300],
+      [lattice, 150, 1200],
+      [star, 150, 700],
+      [star, 149, 500],
+    ] as const;
+    for (const [g, R, limitSec] of cases) {
+      const grid = box.grid(R);
+      const search = new StreetSearch(g, 20_000);
+      search.reset();
+      if (g === star) search.seed(0, 0);
+      else {
+        search.seed(Math.floor(random() * g.vertexCount), 0);
+        search.seed(Math.floor(random() * g.vertexCount), Math.floor(random() * 3000));
+      }
+      search.run(Layer.Walk, speed, limitSec * 10, false);
+      const rasterizer = new Rasterizer(g, 150);
+      const seconds = (onlyNeeded: boolean) => {
+        if (onlyNeeded) rasterizer.boundCells(grid, speed, limitSec * 10, search.touched, search.touchedCount, search.costs());
+        const values = new Float64Array(R * R).fill(Infinity);
+        fillCells(g, grid, rasterizer.nearestSegments(grid, Layer.Walk, onlyNeeded), Layer.Walk, speed, false, search.costs(), values);
+        const out = new Int32Array(R * R);
+        toSeconds(values, limitSec, out);
+        return out;
+      };
+      const all = seconds(false);
+      assert.deepEqual(seconds(true), all, `resolution ${R}, ${limitSec} s`);
+      for (const v of all) v < 0 ? nulls++ : valued++;
+    }
+    assert.ok(nulls > 1000 && valued > 1000, `${valued} cells valued, ${nulls} null`);
+  });
+
   test('the batched cell search answers what the single-point search answers, on every cell', () => {
     let seed = 7;
     const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
