@@ -432,8 +432,10 @@ const valueOf = (cost: number): number => (cost === UNREACHED ? Infinity : cost)
 
 /** Whole seconds of each cell (truncated), -1 for null: unreached or at/after `maxDurationSec`. */
 export function toSeconds(values: Float64Array, maxDurationSec: number, out: Int32Array): void {
+  // values are tenths of a second, never negative: below the limit, truncation is `| 0`
+  const limit = maxDurationSec * 10;
   for (let k = 0; k < values.length; k++) {
-    const s = Math.floor(values[k]! / 10);
-    out[k] = values[k] === Infinity || s >= maxDurationSec ? -1 : s;
+    const v = values[k]!;
+    out[k] = v < limit ? (v / 10) | 0 : -1;
   }
 }
