@@ -7,8 +7,9 @@
  *   npm run bench:raptor [-- path/to/gtfs.zip [YYYY-MM-DD]]
  *
  * Targets: p50 well under 10 ms for 1 h, and at least 10 times faster than minotor on the same query.
- * minotor has no bound on the duration: it explores the whole day, so the fair comparison is with
- * our 24 h search; the 1 h and 3 h ratios are what a heat map pays.
+ * minotor has no bound on the duration: it explores the runs of the query day, so the same query for
+ * us ends with that day's last stop time (the "end of the day" row, whose answers are compared);
+ * the 1 h and 3 h ratios are what a heat map pays, the 24 h one adds the next day's morning.
  */
 import path from 'node:path';
 import { loadTimetable } from '../src/gtfs/gtfs-loader.js';
@@ -24,6 +25,7 @@ const [year, month, day] = (process.argv[3] ?? '2016-11-08').split('-').map(Numb
 const ORIGINS = 100;
 const MAX_TRANSFERS = 3;
 const HOUR = 8;
+/** 1 h and 3 h (a heat map's bounds), and 24 h */
 const DURATIONS = [3600, 10800, 86400];
 const PASSES = 5;
 
@@ -89,8 +91,10 @@ function ourQuery(stop: number, T: number): RaptorQuery {
   };
 }
 
+// minotor's horizon: the query day's runs, which end at the timetable's latest stop time
+const DAY_END = data.maxTimeSec - HOUR * 3600;
 const ours = new Map<number, { p50: number; p95: number; reached: number }>();
-for (const T of DURATIONS) {
+for (const T of [...DURATIONS, DAY_END]) {
   const queries = origins.map((s) => ourQuery(s, T));
   for (const q of queries) raptor.search(q); // warm-up
   const samples: number[] = [];
@@ -108,9 +112,9 @@ for (const T of DURATIONS) {
   console.log(`navette  T = ${String(T).padStart(5)} s   p50 ${ms(s.p50)}   p95 ${ms(s.p95)}   ${(reached / ORIGINS).toFixed(0)} stops reached by a vehicle on average`);
 }
 
-// vehicle arrivals of the 24 h search, to compare with minotor's answers
+// vehicle arrivals of the search to the end of the day, to compare with minotor's answers
 const ourArrivals = origins.map((s) => {
-  const r = raptor.search(ourQuery(s, 86400));
+  const r = raptor.search(ourQuery(s, DAY_END));
   const m = new Map<string, number>();
   for (let j = 0; j < r.reachedCount; j++) {
     const p = r.reached[j]!;
@@ -187,9 +191,10 @@ async function benchMinotor(): Promise<void> {
   }
   const theirs = summary(samples);
   console.log(`minotor  (one day, no bound)  p50 ${ms(theirs.p50)}   p95 ${ms(theirs.p95)}`);
-  for (const T of DURATIONS) {
+  for (const T of [...DURATIONS, DAY_END]) {
     const o = ours.get(T)!;
-    console.log(`ratio minotor / navette, T = ${String(T).padStart(5)} s: p50 ${(theirs.p50 / o.p50).toFixed(1)}×   p95 ${(theirs.p95 / o.p95).toFixed(1)}×`);
+    const what = T === DAY_END ? ' (to the end of the day, as minotor)' : '';
+    console.log(`ratio minotor / navette, T = ${String(T).padStart(5)} s: p50 ${(theirs.p50 / o.p50).toFixed(1)}×   p95 ${(theirs.p95 / o.p95).toFixed(1)}×${what}`);
   }
 
   // Same answers? Earliest arrival by a vehicle at each stop (minotor: best over its rounds).
@@ -223,6 +228,6 @@ async function benchMinotor(): Promise<void> {
     for (const stop of theirArrivals.keys()) if (!mine.has(stop) && stop !== origin) onlyTheirs++;
   });
   console.log(
-    `answers (24 h): ${same} stop arrivals equal, ${differ} different, ${onlyOurs} only ours (${onlyOursNextDay} of them after midnight), ${onlyTheirs} only minotor's`,
+    `answers (to the end of the day): ${same} stop arrivals equal, ${differ} different, ${onlyOurs} only ours (${onlyOursNextDay} of them after midnight), ${onlyTheirs} only minotor's`,
   );
 }
