@@ -50,6 +50,9 @@ export interface StreetGraph {
   segmentCount: number;
   /** OSM node id of each vertex (for reports and tests) */
   vertexNodeId: Float64Array;
+  /** position of each vertex (the first or last point of its edges' geometries) */
+  vertexX: Float32Array;
+  vertexY: Float32Array;
   /** 1 where a car may be left: an incident car edge that is not a motorway */
   vertexParkable: Uint8Array;
   edgeFrom: Uint32Array;

@@ -134,7 +134,15 @@ export function buildStreetGraph(osm: OsmExtract): StreetGraphBuild {
 
   const vertexParkable = sharedArray(Uint8Array, vertexCount);
   const vertexNodeId = sharedArray(Float64Array, vertexCount);
-  for (let n = 0; n < nodeCount; n++) if (vertexOfNode[n]! >= 0) vertexNodeId[vertexOfNode[n]!] = osm.nodeIds[n]!;
+  const vertexX = sharedArray(Float32Array, vertexCount);
+  const vertexY = sharedArray(Float32Array, vertexCount);
+  for (let n = 0; n < nodeCount; n++) {
+    const v = vertexOfNode[n]!;
+    if (v < 0) continue;
+    vertexNodeId[v] = osm.nodeIds[n]!;
+    vertexX[v] = px(n);
+    vertexY[v] = py(n);
+  }
   for (let e = 0; e < edgeCount; e++) {
     const bits = edgeAccess.data[e]!;
     if (bits & (CAR_FORWARD | CAR_BACKWARD) && !(bits & NO_PARKING)) {
@@ -166,6 +174,8 @@ export function buildStreetGraph(osm: OsmExtract): StreetGraphBuild {
     edgeCount,
     segmentCount,
     vertexNodeId,
+    vertexX,
+    vertexY,
     vertexParkable,
     edgeFrom: sharedCopy(Uint32Array, edgeFrom.data.subarray(0, edgeCount)),
     edgeTo: sharedCopy(Uint32Array, edgeTo.data.subarray(0, edgeCount)),

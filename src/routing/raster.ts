@@ -107,20 +107,18 @@ export class Rasterizer {
     const perMetre = 10 / speed;
     const bound = this.blockBound.subarray(0, nb * nb);
     bound.fill(Infinity);
-    const { adjOffset, adjEdge, geomOffset, geomX, geomY } = g;
+    const { vertexX, vertexY } = g;
+    const cost = costs.cost;
     for (let k = 0; k < count; k++) {
       const v = vertices[k]!;
-      const cost = costs.cost[v]!;
-      if (cost >= limitDs || adjOffset[v] === adjOffset[v + 1]) continue;
-      // the vertex's position: the first or last point of an incident edge
-      const ref = adjEdge[adjOffset[v]!]!;
-      const point = (ref & 1) === 0 ? geomOffset[ref >>> 1]! : geomOffset[(ref >>> 1) + 1]! - 1;
-      const vx = geomX[point]!;
-      const vy = geomY[point]!;
+      const c = cost[v]!;
+      if (c >= limitDs) continue;
+      const vx = vertexX[v]!;
+      const vy = vertexY[v]!;
       const bi = Math.min(nb - 1, Math.max(0, Math.floor((vx - x0) / bw)));
       const bj = Math.min(nb - 1, Math.max(0, Math.floor((vy - y0) / bh)));
       // cost(v) − |centre − v|: propagated by at most the straight distance, it stays below cost(v) + |c − v|
-      const seed = cost - Math.hypot(x0 + (bi + 0.5) * bw - vx, y0 + (bj + 0.5) * bh - vy) * perMetre;
+      const seed = c - distance(x0 + (bi + 0.5) * bw - vx, y0 + (bj + 0.5) * bh - vy) * perMetre;
       const b = bi * nb + bj;
       if (seed < bound[b]!) bound[b] = seed;
     }
@@ -323,35 +321,24 @@ function cellGeometry(g: StreetGraph, grid: Grid): { x0: number; y0: number; dx:
  * be taken monotone in both indexes.
  */
 function chamfer(f: Float64Array, n: number, wi: number, wj: number, wd: number): void {
-  for (let i = 0; i < n; i++) {
-    const row = i * n;
-    const up = row - n;
-    for (let j = 0; j < n; j++) {
-      let v = f[row + j]!;
-      if (i > 0) {
-        v = Math.min(v, f[up + j]! + wi);
-        if (j > 0) v = Math.min(v, f[up + j - 1]! + wd);
-        if (j + 1 < n) v = Math.min(v, f[up + j + 1]! + wd);
+  for (let pass = 0; pass < 2; pass++) {
+    // pass 0 takes paths from lower rows (down the first index), pass 1 from higher ones
+    for (let k = 0; k < n; k++) {
+      const i = pass === 0 ? k : n - 1 - k;
+      const row = i * n;
+      if (k > 0) {
+        const prev = pass === 0 ? row - n : row + n;
+        // the first and last columns have one diagonal neighbour; the others, two
+        f[row] = Math.min(f[row]!, f[prev]! + wi, n > 1 ? f[prev + 1]! + wd : Infinity);
+        for (let j = 1; j < n - 1; j++) {
+          f[row + j] = Math.min(f[row + j]!, f[prev + j]! + wi, f[prev + j - 1]! + wd, f[prev + j + 1]! + wd, f[row + j - 1]! + wj);
+        }
+        if (n > 1) f[row + n - 1] = Math.min(f[row + n - 1]!, f[prev + n - 1]! + wi, f[prev + n - 2]! + wd, f[row + n - 2]! + wj);
+      } else {
+        for (let j = 1; j < n; j++) f[row + j] = Math.min(f[row + j]!, f[row + j - 1]! + wj);
       }
-      if (j > 0) v = Math.min(v, f[row + j - 1]! + wj);
-      f[row + j] = v;
+      for (let j = n - 2; j >= 0; j--) f[row + j] = Math.min(f[row + j]!, f[row + j + 1]! + wj);
     }
-    for (let j = n - 2; j >= 0; j--) f[row + j] = Math.min(f[row + j]!, f[row + j + 1]! + wj);
-  }
-  for (let i = n - 1; i >= 0; i--) {
-    const row = i * n;
-    const down = row + n;
-    for (let j = n - 1; j >= 0; j--) {
-      let v = f[row + j]!;
-      if (i + 1 < n) {
-        v = Math.min(v, f[down + j]! + wi);
-        if (j > 0) v = Math.min(v, f[down + j - 1]! + wd);
-        if (j + 1 < n) v = Math.min(v, f[down + j + 1]! + wd);
-      }
-      if (j + 1 < n) v = Math.min(v, f[row + j + 1]! + wj);
-      f[row + j] = v;
-    }
-    for (let j = 1; j < n; j++) f[row + j] = Math.min(f[row + j]!, f[row + j - 1]! + wj);
   }
 }
 
