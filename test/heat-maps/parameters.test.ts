@@ -156,6 +156,16 @@ describe('heat-map parameters', () => {
     expectNull(m, 'M');
   });
 
+  test('the centre as lon;lat, coord:lon:lat, a stop point or a stop area at the same place', async () => {
+    const base = await heatMap('');
+    const at = (centre: string) => heatMap('', `from=${centre}&datetime=20240102T080000`);
+    assert.deepEqual(await at(`coord:${lon('P0')}:${lat('P0')}`), base);
+    assert.deepEqual(await at('s0'), base);
+    assert.deepEqual(await at('S0'), base);
+    // and another place gives another map
+    assert.notDeepEqual(await at('s2'), base);
+  });
+
   test('walking_speed, and the traveller profiles with explicit parameters winning', async () => {
     expectNear(await heatMap('walking_speed=2.24'), 'P1', 1000 / 2.24, 2.24);
     // luggage: 1.11 m/s, walking only, wheelchair: the accessible train at 08:20
