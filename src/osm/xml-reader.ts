@@ -53,10 +53,10 @@ export async function readOsmXml(file: string, options: { highWaterMark?: number
       case 'way':
       case 'relation': {
         if (current) throw fail(`<${name}> inside <${current.kind}>`);
-        const id = Number(attrs['id']);
+        const id = numberOf(attrs['id']);
         if (!Number.isFinite(id)) throw fail(`<${name}> without a numeric id`);
-        const lon = Number(attrs['lon']);
-        const lat = Number(attrs['lat']);
+        const lon = numberOf(attrs['lon']);
+        const lat = numberOf(attrs['lat']);
         if (name === 'node' && (!Number.isFinite(lon) || !Number.isFinite(lat))) throw fail(`node ${id} without lon/lat`);
         current = { kind: name, id, lon, lat, refs: [], tags: {} };
         if (selfClosing) {
@@ -67,7 +67,7 @@ export async function readOsmXml(file: string, options: { highWaterMark?: number
       }
       case 'nd':
         if (current?.kind === 'way') {
-          const ref = Number(attrs['ref']);
+          const ref = numberOf(attrs['ref']);
           if (!Number.isFinite(ref)) throw fail('<nd> without a numeric ref');
           current.refs.push(ref);
         }
@@ -142,4 +142,9 @@ function endOfTag(text: string, open: number): number {
     else if (c === '<') throw new Error(`malformed XML: '<' inside a tag`);
   }
   return -1;
+}
+
+/** An attribute's number; NaN when absent or empty (where Number would say 0). */
+function numberOf(value: string | undefined): number {
+  return value === undefined || value.trim() === '' ? NaN : Number(value);
 }

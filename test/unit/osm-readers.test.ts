@@ -679,6 +679,11 @@ describe('XML reader on a written file', () => {
       error: (file) => `${file}:3: node 2 without lon/lat`,
     },
     {
+      name: 'an empty coordinate',
+      lines: ['<osm>', ' <node id="1" lat="" lon="2"/>', '</osm>'],
+      error: (file) => `${file}:2: node 1 without lon/lat`,
+    },
+    {
       name: 'an unquoted attribute',
       lines: ['<osm>', '<!-- a comment', 'on two lines -->', ' <way id=3>', ' </way>', '</osm>'],
       error: (file) => `${file}:4: <way> without a numeric id`,
