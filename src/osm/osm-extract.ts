@@ -47,6 +47,8 @@ export interface OsmStats {
   missingNodeRefs: number;
   /** runs of a kept way left with fewer than two known nodes */
   waysDroppedTooShort: number;
+  /** highway ways whose id came again (the first one is kept) */
+  duplicateWays: number;
   bbox: [number, number, number, number] | null;
 }
 
@@ -153,7 +155,18 @@ export class OsmExtractBuilder {
       } else tooShort++;
       run.length = 0;
     };
+    // a way id met again (some extracts repeat a way): the first one is kept
+    const wayOrder = Array.from({ length: wayCountIn }, (_, w) => w).sort((a, b) => this.wayId.data[a]! - this.wayId.data[b]! || a - b);
+    const repeated = new Uint8Array(wayCountIn);
+    let duplicates = 0;
+    for (let k = 1; k < wayCountIn; k++) {
+      if (this.wayId.data[wayOrder[k]!] === this.wayId.data[wayOrder[k - 1]!]) {
+        repeated[wayOrder[k]!] = 1;
+        duplicates++;
+      }
+    }
     for (let w = 0; w < wayCountIn; w++) {
+      if (repeated[w]) continue;
       const end = w + 1 < wayCountIn ? starts[w + 1]! : this.wayRefs.length;
       let pieces = 0;
       for (let k = starts[w]!; k < end; k++) {
@@ -209,6 +222,7 @@ export class OsmExtractBuilder {
         waysKept: wayIds.length,
         missingNodeRefs: missing,
         waysDroppedTooShort: tooShort,
+        duplicateWays: duplicates,
         bbox: count > 0 ? [minLon, minLat, maxLon, maxLat] : null,
       },
     };

@@ -29,6 +29,7 @@ export async function buildStreetData(tt: Timetable, osmPath: string, report: Lo
   const osm = await readOsm(osmPath);
   const file = osmPath.split(/[\\/]/).pop()!;
   if (osm.stats.missingNodeRefs > 0) report.note(`${file}: ${osm.stats.missingNodeRefs} node references point to nodes missing from the extract (ways cut at its edge)`);
+  if (osm.stats.duplicateWays > 0) report.note(`${file}: ${osm.stats.duplicateWays} ways repeated with the same id, the first one kept`);
   const built = buildStreetGraph(osm);
   const graph = built.graph;
   const snaps = snapStops(graph, tt.stopPoints.lon, tt.stopPoints.lat);
@@ -54,6 +55,7 @@ export async function buildStreetData(tt: Timetable, osmPath: string, report: Lo
       osm_nodes: osm.stats.nodesRead,
       osm_ways: osm.stats.waysRead,
       osm_missing_node_refs: osm.stats.missingNodeRefs,
+      osm_duplicate_ways: osm.stats.duplicateWays,
       street_vertices: built.stats.vertices,
       street_edges: built.stats.edges,
       street_segments: built.stats.segments,

@@ -31,6 +31,7 @@ export function extractOf(points: [number, number][], ways: { nodes: number[]; t
       waysKept: ways.length,
       missingNodeRefs: 0,
       waysDroppedTooShort: 0,
+      duplicateWays: 0,
       bbox: [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)],
     },
   } as OsmExtract;

@@ -140,7 +140,7 @@ interface RealExtract {
 const REAL: RealExtract[] = [
   {
     dir: 'rnv-mannheim',
-    counts: { nodesRead: 164_598, waysRead: 37_344, relationsRead: 0, waysKept: 37_344, missingNodeRefs: 0, waysDroppedTooShort: 0 },
+    counts: { nodesRead: 164_598, waysRead: 37_344, relationsRead: 0, waysKept: 37_344, missingNodeRefs: 0, waysDroppedTooShort: 0, duplicateWays: 0 },
     nodeCount: 164_598,
     bbox: [8.1574752, 49.3264915, 8.8221519, 49.6394846],
     readmeBbox: [8.1575, 49.3265, 8.8222, 49.6395],
@@ -165,7 +165,7 @@ const REAL: RealExtract[] = [
     dir: 'milan',
     // the missing references are all in ways without a highway tag; the one highway way dropped
     // (215336562) has a single node
-    counts: { nodesRead: 262_352, waysRead: 69_043, relationsRead: 2_350, waysKept: 58_480, missingNodeRefs: 42_142, waysDroppedTooShort: 1 },
+    counts: { nodesRead: 262_352, waysRead: 69_043, relationsRead: 2_350, waysKept: 58_480, missingNodeRefs: 42_142, waysDroppedTooShort: 1, duplicateWays: 0 },
     nodeCount: 217_361,
     bbox: [9.0532001, 45.3381459, 9.4560855, 45.5608886],
     readmeBbox: [9.0371, 45.3381, 9.4692, 45.6788],
@@ -188,7 +188,7 @@ const REAL: RealExtract[] = [
   },
   {
     dir: 'porto-alegre',
-    counts: { nodesRead: 43_264, waysRead: 16_032, relationsRead: 23, waysKept: 15_886, missingNodeRefs: 0, waysDroppedTooShort: 0 },
+    counts: { nodesRead: 43_264, waysRead: 16_032, relationsRead: 23, waysKept: 15_886, missingNodeRefs: 0, waysDroppedTooShort: 0, duplicateWays: 0 },
     nodeCount: 41_109,
     bbox: [-51.2663537, -30.1133278, -51.1321566, -29.9904749],
     readmeBbox: [-51.2664, -30.1133, -51.1322, -29.9876],
@@ -216,7 +216,7 @@ const REAL: RealExtract[] = [
     dir: 'terre-haute',
     // not sorted by id (12,143 nodes come after a larger id); way 17565143 is in the file twice,
     // and both copies are kept
-    counts: { nodesRead: 40_140, waysRead: 5_096, relationsRead: 0, waysKept: 4_251, missingNodeRefs: 0, waysDroppedTooShort: 0 },
+    counts: { nodesRead: 40_140, waysRead: 5_096, relationsRead: 0, waysKept: 4_250, missingNodeRefs: 0, waysDroppedTooShort: 0, duplicateWays: 1 },
     nodeCount: 25_435,
     bbox: [-87.610154, 39.2590249, -87.0647709, 39.709474],
     ways: [
@@ -383,6 +383,7 @@ function expectedExtract(): OsmExtract {
       waysKept: 5,
       missingNodeRefs: 5,
       waysDroppedTooShort: 2,
+      duplicateWays: 0,
       bbox: [-0.0021234, 51.4756789, 0.0031111, 51.4812222],
     },
   };
@@ -720,6 +721,23 @@ test('the same elements as PBF and as XML read to the same extract', async () =>
   assertExtract(await readOsmPbf(PBF_FILE), await readOsmXml(XML_FILE), 1e-12);
 });
 
+test('a way repeated with the same id is kept once, and counted', async () => {
+  const xml = [
+    '<osm>',
+    ' <node id="1" lat="1" lon="2"/>',
+    ' <node id="2" lat="1.001" lon="2"/>',
+    ' <way id="7"><nd ref="1"/><nd ref="2"/><tag k="highway" v="footway"/></way>',
+    ' <way id="8"><nd ref="2"/><nd ref="1"/><tag k="highway" v="path"/></way>',
+    ' <way id="7"><nd ref="1"/><nd ref="2"/><tag k="highway" v="footway"/></way>',
+    '</osm>',
+  ].join('\n');
+  const extract = await readOsmXml(writeTemp('repeated-way.osm', xml));
+  assert.deepEqual([...extract.wayIds], [7, 8]);
+  assert.equal(extract.stats.waysRead, 3);
+  assert.equal(extract.stats.waysKept, 2);
+  assert.equal(extract.stats.duplicateWays, 1);
+});
+
 describe('readOsm picks the reader', () => {
   const EMPTY: OsmExtract = {
     nodeCount: 0,
@@ -731,7 +749,7 @@ describe('readOsm picks the reader', () => {
     wayNodeOffset: Uint32Array.of(0),
     wayNodes: new Uint32Array(0),
     wayTags: [],
-    stats: { nodesRead: 0, waysRead: 0, relationsRead: 0, waysKept: 0, missingNodeRefs: 0, waysDroppedTooShort: 0, bbox: null },
+    stats: { nodesRead: 0, waysRead: 0, relationsRead: 0, waysKept: 0, missingNodeRefs: 0, waysDroppedTooShort: 0, duplicateWays: 0, bbox: null },
   };
 
   test('by extension', async () => {
