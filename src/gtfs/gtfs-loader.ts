@@ -877,11 +877,13 @@ class TimetableBuilder {
     const arrivalSec = new Int32Array(stopTimeCount);
     const departureSec = new Int32Array(stopTimeCount);
     const pickDrop = new Uint8Array(stopTimeCount);
+    const sequence = new Uint32Array(stopTimeCount);
     const tripPattern = new Uint32Array(n);
     const patterns = new PatternTable();
     const stArr = stage.arrivalSec.data;
     const stDep = stage.departureSec.data;
     const stPd = stage.pickDrop.data;
+    const stSeq = stage.sequence.data;
     const stStop = stage.stop.data;
     const stopSeq = new Uint32Array(256);
     let pos = 0;
@@ -896,6 +898,7 @@ class TimetableBuilder {
         arrivalSec[pos + j] = stArr[r]!;
         departureSec[pos + j] = stDep[r]!;
         pickDrop[pos + j] = stPd[r]!;
+        sequence[pos + j] = stSeq[r]!;
         seqBuf[j] = stStop[r]!;
       }
       tripPattern[i] = patterns.intern(seqBuf.subarray(0, k));
@@ -994,7 +997,7 @@ class TimetableBuilder {
         platformCodes: this.stopPlatform,
       },
       trips,
-      stopTimes: { arrivalSec, departureSec, pickDrop },
+      stopTimes: { arrivalSec, departureSec, pickDrop, sequence },
       frequencies: frequencies.rows,
       patterns: patterns.finish(),
       services,

@@ -153,6 +153,8 @@ export interface Timetable {
     departureSec: Int32Array;
     /** pickup/drop-off byte, see PICKUP_MASK and friends */
     pickDrop: Uint8Array;
+    /** GTFS stop_sequence (realtime updates name stops by it) */
+    sequence: Uint32Array;
   };
 
   /** frequencies.txt rows, grouped by trip. Times relative to the service day like stop times. */
