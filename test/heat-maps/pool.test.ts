@@ -17,7 +17,8 @@ import { chooseEncoding } from '../../src/api/heat-map-render.js';
 import { writeFeed } from '../helpers/gtfs-fixture.js';
 import { fixtureGtfs, fixtureOsmXml } from './fixture.js';
 
-const URL = '/v1/coverage/main_routing_test/heat_maps?datetime=20120614T080100&from=stopB&max_duration=3600&resolution=200';
+// a fixed "now": bodies compared whole must not differ by their context's current_datetime
+const URL = '/v1/coverage/main_routing_test/heat_maps?datetime=20120614T080100&from=stopB&max_duration=3600&resolution=200&_current_datetime=20120614T080000';
 let registry: CoverageRegistry;
 
 before(async () => {
