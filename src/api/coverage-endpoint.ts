@@ -59,6 +59,8 @@ export function regionJson(c: Coverage, disableGeojson: boolean): Record<string,
     shape: disableGeojson ? null : (g?.shapeWkt ?? ''),
   };
   if (c.status === 'dead') region['error'] = { code: 'dead_socket', value: `The region ${c.id} is dead` };
+  // not in Navitia's region object (clients ignore it): the state of each realtime source
+  if (c.realtime) region['realtime_sources'] = c.realtime.status();
   return region;
 }
 

@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { FeedSourceConfig } from '../realtime/feed-source.js';
 import type { CoverageConfig } from '../service/coverage-registry.js';
 
 export interface ServerConfig {
@@ -86,7 +87,25 @@ function coverageOf(c: unknown, i: number, dir: string, file: string): CoverageC
     gtfs: (gtfs as string[]).map((g) => path.resolve(dir, g)),
     osm: typeof o['osm'] === 'string' ? path.resolve(dir, o['osm']) : undefined,
     timezone: o['timezone'] as string | undefined,
+    realtime: realtimeOf(o['realtime'], dir, `${where}.realtime`),
   };
+}
+
+/** `realtime`: a list of sources, each a path, a URL, or { url, intervalSec, headers }. */
+function realtimeOf(v: unknown, dir: string, where: string): FeedSourceConfig[] {
+  if (v === undefined) return [];
+  if (!Array.isArray(v)) throw new ConfigError(`${where} must be a list of sources`);
+  return v.map((item, i) => {
+    const o = (typeof item === 'string' ? { url: item } : item) as Record<string, unknown>;
+    if (!o || typeof o !== 'object' || typeof o['url'] !== 'string') throw new ConfigError(`${where}[${i}] must be a path, a URL or { "url": … }`);
+    const url = /^https?:\/\//i.test(o['url']) ? o['url'] : path.resolve(dir, o['url']);
+    const headers = o['headers'];
+    if (headers !== undefined && (typeof headers !== 'object' || headers === null || !Object.values(headers).every((h) => typeof h === 'string'))) {
+      throw new ConfigError(`${where}[${i}].headers must map header names to strings`);
+    }
+    const intervalSec = o['intervalSec'] === undefined ? undefined : numberOr(o['intervalSec'], 30, `${where}[${i}].intervalSec`);
+    return { url, intervalSec, headers: headers as Record<string, string> | undefined };
+  });
 }
 
 function numberOr(v: unknown, fallback: number, what: string): number {

@@ -2,7 +2,8 @@
 /**
  * The `navette` command.
  *
- *   navette serve --gtfs PATH [--gtfs PATH…] [--osm PATH] [--id NAME] [--timezone TZ] [--port N] [--host H]
+ *   navette serve --gtfs PATH [--gtfs PATH…] [--osm PATH] [--realtime FILE_OR_URL…] [--realtime-interval S]
+ *                 [--id NAME] [--timezone TZ] [--port N] [--host H]
  *   navette serve --config FILE [--port N]
  */
 import type { AddressInfo } from 'node:net';
@@ -16,9 +17,12 @@ import { Coverage, CoverageRegistry } from '../service/coverage-registry.js';
 import { generationCounts, loadCoverage } from '../service/load-coverage.js';
 import { ConfigError, DEFAULT_HEAT_MAP_SETTINGS, DEFAULT_PORT, readConfigFile, type ServerConfig } from './config.js';
 import { progressPrinter } from './progress.js';
+import { FeedSource } from '../realtime/feed-source.js';
+import { RealtimeUpdater } from '../service/realtime-updater.js';
 
 const USAGE = `Usage:
-  navette serve --gtfs PATH [--gtfs PATH…] [--osm PATH] [--id NAME] [--timezone TZ] [--port N] [--host HOST]
+  navette serve --gtfs PATH [--gtfs PATH…] [--osm PATH] [--realtime FILE_OR_URL…] [--realtime-interval SECONDS]
+                [--id NAME] [--timezone TZ] [--port N] [--host HOST]
   navette serve --config FILE [--port N] [--host HOST]
 
 Serves a Navitia-compatible API on http://HOST:PORT/v1/coverage (default port ${DEFAULT_PORT}).
@@ -42,6 +46,8 @@ function configFromArgs(args: string[]): ServerConfig {
       config: { type: 'string' },
       gtfs: { type: 'string', multiple: true },
       osm: { type: 'string' },
+      realtime: { type: 'string', multiple: true },
+      'realtime-interval': { type: 'string' },
       id: { type: 'string' },
       timezone: { type: 'string' },
       port: { type: 'string' },
@@ -51,14 +57,20 @@ function configFromArgs(args: string[]): ServerConfig {
   });
   let config: ServerConfig;
   if (values.config) {
-    if (values.gtfs) throw new ConfigError('give either --config or --gtfs, not both');
+    if (values.gtfs || values.realtime) throw new ConfigError('give either --config or --gtfs and --realtime, not both');
     config = readConfigFile(values.config);
   } else {
     if (!values.gtfs || values.gtfs.length === 0) throw new ConfigError('give --gtfs PATH (or --config FILE)');
     const id = values.id ?? 'default';
     if (!/^[^/;()]+$/.test(id)) throw new ConfigError('--id must be a name without / ; ( )');
+    let intervalSec: number | undefined;
+    if (values['realtime-interval'] !== undefined) {
+      intervalSec = Number(values['realtime-interval']);
+      if (!(intervalSec > 0)) throw new ConfigError(`--realtime-interval must be a number of seconds, not ${values['realtime-interval']}`);
+    }
+    const realtime = (values.realtime ?? []).map((url) => ({ url: /^https?:\/\//i.test(url) ? url : path.resolve(url), intervalSec }));
     config = {
-      coverages: [{ id, gtfs: values.gtfs.map((g) => path.resolve(g)), osm: values.osm ? path.resolve(values.osm) : undefined, timezone: values.timezone }],
+      coverages: [{ id, gtfs: values.gtfs.map((g) => path.resolve(g)), osm: values.osm ? path.resolve(values.osm) : undefined, timezone: values.timezone, realtime }],
       port: DEFAULT_PORT,
       host: '0.0.0.0',
       maxCount: 1000,
@@ -107,6 +119,10 @@ async function serve(args: string[]): Promise<number> {
       for (const line of summary.generation.report.summary()) app.log.warn({ coverage: coverage.id }, `problems: ${line}`);
       for (const note of summary.generation.report.notes) app.log.info({ coverage: coverage.id }, note);
       loaded++;
+      if (coverage.config.realtime?.length) {
+        coverage.realtime = new RealtimeUpdater(coverage, coverage.config.realtime.map((c) => new FeedSource(c)), app.log);
+        coverage.realtime.start();
+      }
     } catch (e) {
       progress.done();
       const message = e instanceof FeedError ? e.message : `${(e as Error).message}`;

@@ -51,3 +51,28 @@ export function departsWithin(tt: Timetable, days: ServiceDays, trip: number, se
   }
   return false;
 }
+
+/**
+ * The service days of a timed trip's runs whose first departure may fall inside [sinceSec, untilSec]:
+ * `visit(day, firstDepartureEpochSec)` for each, in day order, until it returns true (then true).
+ */
+export function someRunDay(
+  tt: Timetable,
+  days: ServiceDays,
+  trip: number,
+  sinceSec: number,
+  untilSec: number,
+  visit: (day: number, departureSec: number) => boolean,
+): boolean {
+  const { trips, stopTimes } = tt;
+  const tz = tt.agencyTimezone[trips.agency[trip]!]!;
+  const dep = stopTimes.departureSec[trips.stopTimeOffset[trip]!]!;
+  const lastDay = days.firstDay + days.dayCount - 1;
+  const dayLo = Number.isFinite(sinceSec) ? Math.floor((sinceSec - dep - MAX_WEST_SEC) / 86400) - 1 : days.firstDay;
+  const dayHi = Number.isFinite(untilSec) ? Math.min(lastDay, Math.ceil((untilSec - dep + MAX_EAST_SEC) / 86400) + 1) : lastDay;
+  const service = trips.service[trip]!;
+  for (let d = days.nextActiveDay(service, dayLo); d >= 0 && d <= dayHi; d = days.nextActiveDay(service, d + 1)) {
+    if (visit(d, days.origin(tz, d) + dep)) return true;
+  }
+  return false;
+}

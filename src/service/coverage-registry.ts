@@ -2,7 +2,9 @@
  * The coverages a server answers for, each with its status and its current data generation.
  */
 import { ringContains } from '../model/coverage-shape.js';
+import type { FeedSourceConfig } from '../realtime/feed-source.js';
 import type { Generation } from './generation.js';
+import type { RealtimeUpdater } from './realtime-updater.js';
 
 export interface CoverageConfig {
   id: string;
@@ -12,6 +14,8 @@ export interface CoverageConfig {
   osm?: string;
   /** Coverage time zone; defaults to the first agency's. */
   timezone?: string;
+  /** GTFS-Realtime sources (TripUpdates), polled once the coverage is loaded */
+  realtime?: FeedSourceConfig[];
 }
 
 export type CoverageStatus = 'loading_data' | 'running' | 'dead';
@@ -21,6 +25,8 @@ export class Coverage {
   generation: Generation | undefined;
   /** Why the last load failed (status dead). */
   error: string | undefined;
+  /** Its realtime sources, once they are polled. */
+  realtime: RealtimeUpdater | undefined;
 
   constructor(readonly config: CoverageConfig) {}
 

@@ -6,6 +6,8 @@
 import { coverageHull, ringToWkt, type Ring } from '../model/coverage-shape.js';
 import type { Timetable } from '../model/timetable.js';
 import { BaseFreshness, type Freshness } from '../ptref/freshness.js';
+import { LevelRuns, RealtimeFreshness } from '../ptref/realtime-freshness.js';
+import type { RealtimeRuns } from '../realtime/trip-updates.js';
 import { Referential } from '../ptref/referential.js';
 import type { LoadReport } from '../gtfs/load-report.js';
 import type { StreetData } from './street-data.js';
@@ -33,6 +35,8 @@ export interface Generation {
   readonly report: LoadReport;
   /** The street network and transit search data of the heat maps; absent without an OSM extract. */
   readonly streets: StreetData | undefined;
+  /** The realtime runs in force (from TripUpdates), absent before any. */
+  readonly realtime: RealtimeRuns | undefined;
 }
 
 let generationCounter = 0;
@@ -59,6 +63,21 @@ export function makeGeneration(tt: Timetable, report: LoadReport, streets?: Stre
       .map((f) => ({ id: f.key, name: f.publisherName, url: f.publisherUrl, license: '' })),
     report,
     streets,
+    realtime: undefined,
+  };
+}
+
+/**
+ * The same data with other realtime runs: a new generation sharing the timetable, referential and
+ * street data, whose adapted and realtime levels see the runs (built aside, then swapped in whole).
+ */
+export function withRealtime(generation: Generation, realtime: RealtimeRuns): Generation {
+  const runs = new LevelRuns(realtime.runs.values());
+  return {
+    ...generation,
+    number: ++generationCounter,
+    freshness: new RealtimeFreshness(generation.ref, new LevelRuns([]), runs),
+    realtime,
   };
 }
 

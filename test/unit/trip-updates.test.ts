@@ -1,6 +1,7 @@
 /**
  * TripUpdates read against a timetable: delays carried on, absolute times, skipped stops, NO_DATA,
- * cancellations, added trips, service days given or inferred, and what is reported.
+ * cancellations, added trips, service days given or inferred, and what is reported; then the
+ * freshness levels that see the runs they change.
  */
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,6 +11,8 @@ import { ServiceDays } from '../../src/model/service-days.js';
 import type { Timetable } from '../../src/model/timetable.js';
 import type { FeedMessage, StopTimeUpdate, TripDescriptor } from '../../src/realtime/gtfs-rt.js';
 import { readTripUpdates, runKey, timetableIndex, type TimetableIndex } from '../../src/realtime/trip-updates.js';
+import { LevelRuns, RealtimeFreshness } from '../../src/ptref/realtime-freshness.js';
+import { Referential } from '../../src/ptref/referential.js';
 import { dayNumber, zonedToEpoch } from '../../src/util/datetime.js';
 import { writeFeed } from '../helpers/gtfs-fixture.js';
 
@@ -176,5 +179,45 @@ describe('trip updates', () => {
       { entity: 'e1', reason: 'trip T1 does not run on 20250101' },
     ]);
     assert.deepEqual([...out.runs.get(runKey(index.tripIndex.get('T1')!, DAY))!.arrivalSec], [hms(10, 0), hms(10, 10), hms(10, 20, 30), hms(10, 30, 30)]);
+  });
+});
+
+describe('freshness levels with realtime runs', () => {
+  const freshness = (...updates: Array<{ trip: TripDescriptor; stopTimeUpdates?: StopTimeUpdate[] }>) => {
+    const runs = readTripUpdates(tt, days, index, feed(at(9, 0), ...updates));
+    assert.deepEqual(runs.problems, []);
+    return new RealtimeFreshness(new Referential(tt), new LevelRuns([]), new LevelRuns(runs.runs.values()));
+  };
+  const T1 = () => index.tripIndex.get('T1')!;
+
+  test('a delayed run departs at its new time at realtime only; the other days keep their schedule', () => {
+    const f = freshness({ trip: { tripId: 'T1', startDate: '20240305' }, stopTimeUpdates: [{ stopSequence: 5, departure: { delay: 600 } }] });
+    const scheduled = at(10, 0);
+    const delayed = at(10, 10);
+    assert.equal(f.departsWithin(T1(), 'base_schedule', scheduled, scheduled), true);
+    assert.equal(f.departsWithin(T1(), 'realtime', scheduled, scheduled), false);
+    assert.equal(f.departsWithin(T1(), 'realtime', delayed, delayed), true);
+    assert.equal(f.departsWithin(T1(), 'base_schedule', delayed, delayed), false);
+    // no planned disruption: adapted_schedule is the base schedule
+    assert.equal(f.departsWithin(T1(), 'adapted_schedule', scheduled, scheduled), true);
+    // the next day is untouched
+    assert.equal(f.departsWithin(T1(), 'realtime', scheduled + 86400, scheduled + 86400), true);
+    // running: at 10:35 the delayed run is still on its way (arrival 10:40), the scheduled one is not
+    assert.equal(f.activeAt(T1(), 'realtime', at(10, 35)), true);
+    assert.equal(f.activeAt(T1(), 'base_schedule', at(10, 35)), false);
+  });
+
+  test('a cancelled run is gone at realtime', () => {
+    const f = freshness({ trip: { tripId: 'T1', startDate: '20240305', scheduleRelationship: 'CANCELED' } });
+    const whole = [at(0, 0), at(23, 59)] as const;
+    assert.equal(f.departsWithin(T1(), 'base_schedule', ...whole), true);
+    assert.equal(f.departsWithin(T1(), 'realtime', ...whole), false);
+    assert.equal(f.activeAt(T1(), 'realtime', at(10, 5)), false);
+  });
+
+  test('a run whose first stop is skipped departs from the next one', () => {
+    const f = freshness({ trip: { tripId: 'T1', startDate: '20240305' }, stopTimeUpdates: [{ stopSequence: 5, scheduleRelationship: 'SKIPPED' }] });
+    assert.equal(f.departsWithin(T1(), 'realtime', at(10, 0), at(10, 9)), false);
+    assert.equal(f.departsWithin(T1(), 'realtime', at(10, 10), at(10, 10)), true);
   });
 });

@@ -1,0 +1,109 @@
+/**
+ * The freshness levels of a generation that has realtime runs (see realtime/trip-updates.ts):
+ * base_schedule answers from the static timetable; adapted_schedule and realtime from the runs of
+ * their level, which replace the static run of their trip on their day (a cancelled run is gone, a
+ * delayed one departs at its new time), as Navitia's realtime vehicle journeys replace the base ones
+ * on their day at their level and above.
+ */
+import type { ServiceDays } from '../model/service-days.js';
+import type { RealtimeRun } from '../realtime/trip-updates.js';
+import { someRunDay } from './departure-window.js';
+import { BaseFreshness, type Freshness, type FreshnessLevel } from './freshness.js';
+import type { Referential } from './referential.js';
+
+/** Runs of one level, by trip then by service day. */
+export class LevelRuns {
+  private readonly byTrip = new Map<number, Map<number, RealtimeRun>>();
+
+  constructor(runs: Iterable<RealtimeRun>) {
+    for (const run of runs) {
+      let days = this.byTrip.get(run.trip);
+      if (!days) this.byTrip.set(run.trip, (days = new Map()));
+      days.set(run.day, run);
+    }
+  }
+
+  of(trip: number): Map<number, RealtimeRun> | undefined {
+    return this.byTrip.get(trip);
+  }
+
+  get size(): number {
+    let n = 0;
+    for (const days of this.byTrip.values()) n += days.size;
+    return n;
+  }
+}
+
+export class RealtimeFreshness implements Freshness {
+  private readonly base: BaseFreshness;
+
+  constructor(
+    private readonly ref: Referential,
+    /** runs changed by planned disruptions (adapted_schedule and realtime) */
+    private readonly adapted: LevelRuns,
+    /** runs changed by realtime updates (realtime only; they win over `adapted`) */
+    private readonly realtime: LevelRuns,
+  ) {
+    this.base = new BaseFreshness(ref);
+  }
+
+  departsWithin(trip: number, level: FreshnessLevel, sinceSec: number, untilSec: number): boolean {
+    const changed = this.changedRuns(trip, level);
+    if (!changed) return this.base.departsWithin(trip, level, sinceSec, untilSec);
+    const { tt, days } = this.ref;
+    // the changed runs at their new times
+    for (const run of changed.values()) {
+      if (run.cancelled) continue;
+      const at = firstDeparture(this.ref, days, run);
+      if (at !== null && at >= sinceSec && at <= untilSec) return true;
+    }
+    // the others as scheduled
+    return someRunDay(tt, days, trip, sinceSec, untilSec, (day, at) => !changed.has(day) && at >= sinceSec && at <= untilSec);
+  }
+
+  activeAt(trip: number, level: FreshnessLevel, atSec: number): boolean {
+    const changed = this.changedRuns(trip, level);
+    if (!changed) return this.base.activeAt(trip, level, atSec);
+    const { tt, days } = this.ref;
+    for (const run of changed.values()) {
+      if (run.cancelled) continue;
+      const from = firstDeparture(this.ref, days, run);
+      const to = lastArrival(this.ref, days, run);
+      if (from !== null && to !== null && from <= atSec && atSec <= to) return true;
+    }
+    const { trips, stopTimes } = tt;
+    const duration = stopTimes.arrivalSec[trips.stopTimeOffset[trip + 1]! - 1]! - stopTimes.departureSec[trips.stopTimeOffset[trip]!]!;
+    return someRunDay(tt, days, trip, atSec - duration, atSec, (day, at) => !changed.has(day) && at >= atSec - duration && at <= atSec);
+  }
+
+  /** The runs of `trip` changed at `level` (realtime ones over adapted ones), by day; undefined when none. */
+  private changedRuns(trip: number, level: FreshnessLevel): Map<number, RealtimeRun> | undefined {
+    if (level === 'base_schedule') return undefined;
+    const adapted = this.adapted.of(trip);
+    if (level === 'adapted_schedule') return adapted;
+    const realtime = this.realtime.of(trip);
+    if (!adapted) return realtime;
+    if (!realtime) return adapted;
+    return new Map([...adapted, ...realtime]);
+  }
+}
+
+/** Epoch second of a run's first served departure, null when it serves no stop. */
+function firstDeparture(ref: Referential, days: ServiceDays, run: RealtimeRun): number | null {
+  for (let k = 0; k < run.departureSec.length; k++) {
+    if (!run.skipped[k]) return originOf(ref, days, run) + run.departureSec[k]!;
+  }
+  return null;
+}
+
+function lastArrival(ref: Referential, days: ServiceDays, run: RealtimeRun): number | null {
+  for (let k = run.arrivalSec.length - 1; k >= 0; k--) {
+    if (!run.skipped[k]) return originOf(ref, days, run) + run.arrivalSec[k]!;
+  }
+  return null;
+}
+
+function originOf(ref: Referential, days: ServiceDays, run: RealtimeRun): number {
+  const tt = ref.tt;
+  return days.origin(tt.agencyTimezone[tt.trips.agency[run.trip]!]!, run.day);
+}

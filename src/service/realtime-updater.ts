@@ -1,0 +1,86 @@
+/**
+ * The realtime sources of a coverage, polled at their intervals. Each good message replaces its
+ * source's previous one; the runs of all current messages are then read against the coverage's
+ * timetable and a new generation is swapped in whole (requests under way keep theirs). A source
+ * that fails is logged and counted, and its last good message stays in force.
+ */
+import type { Timetable } from '../model/timetable.js';
+import type { FeedSource } from '../realtime/feed-source.js';
+import type { FeedMessage } from '../realtime/gtfs-rt.js';
+import { readTripUpdates, timetableIndex, type RealtimeRuns, type TimetableIndex } from '../realtime/trip-updates.js';
+import type { Coverage } from './coverage-registry.js';
+import { withRealtime } from './generation.js';
+
+export interface UpdaterLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+export class RealtimeUpdater {
+  private readonly latest = new Map<FeedSource, FeedMessage>();
+  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly busy = new Set<FeedSource>();
+  private indexed: { tt: Timetable; index: TimetableIndex } | undefined;
+
+  constructor(
+    readonly coverage: Coverage,
+    readonly sources: FeedSource[],
+    private readonly log: UpdaterLog,
+  ) {}
+
+  /** Poll every source now, then at its interval. */
+  start(): void {
+    for (const source of this.sources) {
+      void this.poll(source);
+      const timer = setInterval(() => void this.poll(source), source.intervalSec * 1000);
+      timer.unref();
+      this.timers.push(timer);
+    }
+  }
+
+  stop(): void {
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers.length = 0;
+  }
+
+  /** Read one source and, when it gives a good message, apply every source's current message. */
+  async poll(source: FeedSource): Promise<boolean> {
+    if (this.busy.has(source)) return false; // the previous read is still under way
+    this.busy.add(source);
+    try {
+      this.latest.set(source, await source.read());
+    } catch (e) {
+      this.log.warn({ coverage: this.coverage.id, source: source.config.url }, `realtime source failed, the last good state stays: ${(e as Error).message}`);
+      return false;
+    } finally {
+      this.busy.delete(source);
+    }
+    this.apply();
+    return true;
+  }
+
+  /** The runs of all current messages, as a new generation of the coverage. */
+  apply(): void {
+    const generation = this.coverage.generation;
+    if (!generation) return;
+    if (this.indexed?.tt !== generation.tt) this.indexed = { tt: generation.tt, index: timetableIndex(generation.tt) };
+    const merged: RealtimeRuns = { runs: new Map(), added: [], problems: [] };
+    for (const source of this.sources) {
+      const message = this.latest.get(source);
+      if (!message) continue;
+      const runs = readTripUpdates(generation.tt, generation.ref.days, this.indexed.index, message);
+      for (const [key, run] of runs.runs) merged.runs.set(key, run);
+      merged.added.push(...runs.added);
+      merged.problems.push(...runs.problems);
+    }
+    this.coverage.swap(withRealtime(generation, merged));
+    this.log.info(
+      { coverage: this.coverage.id, runs: merged.runs.size, added: merged.added.length, problems: merged.problems.length },
+      `realtime applied: ${merged.runs.size} runs changed, ${merged.added.length} added, ${merged.problems.length} updates skipped`,
+    );
+  }
+
+  status() {
+    return this.sources.map((s) => s.status());
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * A realtime source polled over HTTP from a local server: failures (HTTP 500, garbage) are counted
+ * and leave the last good state; a good feed becomes a new generation whose realtime level the
+ * trips endpoint sees, while the base schedule stays as it was; a started source updates within
+ * its interval.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/api/app.js';
+import { FeedSource } from '../../src/realtime/feed-source.js';
+import { decodeFeedMessage } from '../../src/realtime/gtfs-rt.js';
+import { Coverage, CoverageRegistry } from '../../src/service/coverage-registry.js';
+import { loadCoverage } from '../../src/service/load-coverage.js';
+import { RealtimeUpdater } from '../../src/service/realtime-updater.js';
+import { SHARED_DATA } from '../helpers/gtfs-fixture.js';
+import { gtfsDay, gtfsTime, RawFeed, serviceDayOrigin } from './raw-gtfs.js';
+
+const BART = path.join(SHARED_DATA, 'rt', 'bart');
+const FEED = readFileSync(path.join(BART, 'trip-updates-2019-08-07.pb'));
+const quiet = { info: () => {}, warn: () => {} };
+const realtimeOf = (c: Coverage) => c.generation?.realtime;
+
+let answer: 'fail' | 'garbage' | 'good' = 'fail';
+let server: Server;
+let url: string;
+let coverage: Coverage;
+let app: FastifyInstance;
+
+before(async () => {
+  server = createServer((_req, res) => {
+    if (answer === 'fail') res.writeHead(500).end('broken');
+    else if (answer === 'garbage') res.writeHead(200).end(Buffer.from('\x0a\xff\xff\xff\xff\x0fnot a feed at all'));
+    else res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end(FEED);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/trip-updates`;
+  const registry = new CoverageRegistry();
+  coverage = new Coverage({ id: 'bart', gtfs: [path.join(BART, 'gtfs.zip')] });
+  registry.add(coverage);
+  await loadCoverage(coverage);
+  app = await buildApp({ registry });
+});
+
+after(async () => {
+  await app.close();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+/** `YYYYMMDDThhmmssZ` of an epoch second. */
+const utc = (sec: number) => new Date(sec * 1000).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+
+describe('a realtime source over HTTP', () => {
+  test('500, garbage, then a good feed: counted failures, then the good state, the service answering throughout', async () => {
+    const source = new FeedSource({ url, intervalSec: 60 });
+    const updater = new RealtimeUpdater(coverage, [source], quiet);
+    const before = coverage.generation!;
+    for (const [state, error] of [
+      ['fail', /HTTP 500/],
+      ['garbage', /GTFS-Realtime/],
+    ] as const) {
+      answer = state;
+      assert.equal(await updater.poll(source), false);
+      assert.match(source.status().last_error!, error);
+      assert.equal(coverage.generation, before, 'the data in force is unchanged');
+      assert.equal((await app.inject({ method: 'GET', url: '/v1/coverage/bart/trips?count=1' })).statusCode, 200);
+    }
+    answer = 'good';
+    assert.equal(await updater.poll(source), true);
+    const applied = coverage.generation!;
+    assert.notEqual(applied, before);
+    assert.equal(applied.realtime!.runs.size, 65);
+    assert.equal(applied.tt, before.tt, 'the timetable is shared, not copied');
+    answer = 'fail';
+    assert.equal(await updater.poll(source), false);
+    assert.equal(coverage.generation, applied, 'a failure keeps the last good state');
+    const status = source.status();
+    assert.deepEqual(
+      { successes: status.successes, failures: status.failures, trip_updates: status.trip_updates },
+      { successes: 1, failures: 3, trip_updates: 91 },
+    );
+    // the coverage shows its sources
+    const region = JSON.parse((await app.inject({ method: 'GET', url: '/v1/coverage/bart' })).body).regions[0];
+    assert.equal(region.realtime_sources, undefined, 'this updater was not attached to the coverage');
+    coverage.realtime = updater;
+    const shown = JSON.parse((await app.inject({ method: 'GET', url: '/v1/coverage/bart' })).body).regions[0].realtime_sources;
+    assert.equal(shown[0].source, url);
+    assert.equal(shown[0].failures, 3);
+    coverage.realtime = undefined;
+  });
+
+  test('trips at realtime depart at their new times; the base schedule keeps the old ones', async () => {
+    const message = decodeFeedMessage(FEED);
+    const raw = await RawFeed.open(path.join(BART, 'gtfs.zip'));
+    const st = await raw.table('stop_times.txt');
+    const origin = serviceDayOrigin('America/Los_Angeles', gtfsDay('20190807'));
+    let checked = 0;
+    for (const e of message.entities) {
+      const u = e.tripUpdate!;
+      const first = u.stopTimeUpdates[0];
+      if (u.trip.scheduleRelationship === 'ADDED' || first?.stopSequence !== 1 || first.departure?.time === undefined) continue;
+      const row = st.rows.find((r) => st.get(r, 'trip_id') === u.trip.tripId && st.get(r, 'stop_sequence') === '1');
+      if (!row || st.get(row, 'stop_id') !== first.stopId) continue; // a trip of another static version
+      const scheduled = origin + gtfsTime(st.get(row, 'departure_time'))!;
+      const actual = first.departure.time;
+      if (Math.abs(actual - scheduled) < 60) continue; // the same minute: nothing to tell apart
+      const found = async (at: number, level: string) =>
+        (await app.inject({ method: 'GET', url: `/v1/coverage/bart/trips/${u.trip.tripId}?since=${utc(at)}&until=${utc(at)}&data_freshness=${level}` })).statusCode === 200;
+      assert.equal(await found(scheduled, 'base_schedule'), true, `${u.trip.tripId} leaves at ${utc(scheduled)} as scheduled`);
+      assert.equal(await found(scheduled, 'realtime'), false, `${u.trip.tripId} no longer leaves at ${utc(scheduled)} at realtime`);
+      assert.equal(await found(actual, 'realtime'), true, `${u.trip.tripId} leaves at ${utc(actual)} at realtime`);
+      assert.equal(await found(actual, 'base_schedule'), false);
+      checked++;
+    }
+    assert.ok(checked >= 3, `${checked} delayed trips checked`);
+  });
+
+  test('a started source updates the coverage within its interval', async () => {
+    answer = 'good';
+    const registry = new CoverageRegistry();
+    const fresh = new Coverage({ id: 'bart2', gtfs: [path.join(BART, 'gtfs.zip')] });
+    registry.add(fresh);
+    await loadCoverage(fresh);
+    answer = 'fail';
+    const updater = new RealtimeUpdater(fresh, [new FeedSource({ url, intervalSec: 0.2 })], quiet);
+    updater.start();
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.equal(realtimeOf(fresh), undefined);
+      answer = 'good';
+      const deadline = Date.now() + 2000;
+      while (!realtimeOf(fresh) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.equal(realtimeOf(fresh)?.runs.size, 65);
+    } finally {
+      updater.stop();
+    }
+  });
+});
