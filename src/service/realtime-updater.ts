@@ -6,7 +6,7 @@
  */
 import type { Timetable } from '../model/timetable.js';
 import type { FeedSource } from '../realtime/feed-source.js';
-import type { FeedMessage } from '../realtime/gtfs-rt.js';
+import type { FeedMessage, VehiclePosition } from '../realtime/gtfs-rt.js';
 import { readTripUpdates, timetableIndex, type RealtimeRuns, type TimetableIndex } from '../realtime/trip-updates.js';
 import type { Coverage } from './coverage-registry.js';
 import { withRealtime } from './generation.js';
@@ -18,6 +18,8 @@ export interface UpdaterLog {
 
 export class RealtimeUpdater {
   private readonly latest = new Map<FeedSource, FeedMessage>();
+  /** the latest position of each trip's vehicle, by trip_id (kept for the endpoints to come) */
+  readonly vehicles = new Map<string, VehiclePosition>();
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly busy = new Set<FeedSource>();
   private indexed: { tt: Timetable; index: TimetableIndex } | undefined;
@@ -47,16 +49,34 @@ export class RealtimeUpdater {
   async poll(source: FeedSource): Promise<boolean> {
     if (this.busy.has(source)) return false; // the previous read is still under way
     this.busy.add(source);
+    let message: FeedMessage;
     try {
-      this.latest.set(source, await source.read());
+      message = await source.read();
     } catch (e) {
       this.log.warn({ coverage: this.coverage.id, source: source.config.url }, `realtime source failed, the last good state stays: ${(e as Error).message}`);
       return false;
     } finally {
       this.busy.delete(source);
     }
-    this.apply();
+    const hasUpdates = (m: FeedMessage | undefined) => m?.entities.some((e) => e.tripUpdate) ?? false;
+    // a feed of positions only leaves the timetable alone; one that stops updating trips clears them
+    const changesRuns = hasUpdates(message) || hasUpdates(this.latest.get(source));
+    this.latest.set(source, message);
+    this.keepPositions(message);
+    if (changesRuns) this.apply();
     return true;
+  }
+
+  /** Each trip's latest vehicle position (a position without a trip, or older than the one kept, is ignored). */
+  private keepPositions(message: FeedMessage): void {
+    for (const entity of message.entities) {
+      const position = entity.vehicle;
+      const tripId = position?.trip?.tripId;
+      if (!position || tripId === undefined || entity.isDeleted) continue;
+      const kept = this.vehicles.get(tripId);
+      if (kept && (kept.timestamp ?? 0) > (position.timestamp ?? message.header.timestamp ?? 0)) continue;
+      this.vehicles.set(tripId, position.timestamp === undefined ? { ...position, timestamp: message.header.timestamp } : position);
+    }
   }
 
   /** The runs of all current messages, as a new generation of the coverage. */

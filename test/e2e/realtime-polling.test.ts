@@ -6,7 +6,8 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -138,5 +139,43 @@ describe('a realtime source over HTTP', () => {
     } finally {
       updater.stop();
     }
+  });
+});
+
+describe('a realtime source from a file', () => {
+  const KCM = path.join(SHARED_DATA, 'rt', 'king-county-metro');
+
+  test('vehicle positions: the latest of each trip over successive reads; the timetable untouched', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'navette-rt-'));
+    const file = path.join(dir, 'positions.pb');
+    const registry = new CoverageRegistry();
+    const kcm = new Coverage({ id: 'kcm', gtfs: [path.join(KCM, 'gtfs.zip')] });
+    registry.add(kcm);
+    await loadCoverage(kcm);
+    const loaded = kcm.generation;
+    const source = new FeedSource({ url: file });
+    const updater = new RealtimeUpdater(kcm, [source], quiet);
+    const reads = ['vehicle-positions-2021-09-02T1531Z.pb', 'vehicle-positions-2021-09-02T1608Z.pb'].map((name) => {
+      const bytes = readFileSync(path.join(KCM, name));
+      return { bytes, message: decodeFeedMessage(bytes) };
+    });
+    for (const { bytes } of reads) {
+      writeFileSync(file, bytes);
+      assert.equal(await updater.poll(source), true);
+    }
+    assert.equal(kcm.generation, loaded, 'positions do not make a new timetable');
+    // expected: for each trip, the position with the largest timestamp over both files
+    const expected = new Map<string, number>();
+    for (const { message } of reads) {
+      for (const e of message.entities) {
+        const v = e.vehicle!;
+        const at = v.timestamp ?? message.header.timestamp!;
+        if ((expected.get(v.trip!.tripId!) ?? -1) <= at) expected.set(v.trip!.tripId!, at);
+      }
+    }
+    assert.ok(expected.size > 627, `${expected.size} trips in the two reads`);
+    assert.equal(updater.vehicles.size, expected.size);
+    for (const [trip, at] of expected) assert.equal(updater.vehicles.get(trip)!.timestamp, at, trip);
+    assert.equal(source.status().vehicle_positions, reads[1]!.message.entities.length);
   });
 });
