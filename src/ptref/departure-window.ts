@@ -11,34 +11,18 @@ import type { Timetable } from '../model/timetable.js';
 const MAX_EAST_SEC = 14 * 3600;
 const MAX_WEST_SEC = 12 * 3600;
 
-export function departsWithin(tt: Timetable, days: ServiceDays, trip: number, service: number, sinceSec: number, untilSec: number): boolean {
-  const { trips, stopTimes, frequencies } = tt;
-  const tz = tt.agencyTimezone[trips.agency[trip]!]!;
+export function departsWithin(tt: Timetable, days: ServiceDays, trip: number, sinceSec: number, untilSec: number): boolean {
+  const { trips, frequencies } = tt;
   const f0 = trips.frequencyOffset[trip]!;
   const f1 = trips.frequencyOffset[trip + 1]!;
-  let minDep: number;
-  let maxDep: number;
-  if (f0 === f1) {
-    minDep = maxDep = stopTimes.departureSec[trips.stopTimeOffset[trip]!]!;
-  } else {
-    minDep = Infinity;
-    maxDep = -Infinity;
-    for (let f = f0; f < f1; f++) {
-      minDep = Math.min(minDep, frequencies.startSec[f]!);
-      maxDep = Math.max(maxDep, frequencies.endSec[f]!);
-    }
+  if (f0 === f1) return someRunDay(tt, days, trip, sinceSec, untilSec, (_day, at) => at >= sinceSec && at <= untilSec);
+  let minDep = Infinity;
+  let maxDep = -Infinity;
+  for (let f = f0; f < f1; f++) {
+    minDep = Math.min(minDep, frequencies.startSec[f]!);
+    maxDep = Math.max(maxDep, frequencies.endSec[f]!);
   }
-  const lastDay = days.firstDay + days.dayCount - 1;
-  const dayLo = Number.isFinite(sinceSec) ? Math.floor((sinceSec - maxDep - MAX_WEST_SEC) / 86400) - 1 : days.firstDay;
-  const dayHi = Number.isFinite(untilSec) ? Math.min(lastDay, Math.ceil((untilSec - minDep + MAX_EAST_SEC) / 86400) + 1) : lastDay;
-  for (let d = days.nextActiveDay(service, dayLo); d >= 0 && d <= dayHi; d = days.nextActiveDay(service, d + 1)) {
-    const origin = days.origin(tz, d);
-    if (f0 === f1) {
-      const at = origin + minDep;
-      if (at >= sinceSec && at <= untilSec) return true;
-      if (at > untilSec) return false;
-      continue;
-    }
+  return someActiveDay(tt, days, trip, minDep, maxDep, sinceSec, untilSec, (_day, origin) => {
     for (let f = f0; f < f1; f++) {
       const start = frequencies.startSec[f]!;
       const end = frequencies.endSec[f]!;
@@ -48,8 +32,8 @@ export function departsWithin(tt: Timetable, days: ServiceDays, trip: number, se
       const dep = start + k * headway;
       if (dep < end && origin + dep <= untilSec) return true;
     }
-  }
-  return false;
+    return false;
+  });
 }
 
 /**
@@ -64,15 +48,32 @@ export function someRunDay(
   untilSec: number,
   visit: (day: number, departureSec: number) => boolean,
 ): boolean {
-  const { trips, stopTimes } = tt;
-  const tz = tt.agencyTimezone[trips.agency[trip]!]!;
-  const dep = stopTimes.departureSec[trips.stopTimeOffset[trip]!]!;
+  const dep = tt.stopTimes.departureSec[tt.trips.stopTimeOffset[trip]!]!;
+  return someActiveDay(tt, days, trip, dep, dep, sinceSec, untilSec, (day, origin) => visit(day, origin + dep));
+}
+
+/**
+ * The days the trip's service runs on whose departures, between minDep and maxDep seconds after the day's
+ * origin in the trip's time zone, may fall inside [sinceSec, untilSec]: `visit(day, origin)` for
+ * each, in day order, until it returns true (then true).
+ */
+function someActiveDay(
+  tt: Timetable,
+  days: ServiceDays,
+  trip: number,
+  minDep: number,
+  maxDep: number,
+  sinceSec: number,
+  untilSec: number,
+  visit: (day: number, originSec: number) => boolean,
+): boolean {
+  const tz = tt.agencyTimezone[tt.trips.agency[trip]!]!;
+  const service = tt.trips.service[trip]!;
   const lastDay = days.firstDay + days.dayCount - 1;
-  const dayLo = Number.isFinite(sinceSec) ? Math.floor((sinceSec - dep - MAX_WEST_SEC) / 86400) - 1 : days.firstDay;
-  const dayHi = Number.isFinite(untilSec) ? Math.min(lastDay, Math.ceil((untilSec - dep + MAX_EAST_SEC) / 86400) + 1) : lastDay;
-  const service = trips.service[trip]!;
+  const dayLo = Number.isFinite(sinceSec) ? Math.floor((sinceSec - maxDep - MAX_WEST_SEC) / 86400) - 1 : days.firstDay;
+  const dayHi = Number.isFinite(untilSec) ? Math.min(lastDay, Math.ceil((untilSec - minDep + MAX_EAST_SEC) / 86400) + 1) : lastDay;
   for (let d = days.nextActiveDay(service, dayLo); d >= 0 && d <= dayHi; d = days.nextActiveDay(service, d + 1)) {
-    if (visit(d, days.origin(tz, d) + dep)) return true;
+    if (visit(d, days.origin(tz, d))) return true;
   }
   return false;
 }

@@ -24,15 +24,18 @@ export class BaseFreshness implements Freshness {
   constructor(private readonly ref: Referential) {}
 
   departsWithin(trip: number, _level: FreshnessLevel, sinceSec: number, untilSec: number): boolean {
-    const tt = this.ref.tt;
-    return departsWithin(tt, this.ref.days, trip, tt.trips.service[trip]!, sinceSec, untilSec);
+    return departsWithin(this.ref.tt, this.ref.days, trip, sinceSec, untilSec);
   }
 
   activeAt(trip: number, level: FreshnessLevel, atSec: number): boolean {
     // A run is active from its first departure to its last arrival: it departed at most one run
     // duration before `atSec`.
-    const { trips, stopTimes } = this.ref.tt;
-    const duration = stopTimes.arrivalSec[trips.stopTimeOffset[trip + 1]! - 1]! - stopTimes.departureSec[trips.stopTimeOffset[trip]!]!;
-    return this.departsWithin(trip, level, atSec - duration, atSec);
+    return this.departsWithin(trip, level, atSec - runDuration(this.ref.tt, trip), atSec);
   }
+}
+
+/** Seconds from a trip's first departure to its last arrival. */
+export function runDuration(tt: Referential['tt'], trip: number): number {
+  const { trips, stopTimes } = tt;
+  return stopTimes.arrivalSec[trips.stopTimeOffset[trip + 1]! - 1]! - stopTimes.departureSec[trips.stopTimeOffset[trip]!]!;
 }

@@ -5,10 +5,9 @@
  * delayed one departs at its new time), as Navitia's realtime vehicle journeys replace the base ones
  * on their day at their level and above.
  */
-import type { ServiceDays } from '../model/service-days.js';
 import type { RealtimeRun } from '../realtime/trip-updates.js';
 import { someRunDay } from './departure-window.js';
-import { BaseFreshness, type Freshness, type FreshnessLevel } from './freshness.js';
+import { BaseFreshness, runDuration, type Freshness, type FreshnessLevel } from './freshness.js';
 import type { Referential } from './referential.js';
 
 /** Runs of one level, by trip then by service day. */
@@ -25,12 +24,6 @@ export class LevelRuns {
 
   of(trip: number): Map<number, RealtimeRun> | undefined {
     return this.byTrip.get(trip);
-  }
-
-  get size(): number {
-    let n = 0;
-    for (const days of this.byTrip.values()) n += days.size;
-    return n;
   }
 }
 
@@ -54,7 +47,7 @@ export class RealtimeFreshness implements Freshness {
     // the changed runs at their new times
     for (const run of changed.values()) {
       if (run.cancelled) continue;
-      const at = firstDeparture(this.ref, days, run);
+      const at = firstDeparture(this.ref, run);
       if (at !== null && at >= sinceSec && at <= untilSec) return true;
     }
     // the others as scheduled
@@ -67,12 +60,11 @@ export class RealtimeFreshness implements Freshness {
     const { tt, days } = this.ref;
     for (const run of changed.values()) {
       if (run.cancelled) continue;
-      const from = firstDeparture(this.ref, days, run);
-      const to = lastArrival(this.ref, days, run);
+      const from = firstDeparture(this.ref, run);
+      const to = lastArrival(this.ref, run);
       if (from !== null && to !== null && from <= atSec && atSec <= to) return true;
     }
-    const { trips, stopTimes } = tt;
-    const duration = stopTimes.arrivalSec[trips.stopTimeOffset[trip + 1]! - 1]! - stopTimes.departureSec[trips.stopTimeOffset[trip]!]!;
+    const duration = runDuration(tt, trip);
     return someRunDay(tt, days, trip, atSec - duration, atSec, (day, at) => !changed.has(day) && at >= atSec - duration && at <= atSec);
   }
 
@@ -89,21 +81,21 @@ export class RealtimeFreshness implements Freshness {
 }
 
 /** Epoch second of a run's first served departure, null when it serves no stop. */
-function firstDeparture(ref: Referential, days: ServiceDays, run: RealtimeRun): number | null {
+function firstDeparture(ref: Referential, run: RealtimeRun): number | null {
   for (let k = 0; k < run.departureSec.length; k++) {
-    if (!run.skipped[k]) return originOf(ref, days, run) + run.departureSec[k]!;
+    if (!run.skipped[k]) return originOf(ref, run) + run.departureSec[k]!;
   }
   return null;
 }
 
-function lastArrival(ref: Referential, days: ServiceDays, run: RealtimeRun): number | null {
+function lastArrival(ref: Referential, run: RealtimeRun): number | null {
   for (let k = run.arrivalSec.length - 1; k >= 0; k--) {
-    if (!run.skipped[k]) return originOf(ref, days, run) + run.arrivalSec[k]!;
+    if (!run.skipped[k]) return originOf(ref, run) + run.arrivalSec[k]!;
   }
   return null;
 }
 
-function originOf(ref: Referential, days: ServiceDays, run: RealtimeRun): number {
+function originOf(ref: Referential, run: RealtimeRun): number {
   const tt = ref.tt;
-  return days.origin(tt.agencyTimezone[tt.trips.agency[run.trip]!]!, run.day);
+  return ref.days.origin(tt.agencyTimezone[tt.trips.agency[run.trip]!]!, run.day);
 }
