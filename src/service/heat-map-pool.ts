@@ -49,7 +49,8 @@ export class HeatMapPool implements HeatMapRunner {
   }
 
   async run(coverageId: string, generation: Generation, query: HeatMapQuery, render: HeatMapRender): Promise<RenderedHeatMap> {
-    const task: HeatMapTask = { coverageId, generation: generation.number, data: generation.streets!.data, limits: this.limits, query, render };
+    const streets = generation.streets!;
+    const task: HeatMapTask = { coverageId, dataId: streets.id, data: streets.data, limits: this.limits, query, render };
     if (this.inFlight >= this.capacity) throw new HeatMapUnavailable('queue_full', 1);
     const signal = AbortSignal.timeout(this.budgetMs);
     this.inFlight++;

@@ -10,7 +10,8 @@ import { EngineCache } from './in-process-runner.js';
 
 export interface HeatMapTask {
   coverageId: string;
-  generation: number;
+  /** `StreetData.id` of `data` */
+  dataId: number;
   data: HeatMapData;
   limits: HeatMapLimits;
   query: HeatMapQuery;
@@ -21,6 +22,6 @@ let cache: EngineCache | undefined;
 
 export default function computeHeatMap(task: HeatMapTask) {
   cache ??= new EngineCache(task.limits);
-  const engine = cache.get(task.coverageId, task.generation, task.data);
+  const engine = cache.get(task.coverageId, task.dataId, task.data);
   return renderHeatMap(engine.compute(task.query), task.render);
 }

@@ -4,17 +4,20 @@ import { HeatMapEngine, type HeatMapData, type HeatMapQuery } from '../routing/h
 import type { Generation } from './generation.js';
 import type { HeatMapLimits, HeatMapRunner } from './heat-map-runner.js';
 
-/** One engine (its scratch memory) per coverage, for the latest generation seen. */
+/**
+ * One engine (its scratch memory) per coverage, for the latest street data seen: generations that
+ * share their street data (each realtime update makes one) share the engine.
+ */
 export class EngineCache {
-  private readonly engines = new Map<string, { generation: number; engine: HeatMapEngine }>();
+  private readonly engines = new Map<string, { dataId: number; engine: HeatMapEngine }>();
 
   constructor(private readonly limits: HeatMapLimits) {}
 
-  get(coverageId: string, generationNumber: number, data: HeatMapData): HeatMapEngine {
+  get(coverageId: string, dataId: number, data: HeatMapData): HeatMapEngine {
     const cached = this.engines.get(coverageId);
-    if (cached && cached.generation === generationNumber) return cached.engine;
+    if (cached && cached.dataId === dataId) return cached.engine;
     const engine = new HeatMapEngine(data, this.limits.maxDurationSec, this.limits.maxResolution);
-    this.engines.set(coverageId, { generation: generationNumber, engine });
+    this.engines.set(coverageId, { dataId, engine });
     return engine;
   }
 }
@@ -27,7 +30,8 @@ export class InProcessRunner implements HeatMapRunner {
   }
 
   async run(coverageId: string, generation: Generation, query: HeatMapQuery, render: HeatMapRender): Promise<RenderedHeatMap> {
-    const engine = this.cache.get(coverageId, generation.number, generation.streets!.data);
+    const streets = generation.streets!;
+    const engine = this.cache.get(coverageId, streets.id, streets.data);
     return renderHeatMap(engine.compute(query), render);
   }
 

@@ -15,10 +15,14 @@ import type { HeatMapData } from '../routing/heat-map.js';
 import { buildRaptorData } from '../routing/raptor-data.js';
 import type { LoadReport } from '../gtfs/load-report.js';
 
+let streetDataCounter = 0;
+
 /** Stops closer than this along the streets are linked by a walking footpath. */
 export const FOOTPATH_MAX_M = 500;
 
 export interface StreetData {
+  /** Identifies this data across generations that share it (realtime updates do): engines are kept per id. */
+  id: number;
   data: HeatMapData;
   /** street names, by `graph.edgeName` */
   names: string[];
@@ -49,6 +53,7 @@ export async function buildStreetData(tt: Timetable, osmPath: string, report: Lo
     stopLat: sharedCopy(Float64Array, tt.stopPoints.lat),
   };
   return {
+    id: ++streetDataCounter,
     data,
     names: built.names,
     stats: {

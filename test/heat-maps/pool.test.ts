@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../../src/api/app.js';
 import { Coverage, CoverageRegistry } from '../../src/service/coverage-registry.js';
+import { withRealtime } from '../../src/service/generation.js';
 import { HeatMapPool } from '../../src/service/heat-map-pool.js';
+import { EngineCache } from '../../src/service/in-process-runner.js';
 import { loadCoverage } from '../../src/service/load-coverage.js';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { chooseEncoding } from '../../src/api/heat-map-render.js';
@@ -93,6 +95,16 @@ describe('heat-map worker pool', () => {
     assert.equal(chooseEncoding('*;q=0, deflate'), 'deflate');
     assert.equal(chooseEncoding('gzip;q=0, br;q=0, deflate;q=0'), null);
     assert.equal(chooseEncoding('compress, identity'), null);
+  });
+
+  test('a realtime update keeps the engines: they follow the street data, not the generation', () => {
+    const generation = registry.get('main_routing_test')!.generation!;
+    const updated = withRealtime(generation, { runs: new Map(), added: [], problems: [] });
+    assert.notEqual(updated.number, generation.number);
+    const cache = new EngineCache(limits);
+    const engine = cache.get('main_routing_test', generation.streets!.id, generation.streets!.data);
+    assert.equal(cache.get('main_routing_test', updated.streets!.id, updated.streets!.data), engine);
+    assert.notEqual(cache.get('main_routing_test', generation.streets!.id + 1, generation.streets!.data), engine, 'new street data, a new engine');
   });
 
   test('past the queue bound: 503 with Retry-After', async () => {
