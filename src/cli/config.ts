@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { FeedSourceConfig } from '../realtime/feed-source.js';
+import { sourceLocation, type FeedSourceConfig } from '../realtime/feed-source.js';
 import type { CoverageConfig } from '../service/coverage-registry.js';
 
 export interface ServerConfig {
@@ -98,7 +98,7 @@ function realtimeOf(v: unknown, dir: string, where: string): FeedSourceConfig[] 
   return v.map((item, i) => {
     const o = (typeof item === 'string' ? { url: item } : item) as Record<string, unknown>;
     if (!o || typeof o !== 'object' || typeof o['url'] !== 'string') throw new ConfigError(`${where}[${i}] must be a path, a URL or { "url": … }`);
-    const url = /^https?:\/\//i.test(o['url']) ? o['url'] : path.resolve(dir, o['url']);
+    const url = sourceLocation(o['url'], dir);
     const headers = o['headers'];
     if (headers !== undefined && (typeof headers !== 'object' || headers === null || !Object.values(headers).every((h) => typeof h === 'string'))) {
       throw new ConfigError(`${where}[${i}].headers must map header names to strings`);

@@ -17,7 +17,7 @@ import { Coverage, CoverageRegistry } from '../service/coverage-registry.js';
 import { generationCounts, loadCoverage } from '../service/load-coverage.js';
 import { ConfigError, DEFAULT_HEAT_MAP_SETTINGS, DEFAULT_PORT, readConfigFile, type ServerConfig } from './config.js';
 import { progressPrinter } from './progress.js';
-import { FeedSource } from '../realtime/feed-source.js';
+import { FeedSource, sourceLocation } from '../realtime/feed-source.js';
 import { RealtimeUpdater } from '../service/realtime-updater.js';
 
 const USAGE = `Usage:
@@ -68,7 +68,7 @@ function configFromArgs(args: string[]): ServerConfig {
       intervalSec = Number(values['realtime-interval']);
       if (!(intervalSec > 0)) throw new ConfigError(`--realtime-interval must be a number of seconds, not ${values['realtime-interval']}`);
     }
-    const realtime = (values.realtime ?? []).map((url) => ({ url: /^https?:\/\//i.test(url) ? url : path.resolve(url), intervalSec }));
+    const realtime = (values.realtime ?? []).map((location) => ({ url: sourceLocation(location, process.cwd()), intervalSec }));
     config = {
       coverages: [{ id, gtfs: values.gtfs.map((g) => path.resolve(g)), osm: values.osm ? path.resolve(values.osm) : undefined, timezone: values.timezone, realtime }],
       port: DEFAULT_PORT,

@@ -3,6 +3,7 @@
  * what an operator needs to see: the last success, the last error, counts of entities and failures.
  */
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { decodeFeedMessage, type FeedMessage } from './gtfs-rt.js';
 
 export interface FeedSourceConfig {
@@ -27,6 +28,13 @@ export interface FeedSourceStatus {
   failures: number;
 }
 
+const isUrl = (location: string): boolean => /^https?:\/\//i.test(location);
+
+/** A source as written in a configuration: a URL as it is, a path resolved against `dir`. */
+export function sourceLocation(location: string, dir: string): string {
+  return isUrl(location) ? location : path.resolve(dir, location);
+}
+
 /** How long a URL may take to answer. */
 const FETCH_TIMEOUT_MS = 10_000;
 
@@ -37,10 +45,6 @@ export class FeedSource {
   constructor(readonly config: FeedSourceConfig) {
     this.intervalSec = config.intervalSec ?? 30;
     this.state = { source: config.url, last_success_at: null, last_error: null, last_error_at: null, trip_updates: 0, vehicle_positions: 0, alerts: 0, successes: 0, failures: 0 };
-  }
-
-  get isUrl(): boolean {
-    return /^https?:\/\//i.test(this.config.url);
   }
 
   /** Read and decode the feed; a failure is recorded and thrown again. */
@@ -66,7 +70,7 @@ export class FeedSource {
   }
 
   private async bytes(): Promise<Uint8Array> {
-    if (!this.isUrl) return readFile(this.config.url);
+    if (!isUrl(this.config.url)) return readFile(this.config.url);
     const res = await fetch(this.config.url, { headers: this.config.headers ?? {}, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
     if (!res.ok) throw new Error(`HTTP ${res.status} from ${this.config.url}`);
     return new Uint8Array(await res.arrayBuffer());

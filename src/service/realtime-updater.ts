@@ -23,6 +23,8 @@ export class RealtimeUpdater {
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly busy = new Set<FeedSource>();
   private indexed: { tt: Timetable; index: TimetableIndex } | undefined;
+  /** each source's runs, read once per message and timetable */
+  private readonly runsOf = new Map<FeedSource, { message: FeedMessage; tt: Timetable; runs: RealtimeRuns }>();
 
   constructor(
     readonly coverage: Coverage,
@@ -88,7 +90,12 @@ export class RealtimeUpdater {
     for (const source of this.sources) {
       const message = this.latest.get(source);
       if (!message) continue;
-      const runs = readTripUpdates(generation.tt, generation.ref.days, this.indexed.index, message);
+      let read = this.runsOf.get(source);
+      if (read?.message !== message || read.tt !== generation.tt) {
+        read = { message, tt: generation.tt, runs: readTripUpdates(generation.tt, generation.ref.days, this.indexed.index, message) };
+        this.runsOf.set(source, read);
+      }
+      const { runs } = read;
       for (const [key, run] of runs.runs) merged.runs.set(key, run);
       merged.added.push(...runs.added);
       merged.problems.push(...runs.problems);

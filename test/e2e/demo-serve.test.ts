@@ -4,28 +4,15 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createInterface } from 'node:readline';
+import { startServer } from '../helpers/serve.js';
 
 let server: ChildProcess;
 let base: string;
 
 before(async () => {
-  server = spawn(process.execPath, ['dist/src/cli/main.js', 'serve', '--config', 'data/demo/navette.json', '--port', '0', '--host', '127.0.0.1'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, LOG_LEVEL: 'info' },
-  });
-  // the server logs one JSON line per event; the last one names the address it serves on
-  for await (const line of createInterface({ input: server.stdout! })) {
-    const msg = line.startsWith('{') ? String(JSON.parse(line).msg) : '';
-    const m = /^serving 1 coverage\(s\) on (\S+)$/.exec(msg);
-    if (m) {
-      base = m[1]!;
-      break;
-    }
-  }
-  assert.ok(base, 'the server says where it serves');
+  ({ process: server, base } = await startServer(['--config', 'data/demo/navette.json']));
 });
 
 after(async () => {

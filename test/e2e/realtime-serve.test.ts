@@ -1,0 +1,37 @@
+/**
+ * `navette serve --realtime FILE --realtime-interval S`: the source is polled and applied, and the
+ * coverage shows it.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { SHARED_DATA } from '../helpers/gtfs-fixture.js';
+import { startServer } from '../helpers/serve.js';
+
+const BART = path.join(SHARED_DATA, 'rt', 'bart');
+let server: ChildProcess;
+let base: string;
+
+before(async () => {
+  const args = ['--gtfs', path.join(BART, 'gtfs.zip'), '--id', 'bart', '--realtime', path.join(BART, 'trip-updates-2019-08-07.pb'), '--realtime-interval', '0.2'];
+  ({ process: server, base } = await startServer(args));
+});
+
+after(async () => {
+  server.kill('SIGTERM');
+  await once(server, 'exit');
+});
+
+test('the realtime source given on the command line is polled at its interval and applied', async () => {
+  const sources = async () =>
+    (JSON.parse(await (await fetch(`${base}/bart`)).text()).regions[0].realtime_sources as Array<{ source: string; successes: number; trip_updates: number; failures: number }>);
+  const deadline = Date.now() + 5000;
+  while ((await sources())[0]!.successes < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  const [source] = await sources();
+  assert.equal(source!.source, path.join(BART, 'trip-updates-2019-08-07.pb'));
+  assert.ok(source!.successes >= 3, `${source!.successes} reads within 5 s at 0.2 s`);
+  assert.equal(source!.trip_updates, 91);
+  assert.equal(source!.failures, 0);
+});
