@@ -17,6 +17,7 @@ import { loadCoverage } from '../src/service/load-coverage.js';
 import { HeatMapEngine, type HeatMapQuery } from '../src/routing/heat-map.js';
 import { zonedToEpoch } from '../src/util/datetime.js';
 import { DEFAULT_LIMITS } from '../src/api/trips-params.js';
+import { lcg } from '../test/helpers/random.js';
 
 const dir = path.resolve('../shared/data/rnv-mannheim');
 const registry = new CoverageRegistry();
@@ -33,8 +34,7 @@ console.log(
 );
 
 // 100 random stop points (seeded)
-let seed = 20161108;
-const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+const random = lcg(20161108);
 const stopCount = generation.tt.stopPoints.ids.length;
 const origins = Array.from({ length: 100 }, () => Math.floor(random() * stopCount));
 const t0 = zonedToEpoch(generation.tt.timezone, 2016, 11, 8, 8, 0, 0);

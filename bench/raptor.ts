@@ -19,6 +19,7 @@ import type { Timetable } from '../src/model/timetable.js';
 import { buildRaptorData, raptorDataBytes } from '../src/routing/raptor-data.js';
 import { RaptorSearch, type RaptorQuery } from '../src/routing/raptor.js';
 import { zonedToEpoch } from '../src/util/datetime.js';
+import { mulberry32 } from '../test/helpers/random.js';
 
 const feed = process.argv[2] ?? path.resolve('../shared/data/rnv-mannheim/gtfs.zip');
 const [year, month, day] = (process.argv[3] ?? '2016-11-08').split('-').map(Number) as [number, number, number];
@@ -28,18 +29,6 @@ const HOUR = 8;
 /** 1 h and 3 h (a heat map's bounds), and 24 h */
 const DURATIONS = [3600, 10800, 86400];
 const PASSES = 5;
-
-/** mulberry32, seeded: the same origins on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
@@ -71,7 +60,7 @@ console.log(`load ${loadMs.toFixed(0)} ms, RAPTOR data ${buildMs.toFixed(0)} ms:
 const served = new Uint8Array(tt.stopPoints.ids.length);
 for (const s of tt.patterns.stops) served[s] = 1;
 const candidates = [...served.keys()].filter((s) => served[s]);
-const rand = random(42);
+const rand = mulberry32(42); // the same origins on every run
 const origins = Array.from({ length: ORIGINS }, () => candidates[Math.floor(rand() * candidates.length)]!);
 
 function ourQuery(stop: number, T: number): RaptorQuery {

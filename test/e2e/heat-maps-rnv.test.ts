@@ -36,6 +36,7 @@ import { ServiceDays } from '../../src/model/service-days.js';
 import type { StreetGraph } from '../../src/model/street-graph.js';
 import { SHARED_DATA } from '../helpers/gtfs-fixture.js';
 import { ReferenceModel, SNAP_RADIUS_M, WALK_BACKWARD, WALK_FORWARD, type RefSnap } from './heat-map-reference.js';
+import { mulberry32 } from '../helpers/random.js';
 
 const DIR = path.join(SHARED_DATA, 'rnv-mannheim');
 /** Navitia's metres per degree (navitia-heat-maps.md §3). */
@@ -56,18 +57,7 @@ let days: ServiceDays;
 /** stops with a departure between 08:00 and 08:30 */
 let served: number[];
 
-/** Deterministic random numbers (mulberry32), so that a failure can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = rng(20161108);
+const random = mulberry32(20161108);
 const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)]!;
 
 const px = (lon: number) => (lon - graph.projection.lon0) * graph.projection.mPerDegLon;

@@ -25,6 +25,7 @@ import { buildRaptorData, type Footpaths, type RaptorData } from '../../src/rout
 import { RaptorSearch, type RaptorQuery } from '../../src/routing/raptor.js';
 import { dayNumber, zonedToEpoch } from '../../src/util/datetime.js';
 import { SHARED_DATA } from '../helpers/gtfs-fixture.js';
+import { mulberry32 } from '../helpers/random.js';
 
 const FEED = path.join(SHARED_DATA, 'rnv-mannheim', 'gtfs.zip');
 const TZ = 'Europe/Berlin';
@@ -155,18 +156,6 @@ function reference(conns: Connection[], q: ReferenceQuery): Int32Array {
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-/** mulberry32: a small seeded generator, so a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Stops served by at least one trip (random origins among them). */
 function servedStops(): number[] {
   const seen = new Uint8Array(tt.stopPoints.ids.length);
@@ -231,7 +220,7 @@ interface Scenario {
  * check the comparison was not vacuous.
  */
 function crossCheck(sc: Scenario): { reached: number; queries: number } {
-  const rand = random(sc.seed);
+  const rand = mulberry32(sc.seed);
   const fp = sc.footpaths ? randomFootpaths(rand) : undefined;
   const data: RaptorData = buildRaptorData(tt, fp);
   const raptor = new RaptorSearch(data, days);

@@ -16,6 +16,7 @@ import path from 'node:path';
 import { PbfWriter } from 'pbf';
 import { decodeFeedMessage, GtfsRealtimeError, type FeedEntity, type FeedMessage, type StopTimeEvent } from '../../src/realtime/gtfs-rt.js';
 import { SHARED_DATA } from '../helpers/gtfs-fixture.js';
+import { mulberry32 } from '../helpers/random.js';
 
 // ---------------------------------------------------------------------------------------------
 // An independent protobuf walker
@@ -863,14 +864,7 @@ describe('broken bytes throw GtfsRealtimeError', () => {
   });
 
   test('random bytes (seeded), text and JSON', () => {
-    let seed = 20231108;
-    const random = () => {
-      // mulberry32
-      seed = (seed + 0x6d2b79f5) | 0;
-      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
+    const random = mulberry32(20231108);
     for (let k = 0; k < 500; k++) {
       const bytes = Uint8Array.from({ length: 1 + Math.floor(random() * 300) }, () => Math.floor(random() * 256));
       fails(bytes);

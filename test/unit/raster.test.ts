@@ -6,6 +6,7 @@ import { BoxBuilder, fillCells, matchRadiusM, Rasterizer, toSeconds, type Grid }
 import { StreetSearch } from '../../src/routing/street-search.js';
 import { nearestSegment, projectX, projectY, segmentDistance2 } from '../../src/model/street-graph.js';
 import { graphOf, latOfY, lonOfX } from '../helpers/street-fixture.js';
+import { lcg } from '../helpers/random.js';
 
 describe('heat matrix JSON', () => {
   test('a 3 × 3 grid: key order, bands, whole seconds and null (print_map_test)', () => {
@@ -114,8 +115,7 @@ describe('raster', () => {
   });
 
   test('cells the lower bound leaves out are null anyway: the same seconds as searching every cell', () => {
-    let seed = 11;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const random = lcg(11);
     // a jittered lattice of streets 100 m apart, some of them missing: detours and dead ends
     const points: [number, number][] = [];
     const N = 16;
@@ -181,8 +181,7 @@ describe('raster', () => {
   });
 
   test('the batched cell search answers what the single-point search answers, on every cell', () => {
-    let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const random = lcg(7);
     const points: [number, number][] = [];
     for (let i = 0; i < 300; i++) points.push([random() * 2000, random() * 2000]);
     const ways = [];

@@ -14,6 +14,7 @@ import {
 import { nearestSegment, projectX, projectY, segmentDistance2, snapPoint } from '../../src/model/street-graph.js';
 import { StreetSearch, UNREACHED } from '../../src/routing/street-search.js';
 import { graphOf } from '../helpers/street-fixture.js';
+import { lcg } from '../helpers/random.js';
 
 const WALK = WALK_FORWARD | WALK_BACKWARD;
 const BIKE = BIKE_FORWARD | BIKE_BACKWARD;
@@ -129,15 +130,14 @@ describe('street graph', () => {
 
 describe('nearest segment', () => {
   test('equals a brute-force scan on a random network', () => {
-    let seed = 42;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const random = lcg(42);
     const points: [number, number][] = [];
     for (let i = 0; i < 400; i++) points.push([random() * 3000, random() * 3000]);
     const ways = [];
     for (let i = 0; i + 3 < points.length; i += 4) ways.push({ nodes: [i, i + 1, i + 2, i + 3], tags: { highway: i % 8 ? 'residential' : 'footway' } });
     const { graph } = graphOf(points, ways);
     for (let k = 0; k < 300; k++) {
-      const x = random() * 3400 - 200 + graph.projection.lon0 * 0;
+      const x = random() * 3400 - 200;
       const y = random() * 3400 - 200;
       const px = projectX(graph.projection, x / 111226.2991);
       const py = projectY(graph.projection, y / 111226.2991);
