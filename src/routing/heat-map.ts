@@ -11,13 +11,13 @@
  *
  * Pure computation on shared data and per-thread scratch: it runs in the worker threads.
  */
-import { backwardBit, forwardBit, Layer } from '../osm/street-access.js';
+import { Layer } from '../osm/street-access.js';
 import { stopSnap, SNAP_HORIZON_M, type StopSnaps } from '../model/stop-snaps.js';
 import { METRES_PER_DEGREE, projectX, projectY, snapPoint, type StreetGraph } from '../model/street-graph.js';
 import type { RaptorData } from './raptor-data.js';
 import { RaptorSearch } from './raptor.js';
 import { BoxBuilder, fillCells, Rasterizer, toSeconds, type Grid } from './raster.js';
-import { StreetSearch, UNREACHED } from './street-search.js';
+import { StreetSearch } from './street-search.js';
 
 /** Street modes that heat maps compute (ridesharing is refused before). */
 export type HeatMapMode = 'walking' | 'bike' | 'bss' | 'car' | 'car_no_park' | 'taxi';
@@ -206,9 +206,9 @@ export class HeatMapEngine {
         }
       }
       search.run(leg.layer, leg.speed, limitDs, reverse);
-      this.rasterizer.boundCells(grid, leg.speed, limitDs, search.touched, search.touchedCount, search.costs());
+      this.rasterizer.boundCells(grid, leg.speed, limitDs, search);
       const nearest = this.rasterizer.nearestSegments(grid, leg.layer, true);
-      fillCells(graph, grid, nearest, leg.layer, leg.speed, reverse, search.costs(), values);
+      fillCells(graph, grid, nearest, leg.layer, leg.speed, reverse, search, values);
     });
     const seconds = this.cellSeconds.subarray(0, R * R);
     toSeconds(values, T, seconds);
@@ -298,19 +298,10 @@ export class HeatMapEngine {
     }
     const edges = snaps.edge[stopLayer]!;
     const along = snaps.alongM[stopLayer]!;
-    // a stop is reached from its edge's `from` end going along the edge (reversed: it reaches it against it)
-    const viaFromBit = reverse ? backwardBit(stopLayer) : forwardBit(stopLayer);
-    const viaToBit = reverse ? forwardBit(stopLayer) : backwardBit(stopLayer);
+    const perMetre = 10 / stopSpeed;
     for (let s = 0; s < edges.length; s++) {
-      const e = edges[s]!;
-      if (e < 0) continue;
-      const bits = graph.edgeAccess[e]!;
-      const a = bits & viaFromBit ? final.costOf(graph.edgeFrom[e]!) : UNREACHED;
-      const b = bits & viaToBit ? final.costOf(graph.edgeTo[e]!) : UNREACHED;
-      if (a === UNREACHED && b === UNREACHED) continue;
-      const viaFrom = a === UNREACHED ? Infinity : a + (along[s]! * 10) / stopSpeed;
-      const viaTo = b === UNREACHED ? Infinity : b + (Math.max(0, graph.edgeLengthDm[e]! / 10 - along[s]!) * 10) / stopSpeed;
-      const ds = Math.min(viaFrom, viaTo);
+      if (edges[s]! < 0) continue;
+      const ds = final.costAlong(edges[s]!, along[s]!, stopLayer, perMetre, reverse);
       if (ds <= limitDs) offer(s, Math.trunc(ds / 10) + extraSec);
     }
   }

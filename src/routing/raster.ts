@@ -11,10 +11,10 @@
  * to compute from the street search (`boundCells`), rules out the cells that can only be null, and
  * the others ask the segment grid (`nearestSegment`).
  */
-import { backwardBit, forwardBit, layerBits, type Layer } from '../osm/street-access.js';
+import { layerBits, type Layer } from '../osm/street-access.js';
 import { METRES_PER_DEGREE, nearestSegment, projectX, projectY, type StreetGraph } from '../model/street-graph.js';
 import type { SegmentGrid } from '../model/segment-grid.js';
-import { UNREACHED, type SearchCosts } from './street-search.js';
+import { UNREACHED, type StreetSearch } from './street-search.js';
 
 export interface Grid {
   minLon: number;
@@ -87,9 +87,9 @@ export class Rasterizer {
   }
 
   /**
-   * Mark the cells that may take a value below `limitDs` from a street search's reached vertices
-   * (`vertices[0 .. count)`, all reached, with their `costs`, travelled on at `speed` m/s); `nearestSegments`
-   * then skips the others, which are null whatever their nearest segment.
+   * Mark the cells that may take a value below `limitDs` from the vertices a street search reached
+   * (travelled on at `speed` m/s); `nearestSegments` then skips the others, which are null whatever
+   * their nearest segment.
    *
    * Every value `fillCells` gives is the cost of some reached vertex v plus a way from v to the cell
    * at least as long as the straight line, so cost(v) + |cell − v| / speed bounds it from below. That
@@ -97,7 +97,7 @@ export class Rasterizer {
    * shortened so that it never exceeds the straight distance, less the distance from the block's
    * centre to its cells' centres.
    */
-  boundCells(grid: Grid, speed: number, limitDs: number, vertices: Uint32Array, count: number, costs: SearchCosts): void {
+  boundCells(grid: Grid, speed: number, limitDs: number, search: StreetSearch): void {
     const g = this.graph;
     const R = grid.resolution;
     const { x0, y0, dx, dy } = cellGeometry(g, grid);
@@ -108,10 +108,10 @@ export class Rasterizer {
     const bound = this.blockBound.subarray(0, nb * nb);
     bound.fill(Infinity);
     const { vertexX, vertexY } = g;
-    const cost = costs.cost;
-    for (let k = 0; k < count; k++) {
-      const v = vertices[k]!;
-      const c = cost[v]!;
+    const { touched, touchedCount } = search;
+    for (let k = 0; k < touchedCount; k++) {
+      const v = touched[k]!;
+      const c = search.costOf(v);
       if (c >= limitDs) continue;
       const vx = vertexX[v]!;
       const vy = vertexY[v]!;
@@ -346,8 +346,8 @@ function chamfer(f: Float64Array, n: number, wi: number, wj: number, wd: number)
  * Fill `out` (tenths of a second, UNREACHED where unknown) with each cell's value from its nearest
  * segment, keeping the smaller of `out`'s current value and the new one (several end modes share a grid).
  *
- * `costs`: the street search's costs of the vertices (tenths of a second). `reverse`: the costs are
- * times to reach the centre (arrival maps), so a point on an edge uses the ends it can travel to.
+ * `search`: the street search whose costs (tenths of a second) value the segments' ends. `reverse`:
+ * the costs are times to reach the centre (arrival maps), so a point uses the ends it can go to.
  */
 export function fillCells(
   g: StreetGraph,
@@ -356,35 +356,18 @@ export function fillCells(
   layer: Layer,
   speed: number,
   reverse: boolean,
-  costs: SearchCosts,
+  search: StreetSearch,
   out: Float64Array,
 ): void {
-  const { cost, stamp, current } = costs;
-  const costOf = (v: number) => (stamp[v] === current ? cost[v]! : UNREACHED);
   const R = grid.resolution;
   const { x0, y0, dx, dy } = cellGeometry(g, grid);
-  const { segmentPoint, segmentEdge, geomX, geomY, geomAlongM, edgeAccess, edgeFrom, edgeTo, edgeLengthDm } = g;
-  // a point of an edge is reached from its `from` end going along the edge, from its `to` end going
-  // against it; reversed (costs to the centre), it goes to the `from` end against the edge
-  const viaFrom = reverse ? backwardBit(layer) : forwardBit(layer);
-  const viaTo = reverse ? forwardBit(layer) : backwardBit(layer);
+  const { segmentPoint, segmentEdge, geomX, geomY, geomAlongM, geomOffset, edgeFrom, edgeTo } = g;
   const perMetre = 10 / speed;
-  const { geomOffset } = g;
   const pointValue = (e: number, point: number): number => {
     // an end of the edge is a vertex: its cost already counts the ways into it
-    if (point === geomOffset[e]) return valueOf(costOf(edgeFrom[e]!));
-    if (point === geomOffset[e + 1]! - 1) return valueOf(costOf(edgeTo[e]!));
-    const bits = edgeAccess[e]!;
-    let best = Infinity;
-    if (bits & viaFrom) {
-      const c = costOf(edgeFrom[e]!);
-      if (c !== UNREACHED) best = c + geomAlongM[point]! * perMetre;
-    }
-    if (bits & viaTo) {
-      const c = costOf(edgeTo[e]!);
-      if (c !== UNREACHED) best = Math.min(best, c + Math.max(0, edgeLengthDm[e]! / 10 - geomAlongM[point]!) * perMetre);
-    }
-    return best;
+    if (point === geomOffset[e]) return valueOf(search.costOf(edgeFrom[e]!));
+    if (point === geomOffset[e + 1]! - 1) return valueOf(search.costOf(edgeTo[e]!));
+    return search.costAlong(e, geomAlongM[point]!, layer, perMetre, reverse);
   };
   // neighbouring cells often share their segment (away from the streets): its ends are valued once
   let lastSegment = -1;

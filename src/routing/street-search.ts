@@ -11,13 +11,6 @@ import type { Snap, StreetGraph } from '../model/street-graph.js';
 
 export const UNREACHED = 0x7fffffff;
 
-/** The last search's costs, for loops that read many: vertex v's cost is `cost[v]` when `stamp[v] === current`. */
-export interface SearchCosts {
-  cost: Int32Array;
-  stamp: Uint32Array;
-  current: number;
-}
-
 export class StreetSearch {
   private readonly cost: Int32Array;
   private readonly stamp: Uint32Array;
@@ -67,10 +60,6 @@ export class StreetSearch {
     return this.stamp[v] === this.current ? this.cost[v]! : UNREACHED;
   }
 
-  costs(): SearchCosts {
-    return { cost: this.cost, stamp: this.stamp, current: this.current };
-  }
-
   /** Start vertex v at `costDs` (kept if lower than an earlier seed). */
   seed(v: number, costDs: number): void {
     if (costDs < 0 || costDs > this.maxLimitDs) return;
@@ -94,6 +83,28 @@ export class StreetSearch {
     const toTo = reverse ? backwardBit(layer) : forwardBit(layer);
     if (bits & toFrom) this.seed(g.edgeFrom[e]!, baseDs + Math.trunc((snap.alongM * 10) / speed));
     if (bits & toTo) this.seed(g.edgeTo[e]!, baseDs + Math.trunc((Math.max(0, lengthM - snap.alongM) * 10) / speed));
+  }
+
+  /**
+   * The cost (tenths of a second, Infinity when none) of the point `alongM` metres along edge e,
+   * from the last search's costs of its ends: reached from its `from` end going along the edge,
+   * from its `to` end against it, at `perMetre` tenths of a second per metre. `reverse` (costs to
+   * reach the seeds): the point goes to its `from` end against the edge, to its `to` end along it.
+   * The counterpart of `seedSnap`.
+   */
+  costAlong(e: number, alongM: number, layer: Layer, perMetre: number, reverse: boolean): number {
+    const g = this.graph;
+    const bits = g.edgeAccess[e]!;
+    let best = Infinity;
+    if (bits & (reverse ? backwardBit(layer) : forwardBit(layer))) {
+      const c = this.costOf(g.edgeFrom[e]!);
+      if (c !== UNREACHED) best = c + alongM * perMetre;
+    }
+    if (bits & (reverse ? forwardBit(layer) : backwardBit(layer))) {
+      const c = this.costOf(g.edgeTo[e]!);
+      if (c !== UNREACHED) best = Math.min(best, c + Math.max(0, g.edgeLengthDm[e]! / 10 - alongM) * perMetre);
+    }
+    return best;
   }
 
   /**

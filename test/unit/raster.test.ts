@@ -50,7 +50,7 @@ describe('raster', () => {
     search.run(layer, speed, 10_000, reverse);
     const nearest = new Rasterizer(graph, 4).nearestSegments(grid, layer);
     const values = new Float64Array(4).fill(Infinity);
-    fillCells(graph, grid, nearest, layer, speed, reverse, search.costs(), values);
+    fillCells(graph, grid, nearest, layer, speed, reverse, search, values);
     const out = new Int32Array(4);
     toSeconds(values, maxSec, out);
     return [
@@ -94,7 +94,7 @@ describe('raster', () => {
       search.run(layer, 1, 10_000, reverse);
       const nearest = new Rasterizer(street, 3).nearestSegments(g3, layer);
       const values = new Float64Array(9).fill(Infinity);
-      fillCells(street, g3, nearest, layer, 1, reverse, search.costs(), values);
+      fillCells(street, g3, nearest, layer, 1, reverse, search, values);
       const out = new Int32Array(9);
       toSeconds(values, 3600, out);
       return [out[1]!, out[4]!, out[7]!];
@@ -166,9 +166,9 @@ describe('raster', () => {
       search.run(Layer.Walk, speed, limitSec * 10, false);
       const rasterizer = new Rasterizer(g, 150);
       const seconds = (onlyNeeded: boolean) => {
-        if (onlyNeeded) rasterizer.boundCells(grid, speed, limitSec * 10, search.touched, search.touchedCount, search.costs());
+        if (onlyNeeded) rasterizer.boundCells(grid, speed, limitSec * 10, search);
         const values = new Float64Array(R * R).fill(Infinity);
-        fillCells(g, grid, rasterizer.nearestSegments(grid, Layer.Walk, onlyNeeded), Layer.Walk, speed, false, search.costs(), values);
+        fillCells(g, grid, rasterizer.nearestSegments(grid, Layer.Walk, onlyNeeded), Layer.Walk, speed, false, search, values);
         const out = new Int32Array(R * R);
         toSeconds(values, limitSec, out);
         return out;
