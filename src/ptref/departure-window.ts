@@ -12,17 +12,28 @@ const MAX_EAST_SEC = 14 * 3600;
 const MAX_WEST_SEC = 12 * 3600;
 
 export function departsWithin(tt: Timetable, days: ServiceDays, trip: number, sinceSec: number, untilSec: number): boolean {
-  const { trips, frequencies } = tt;
+  const { trips, stopTimes, frequencies } = tt;
   const f0 = trips.frequencyOffset[trip]!;
   const f1 = trips.frequencyOffset[trip + 1]!;
-  if (f0 === f1) return someRunDay(tt, days, trip, sinceSec, untilSec, (_day, at) => at >= sinceSec && at <= untilSec);
+  if (f0 === f1) {
+    const dep = stopTimes.departureSec[trips.stopTimeOffset[trip]!]!;
+    const w = runWindow(tt, days, trip, dep, dep, sinceSec, untilSec);
+    for (let d = days.nextActiveDay(w.service, w.firstDay); d >= 0 && d <= w.lastDay; d = days.nextActiveDay(w.service, d + 1)) {
+      const at = days.origin(w.tz, d) + dep;
+      if (at > untilSec) return false;
+      if (at >= sinceSec) return true;
+    }
+    return false;
+  }
   let minDep = Infinity;
   let maxDep = -Infinity;
   for (let f = f0; f < f1; f++) {
     minDep = Math.min(minDep, frequencies.startSec[f]!);
     maxDep = Math.max(maxDep, frequencies.endSec[f]!);
   }
-  return someActiveDay(tt, days, trip, minDep, maxDep, sinceSec, untilSec, (_day, origin) => {
+  const w = runWindow(tt, days, trip, minDep, maxDep, sinceSec, untilSec);
+  for (let d = days.nextActiveDay(w.service, w.firstDay); d >= 0 && d <= w.lastDay; d = days.nextActiveDay(w.service, d + 1)) {
+    const origin = days.origin(w.tz, d);
     for (let f = f0; f < f1; f++) {
       const start = frequencies.startSec[f]!;
       const end = frequencies.endSec[f]!;
@@ -32,8 +43,8 @@ export function departsWithin(tt: Timetable, days: ServiceDays, trip: number, si
       const dep = start + k * headway;
       if (dep < end && origin + dep <= untilSec) return true;
     }
-    return false;
-  });
+  }
+  return false;
 }
 
 /**
@@ -49,31 +60,26 @@ export function someRunDay(
   visit: (day: number, departureSec: number) => boolean,
 ): boolean {
   const dep = tt.stopTimes.departureSec[tt.trips.stopTimeOffset[trip]!]!;
-  return someActiveDay(tt, days, trip, dep, dep, sinceSec, untilSec, (day, origin) => visit(day, origin + dep));
+  const w = runWindow(tt, days, trip, dep, dep, sinceSec, untilSec);
+  for (let d = days.nextActiveDay(w.service, w.firstDay); d >= 0 && d <= w.lastDay; d = days.nextActiveDay(w.service, d + 1)) {
+    const at = days.origin(w.tz, d) + dep;
+    if (at > untilSec) return false;
+    if (visit(d, at)) return true;
+  }
+  return false;
 }
 
 /**
- * The days the trip's service runs on whose departures, between minDep and maxDep seconds after the day's
- * origin in the trip's time zone, may fall inside [sinceSec, untilSec]: `visit(day, origin)` for
- * each, in day order, until it returns true (then true).
+ * Where to look for a trip's runs with departures between minDep and maxDep seconds after their
+ * day's origin inside [sinceSec, untilSec]: its service, the time zone of its days, and the range
+ * of days to visit (`days.nextActiveDay` skips those it does not run on).
  */
-function someActiveDay(
-  tt: Timetable,
-  days: ServiceDays,
-  trip: number,
-  minDep: number,
-  maxDep: number,
-  sinceSec: number,
-  untilSec: number,
-  visit: (day: number, originSec: number) => boolean,
-): boolean {
-  const tz = tt.agencyTimezone[tt.trips.agency[trip]!]!;
-  const service = tt.trips.service[trip]!;
+function runWindow(tt: Timetable, days: ServiceDays, trip: number, minDep: number, maxDep: number, sinceSec: number, untilSec: number) {
   const lastDay = days.firstDay + days.dayCount - 1;
-  const dayLo = Number.isFinite(sinceSec) ? Math.floor((sinceSec - maxDep - MAX_WEST_SEC) / 86400) - 1 : days.firstDay;
-  const dayHi = Number.isFinite(untilSec) ? Math.min(lastDay, Math.ceil((untilSec - minDep + MAX_EAST_SEC) / 86400) + 1) : lastDay;
-  for (let d = days.nextActiveDay(service, dayLo); d >= 0 && d <= dayHi; d = days.nextActiveDay(service, d + 1)) {
-    if (visit(d, days.origin(tz, d))) return true;
-  }
-  return false;
+  return {
+    service: tt.trips.service[trip]!,
+    tz: tt.agencyTimezone[tt.trips.agency[trip]!]!,
+    firstDay: Number.isFinite(sinceSec) ? Math.floor((sinceSec - maxDep - MAX_WEST_SEC) / 86400) - 1 : days.firstDay,
+    lastDay: Number.isFinite(untilSec) ? Math.min(lastDay, Math.ceil((untilSec - minDep + MAX_EAST_SEC) / 86400) + 1) : lastDay,
+  };
 }
