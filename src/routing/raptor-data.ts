@@ -53,15 +53,14 @@ export interface Footpaths {
   lengthM: Float32Array | Float64Array;
 }
 
-export interface RaptorData {
-  stopCount: number;
+/**
+ * The routes of a RAPTOR search: what a route scan reads. The timetable's routes (`RaptorData`) and
+ * the realtime overlay's (`raptor-overlay.ts`) share this shape.
+ */
+export interface RouteTable {
   routeCount: number;
   /** Route-trips, frequency runs included. */
   routeTripCount: number;
-  /** Trips of the timetable (the index space of `tripAllowed` masks). */
-  tripCount: number;
-  /** Time zones of the timetable, in its order (`ServiceDays.originSec` has one array per zone). */
-  timezoneCount: number;
   /** Smallest and largest stop time of all routes, seconds after the service-day origin. */
   minTimeSec: number;
   maxTimeSec: number;
@@ -98,6 +97,18 @@ export interface RaptorData {
   /** position of the stop in that route (a route visiting a stop twice is listed twice) */
   stopRoutePos: Uint32Array;
 
+  /** Calendars: bit d of service s is bits[s * serviceWords + (d >> 5)] >>> (d & 31) & 1, d = day - serviceFirstDay. */
+  serviceWords: number;
+  serviceBits: Uint32Array;
+}
+
+export interface RaptorData extends RouteTable {
+  stopCount: number;
+  /** Trips of the timetable (the index space of `tripAllowed` masks). */
+  tripCount: number;
+  /** Time zones of the timetable, in its order (`ServiceDays.originSec` has one array per zone). */
+  timezoneCount: number;
+
   transferOffset: Uint32Array;
   transferTo: Uint32Array;
   /** seconds, or NO_FIXED_TIME */
@@ -117,11 +128,9 @@ export interface RaptorData {
   /** GTFS wheelchair_accessible per timetable trip (1 = accessible) */
   tripWheelchair: Uint8Array;
 
-  /** Calendars: bit d of service s is bits[s * serviceWords + (d >> 5)] >>> (d & 31) & 1, d = day - serviceFirstDay. */
+  /** First day (day number) and length of the calendars' bitsets. */
   serviceFirstDay: number;
   serviceDayCount: number;
-  serviceWords: number;
-  serviceBits: Uint32Array;
 }
 
 /** Compile a timetable (and optional walking footpaths between stops) for RAPTOR searches. */
@@ -386,7 +395,7 @@ function layOutRoutes(tt: Timetable, runs: Runs, routes: number[][]) {
  * pickup_type / drop_off_type 1 ("none") forbid boarding / alighting; 2 and 3 (phone, driver) allow
  * them. A GTFS-Flex window (a zone served on demand, not a timed call) allows neither.
  */
-function boardAlightFlags(pickDrop: number): number {
+export function boardAlightFlags(pickDrop: number): number {
   if (pickDrop & WINDOW_BIT) return 0;
   const pickup = pickDrop & PICKUP_MASK;
   const dropOff = (pickDrop >>> DROP_OFF_SHIFT) & PICKUP_MASK;
@@ -410,7 +419,7 @@ function routeDays(routeTripOffset: Uint32Array, routeTripService: Uint32Array, 
 }
 
 /** Stop → (route, position) in compressed sparse rows, routes ascending. */
-function indexStops(stopCount: number, routeStopOffset: Uint32Array, routeStops: Uint32Array) {
+export function indexStops(stopCount: number, routeStopOffset: Uint32Array, routeStops: Uint32Array) {
   const routeCount = routeStopOffset.length - 1;
   const offset = sharedArray(Uint32Array, stopCount + 1);
   for (let i = 0; i < routeStops.length; i++) offset[routeStops[i]! + 1]!++;

@@ -33,10 +33,16 @@
  * A stop time τ of a run on service day d is at x = off_d + dir·τ with off_d = dir·(origin(d) - t0)
  * and dir = ±1, so the scan below is the textbook forward scan in both directions.
  *
+ * Realtime (raptor-overlay.ts): a query may carry the overlay of a freshness level. Its changed runs
+ * are skipped in the timetable's routes on their day, and its own routes (one run each, valid on one
+ * day) are marked and scanned beside the timetable's in every round, with the same code.
+ *
  * Scratch memory is allocated once in the constructor and reset through touched lists: a search
- * allocates nothing proportional to the network.
+ * allocates nothing proportional to the network (the overlay's marks grow with the largest overlay
+ * seen, once).
  */
-import { CAN_ALIGHT, CAN_BOARD, NO_STAY, type RaptorData } from './raptor-data.js';
+import { CAN_ALIGHT, CAN_BOARD, NO_STAY, type RaptorData, type RouteTable } from './raptor-data.js';
+import { runChanged, type RaptorOverlay } from './raptor-overlay.js';
 
 /** Label of a stop not reached; above every label, which are all below the 24 h horizon. */
 export const UNREACHED = 0x7fffffff;
@@ -72,6 +78,8 @@ export interface RaptorQuery {
   wheelchair: boolean;
   /** m/s, for the footpaths */
   walkingSpeed: number;
+  /** the runs of a freshness level over the timetable's; none: the base schedule */
+  overlay?: RaptorOverlay | null;
 }
 
 export interface RaptorResult {
@@ -115,20 +123,17 @@ export class RaptorSearch {
   private readonly bestVeh: TwoBest;
   private readonly bestWalk: TwoBest;
   private readonly vehicleSec: Int32Array;
-  // routes marked for the current round: first (virtual) position to scan from
-  private readonly routeMark: Int32Array;
-  private readonly markedRoutes: Uint32Array;
-  private markedCount = 0;
+  // routes marked for the current round, of the timetable and of the overlay
+  private readonly baseMarks: RouteMarks;
+  private overlayMarks: RouteMarks;
   // service days of the search: zone z uses slots [zoneSlotStart[z], zoneSlotStart[z+1])
   private readonly zoneSlotStart: Int32Array;
   /** x of stop time 0 that day: dir·(origin - t0) */
   private readonly slotOffset: Int32Array;
-  /** word and bit of that day in the calendars' bitsets */
+  /** that day in the calendars' bitsets: its index, word and bit */
+  private readonly slotDay: Int32Array;
   private readonly slotWord: Int32Array;
   private readonly slotBit: Int32Array;
-  /** per (route, slot): 1 + the last virtual trip running that day, valid when its stamp is this search's */
-  private readonly runningEnd: Int32Array;
-  private readonly runningStamp: Uint32Array;
   private readonly slotCapacity: number;
   private generation = 0;
 
@@ -141,6 +146,7 @@ export class RaptorSearch {
   private tripAllowed: Uint8Array | null = null;
   private stopAllowed: Uint8Array | null = null;
   private wheelchair = false;
+  private overlay: RaptorOverlay | null = null;
 
   /**
    * @param data     the compiled timetable (shared memory)
@@ -164,16 +170,15 @@ export class RaptorSearch {
     this.bestVeh = new TwoBest(n);
     this.bestWalk = new TwoBest(n);
     this.vehicleSec = new Int32Array(n).fill(-1);
-    this.routeMark = new Int32Array(data.routeCount).fill(NOT_MARKED);
-    this.markedRoutes = new Uint32Array(data.routeCount);
     const zones = Math.max(1, data.timezoneCount);
     this.zoneSlotStart = new Int32Array(zones + 1);
     this.slotOffset = new Int32Array(zones * MAX_DAYS_PER_ZONE);
+    this.slotDay = new Int32Array(zones * MAX_DAYS_PER_ZONE);
     this.slotWord = new Int32Array(zones * MAX_DAYS_PER_ZONE);
     this.slotBit = new Int32Array(zones * MAX_DAYS_PER_ZONE);
     this.slotCapacity = zones * MAX_DAYS_PER_ZONE;
-    this.runningEnd = new Int32Array(data.routeCount * this.slotCapacity);
-    this.runningStamp = new Uint32Array(data.routeCount * this.slotCapacity);
+    this.baseMarks = new RouteMarks(data.routeCount, this.slotCapacity);
+    this.overlayMarks = new RouteMarks(0, this.slotCapacity);
   }
 
   search(q: RaptorQuery): RaptorResult {
@@ -186,6 +191,11 @@ export class RaptorSearch {
     this.tripAllowed = q.tripAllowed;
     this.stopAllowed = q.stopAllowed;
     this.wheelchair = q.wheelchair;
+    const overlay = q.overlay ?? null;
+    this.overlay = overlay;
+    if (overlay && overlay.routes.routeCount > this.overlayMarks.capacity) {
+      this.overlayMarks = new RouteMarks(Math.max(overlay.routes.routeCount, 2 * this.overlayMarks.capacity), this.slotCapacity);
+    }
     const minVehicles = Math.max(0, Math.floor(q.minTransfers)) + 1;
     const maxVehicles = Math.max(0, Math.floor(q.maxTransfers)) + 1;
     if (this.limit === 0 || minVehicles > maxVehicles) return this.result();
@@ -197,35 +207,21 @@ export class RaptorSearch {
     for (let i = 0; i < q.count; i++) this.offerWalked(q.accessStops[i]!, Math.max(0, q.accessSec[i]!), NO_RUN);
     this.swapWalked();
 
-    const { stopRouteOffset, stopRoutes, stopRoutePos, routeStopOffset } = d;
-    const { routeMark, markedRoutes } = this;
+    // run ids: the timetable's runs first, then the overlay's
+    const overlayRunSpace = this.slotCapacity * d.routeTripCount;
     for (let round = 1; round <= maxVehicles && this.walkPrev.count > 0; round++) {
       this.stats.rounds = round;
       this.across = round >= minVehicles;
       // 1. routes through the stops walked to in the previous round, from their first such stop
       const prev = this.walkPrev;
-      let marked = 0;
       for (let j = 0; j < prev.count; j++) {
         const p = prev.touched[j]!;
-        for (let e = stopRouteOffset[p]!; e < stopRouteOffset[p + 1]!; e++) {
-          const r = stopRoutes[e]!;
-          const pos = fwd ? stopRoutePos[e]! : routeStopOffset[r + 1]! - routeStopOffset[r]! - 1 - stopRoutePos[e]!;
-          const m = routeMark[r]!;
-          if (m === NOT_MARKED) {
-            markedRoutes[marked++] = r;
-            routeMark[r] = pos;
-          } else if (pos < m) routeMark[r] = pos;
-        }
+        this.baseMarks.markAt(d, p, fwd);
+        if (overlay) this.overlayMarks.markAt(overlay.routes, p, fwd);
       }
-      this.markedCount = marked;
       // 2. scan them
-      for (let j = 0; j < marked; j++) {
-        const r = markedRoutes[j]!;
-        this.scanRoute(r, routeMark[r]!);
-        routeMark[r] = NOT_MARKED;
-      }
-      this.markedCount = 0;
-      this.stats.routesScanned += marked;
+      this.scanMarked(d, this.baseMarks, 0, overlay);
+      if (overlay) this.scanMarked(overlay.routes, this.overlayMarks, overlayRunSpace, null);
       this.walkPrev.clear();
       // 3. transfers (none needed after the last round)
       this.trackBest = round >= minVehicles - 1;
@@ -236,9 +232,23 @@ export class RaptorSearch {
     return this.result();
   }
 
-  /** Scan route r from virtual position `start`, once per service day whose runs can matter. */
-  private scanRoute(r: number, start: number): void {
-    const d = this.data;
+  /** Scan the marked routes of a table (and unmark them); `masked`: skip its changed runs. */
+  private scanMarked(table: RouteTable, marks: RouteMarks, runSpace: number, masked: RaptorOverlay | null): void {
+    const { mark, list } = marks;
+    for (let j = 0; j < marks.count; j++) {
+      const r = list[j]!;
+      this.scanRoute(table, marks, r, mark[r]!, runSpace, masked);
+      mark[r] = NOT_MARKED;
+    }
+    this.stats.routesScanned += marks.count;
+    marks.count = 0;
+  }
+
+  /**
+   * Scan route r of `d` from virtual position `start`, once per service day whose runs can matter.
+   * Its runs are numbered from `runSpace`; `masked`: the overlay whose changed runs are skipped.
+   */
+  private scanRoute(d: RouteTable, marks: RouteMarks, r: number, start: number, runSpace: number, masked: RaptorOverlay | null): void {
     const dir = this.dir;
     const fwd = dir === 1;
     const limit = this.limit;
@@ -252,7 +262,8 @@ export class RaptorSearch {
     const boardTimes = fwd ? d.departureSec : d.arrivalSec;
     const alightTimes = fwd ? d.arrivalSec : d.departureSec;
     const alightBit = fwd ? CAN_ALIGHT : CAN_BOARD;
-    const { routeStops, boardAlight, stopWheelchair, routeTripCount, routeDayBits } = d;
+    const { routeStops, boardAlight, routeTripCount, routeDayBits } = d;
+    const { stopWheelchair } = this.data;
     const dayBase = r * d.serviceWords;
     const { stopAllowed, wheelchair } = this;
     const prev = this.walkPrev;
@@ -264,8 +275,8 @@ export class RaptorSearch {
       const off = this.slotOffset[slot]!;
       if (off + hi < 0 || off + lo >= limit) continue; // the route runs outside the window that day
       if (((routeDayBits[dayBase + this.slotWord[slot]!]! >>> this.slotBit[slot]!) & 1) === 0) continue; // or not at all
-      const running = this.runningTrips(r, slot, K, rtBase); // trips after the last one running that day never count
-      const runBase = slot * routeTripCount + rtBase; // run of virtual trip k: runBase + dir*k
+      const running = this.runningTrips(d, marks, r, slot, K, rtBase); // trips after the last one running that day never count
+      const runBase = runSpace + slot * routeTripCount + rtBase; // run of virtual trip k: runBase + dir*k
       let trip = -1;
       let row = 0; // stBase + dir*trip*S
       for (let i = start; i < S; i++) {
@@ -288,10 +299,10 @@ export class RaptorSearch {
           if (trip === 0 || off + dir * boardTimes[row + dir * (i - S)]! < w) continue;
         }
         const below = trip >= 0 ? trip : running;
-        let k = this.earliestTrip(stBase, rtBase, S, 0, below, i, w - off, slot);
+        let k = this.earliestTrip(d, masked, stBase, rtBase, S, 0, below, i, w - off, slot);
         if (k >= 0 && runBase + dir * k === prev.run1[p]) {
           // the best label came off this very run: board it with the other label, or take the next trip
-          if (prev.time2[p]! > off + dir * boardTimes[stBase + dir * (k * S + i)]!) k = this.earliestTrip(stBase, rtBase, S, k + 1, below, i, w - off, slot);
+          if (prev.time2[p]! > off + dir * boardTimes[stBase + dir * (k * S + i)]!) k = this.earliestTrip(d, masked, stBase, rtBase, S, k + 1, below, i, w - off, slot);
         }
         if (k >= 0) {
           trip = k;
@@ -302,28 +313,27 @@ export class RaptorSearch {
   }
 
   /** 1 + the last virtual trip of route r running on the slot's day (0 when none), computed once per search. */
-  private runningTrips(r: number, slot: number, K: number, rtBase: number): number {
+  private runningTrips(d: RouteTable, marks: RouteMarks, r: number, slot: number, K: number, rtBase: number): number {
     const key = r * this.slotCapacity + slot;
-    if (this.runningStamp[key] === this.generation) return this.runningEnd[key]!;
-    const { routeTripService, serviceBits, serviceWords } = this.data;
+    if (marks.runningStamp[key] === this.generation) return marks.runningEnd[key]!;
+    const { routeTripService, serviceBits, serviceWords } = d;
     const word = this.slotWord[slot]!;
     const bit = this.slotBit[slot]!;
     const dir = this.dir;
     let k = K;
     while (k > 0 && ((serviceBits[routeTripService[rtBase + dir * (k - 1)]! * serviceWords + word]! >>> bit) & 1) === 0) k--;
-    this.runningStamp[key] = this.generation;
-    this.runningEnd[key] = k;
+    marks.runningStamp[key] = this.generation;
+    marks.runningEnd[key] = k;
     return k;
   }
 
   /**
    * The first virtual trip k in [from, below) of a route (its stop times from stBase, its
    * route-trips from rtBase, S stops) leaving virtual position i at a virtual stop time >= `target`
-   * (before the day offset) that may be boarded there that day; -1 if none.
+   * (before the day offset) that may be boarded there that day, and is not a run `masked` changes; -1 if none.
    */
-  private earliestTrip(stBase: number, rtBase: number, S: number, from: number, below: number, i: number, target: number, slot: number): number {
+  private earliestTrip(d: RouteTable, masked: RaptorOverlay | null, stBase: number, rtBase: number, S: number, from: number, below: number, i: number, target: number, slot: number): number {
     this.stats.tripSearches++;
-    const d = this.data;
     const dir = this.dir;
     const fwd = dir === 1;
     const times = fwd ? d.departureSec : d.arrivalSec;
@@ -339,7 +349,8 @@ export class RaptorSearch {
     const last = this.limit - this.slotOffset[slot]!; // virtual stop time of the bound
     const word = this.slotWord[slot]!;
     const bit = this.slotBit[slot]!;
-    const { boardAlight, routeTripService, routeTripTrip, serviceBits, serviceWords, tripWheelchair } = d;
+    const { boardAlight, routeTripService, routeTripTrip, serviceBits, serviceWords } = d;
+    const { tripWheelchair } = this.data;
     const { tripAllowed, wheelchair } = this;
     for (let k = a; k < below; k++) {
       const st = stBase + dir * (k * S + i);
@@ -350,6 +361,7 @@ export class RaptorSearch {
       const t = routeTripTrip[rt]!;
       if (tripAllowed !== null && tripAllowed[t] === 0) continue;
       if (wheelchair && tripWheelchair[t] !== 1) continue;
+      if (masked !== null && runChanged(masked, t, this.slotDay[slot]!)) continue;
       return k;
     }
     return -1;
@@ -440,7 +452,10 @@ export class RaptorSearch {
     const d = this.data;
     const dir = this.dir;
     const limit = this.limit;
-    const daysBack = Math.ceil(Math.max(0, d.maxTimeSec) / 86400) + 2;
+    const ov = this.overlay?.routes;
+    const minTime = ov && ov.routeCount > 0 ? Math.min(d.minTimeSec, ov.minTimeSec) : d.minTimeSec;
+    const maxTime = ov && ov.routeCount > 0 ? Math.max(d.maxTimeSec, ov.maxTimeSec) : d.maxTimeSec;
+    const daysBack = Math.ceil(Math.max(0, maxTime) / 86400) + 2;
     let n = 0;
     for (let z = 0; z < d.timezoneCount; z++) {
       this.zoneSlotStart[z] = n;
@@ -452,10 +467,11 @@ export class RaptorSearch {
         const day = this.originFirstDay + i - d.serviceFirstDay; // index in the calendars' bitsets
         if (day < 0 || day >= d.serviceDayCount) continue;
         const off = dir * (origins[i]! - t0);
-        const lo = Math.min(off + dir * d.minTimeSec, off + dir * d.maxTimeSec);
-        const hi = Math.max(off + dir * d.minTimeSec, off + dir * d.maxTimeSec);
+        const lo = Math.min(off + dir * minTime, off + dir * maxTime);
+        const hi = Math.max(off + dir * minTime, off + dir * maxTime);
         if (hi < 0 || lo >= limit) continue;
         this.slotOffset[n] = off;
+        this.slotDay[n] = day;
         this.slotWord[n] = day >>> 5;
         this.slotBit[n] = day & 31;
         n++;
@@ -468,7 +484,8 @@ export class RaptorSearch {
   private reset(): void {
     this.generation = (this.generation + 1) >>> 0;
     if (this.generation === 0) {
-      this.runningStamp.fill(0); // once every 2^32 searches
+      this.baseMarks.runningStamp.fill(0); // once every 2^32 searches
+      this.overlayMarks.runningStamp.fill(0);
       this.generation = 1;
     }
     const best = this.bestVeh;
@@ -479,8 +496,8 @@ export class RaptorSearch {
     this.walkPrev.clear();
     this.walkCur.clear();
     this.vehRound.clear();
-    for (let j = 0; j < this.markedCount; j++) this.routeMark[this.markedRoutes[j]!] = NOT_MARKED;
-    this.markedCount = 0;
+    this.baseMarks.clear();
+    this.overlayMarks.clear();
     const s = this.stats;
     s.rounds = s.routesScanned = s.tripSearches = s.walkedLabels = s.reachedStops = 0;
   }
@@ -493,6 +510,49 @@ export class RaptorSearch {
     }
     this.stats.reachedStops = best.count;
     return { vehicleSec: this.vehicleSec, reached: best.touched, reachedCount: best.count };
+  }
+}
+
+/**
+ * The routes of one table marked in the current round, each with the first (virtual) position to
+ * scan from, and per (route, slot) the running trips cached for the search.
+ */
+class RouteMarks {
+  readonly mark: Int32Array;
+  readonly list: Uint32Array;
+  count = 0;
+  /** per (route, slot): 1 + the last virtual trip running that day, valid when its stamp is this search's */
+  readonly runningEnd: Int32Array;
+  readonly runningStamp: Uint32Array;
+
+  constructor(
+    readonly capacity: number,
+    slotCapacity: number,
+  ) {
+    this.mark = new Int32Array(capacity).fill(NOT_MARKED);
+    this.list = new Uint32Array(capacity);
+    this.runningEnd = new Int32Array(capacity * slotCapacity);
+    this.runningStamp = new Uint32Array(capacity * slotCapacity);
+  }
+
+  /** Mark the routes of `d` through stop p, from p's (virtual) position on. */
+  markAt(d: RouteTable, p: number, fwd: boolean): void {
+    const { stopRouteOffset, stopRoutes, stopRoutePos, routeStopOffset } = d;
+    const { mark } = this;
+    for (let e = stopRouteOffset[p]!; e < stopRouteOffset[p + 1]!; e++) {
+      const r = stopRoutes[e]!;
+      const pos = fwd ? stopRoutePos[e]! : routeStopOffset[r + 1]! - routeStopOffset[r]! - 1 - stopRoutePos[e]!;
+      const m = mark[r]!;
+      if (m === NOT_MARKED) {
+        this.list[this.count++] = r;
+        mark[r] = pos;
+      } else if (pos < m) mark[r] = pos;
+    }
+  }
+
+  clear(): void {
+    for (let j = 0; j < this.count; j++) this.mark[this.list[j]!] = NOT_MARKED;
+    this.count = 0;
   }
 }
 

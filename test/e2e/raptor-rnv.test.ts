@@ -13,6 +13,10 @@
  * A run cannot be boarded from a walked label that came off that same run (getting off and back on
  * is not a transfer): labels are kept per (stop, run). A stop's answer is its best vehicle label over
  * rounds minTransfers+1 .. maxTransfers+1, below the bound. Arrival searches run the same scan on the mirrored connections (t0 - time, reversed).
+ *
+ * Realtime: the reference replaces a changed run's connections by those of its new times (none when
+ * cancelled; a skipped stop neither boards nor alights) and adds the added runs' connections; RAPTOR
+ * gets the same runs through its overlay.
  */
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -22,6 +26,8 @@ import { LoadReport } from '../../src/gtfs/load-report.js';
 import { ServiceDays } from '../../src/model/service-days.js';
 import { DROP_OFF_SHIFT, PICKUP_MASK, serviceRunsOn, WINDOW_BIT, type Timetable } from '../../src/model/timetable.js';
 import { buildRaptorData, type Footpaths, type RaptorData } from '../../src/routing/raptor-data.js';
+import { buildRaptorOverlay } from '../../src/routing/raptor-overlay.js';
+import { runKey, type AddedRun, type RealtimeRun } from '../../src/realtime/trip-updates.js';
 import { RaptorSearch, type RaptorQuery } from '../../src/routing/raptor.js';
 import { dayNumber, zonedToEpoch } from '../../src/util/datetime.js';
 import { SHARED_DATA } from '../helpers/gtfs-fixture.js';
@@ -57,9 +63,24 @@ interface Connection {
   trip: number;
 }
 
+interface Realtime {
+  runs: Map<string, RealtimeRun>;
+  added: AddedRun[];
+}
+
 /** Every connection of the days around t0 that lies within [0, horizon) search seconds. */
-function connections(t0: number, direction: 'departure' | 'arrival', horizon: number): Connection[] {
+function connections(t0: number, direction: 'departure' | 'arrival', horizon: number, realtime?: Realtime): Connection[] {
   const out: Connection[] = [];
+  const push = (c: Connection) => {
+    if (c.from >= 0 && c.to < horizon) out.push(c);
+  };
+  /** The connection between stops a and b (positions j, j+1) of a run, leaving at dep, arriving at arr. */
+  const connect = (dep: number, arr: number, stopA: number, stopB: number, run: number, j: number, n: number, pickup: boolean, dropOff: boolean, trip: number) =>
+    push(
+      direction === 'departure'
+        ? { from: dep - t0, to: arr - t0, fromStop: stopA, toStop: stopB, run, seq: j, board: pickup, alight: dropOff, trip }
+        : { from: t0 - arr, to: t0 - dep, fromStop: stopB, toStop: stopA, run, seq: n - j, board: dropOff, alight: pickup, trip },
+    );
   const utcDay = Math.floor(t0 / 86400);
   const { trips, stopTimes, frequencies } = tt;
   let run = 0; // runs are numbered from 1: 0 stands for the access
@@ -75,26 +96,32 @@ function connections(t0: number, direction: 'departure' | 'arrival', horizon: nu
     for (let day = utcDay - 3; day <= utcDay + 2; day++) {
       if (!serviceRunsOn(tt, trips.service[t]!, day)) continue;
       const origin = days.origin(tz, day);
+      const changed = realtime?.runs.get(runKey(t, day));
       for (const shift of shifts) {
         run++;
+        if (changed?.cancelled) continue;
         for (let j = 0; j + 1 < n; j++) {
           const a = o + j;
           const b = o + j + 1;
-          const dep = origin + stopTimes.departureSec[a]! + shift;
-          const arr = origin + stopTimes.arrivalSec[b]! + shift;
-          const pickup = !(stopTimes.pickDrop[a]! & WINDOW_BIT) && (stopTimes.pickDrop[a]! & PICKUP_MASK) !== 1;
-          const dropOff = !(stopTimes.pickDrop[b]! & WINDOW_BIT) && ((stopTimes.pickDrop[b]! >>> DROP_OFF_SHIFT) & PICKUP_MASK) !== 1;
-          const stopA = patternStop(t, j);
-          const stopB = patternStop(t, j + 1);
-          const c: Connection =
-            direction === 'departure'
-              ? { from: dep - t0, to: arr - t0, fromStop: stopA, toStop: stopB, run, seq: j, board: pickup, alight: dropOff, trip: t }
-              : { from: t0 - arr, to: t0 - dep, fromStop: stopB, toStop: stopA, run, seq: n - j, board: dropOff, alight: pickup, trip: t };
-          if (c.from >= 0 && c.to < horizon) out.push(c);
+          const dep = origin + (changed ? changed.departureSec[j]! : stopTimes.departureSec[a]! + shift);
+          const arr = origin + (changed ? changed.arrivalSec[j + 1]! : stopTimes.arrivalSec[b]! + shift);
+          const pickup = !(stopTimes.pickDrop[a]! & WINDOW_BIT) && (stopTimes.pickDrop[a]! & PICKUP_MASK) !== 1 && !changed?.skipped[j];
+          const dropOff = !(stopTimes.pickDrop[b]! & WINDOW_BIT) && ((stopTimes.pickDrop[b]! >>> DROP_OFF_SHIFT) & PICKUP_MASK) !== 1 && !changed?.skipped[j + 1];
+          connect(dep, arr, patternStop(t, j), patternStop(t, j + 1), run, j, n, pickup, dropOff, t);
         }
       }
     }
   }
+  // added runs, in the coverage's time zone
+  const coverageZone = Math.max(0, tt.timezones.indexOf(tt.timezone));
+  realtime?.added.forEach((added, i) => {
+    run++;
+    const origin = days.origin(coverageZone, added.day);
+    const n = added.stops.length;
+    for (let j = 0; j + 1 < n; j++) {
+      connect(origin + added.departureSec[j]!, origin + added.arrivalSec[j + 1]!, added.stops[j]!, added.stops[j + 1]!, run, j, n, true, true, tt.trips.ids.length + i);
+    }
+  });
   return out.sort((x, y) => x.from - y.from || x.run - y.run || x.seq - y.seq);
 }
 
@@ -212,6 +239,59 @@ interface Scenario {
   minTransfers?: number;
   footpaths?: boolean;
   masks?: boolean;
+  /** random realtime runs laid over the timetable */
+  realtime?: boolean;
+}
+
+/**
+ * Realtime runs for the service days d-1 and d of t0 (d = its UTC day): about `count` changed runs
+ * (a sixth cancelled; the others with a delay drifting by -1 to +3 minutes per stop, never running
+ * backwards, and a tenth of their stops skipped) and count/10 added runs copying a random trip's
+ * stops an hour later.
+ */
+function randomRealtime(rand: () => number, t0: number, count: number): Realtime {
+  const runs = new Map<string, RealtimeRun>();
+  const added: AddedRun[] = [];
+  const utcDay = Math.floor(t0 / 86400);
+  const { trips, stopTimes } = tt;
+  const candidates: [number, number][] = [];
+  for (let t = 0; t < trips.ids.length; t++) {
+    if (trips.frequencyOffset[t] !== trips.frequencyOffset[t + 1]) continue;
+    for (const day of [utcDay - 1, utcDay]) if (serviceRunsOn(tt, trips.service[t]!, day)) candidates.push([t, day]);
+  }
+  for (let i = 0; i < count; i++) {
+    const [t, day] = pick(rand, candidates);
+    const o = trips.stopTimeOffset[t]!;
+    const n = trips.stopTimeOffset[t + 1]! - o;
+    const arrivalSec = new Int32Array(n);
+    const departureSec = new Int32Array(n);
+    const skipped = new Uint8Array(n);
+    let delay = Math.floor(rand() * 600) - 120;
+    let last = -Infinity;
+    for (let j = 0; j < n; j++) {
+      delay += Math.floor(rand() * 240) - 60;
+      arrivalSec[j] = Math.max(last, stopTimes.arrivalSec[o + j]! + delay);
+      departureSec[j] = Math.max(arrivalSec[j]!, stopTimes.departureSec[o + j]! + delay);
+      last = departureSec[j]!;
+      skipped[j] = rand() < 0.1 ? 1 : 0;
+    }
+    runs.set(runKey(t, day), { trip: t, day, cancelled: rand() < 1 / 6, arrivalSec, departureSec, skipped });
+  }
+  for (let i = 0; i < count / 10; i++) {
+    const [t, day] = pick(rand, candidates);
+    const o = trips.stopTimeOffset[t]!;
+    const n = trips.stopTimeOffset[t + 1]! - o;
+    const p = trips.pattern[t]!;
+    added.push({
+      tripId: `added-${i}`,
+      routeId: '',
+      day,
+      stops: tt.patterns.stops.slice(tt.patterns.stopOffset[p]!, tt.patterns.stopOffset[p]! + n),
+      arrivalSec: stopTimes.arrivalSec.slice(o, o + n).map((x) => x + 3600),
+      departureSec: stopTimes.departureSec.slice(o, o + n).map((x) => x + 3600),
+    });
+  }
+  return { runs, added };
 }
 
 /**
@@ -224,12 +304,14 @@ function crossCheck(sc: Scenario): { reached: number; queries: number } {
   const fp = sc.footpaths ? randomFootpaths(rand) : undefined;
   const data: RaptorData = buildRaptorData(tt, fp);
   const raptor = new RaptorSearch(data, days);
+  const realtime = sc.realtime ? randomRealtime(rand, sc.t0, 400) : undefined;
+  const overlay = realtime ? buildRaptorOverlay(tt, data, realtime.runs.values(), realtime.added) : null;
   const stops = servedStops();
   const speed = 1.12;
   let reached = 0;
   let queries = 0;
   for (const direction of ['departure', 'arrival'] as const) {
-    const conns = connections(sc.t0, direction, sc.maxDurationSec);
+    const conns = connections(sc.t0, direction, sc.maxDurationSec, realtime);
     const walks = walksOf(fp, direction, speed);
     for (let i = 0; i < ORIGINS; i++) {
       // one to three access stops with access times of 0 to 5 minutes
@@ -256,6 +338,7 @@ function crossCheck(sc: Scenario): { reached: number; queries: number } {
         stopAllowed,
         wheelchair: false,
         walkingSpeed: speed,
+        overlay,
       };
       const got = raptor.search(q);
       const expected = reference(conns, { access, limit: sc.maxDurationSec, minTransfers, maxTransfers: sc.maxTransfers, tripAllowed, stopAllowed, walks });
@@ -360,4 +443,11 @@ test('rnv: every trip is in exactly one route, routes never overtake, and the st
     }
   }
   assert.equal(calls, d.routeStops.length);
+});
+
+test('rnv: a realtime overlay (400 changed runs: delays, cancellations, skipped stops; 40 added runs), with footpaths', () => {
+  const { reached, queries } = crossCheck({ name: 'realtime', t0: at(2016, 11, 8, 8), seed: 8, maxDurationSec: 5400, maxTransfers: 3, footpaths: true, realtime: true });
+  assert.ok(reached > 50 * queries, `${reached} over ${queries}`);
+  // and around midnight, where the previous service day's runs matter
+  crossCheck({ name: 'realtime midnight', t0: at(2016, 11, 9, 0, 10), seed: 9, maxDurationSec: 7200, maxTransfers: 2, realtime: true, masks: true });
 });
