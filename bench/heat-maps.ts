@@ -63,6 +63,7 @@ function query(stop: number, maxDurationSec: number, resolution: number): HeatMa
     transit: true,
     tripAllowed: null,
     stopAllowed: null,
+    overlay: null,
   };
 }
 

@@ -6,6 +6,7 @@ import { nearestSegment, projectX, projectY } from '../model/street-graph.js';
 import type { HeatMapMode, HeatMapQuery } from '../routing/heat-map.js';
 import type { CoverageRegistry } from '../service/coverage-registry.js';
 import type { Generation } from '../service/generation.js';
+import type { FreshnessLevel } from '../ptref/freshness.js';
 import { HeatMapUnavailable, type HeatMapRunner } from '../service/heat-map-runner.js';
 import { dayNumber, formatLocal, parseDatetimeParam } from '../util/datetime.js';
 import { resolveCoverage, type CoverageRef } from './coverage-resolution.js';
@@ -259,7 +260,13 @@ function buildQuery(
     transit: directPath !== 'only',
     tripAllowed,
     stopAllowed,
+    overlay: g.overlays?.of(freshnessLevel(params)) ?? null,
   };
+}
+
+/** data_freshness, else realtime when the deprecated disruption_active=true, else base_schedule (Navitia's order). */
+function freshnessLevel(params: ParsedParams): FreshnessLevel {
+  return (params['data_freshness'] as FreshnessLevel | undefined) ?? (params['disruption_active'] ? 'realtime' : 'base_schedule');
 }
 
 /** Types an id of forbidden_uris[] or allowed_id[] may name, in the order they are tried. */

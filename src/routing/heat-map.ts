@@ -15,6 +15,7 @@ import { Layer } from '../osm/street-access.js';
 import { stopSnap, SNAP_HORIZON_M, type StopSnaps } from '../model/stop-snaps.js';
 import { METRES_PER_DEGREE, projectX, projectY, snapPoint, type StreetGraph } from '../model/street-graph.js';
 import type { RaptorData } from './raptor-data.js';
+import type { RaptorOverlay } from './raptor-overlay.js';
 import { RaptorSearch } from './raptor.js';
 import { BoxBuilder, fillCells, Rasterizer, toSeconds, type Grid } from './raster.js';
 import { StreetSearch } from './street-search.js';
@@ -52,6 +53,8 @@ export interface HeatMapQuery {
   transit: boolean;
   tripAllowed: Uint8Array | null;
   stopAllowed: Uint8Array | null;
+  /** the runs of the query's freshness level over the timetable (null: base schedule) */
+  overlay: RaptorOverlay | null;
 }
 
 export interface HeatMapData {
@@ -160,6 +163,7 @@ export class HeatMapEngine {
           stopAllowed: q.stopAllowed,
           wheelchair: q.wheelchair,
           walkingSpeed: q.speeds.walking,
+          overlay: q.overlay,
         });
         vehicleSec = result.vehicleSec;
         reached = result.reached;

@@ -11,6 +11,7 @@ import type { RealtimeRuns } from '../realtime/trip-updates.js';
 import { Referential } from '../ptref/referential.js';
 import type { LoadReport } from '../gtfs/load-report.js';
 import type { StreetData } from './street-data.js';
+import { RaptorOverlays } from './raptor-overlays.js';
 
 export interface FeedPublisher {
   id: string;
@@ -37,6 +38,8 @@ export interface Generation {
   readonly streets: StreetData | undefined;
   /** The realtime runs in force (from TripUpdates), absent before any. */
   readonly realtime: RealtimeRuns | undefined;
+  /** The heat maps' view of the freshness levels; absent without street data or realtime runs. */
+  readonly overlays: RaptorOverlays | undefined;
 }
 
 let generationCounter = 0;
@@ -64,6 +67,7 @@ export function makeGeneration(tt: Timetable, report: LoadReport, streets?: Stre
     report,
     streets,
     realtime: undefined,
+    overlays: undefined,
   };
 }
 
@@ -78,6 +82,7 @@ export function withRealtime(generation: Generation, realtime: RealtimeRuns): Ge
     number: ++generationCounter,
     freshness: new RealtimeFreshness(generation.ref, new LevelRuns([]), runs),
     realtime,
+    overlays: generation.streets ? new RaptorOverlays(generation.tt, generation.streets.data.raptor, [], realtime) : undefined,
   };
 }
 

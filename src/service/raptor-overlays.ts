@@ -1,0 +1,41 @@
+/**
+ * The RAPTOR overlays of a generation's freshness levels, built on the first heat map that asks for
+ * one (a generation nobody draws a map on builds none). base_schedule has none; adapted_schedule
+ * overlays the runs of planned disruptions; realtime those and, over them, the TripUpdates' runs and
+ * the added runs.
+ */
+import type { Timetable } from '../model/timetable.js';
+import type { FreshnessLevel } from '../ptref/freshness.js';
+import type { RealtimeRun, RealtimeRuns } from '../realtime/trip-updates.js';
+import { runKey } from '../realtime/trip-updates.js';
+import type { RaptorData } from '../routing/raptor-data.js';
+import { buildRaptorOverlay, type RaptorOverlay } from '../routing/raptor-overlay.js';
+
+export class RaptorOverlays {
+  private adapted: RaptorOverlay | undefined;
+  private realtime: RaptorOverlay | undefined;
+
+  constructor(
+    private readonly tt: Timetable,
+    private readonly data: RaptorData,
+    /** runs changed by planned disruptions */
+    private readonly adaptedRuns: readonly RealtimeRun[],
+    /** runs of the realtime sources */
+    private readonly realtimeRuns: RealtimeRuns | undefined,
+  ) {}
+
+  /** The overlay of `level`, null for the base schedule. */
+  of(level: FreshnessLevel): RaptorOverlay | null {
+    if (level === 'base_schedule') return null;
+    if (level === 'adapted_schedule') return (this.adapted ??= buildRaptorOverlay(this.tt, this.data, this.adaptedRuns, []));
+    return (this.realtime ??= this.buildRealtime());
+  }
+
+  private buildRealtime(): RaptorOverlay {
+    // a realtime run replaces the adapted run of its trip on its day
+    const runs = new Map<string, RealtimeRun>();
+    for (const run of this.adaptedRuns) runs.set(runKey(run.trip, run.day), run);
+    for (const [key, run] of this.realtimeRuns?.runs ?? []) runs.set(key, run);
+    return buildRaptorOverlay(this.tt, this.data, runs.values(), this.realtimeRuns?.added ?? []);
+  }
+}
