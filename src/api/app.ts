@@ -19,6 +19,7 @@ import { baseUrl, type RequestInfo } from './links.js';
 import { parseParams, swaggerParameters } from './params.js';
 import { hasKey, parseQueryString, type QueryPair } from './query-string.js';
 import { engineErrorResponse } from './serialize.js';
+import { registerSchemaRoutes } from './schema-routes.js';
 import { answerTrips, parseTripsParams, type TripsRequest } from './trips-endpoint.js';
 import { COVERAGE_PARAMS, DEFAULT_LIMITS, tripsParams, type ApiLimits } from './trips-params.js';
 
@@ -96,6 +97,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   };
   app.options('/v1/coverage', schema);
   app.options('/v1/coverage/*', schema);
+  registerSchemaRoutes(app, limits);
   return app;
 }
 

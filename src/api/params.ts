@@ -132,7 +132,7 @@ export function swaggerParameters(specs: readonly ParamSpec[]): Record<string, u
       if (spec.default !== undefined) p['default'] = spec.default;
       if (spec.min !== undefined) p['minimum'] = spec.min;
       if (spec.max !== undefined) p['maximum'] = spec.max;
-      if (spec.deprecated) p['deprecated'] = true;
+      if (spec.deprecated) p['x-deprecated'] = true; // Swagger 2.0 parameters have no `deprecated`
       return p;
     });
 }

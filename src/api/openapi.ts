@@ -1,0 +1,299 @@
+/**
+ * The API's description, generated from the same parameter tables the server validates with:
+ * Swagger 2.0 at `/v1/schema` (what Navitia serves and its clients read), and its OpenAPI 3
+ * translation at `/v1/openapi.json` (what today's tools read; `/docs` renders it).
+ *
+ * Response schemas forbid unknown properties: the contract tests validate every answer against
+ * them, so a field added to a response without its schema fails the tests. Swagger 2.0 has no null
+ * type: values that may be null carry `x-nullable`, which the OpenAPI 3 translation turns into
+ * `nullable`.
+ */
+import { heatMapParams } from './heat-maps-params.js';
+import { swaggerParameters } from './params.js';
+import { COVERAGE_PARAMS, tripsParams, type ApiLimits } from './trips-params.js';
+
+type Json = Record<string, unknown>;
+
+const VERSION = '0.1.0';
+
+// ---------------------------------------------------------------------------------------------
+// Response schemas
+
+const str = { type: 'string' };
+const int = { type: 'integer' };
+const num = { type: 'number' };
+const bool = { type: 'boolean' };
+const ref = (name: string) => ({ $ref: `#/definitions/${name}` });
+const arrayOf = (items: Json) => ({ type: 'array', items });
+const nullable = (schema: Json) => ({ ...schema, 'x-nullable': true });
+
+/** An object with exactly these properties, `required` among them. */
+function object(properties: Record<string, Json>, required: string[] = Object.keys(properties)): Json {
+  // both meta-schemas refuse an empty `required`
+  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
+}
+
+const idName = object({ id: str, name: str });
+const coord = object({ lon: str, lat: str });
+
+const DEFINITIONS: Record<string, Json> = {
+  Context: object({ current_datetime: str, timezone: str }),
+  Link: object({ href: str, templated: bool, rel: str, type: str }, ['href', 'type']),
+  Pagination: object({ total_result: int, start_page: int, items_per_page: int, items_on_page: int }),
+  FeedPublisher: object({ id: str, name: str, url: str, license: str }),
+  EngineError: object({ id: str, message: str }),
+  StopTime: object(
+    { stop_point: idName, departure_time: { type: 'string', pattern: '^[0-9]{6}$' }, arrival_time: { type: 'string', pattern: '^[0-9]{6}$' } },
+    ['stop_point'],
+  ),
+  Trip: object(
+    {
+      id: str,
+      name: str,
+      headsign: str,
+      short_name: str,
+      odt_level: { type: 'string', enum: ['scheduled', 'with_stops', 'zonal'] },
+      route: object({ id: str, name: str, direction_id: int }),
+      line: object({ id: str, code: str, name: str, color: str, text_color: str }),
+      network: idName,
+      physical_mode: idName,
+      commercial_mode: idName,
+      first_stop_time: ref('StopTime'),
+      last_stop_time: ref('StopTime'),
+      geojson: object({ type: { type: 'string', enum: ['LineString'] }, coordinates: arrayOf(arrayOf(num)) }),
+    },
+    ['id', 'name'],
+  ),
+  Disruption: { type: 'object', description: 'A disruption impacting objects of the response (Navitia disruption object).' },
+  Trips: object(
+    {
+      pagination: ref('Pagination'),
+      trips: arrayOf(ref('Trip')),
+      disruptions: arrayOf(ref('Disruption')),
+      feed_publishers: arrayOf(ref('FeedPublisher')),
+      context: ref('Context'),
+      links: arrayOf(ref('Link')),
+      error: ref('EngineError'),
+    },
+    ['pagination', 'disruptions', 'feed_publishers', 'context'],
+  ),
+  StopArea: object({ id: str, name: str, label: str, coord, timezone: str, links: arrayOf(ref('Link')) }),
+  StopPoint: object({ id: str, name: str, label: str, coord, links: arrayOf(ref('Link')), stop_area: ref('StopArea') }, ['id', 'name', 'label', 'coord', 'links']),
+  Address: object({ id: str, name: str, label: str, coord, house_number: int }),
+  Place: object(
+    {
+      id: str,
+      name: str,
+      quality: int,
+      embedded_type: { type: 'string', enum: ['stop_point', 'stop_area', 'address'] },
+      stop_point: ref('StopPoint'),
+      stop_area: ref('StopArea'),
+      address: ref('Address'),
+    },
+    ['id', 'name', 'quality', 'embedded_type'],
+  ),
+  HeatMatrix: object({
+    line_headers: arrayOf(object({ cell_lat: object({ min_lat: num, center_lat: num, max_lat: num }) })),
+    lines: arrayOf(object({ cell_lon: object({ min_lon: num, center_lon: num, max_lon: num }), duration: arrayOf(nullable(int)) })),
+  }),
+  HeatMap: object({ heat_matrix: ref('HeatMatrix'), from: ref('Place'), to: ref('Place'), requested_date_time: str }, ['heat_matrix', 'requested_date_time']),
+  HeatMaps: object(
+    {
+      heat_maps: arrayOf(ref('HeatMap')),
+      feed_publishers: arrayOf(ref('FeedPublisher')),
+      links: arrayOf(ref('Link')),
+      warnings: arrayOf({ type: 'object' }),
+      context: ref('Context'),
+      error: ref('EngineError'),
+    },
+    ['heat_maps', 'feed_publishers', 'links', 'warnings', 'context'],
+  ),
+  RealtimeSource: {
+    type: 'object',
+    description: 'The state of one realtime source of the coverage.',
+    properties: { source: str, last_success_at: nullable(str), last_error: nullable(str), last_error_at: nullable(str), successes: int, failures: int },
+  },
+  Region: object(
+    {
+      id: str,
+      name: str,
+      status: str,
+      start_production_date: str,
+      end_production_date: str,
+      last_load_at: str,
+      dataset_created_at: str,
+      shape: nullable(str),
+      error: object({ code: str, value: str }),
+      realtime_sources: arrayOf(ref('RealtimeSource')),
+    },
+    ['id', 'name', 'status', 'start_production_date', 'end_production_date', 'last_load_at', 'dataset_created_at', 'shape'],
+  ),
+  Coverages: object({ regions: arrayOf(ref('Region')), links: arrayOf(ref('Link')), context: ref('Context') }),
+  /** Every error shape (navitia-trips.md §8.1): a message, an http error, or an engine error in its envelope. */
+  Error: object(
+    {
+      message: str,
+      error: ref('EngineError'),
+      pagination: ref('Pagination'),
+      disruptions: arrayOf(ref('Disruption')),
+      feed_publishers: arrayOf(ref('FeedPublisher')),
+      context: ref('Context'),
+      heat_maps: arrayOf(ref('HeatMap')),
+      links: arrayOf(ref('Link')),
+      warnings: arrayOf({ type: 'object' }),
+    },
+    [],
+  ),
+};
+
+// ---------------------------------------------------------------------------------------------
+// Operations
+
+const pathParam = (name: string, type: 'string' | 'number', description: string): Json => ({
+  name,
+  in: 'path',
+  required: true,
+  type,
+  ...(type === 'number' ? { format: 'double' } : {}),
+  description,
+});
+const REGION = pathParam('region', 'string', 'The region to query.');
+const LON = pathParam('lon', 'number', 'Longitude of the coordinate to query.');
+const LAT = pathParam('lat', 'number', 'Latitude of the coordinate to query.');
+const URI = pathParam('uri', 'string', 'First part of the uri of an object (type/id pairs, e.g. lines/L1); narrows the query to that object.');
+const ID = pathParam('id', 'string', 'Identifier of the trip to fetch.');
+
+function responses(okSchema: string, description: string): Json {
+  const error = (text: string) => ({ description: text, schema: ref('Error') });
+  return {
+    200: { description, schema: ref(okSchema) },
+    400: error('A parameter or the filter is invalid.'),
+    404: error('Unknown region, object or route, or nothing found.'),
+    503: error('The server is busy or the region is not loaded.'),
+  };
+}
+
+interface Operation {
+  path: string;
+  operationId: string;
+  tag: string;
+  summary: string;
+  pathParams: Json[];
+  query: Json[];
+  ok: string;
+}
+
+function operations(limits: ApiLimits): Operation[] {
+  const coverage = swaggerParameters(COVERAGE_PARAMS);
+  const list = swaggerParameters(tripsParams(limits, true));
+  const one = swaggerParameters(tripsParams(limits, false));
+  const heat = swaggerParameters(heatMapParams(limits));
+  const ops: Operation[] = [
+    { path: '/coverage', operationId: 'getCoverage', tag: 'coverage', summary: 'The coverages served.', pathParams: [], query: coverage, ok: 'Coverages' },
+    { path: '/coverage/{region}', operationId: 'getCoverageRegion', tag: 'coverage', summary: 'One coverage.', pathParams: [REGION], query: coverage, ok: 'Coverages' },
+    { path: '/coverage/{lon};{lat}', operationId: 'getCoverageLonLat', tag: 'coverage', summary: 'The coverage of a coordinate.', pathParams: [LON, LAT], query: coverage, ok: 'Coverages' },
+  ];
+  for (const [form, params, name] of [
+    ['{region}', [REGION], 'Region'],
+    ['{lon};{lat}', [LON, LAT], 'LonLat'],
+  ] as const) {
+    ops.push(
+      { path: `/coverage/${form}/trips`, operationId: `getCoverage${name}Trips`, tag: 'trips', summary: 'List the trips.', pathParams: [...params], query: list, ok: 'Trips' },
+      { path: `/coverage/${form}/trips/{id}`, operationId: `getCoverage${name}TripsId`, tag: 'trips', summary: 'One trip.', pathParams: [...params, ID], query: one, ok: 'Trips' },
+      { path: `/coverage/${form}/{uri}/trips`, operationId: `getCoverage${name}UriTrips`, tag: 'trips', summary: 'List the trips of an object.', pathParams: [...params, URI], query: list, ok: 'Trips' },
+      { path: `/coverage/${form}/{uri}/trips/{id}`, operationId: `getCoverage${name}UriTripsId`, tag: 'trips', summary: 'One trip of an object.', pathParams: [...params, URI, ID], query: one, ok: 'Trips' },
+      { path: `/coverage/${form}/heat_maps`, operationId: `getCoverage${name}HeatMaps`, tag: 'heat_maps', summary: 'A grid of travel durations from or to a place.', pathParams: [...params], query: heat, ok: 'HeatMaps' },
+    );
+  }
+  return ops;
+}
+
+/** The Swagger 2.0 document. */
+export function swaggerDocument(limits: ApiLimits): Json {
+  const paths: Json = {};
+  for (const op of operations(limits)) {
+    paths[op.path] = {
+      get: {
+        operationId: op.operationId,
+        tags: [op.tag],
+        summary: op.summary,
+        produces: ['application/json'],
+        parameters: [...op.pathParams, ...op.query],
+        responses: responses(op.ok, op.summary),
+      },
+    };
+  }
+  return {
+    swagger: '2.0',
+    info: { title: 'Navette', version: VERSION, description: 'A Navitia-compatible public transport API: trips and heat maps.' },
+    basePath: '/v1',
+    schemes: ['http', 'https'],
+    produces: ['application/json'],
+    paths,
+    definitions: DEFINITIONS,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// OpenAPI 3
+
+/** The OpenAPI 3.0 translation of the Swagger 2.0 document. */
+export function openApiDocument(limits: ApiLimits): Json {
+  const swagger = swaggerDocument(limits);
+  const paths: Json = {};
+  for (const [path, item] of Object.entries(swagger['paths'] as Record<string, { get: Json }>)) {
+    const get = item.get;
+    const responses: Json = {};
+    for (const [code, r] of Object.entries(get['responses'] as Record<string, { description: string; schema: Json }>)) {
+      responses[code] = { description: r.description, content: { 'application/json': { schema: schema3(r.schema) } } };
+    }
+    paths[path] = {
+      get: {
+        operationId: get['operationId'],
+        tags: get['tags'],
+        summary: get['summary'],
+        parameters: (get['parameters'] as Json[]).map(parameter3),
+        responses,
+      },
+    };
+  }
+  const schemas: Json = {};
+  for (const [name, s] of Object.entries(DEFINITIONS)) schemas[name] = schema3(s);
+  return {
+    openapi: '3.0.3',
+    info: swagger['info'],
+    servers: [{ url: '/v1' }],
+    paths,
+    components: { schemas },
+  };
+}
+
+/** A Swagger 2.0 parameter as an OpenAPI 3 one: its type in `schema`, repeated arrays as form/explode. */
+function parameter3(p: Json): Json {
+  const { name, in: where, required, description, type, format, items, enum: values, default: dflt, minimum, maximum, collectionFormat, 'x-deprecated': deprecated } = p;
+  const schema: Json = { type };
+  if (format !== undefined) schema['format'] = format;
+  if (items !== undefined) schema['items'] = items;
+  if (values !== undefined) schema['enum'] = values;
+  if (dflt !== undefined) schema['default'] = dflt;
+  if (minimum !== undefined) schema['minimum'] = minimum;
+  if (maximum !== undefined) schema['maximum'] = maximum;
+  const out: Json = { name, in: where, required, description, schema };
+  if (collectionFormat === 'multi') Object.assign(out, { style: 'form', explode: true });
+  if (deprecated) out['deprecated'] = true;
+  return out;
+}
+
+/** A Swagger 2.0 schema as OpenAPI 3: references moved to components, x-nullable to nullable. */
+function schema3(s: unknown): Json {
+  if (Array.isArray(s)) return s.map(schema3) as unknown as Json;
+  if (s === null || typeof s !== 'object') return s as Json;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(s)) {
+    if (k === '$ref') out[k] = (v as string).replace('#/definitions/', '#/components/schemas/');
+    else if (k === 'x-nullable') out['nullable'] = v;
+    else if (k === 'properties') out[k] = Object.fromEntries(Object.entries(v as Json).map(([name, p]) => [name, schema3(p)]));
+    else out[k] = typeof v === 'object' ? schema3(v) : v;
+  }
+  return out;
+}

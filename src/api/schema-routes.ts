@@ -1,0 +1,58 @@
+/**
+ * `/v1/schema` (Swagger 2.0), `/v1/openapi.json` (OpenAPI 3) and `/docs` (an HTML page of the
+ * operations and their parameters, written here from the OpenAPI document: no script, nothing
+ * fetched from elsewhere). The documents depend only on the limits: built once.
+ */
+import type { FastifyInstance } from 'fastify';
+import { openApiDocument, swaggerDocument } from './openapi.js';
+import type { ApiLimits } from './trips-params.js';
+
+export function registerSchemaRoutes(app: FastifyInstance, limits: ApiLimits): void {
+  const swagger = JSON.stringify(swaggerDocument(limits));
+  const openApi = openApiDocument(limits);
+  const openApiText = JSON.stringify(openApi);
+  const docs = docsPage(openApi);
+  app.get('/v1/schema', (_req, reply) => reply.type('application/json').send(swagger));
+  app.get('/v1/openapi.json', (_req, reply) => reply.type('application/json').send(openApiText));
+  app.get('/docs', (_req, reply) => reply.type('text/html; charset=utf-8').send(docs));
+}
+
+type Json = Record<string, any>;
+
+const escape = (text: unknown) =>
+  String(text ?? '').replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+
+function docsPage(doc: Json): string {
+  const sections: string[] = [];
+  for (const [path, item] of Object.entries(doc['paths'] as Record<string, { get: Json }>)) {
+    const op = item.get;
+    const rows = (op['parameters'] as Json[]).map((p) => {
+      const s = p['schema'] as Json;
+      const type = s['type'] === 'array' ? `${s['items']['type']}[]` : s['type'];
+      const values = s['enum'] ?? s['items']?.['enum'];
+      const range = s['minimum'] !== undefined || s['maximum'] !== undefined ? ` [${s['minimum'] ?? ''}, ${s['maximum'] ?? ''}]` : '';
+      return (
+        `<tr><td><code>${escape(p['name'])}</code>${p['deprecated'] ? ' (deprecated)' : ''}</td><td>${escape(p['in'])}</td>` +
+        `<td>${escape(type)}${escape(range)}${values ? `: ${values.map((v: unknown) => `<code>${escape(v)}</code>`).join(', ')}` : ''}</td>` +
+        `<td>${s['default'] !== undefined ? `<code>${escape(JSON.stringify(s['default']))}</code>` : ''}</td><td>${escape(p['description'])}</td></tr>`
+      );
+    });
+    sections.push(
+      `<section id="${escape(op['operationId'])}"><h2><code>GET /v1${escape(path)}</code></h2>` +
+        `<p><b>${escape(op['operationId'])}</b>: ${escape(op['summary'])}</p>` +
+        `<table><tr><th>parameter</th><th>in</th><th>type</th><th>default</th><th>description</th></tr>${rows.join('')}</table></section>`,
+    );
+  }
+  const toc = Object.values(doc['paths'] as Record<string, { get: Json }>)
+    .map(({ get }) => `<li><a href="#${escape(get['operationId'])}">${escape(get['operationId'])}</a></li>`)
+    .join('');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escape(doc['info']['title'])} API</title>
+<style>body{font-family:system-ui,sans-serif;max-width:72em;margin:2em auto;padding:0 1em}table{border-collapse:collapse;width:100%}td,th{border:1px solid #ccc;padding:.3em;text-align:left;vertical-align:top}code{font-size:.95em}</style>
+</head><body>
+<h1>${escape(doc['info']['title'])} API ${escape(doc['info']['version'])}</h1>
+<p>${escape(doc['info']['description'])} Machine-readable: <a href="/v1/schema">Swagger 2.0</a>, <a href="/v1/openapi.json">OpenAPI 3</a>.</p>
+<ul>${toc}</ul>
+${sections.join('\n')}
+</body></html>`;
+}

