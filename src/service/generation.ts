@@ -7,7 +7,9 @@ import { coverageHull, ringToWkt, type Ring } from '../model/coverage-shape.js';
 import type { Timetable } from '../model/timetable.js';
 import { BaseFreshness, type Freshness } from '../ptref/freshness.js';
 import { LevelRuns, RealtimeFreshness } from '../ptref/realtime-freshness.js';
-import type { RealtimeRuns } from '../realtime/trip-updates.js';
+import type { RealtimeRun, RealtimeRuns } from '../realtime/trip-updates.js';
+import type { Disruption } from '../disruptions/disruption.js';
+import { DisruptionIndex, noDisruptions } from '../disruptions/disruption-index.js';
 import { Referential } from '../ptref/referential.js';
 import type { LoadReport } from '../gtfs/load-report.js';
 import type { StreetData } from './street-data.js';
@@ -37,6 +39,11 @@ export interface Generation {
   readonly streets: StreetData | undefined;
   /** The realtime runs in force (from TripUpdates), absent before any. */
   readonly realtime: RealtimeRuns | undefined;
+  /** The disruptions in force (disruptions file and ServiceAlerts) and what they impact. */
+  readonly disruptions: DisruptionIndex;
+  /** The runs changed by planned NO_SERVICE disruptions: the adapted level (read-only). */
+  readonly adaptedRuns: RealtimeRun[];
+  readonly adaptedLevel: LevelRuns;
 }
 
 let generationCounter = 0;
@@ -64,6 +71,9 @@ export function makeGeneration(tt: Timetable, report: LoadReport, streets?: Stre
     report,
     streets,
     realtime: undefined,
+    disruptions: noDisruptions(ref),
+    adaptedRuns: [],
+    adaptedLevel: new LevelRuns([]),
   };
 }
 
@@ -76,8 +86,25 @@ export function withRealtime(generation: Generation, realtime: RealtimeRuns): Ge
   return {
     ...generation,
     number: ++generationCounter,
-    freshness: new RealtimeFreshness(generation.ref, new LevelRuns([]), runs),
+    freshness: new RealtimeFreshness(generation.ref, generation.adaptedLevel, runs),
     realtime,
+  };
+}
+
+/**
+ * The same data with other disruptions: those of the file with the adapted runs they give (see
+ * disruptions/planned-runs.ts), and those of the ServiceAlerts.
+ */
+export function withDisruptions(generation: Generation, file: Disruption[], alerts: Disruption[], adaptedRuns: RealtimeRun[]): Generation {
+  const adaptedLevel = adaptedRuns === generation.adaptedRuns ? generation.adaptedLevel : new LevelRuns(adaptedRuns);
+  const realtime = new LevelRuns(generation.realtime?.runs.values() ?? []);
+  return {
+    ...generation,
+    number: ++generationCounter,
+    freshness: new RealtimeFreshness(generation.ref, adaptedLevel, realtime),
+    disruptions: new DisruptionIndex(generation.ref, file, alerts),
+    adaptedRuns,
+    adaptedLevel,
   };
 }
 
