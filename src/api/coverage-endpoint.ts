@@ -61,6 +61,8 @@ export function regionJson(c: Coverage, disableGeojson: boolean): Record<string,
   if (c.status === 'dead') region['error'] = { code: 'dead_socket', value: `The region ${c.id} is dead` };
   // not in Navitia's region object (clients ignore it): the state of each realtime source
   if (c.realtime) region['realtime_sources'] = c.realtime.status();
+  // likewise: the state of its disruptions file
+  if (c.disruptionSource) region['disruptions_source'] = c.disruptionSource.status();
   return region;
 }
 

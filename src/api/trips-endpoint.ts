@@ -12,6 +12,7 @@ import { engineError, plainError } from './errors.js';
 import { cleanHref, paginationLinks, type Link, type PageInfo, type RequestInfo } from './links.js';
 import { parseParams, resolveDatetime } from './params.js';
 import { contextJson, publishersJson } from './serialize.js';
+import { pageDisruptionsJson } from './disruption-json.js';
 import { tripsParams, type ApiLimits } from './trips-params.js';
 import type { CoverageRef } from './coverage-resolution.js';
 
@@ -47,7 +48,7 @@ export function answerTrips(r: TripsRequest, generation: Generation, params: Ret
   };
   let trips: Uint32Array;
   try {
-    trips = findTrips(generation.ref, generation.freshness, query);
+    trips = findTrips(generation.ref, generation.freshness, query, generation.disruptions);
   } catch (e) {
     if (e instanceof UnknownTypeError) throw plainError(400, e.message);
     if (e instanceof FilterError) {
@@ -79,7 +80,7 @@ export function answerTrips(r: TripsRequest, generation: Generation, params: Ret
     for (let k = 0; k < page.length; k++) items.push(tripJson(generation, page[k]!, depth, params['disable_geojson'] as boolean));
     parts.push(`,"trips":[${items.join(',')}]`);
   }
-  parts.push(`,"disruptions":[]`);
+  parts.push(`,"disruptions":${params['disable_disruption'] ? '[]' : pageDisruptionsJson(generation, page, nowSec)}`);
   parts.push(`,"feed_publishers":${publishersJson(generation)}`);
   parts.push(`,"context":${contextJson(nowSec, tz)}`);
   parts.push(`,"links":${JSON.stringify(links)}}`);

@@ -1,7 +1,7 @@
 /**
  * Server configuration: from a JSON file (several coverages) or from command-line flags (one).
  *
- *   { "coverages": [ { "id": "demo", "gtfs": ["gtfs"], "osm": "town.osm", "timezone": "Europe/Paris" } ],
+ *   { "coverages": [ { "id": "demo", "gtfs": ["gtfs"], "osm": "town.osm", "timezone": "Europe/Paris", "disruptions": "disruptions.json" } ],
  *     "port": 9090, "host": "0.0.0.0", "maxCount": 1000 }
  *
  * Relative paths in a file are relative to the file's folder.
@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sourceLocation, type FeedSourceConfig } from '../realtime/feed-source.js';
 import type { CoverageConfig } from '../service/coverage-registry.js';
+import type { DisruptionSourceConfig } from '../service/disruption-source.js';
 
 export interface ServerConfig {
   coverages: CoverageConfig[];
@@ -82,13 +83,25 @@ function coverageOf(c: unknown, i: number, dir: string, file: string): CoverageC
   if (!Array.isArray(gtfs) || gtfs.length === 0 || !gtfs.every((g) => typeof g === 'string')) throw new ConfigError(`${where}.gtfs must be a path or a list of paths`);
   if (o['osm'] !== undefined && typeof o['osm'] !== 'string') throw new ConfigError(`${where}.osm must be a path`);
   if (o['timezone'] !== undefined && typeof o['timezone'] !== 'string') throw new ConfigError(`${where}.timezone must be a time zone name`);
-  return {
+  const coverage: CoverageConfig = {
     id: o['id'],
     gtfs: (gtfs as string[]).map((g) => path.resolve(dir, g)),
     osm: typeof o['osm'] === 'string' ? path.resolve(dir, o['osm']) : undefined,
     timezone: o['timezone'] as string | undefined,
     realtime: realtimeOf(o['realtime'], dir, `${where}.realtime`),
   };
+  const disruptions = disruptionsOf(o['disruptions'], dir, `${where}.disruptions`);
+  if (disruptions) coverage.disruptions = disruptions;
+  return coverage;
+}
+
+/** `disruptions`: the disruptions file, a path or { path, intervalSec }. */
+function disruptionsOf(v: unknown, dir: string, where: string): DisruptionSourceConfig | undefined {
+  if (v === undefined) return undefined;
+  const o = (typeof v === 'string' ? { path: v } : v) as Record<string, unknown>;
+  if (!o || typeof o !== 'object' || typeof o['path'] !== 'string') throw new ConfigError(`${where} must be a path or { "path": … }`);
+  const intervalSec = o['intervalSec'] === undefined ? undefined : numberOr(o['intervalSec'], 5, `${where}.intervalSec`);
+  return { path: path.resolve(dir, o['path']), intervalSec };
 }
 
 /** `realtime`: a list of sources, each a path, a URL, or { url, intervalSec, headers }. */

@@ -3,7 +3,7 @@
  * The `navette` command.
  *
  *   navette serve --gtfs PATH [--gtfs PATH…] [--osm PATH] [--realtime FILE_OR_URL…] [--realtime-interval S]
- *                 [--id NAME] [--timezone TZ] [--port N] [--host H]
+ *                 [--disruptions FILE] [--disruptions-interval S] [--id NAME] [--timezone TZ] [--port N] [--host H]
  *   navette serve --config FILE [--port N]
  */
 import type { AddressInfo } from 'node:net';
@@ -13,16 +13,17 @@ import { buildApp } from '../api/app.js';
 import { DEFAULT_LIMITS } from '../api/trips-params.js';
 import { HeatMapPool } from '../service/heat-map-pool.js';
 import { FeedError } from '../gtfs/load-report.js';
-import { Coverage, CoverageRegistry } from '../service/coverage-registry.js';
+import { Coverage, CoverageRegistry, type CoverageConfig } from '../service/coverage-registry.js';
 import { generationCounts, loadCoverage } from '../service/load-coverage.js';
 import { ConfigError, DEFAULT_HEAT_MAP_SETTINGS, DEFAULT_PORT, readConfigFile, type ServerConfig } from './config.js';
 import { progressPrinter } from './progress.js';
 import { FeedSource, sourceLocation } from '../realtime/feed-source.js';
 import { RealtimeUpdater } from '../service/realtime-updater.js';
+import { DisruptionSource } from '../service/disruption-source.js';
 
 const USAGE = `Usage:
   navette serve --gtfs PATH [--gtfs PATH…] [--osm PATH] [--realtime FILE_OR_URL…] [--realtime-interval SECONDS]
-                [--id NAME] [--timezone TZ] [--port N] [--host HOST]
+                [--disruptions FILE] [--disruptions-interval SECONDS] [--id NAME] [--timezone TZ] [--port N] [--host HOST]
   navette serve --config FILE [--port N] [--host HOST]
 
 Serves a Navitia-compatible API on http://HOST:PORT/v1/coverage (default port ${DEFAULT_PORT}).
@@ -48,6 +49,8 @@ function configFromArgs(args: string[]): ServerConfig {
       osm: { type: 'string' },
       realtime: { type: 'string', multiple: true },
       'realtime-interval': { type: 'string' },
+      disruptions: { type: 'string' },
+      'disruptions-interval': { type: 'string' },
       id: { type: 'string' },
       timezone: { type: 'string' },
       port: { type: 'string' },
@@ -57,7 +60,7 @@ function configFromArgs(args: string[]): ServerConfig {
   });
   let config: ServerConfig;
   if (values.config) {
-    if (values.gtfs || values.realtime) throw new ConfigError('give either --config or --gtfs and --realtime, not both');
+    if (values.gtfs || values.realtime || values.disruptions) throw new ConfigError('give either --config or --gtfs, --realtime and --disruptions, not both');
     config = readConfigFile(values.config);
   } else {
     if (!values.gtfs || values.gtfs.length === 0) throw new ConfigError('give --gtfs PATH (or --config FILE)');
@@ -69,8 +72,14 @@ function configFromArgs(args: string[]): ServerConfig {
       if (!(intervalSec > 0)) throw new ConfigError(`--realtime-interval must be a number of seconds, not ${values['realtime-interval']}`);
     }
     const realtime = (values.realtime ?? []).map((location) => ({ url: sourceLocation(location, process.cwd()), intervalSec }));
+    let disruptions: CoverageConfig['disruptions'];
+    if (values.disruptions !== undefined) {
+      const every = values['disruptions-interval'] === undefined ? undefined : Number(values['disruptions-interval']);
+      if (every !== undefined && !(every > 0)) throw new ConfigError(`--disruptions-interval must be a number of seconds, not ${values['disruptions-interval']}`);
+      disruptions = { path: path.resolve(values.disruptions), intervalSec: every };
+    }
     config = {
-      coverages: [{ id, gtfs: values.gtfs.map((g) => path.resolve(g)), osm: values.osm ? path.resolve(values.osm) : undefined, timezone: values.timezone, realtime }],
+      coverages: [{ id, gtfs: values.gtfs.map((g) => path.resolve(g)), osm: values.osm ? path.resolve(values.osm) : undefined, timezone: values.timezone, realtime, disruptions }],
       port: DEFAULT_PORT,
       host: '0.0.0.0',
       maxCount: 1000,
@@ -119,6 +128,10 @@ async function serve(args: string[]): Promise<number> {
       for (const line of summary.generation.report.summary()) app.log.warn({ coverage: coverage.id }, `problems: ${line}`);
       for (const note of summary.generation.report.notes) app.log.info({ coverage: coverage.id }, note);
       loaded++;
+      if (coverage.config.disruptions) {
+        coverage.disruptionSource = new DisruptionSource(coverage, coverage.config.disruptions, app.log);
+        coverage.disruptionSource.start();
+      }
       if (coverage.config.realtime?.length) {
         coverage.realtime = new RealtimeUpdater(coverage, coverage.config.realtime.map((c) => new FeedSource(c)), app.log);
         coverage.realtime.start();

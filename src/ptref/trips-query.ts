@@ -14,6 +14,7 @@ import type { Freshness, FreshnessLevel } from './freshness.js';
 import { COLLECTION_CAPTIONS, COORD_COLLECTIONS, type Caption } from './object-types.js';
 import type { Referential } from './referential.js';
 import { EMPTY, intersect } from './sorted-set.js';
+import type { DisruptionIndex } from '../disruptions/disruption-index.js';
 
 export interface TripsQuery {
   /** `{uri}` path segments, e.g. ['lines', 'L1', 'stop_areas', 'SA1']. */
@@ -42,7 +43,7 @@ export class UnknownTypeError extends Error {
 }
 
 /** Matching trips, ascending by trip index. Throws FilterError or UnknownTypeError. */
-export function findTrips(ref: Referential, freshness: Freshness, q: TripsQuery): Uint32Array {
+export function findTrips(ref: Referential, freshness: Freshness, q: TripsQuery, disruptions?: DisruptionIndex): Uint32Array {
   const query = assembleFilter(ref, q);
   let expr;
   try {
@@ -51,7 +52,7 @@ export function findTrips(ref: Referential, freshness: Freshness, q: TripsQuery)
     if (e instanceof FilterError) throw new FilterError(e.id, `Unable to parse :${e.message}`);
     throw e;
   }
-  let trips = evaluate(expr, 'trip', { ref, freshness });
+  let trips = evaluate(expr, 'trip', { ref, freshness, disruptions });
   if (q.externalCode !== undefined) {
     trips = intersect(trips, ref.tt.tripCodes.get(q.externalCode) ?? EMPTY);
   }

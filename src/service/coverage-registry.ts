@@ -5,6 +5,7 @@ import { ringContains } from '../model/coverage-shape.js';
 import type { FeedSourceConfig } from '../realtime/feed-source.js';
 import type { Generation } from './generation.js';
 import type { RealtimeUpdater } from './realtime-updater.js';
+import type { DisruptionSource, DisruptionSourceConfig } from './disruption-source.js';
 
 export interface CoverageConfig {
   id: string;
@@ -16,6 +17,8 @@ export interface CoverageConfig {
   timezone?: string;
   /** GTFS-Realtime sources (TripUpdates), polled once the coverage is loaded */
   realtime?: FeedSourceConfig[];
+  /** The disruptions file, read once the coverage is loaded and again when it changes */
+  disruptions?: DisruptionSourceConfig;
 }
 
 export type CoverageStatus = 'loading_data' | 'running' | 'dead';
@@ -27,6 +30,8 @@ export class Coverage {
   error: string | undefined;
   /** Its realtime sources, once they are polled. */
   realtime: RealtimeUpdater | undefined;
+  /** Its disruptions file, once it is read. */
+  disruptionSource: DisruptionSource | undefined;
 
   constructor(readonly config: CoverageConfig) {}
 

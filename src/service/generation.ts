@@ -7,7 +7,9 @@ import { coverageHull, ringToWkt, type Ring } from '../model/coverage-shape.js';
 import type { Timetable } from '../model/timetable.js';
 import { BaseFreshness, type Freshness } from '../ptref/freshness.js';
 import { LevelRuns, RealtimeFreshness } from '../ptref/realtime-freshness.js';
-import type { RealtimeRuns } from '../realtime/trip-updates.js';
+import type { RealtimeRun, RealtimeRuns } from '../realtime/trip-updates.js';
+import type { Disruption } from '../disruptions/disruption.js';
+import { DisruptionIndex, noDisruptions } from '../disruptions/disruption-index.js';
 import { Referential } from '../ptref/referential.js';
 import type { LoadReport } from '../gtfs/load-report.js';
 import type { StreetData } from './street-data.js';
@@ -38,7 +40,12 @@ export interface Generation {
   readonly streets: StreetData | undefined;
   /** The realtime runs in force (from TripUpdates), absent before any. */
   readonly realtime: RealtimeRuns | undefined;
-  /** The heat maps' view of the freshness levels; absent without street data or realtime runs. */
+  /** The disruptions in force (disruptions file and ServiceAlerts) and what they impact. */
+  readonly disruptions: DisruptionIndex;
+  /** The runs changed by planned NO_SERVICE disruptions: the adapted level (read-only). */
+  readonly adaptedRuns: RealtimeRun[];
+  readonly adaptedLevel: LevelRuns;
+  /** The heat maps' view of the adapted and realtime levels; absent without street data or changed runs. */
   readonly overlays: RaptorOverlays | undefined;
 }
 
@@ -67,6 +74,9 @@ export function makeGeneration(tt: Timetable, report: LoadReport, streets?: Stre
     report,
     streets,
     realtime: undefined,
+    disruptions: noDisruptions(ref),
+    adaptedRuns: [],
+    adaptedLevel: new LevelRuns([]),
     overlays: undefined,
   };
 }
@@ -80,9 +90,33 @@ export function withRealtime(generation: Generation, realtime: RealtimeRuns): Ge
   return {
     ...generation,
     number: ++generationCounter,
-    freshness: new RealtimeFreshness(generation.ref, new LevelRuns([]), runs),
+    freshness: new RealtimeFreshness(generation.ref, generation.adaptedLevel, runs),
     realtime,
-    overlays: generation.streets ? new RaptorOverlays(generation.tt, generation.streets.data.raptor, [], realtime) : undefined,
+    overlays: overlaysOf(generation, generation.adaptedRuns, realtime),
+  };
+}
+
+/** The heat maps' overlays of a generation's levels (built on first use). */
+function overlaysOf(generation: Generation, adaptedRuns: RealtimeRun[], realtime: RealtimeRuns | undefined): RaptorOverlays | undefined {
+  if (!generation.streets || (adaptedRuns.length === 0 && !realtime)) return undefined;
+  return new RaptorOverlays(generation.tt, generation.streets.data.raptor, adaptedRuns, realtime);
+}
+
+/**
+ * The same data with other disruptions: those of the file with the adapted runs they give (see
+ * disruptions/planned-runs.ts), and those of the ServiceAlerts.
+ */
+export function withDisruptions(generation: Generation, file: Disruption[], alerts: Disruption[], adaptedRuns: RealtimeRun[]): Generation {
+  const adaptedLevel = adaptedRuns === generation.adaptedRuns ? generation.adaptedLevel : new LevelRuns(adaptedRuns);
+  const realtime = new LevelRuns(generation.realtime?.runs.values() ?? []);
+  return {
+    ...generation,
+    number: ++generationCounter,
+    freshness: new RealtimeFreshness(generation.ref, adaptedLevel, realtime),
+    disruptions: new DisruptionIndex(generation.ref, file, alerts),
+    adaptedRuns,
+    adaptedLevel,
+    overlays: overlaysOf(generation, adaptedRuns, generation.realtime),
   };
 }
 

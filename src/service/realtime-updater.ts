@@ -8,8 +8,10 @@ import type { Timetable } from '../model/timetable.js';
 import type { FeedSource } from '../realtime/feed-source.js';
 import type { FeedMessage, VehiclePosition } from '../realtime/gtfs-rt.js';
 import { readTripUpdates, timetableIndex, type RealtimeRuns, type TimetableIndex } from '../realtime/trip-updates.js';
+import { coverageLanguage, readAlerts, type AlertDisruptions } from '../disruptions/alerts.js';
+import type { Disruption } from '../disruptions/disruption.js';
 import type { Coverage } from './coverage-registry.js';
-import { withRealtime } from './generation.js';
+import { withDisruptions, withRealtime } from './generation.js';
 
 export interface UpdaterLog {
   info(obj: object, msg: string): void;
@@ -25,6 +27,8 @@ export class RealtimeUpdater {
   private indexed: { tt: Timetable; index: TimetableIndex } | undefined;
   /** each source's runs, read once per message and timetable */
   private readonly runsOf = new Map<FeedSource, { message: FeedMessage; tt: Timetable; runs: RealtimeRuns }>();
+  /** each source's ServiceAlerts as disruptions, read once per message and timetable */
+  private readonly alertsOf = new Map<FeedSource, { message: FeedMessage; tt: Timetable; alerts: AlertDisruptions }>();
 
   constructor(
     readonly coverage: Coverage,
@@ -60,8 +64,8 @@ export class RealtimeUpdater {
     } finally {
       this.busy.delete(source);
     }
-    const hasUpdates = (m: FeedMessage | undefined) => m?.entities.some((e) => e.tripUpdate) ?? false;
-    // a feed of positions only leaves the timetable alone; one that stops updating trips clears them
+    const hasUpdates = (m: FeedMessage | undefined) => m?.entities.some((e) => e.tripUpdate || e.alert) ?? false;
+    // a feed of positions only leaves the timetable alone; one that stops updating trips (or alerting) clears them
     const changesRuns = hasUpdates(message) || hasUpdates(this.latest.get(source));
     this.latest.set(source, message);
     this.keepPositions(message);
@@ -87,9 +91,18 @@ export class RealtimeUpdater {
     if (!generation) return;
     if (this.indexed?.tt !== generation.tt) this.indexed = { tt: generation.tt, index: timetableIndex(generation.tt) };
     const merged: RealtimeRuns = { runs: new Map(), added: [], problems: [] };
+    const alerts: Disruption[] = [];
+    let alertProblems = 0;
     for (const source of this.sources) {
       const message = this.latest.get(source);
       if (!message) continue;
+      let alerted = this.alertsOf.get(source);
+      if (alerted?.message !== message || alerted.tt !== generation.tt) {
+        alerted = { message, tt: generation.tt, alerts: readAlerts(message, generation.ref, coverageLanguage(generation.tt)) };
+        this.alertsOf.set(source, alerted);
+      }
+      alerts.push(...alerted.alerts.disruptions);
+      alertProblems += alerted.alerts.problems.length;
       let read = this.runsOf.get(source);
       if (read?.message !== message || read.tt !== generation.tt) {
         read = { message, tt: generation.tt, runs: readTripUpdates(generation.tt, generation.ref.days, this.indexed.index, message) };
@@ -100,10 +113,13 @@ export class RealtimeUpdater {
       merged.added.push(...runs.added);
       merged.problems.push(...runs.problems);
     }
-    this.coverage.swap(withRealtime(generation, merged));
+    let next = withRealtime(generation, merged);
+    // ServiceAlerts are disruptions (listed, tagged); they do not change the adapted level
+    if (alerts.length > 0 || generation.disruptions.alerts.length > 0) next = withDisruptions(next, next.disruptions.file, alerts, next.adaptedRuns);
+    this.coverage.swap(next);
     this.log.info(
-      { coverage: this.coverage.id, runs: merged.runs.size, added: merged.added.length, problems: merged.problems.length },
-      `realtime applied: ${merged.runs.size} runs changed, ${merged.added.length} added, ${merged.problems.length} updates skipped`,
+      { coverage: this.coverage.id, runs: merged.runs.size, added: merged.added.length, problems: merged.problems.length, alerts: alerts.length, alertProblems },
+      `realtime applied: ${merged.runs.size} runs changed, ${merged.added.length} added, ${merged.problems.length} updates skipped, ${alerts.length} alerts`,
     );
   }
 

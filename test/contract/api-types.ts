@@ -298,8 +298,89 @@ export interface components {
                 coordinates: number[][];
             };
         };
-        /** @description A disruption impacting objects of the response (Navitia disruption object). */
-        Disruption: Record<string, never>;
+        Disruption: {
+            id: string;
+            disruption_id: string;
+            impact_id: string;
+            uri?: string;
+            disruption_uri?: string;
+            contributor?: string;
+            /** @enum {string} */
+            status: "past" | "active" | "future";
+            severity: {
+                name: string;
+                effect: string;
+                color?: string;
+                priority?: number;
+            };
+            application_periods: {
+                begin: string;
+                end: string;
+            }[];
+            messages: {
+                text: string;
+                channel: {
+                    id: string;
+                    name: string;
+                    content_type: string;
+                    types: string[];
+                };
+            }[];
+            tags: string[];
+            cause: string;
+            category?: string;
+            updated_at: string;
+            impacted_objects: {
+                pt_object: components["schemas"]["ImpactedObject"];
+            }[];
+        };
+        ImpactedObject: {
+            id: string;
+            name: string;
+            quality: number;
+            /** @enum {string} */
+            embedded_type: "network" | "line" | "route" | "trip" | "stop_area" | "stop_point";
+            network?: {
+                id: string;
+                name: string;
+            };
+            line?: {
+                id: string;
+                name: string;
+                code: string;
+                color: string;
+                text_color: string;
+            };
+            route?: {
+                id: string;
+                name: string;
+                direction_id: number;
+                line: {
+                    id: string;
+                    name: string;
+                };
+            };
+            trip?: {
+                id: string;
+                name: string;
+            };
+            stop_area?: {
+                id: string;
+                name: string;
+                coord: {
+                    lon: string;
+                    lat: string;
+                };
+            };
+            stop_point?: {
+                id: string;
+                name: string;
+                coord: {
+                    lon: string;
+                    lat: string;
+                };
+            };
+        };
         Trips: {
             pagination: components["schemas"]["Pagination"];
             trips?: components["schemas"]["Trip"][];
@@ -382,14 +463,26 @@ export interface components {
             context: components["schemas"]["Context"];
             error?: components["schemas"]["EngineError"];
         };
-        /** @description The state of one realtime source of the coverage. */
         RealtimeSource: {
-            source?: string;
-            last_success_at?: string | null;
-            last_error?: string | null;
-            last_error_at?: string | null;
-            successes?: number;
-            failures?: number;
+            source: string;
+            last_success_at: number | null;
+            last_error: string | null;
+            last_error_at: number | null;
+            trip_updates: number;
+            vehicle_positions: number;
+            alerts: number;
+            successes: number;
+            failures: number;
+        };
+        DisruptionsSource: {
+            path: string;
+            last_load_at: number | null;
+            last_error: string | null;
+            last_error_at: number | null;
+            disruptions: number;
+            problems: number;
+            loads: number;
+            failures: number;
         };
         Region: {
             id: string;
@@ -405,6 +498,7 @@ export interface components {
                 value: string;
             };
             realtime_sources?: components["schemas"]["RealtimeSource"][];
+            disruptions_source?: components["schemas"]["DisruptionsSource"];
         };
         Coverages: {
             regions: components["schemas"]["Region"][];

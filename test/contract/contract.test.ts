@@ -7,7 +7,9 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createRequire } from 'node:module';
 import { Ajv } from 'ajv';
 import AjvDraft04Module from 'ajv-draft-04';
@@ -28,8 +30,51 @@ let swagger: any;
 let openApi: any;
 let ajv: Ajv;
 
+/**
+ * The demo coverage, with a disruptions file (so that responses carry disruption objects) and a
+ * realtime source that cannot be read (so that the coverage shows a source's state).
+ */
+function demoConfig(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'navette-contract-'));
+  const demo = path.resolve('data/demo');
+  writeFileSync(
+    path.join(dir, 'disruptions.json'),
+    JSON.stringify({
+      disruptions: [
+        {
+          id: 'works-t1',
+          tags: ['works'],
+          cause: 'roadworks',
+          severity: { name: 'reduced', effect: 'REDUCED_SERVICE', color: '#ff8800', priority: 5 },
+          application_periods: [{ begin: '20261124T000000', end: '20261124T235959' }],
+          messages: [{ text: 'Works on line T1' }],
+          impacted_objects: [
+            { type: 'line', id: 'T1' },
+            { type: 'stop_area', id: 'GARE' },
+            { type: 'stop_point', id: 'GARE-T' },
+          ],
+        },
+      ],
+    }),
+  );
+  const config = {
+    coverages: [
+      {
+        id: 'demo',
+        gtfs: [path.join(demo, 'gtfs')],
+        osm: path.join(demo, 'valmont.osm'),
+        timezone: 'Europe/Paris',
+        disruptions: path.join(dir, 'disruptions.json'),
+        realtime: [path.join(dir, 'missing-trip-updates.pb')],
+      },
+    ],
+  };
+  writeFileSync(path.join(dir, 'navette.json'), JSON.stringify(config));
+  return path.join(dir, 'navette.json');
+}
+
 before(async () => {
-  server = await startServer(['--config', 'data/demo/navette.json']);
+  server = await startServer(['--config', demoConfig()]);
   v1 = server.base.replace(/\/coverage$/, '');
   swagger = await (await fetch(`${v1}/schema`)).json();
   openApi = await (await fetch(`${v1}/openapi.json`)).json();
@@ -120,12 +165,15 @@ test('every operation, called by the typed client, answers what the schema says'
   assertValid('getCoverage', r.response.status, r.data);
   r = await api.GET('/coverage/{region}', { params: { path: region } });
   assertValid('getCoverageRegion', r.response.status, r.data);
+  const [demo] = (r.data as { regions: Array<Record<string, unknown>> }).regions;
+  assert.ok(demo!['realtime_sources'] && demo!['disruptions_source'], 'the sources are checked too');
   r = await api.GET('/coverage/{lon};{lat}', { params: { path: coord, query: { disable_geojson: true } } });
   assertValid('getCoverageLonLat', r.response.status, r.data);
 
-  const trips = await api.GET('/coverage/{region}/trips', { params: { path: region, query: list } });
+  const trips = await api.GET('/coverage/{region}/trips', { params: { path: region, query: { ...list, 'tags[]': ['works'] } } });
   assert.equal(trips.response.status, 200);
   assertValid('getCoverageRegionTrips', 200, trips.data);
+  assert.equal(trips.data!.disruptions.length, 1, 'the disruption object is checked too');
   const tripId = trips.data!.trips![0]!.id;
   const lineId = (trips.data!.trips![0] as { line: { id: string } }).line.id;
   const uri = `lines/${lineId}`;

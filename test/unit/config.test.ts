@@ -37,6 +37,19 @@ test('coverages: paths relative to the file, realtime sources as paths, URLs or 
   assert.equal(config.maxCount, 1000);
 });
 
+test('the disruptions file of a coverage: a path or { path, intervalSec }, relative to the configuration', () => {
+  const config = readConfigFile(
+    write({
+      coverages: [
+        { id: 'a', gtfs: 'f', disruptions: 'd/disruptions.json' },
+        { id: 'b', gtfs: 'f', disruptions: { path: '/abs/d.json', intervalSec: 2 } },
+      ],
+    }),
+  );
+  assert.deepEqual(config.coverages[0]!.disruptions, { path: path.join(dir, 'd/disruptions.json'), intervalSec: undefined });
+  assert.deepEqual(config.coverages[1]!.disruptions, { path: '/abs/d.json', intervalSec: 2 });
+});
+
 test('heat-map settings', () => {
   const config = readConfigFile(write({ coverages: [], heatMaps: { threads: 3, maxQueue: 5, budgetMs: 2000, maxDurationSec: 7200, maxResolution: 300 } }));
   assert.deepEqual(config.heatMaps, { threads: 3, maxQueue: 5, budgetMs: 2000, maxDurationSec: 7200, maxResolution: 300 });
@@ -48,6 +61,8 @@ test('errors name the file and the key', () => {
     [{ coverages: [{ id: 'a', gtfs: 'f', realtime: [{ path: 'tu.pb' }] }] }, /coverages\[0\]\.realtime\[0\] must be a path, a URL or \{ "url": … \}/],
     [{ coverages: [{ id: 'a', gtfs: 'f', realtime: [{ url: 'u', headers: { k: 1 } }] }] }, /coverages\[0\]\.realtime\[0\]\.headers must map header names to strings/],
     [{ coverages: [{ id: 'a', gtfs: 'f', realtime: [{ url: 'u', intervalSec: 0 }] }] }, /coverages\[0\]\.realtime\[0\]\.intervalSec must be a positive integer/],
+    [{ coverages: [{ id: 'a', gtfs: 'f', disruptions: 3 }] }, /coverages\[0\]\.disruptions must be a path or \{ "path": … \}/],
+    [{ coverages: [{ id: 'a', gtfs: 'f', disruptions: { path: 'd', intervalSec: -1 } }] }, /coverages\[0\]\.disruptions\.intervalSec must be a positive integer/],
     [{ coverages: [], heatMaps: { budgetMs: -1 } }, /heatMaps\.budgetMs must be a positive integer/],
     [{ coverages: [], heatMaps: 3 }, /heatMaps must be an object/],
     [{ coverages: [{ id: 'a/b', gtfs: 'f' }] }, /coverages\[0\]\.id must be a name without/],

@@ -1,0 +1,66 @@
+/**
+ * Disruptions as Navitia's disruption objects (one impact each: `id`, `impact_id` and `uri` are the
+ * disruption's id, like `disruption_id` and `disruption_uri`). Datetimes are coverage-local; an
+ * open application period is shown bounded by the production period.
+ */
+import { statusAt, type Disruption, type ImpactedObject } from '../disruptions/disruption.js';
+import type { Generation } from '../service/generation.js';
+import { formatDayNumber, formatLocal } from '../util/datetime.js';
+
+/** The disruptions impacting `trips`, each once, in the index's order (file entries, then alerts). */
+export function pageDisruptionsJson(g: Generation, trips: Uint32Array, nowSec: number): string {
+  const found = new Set<number>();
+  for (const t of trips) for (const d of g.disruptions.ofTrip(t)) found.add(d);
+  if (found.size === 0) return '[]';
+  const order = [...found].sort((a, b) => a - b);
+  return `[${order.map((i) => JSON.stringify(disruptionJson(g, g.disruptions.all[i]!, nowSec))).join(',')}]`;
+}
+
+export function disruptionJson(g: Generation, d: Disruption, nowSec: number): Record<string, unknown> {
+  const tz = g.tt.timezone;
+  const begin = (sec: number) => (sec === -Infinity ? `${formatDayNumber(Math.max(0, g.productionStartDay))}T000000` : formatLocal(sec, tz));
+  const end = (sec: number) => (sec === Infinity ? `${formatDayNumber(Math.max(0, g.productionEndDay))}T235959` : formatLocal(sec, tz));
+  return {
+    id: d.id,
+    disruption_id: d.id,
+    impact_id: d.id,
+    uri: d.id,
+    disruption_uri: d.id,
+    contributor: d.source === 'file' ? 'disruptions_file' : 'gtfs_rt',
+    status: statusAt(d, nowSec),
+    severity: { ...d.severity },
+    application_periods: d.periods.map((p) => ({ begin: begin(p.begin), end: end(p.end) })),
+    messages: d.messages.map((m) => ({ text: m.text, channel: { ...m.channel, types: [...m.channel.types] } })),
+    tags: [...d.tags],
+    cause: d.cause,
+    category: d.category,
+    updated_at: formatLocal(d.updatedAtSec ?? g.loadedAtSec, tz),
+    impacted_objects: d.impacted.map((o) => ({ pt_object: ptObjectJson(g, o) })),
+  };
+}
+
+function ptObjectJson(g: Generation, o: ImpactedObject): Record<string, unknown> {
+  const { tt, ref } = g;
+  const id = ref.id(o.type, o.index);
+  const name = ref.name(o.type, o.index);
+  let embedded: Record<string, unknown>;
+  switch (o.type) {
+    case 'line': {
+      const line = tt.lines[o.index]!;
+      embedded = { id, name, code: line.code, color: line.color, text_color: line.textColor };
+      break;
+    }
+    case 'route':
+      embedded = { id, name, direction_id: tt.routes[o.index]!.direction, line: { id: tt.lines[tt.routes[o.index]!.line]!.id, name: tt.lines[tt.routes[o.index]!.line]!.name } };
+      break;
+    case 'stop_point':
+      embedded = { id, name, coord: { lon: String(tt.stopPoints.lon[o.index]), lat: String(tt.stopPoints.lat[o.index]) } };
+      break;
+    case 'stop_area':
+      embedded = { id, name, coord: { lon: String(tt.stopAreas[o.index]!.lon), lat: String(tt.stopAreas[o.index]!.lat) } };
+      break;
+    default:
+      embedded = { id, name };
+  }
+  return { id, name, quality: 0, embedded_type: o.type, [o.type]: embedded };
+}

@@ -1,0 +1,193 @@
+/**
+ * The disruptions file: planned disruptions (and tags for ServiceAlerts) written by hand or by a
+ * tool, in our own JSON format (README, "Disruptions"):
+ *
+ *   { "disruptions": [ { "id": "works-b1", "tags": ["works"], "cause": "roadworks",
+ *       "severity": { "name": "blocking", "effect": "NO_SERVICE", "color": "#ff0000", "priority": 10 },
+ *       "application_periods": [ { "begin": "20240115T000000", "end": "20240115T235959" } ],
+ *       "messages": [ { "text": "No buses on line 1", "channel": { "id": "web", "name": "web" } } ],
+ *       "impacted_objects": [ { "type": "line", "id": "B1" } ],
+ *       "updated_at": "20240110T120000" } ] }
+ *
+ * Only `id` is required. A file that is not a JSON object with a `disruptions` array is unusable
+ * (DisruptionFileError, naming the file); a bad entry is reported with its index and id and skipped;
+ * an impacted object the coverage does not know is reported and skipped, its disruption kept.
+ */
+import type { Caption } from '../ptref/object-types.js';
+import type { Referential } from '../ptref/referential.js';
+import { DatetimeParseError, parseDatetimeParam } from '../util/datetime.js';
+import { ALWAYS, EFFECTS, IMPACTED_TYPES, type Channel, type Disruption, type Effect, type ImpactedObject, type ImpactedType, type Message, type Period } from './disruption.js';
+
+export class DisruptionFileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DisruptionFileError';
+  }
+}
+
+export interface ParsedDisruptions {
+  disruptions: Disruption[];
+  /** one line per skipped entry or object: "<file>: disruptions[i] (id "x"): reason" */
+  problems: string[];
+}
+
+export const DEFAULT_CHANNEL: Channel = { id: 'web', name: 'web', content_type: 'text/plain', types: ['web'] };
+
+/** An entry that cannot be used: its reason. */
+class EntryError extends Error {}
+
+type Json = Record<string, unknown>;
+
+/** The disruptions of a file's text; `file` names it in messages, datetimes are read in `timeZone`. */
+export function parseDisruptionFile(text: string, file: string, ref: Referential, timeZone: string): ParsedDisruptions {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new DisruptionFileError(`${file}: not JSON: ${(e as Error).message}`);
+  }
+  if (!isObject(raw) || !Array.isArray(raw['disruptions'])) throw new DisruptionFileError(`${file}: expected an object with a "disruptions" array`);
+  const out: ParsedDisruptions = { disruptions: [], problems: [] };
+  const seen = new Set<string>();
+  (raw['disruptions'] as unknown[]).forEach((entry, i) => {
+    const id = isObject(entry) && typeof entry['id'] === 'string' ? entry['id'] : undefined;
+    const where = `${file}: disruptions[${i}]${id !== undefined ? ` (id ${JSON.stringify(id)})` : ''}`;
+    try {
+      if (!isObject(entry)) throw new EntryError('not an object');
+      if (!id) throw new EntryError('"id" must be a non-empty string');
+      if (seen.has(id)) throw new EntryError('this id is already used by an earlier entry');
+      const disruption = readEntry(entry, id, ref, timeZone, (reason) => out.problems.push(`${where}: ${reason}`));
+      seen.add(id);
+      out.disruptions.push(disruption);
+    } catch (e) {
+      if (!(e instanceof EntryError)) throw e;
+      out.problems.push(`${where}: ${e.message}, skipped`);
+    }
+  });
+  return out;
+}
+
+function readEntry(o: Json, id: string, ref: Referential, timeZone: string, problem: (reason: string) => void): Disruption {
+  const severity = optionalObject(o, 'severity');
+  const effect = severity?.['effect'] ?? 'UNKNOWN_EFFECT';
+  if (typeof effect !== 'string' || !(EFFECTS as readonly string[]).includes(effect)) {
+    throw new EntryError(`"severity.effect" must be one of ${EFFECTS.join(', ')}`);
+  }
+  const priority = severity?.['priority'] ?? 0;
+  if (typeof priority !== 'number' || !Number.isInteger(priority)) throw new EntryError('"severity.priority" must be an integer');
+  const updatedAt = o['updated_at'];
+  if (updatedAt !== undefined && typeof updatedAt !== 'string') throw new EntryError('"updated_at" must be a datetime');
+  return {
+    id,
+    source: 'file',
+    tags: stringList(o, 'tags'),
+    cause: optionalString(o, 'cause'),
+    category: optionalString(o, 'category'),
+    severity: {
+      name: severity ? optionalString(severity, 'name', 'severity.name') : '',
+      effect: effect as Effect,
+      color: severity ? optionalString(severity, 'color', 'severity.color') : '',
+      priority,
+    },
+    periods: periods(o['application_periods'], timeZone),
+    messages: messages(o['messages']),
+    impacted: impactedObjects(o['impacted_objects'], ref, problem),
+    updatedAtSec: updatedAt === undefined ? undefined : datetime(updatedAt, timeZone, '"updated_at"'),
+  };
+}
+
+function periods(v: unknown, timeZone: string): Period[] {
+  if (v === undefined) return [ALWAYS];
+  if (!Array.isArray(v)) throw new EntryError('"application_periods" must be a list of { "begin", "end" }');
+  const out = v.map((p, k) => {
+    const what = `"application_periods[${k}]`;
+    if (!isObject(p) || typeof p['begin'] !== 'string' || typeof p['end'] !== 'string') throw new EntryError(`${what}" must be { "begin": datetime, "end": datetime }`);
+    const begin = datetime(p['begin'], timeZone, `${what}.begin"`);
+    const end = datetime(p['end'], timeZone, `${what}.end"`);
+    if (end < begin) throw new EntryError(`${what}" ends before it begins`);
+    return { begin, end };
+  });
+  return out.length > 0 ? out : [ALWAYS];
+}
+
+function messages(v: unknown): Message[] {
+  if (v === undefined) return [];
+  if (!Array.isArray(v)) throw new EntryError('"messages" must be a list of { "text", "channel" }');
+  return v.map((m, k) => {
+    const what = `messages[${k}]`;
+    if (!isObject(m) || typeof m['text'] !== 'string') throw new EntryError(`"${what}.text" must be a string`);
+    const c = optionalObject(m, 'channel', `${what}.channel`);
+    const channel: Channel = c
+      ? {
+          id: optionalString(c, 'id', `${what}.channel.id`, DEFAULT_CHANNEL.id),
+          name: optionalString(c, 'name', `${what}.channel.name`, DEFAULT_CHANNEL.name),
+          content_type: optionalString(c, 'content_type', `${what}.channel.content_type`, DEFAULT_CHANNEL.content_type),
+          types: c['types'] === undefined ? [...DEFAULT_CHANNEL.types] : stringList(c, 'types', `${what}.channel.types`),
+        }
+      : { ...DEFAULT_CHANNEL, types: [...DEFAULT_CHANNEL.types] };
+    return { text: m['text'], channel };
+  });
+}
+
+function impactedObjects(v: unknown, ref: Referential, problem: (reason: string) => void): ImpactedObject[] {
+  if (v === undefined) return [];
+  if (!Array.isArray(v)) throw new EntryError('"impacted_objects" must be a list of { "type", "id" }');
+  const out: ImpactedObject[] = [];
+  const seen = new Set<string>();
+  v.forEach((item, k) => {
+    const what = `impacted_objects[${k}]`;
+    if (!isObject(item) || typeof item['type'] !== 'string' || typeof item['id'] !== 'string') {
+      problem(`${what} must be { "type", "id" }, skipped`);
+      return;
+    }
+    const type = item['type'];
+    if (!(IMPACTED_TYPES as readonly string[]).includes(type)) {
+      problem(`${what}: unknown type ${JSON.stringify(type)} (expected ${IMPACTED_TYPES.join(', ')}), skipped`);
+      return;
+    }
+    const index = ref.indexOf(type as Caption, item['id']);
+    if (index < 0) {
+      problem(`${what}: no ${type} ${JSON.stringify(item['id'])} in the coverage, skipped`);
+      return;
+    }
+    const key = `${type}:${index}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push({ type: type as ImpactedType, index });
+  });
+  return out;
+}
+
+function datetime(text: string, timeZone: string, what: string): number {
+  try {
+    return parseDatetimeParam(text, timeZone);
+  } catch (e) {
+    if (e instanceof DatetimeParseError) throw new EntryError(`${what} is not a datetime (${e.reason}): ${JSON.stringify(text)}`);
+    throw e;
+  }
+}
+
+function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function optionalObject(o: Json, key: string, what = key): Json | undefined {
+  const v = o[key];
+  if (v === undefined) return undefined;
+  if (!isObject(v)) throw new EntryError(`"${what}" must be an object`);
+  return v;
+}
+
+function optionalString(o: Json, key: string, what = key, fallback = ''): string {
+  const v = o[key];
+  if (v === undefined) return fallback;
+  if (typeof v !== 'string') throw new EntryError(`"${what}" must be a string`);
+  return v;
+}
+
+function stringList(o: Json, key: string, what = key): string[] {
+  const v = o[key];
+  if (v === undefined) return [];
+  if (!Array.isArray(v) || !v.every((s) => typeof s === 'string')) throw new EntryError(`"${what}" must be a list of strings`);
+  return [...v] as string[];
+}

@@ -1,0 +1,117 @@
+/**
+ * A coverage's disruptions file, read at start and again whenever it changes (its modification
+ * time, size or inode, checked at an interval). A good read swaps in a new generation with the
+ * file's disruptions and the adapted runs they give; a read that fails is logged and recorded, and
+ * the last good state stays in force.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { DisruptionFileError, parseDisruptionFile } from '../disruptions/disruption-file.js';
+import { plannedRuns } from '../disruptions/planned-runs.js';
+import type { Coverage } from './coverage-registry.js';
+import { withDisruptions } from './generation.js';
+import type { UpdaterLog } from './realtime-updater.js';
+
+export interface DisruptionSourceConfig {
+  path: string;
+  /** seconds between two checks of the file (default 5) */
+  intervalSec?: number;
+}
+
+export interface DisruptionSourceStatus {
+  path: string;
+  /** epoch seconds of the last good read, null before any */
+  last_load_at: number | null;
+  last_error: string | null;
+  last_error_at: number | null;
+  /** disruptions read by the last good read */
+  disruptions: number;
+  /** entries and objects skipped by the last good read */
+  problems: number;
+  loads: number;
+  failures: number;
+}
+
+export class DisruptionSource {
+  readonly intervalSec: number;
+  private readonly state: DisruptionSourceStatus;
+  private stamp: string | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly coverage: Coverage,
+    readonly config: DisruptionSourceConfig,
+    private readonly log: UpdaterLog,
+  ) {
+    this.intervalSec = config.intervalSec ?? 5;
+    this.state = { path: config.path, last_load_at: null, last_error: null, last_error_at: null, disruptions: 0, problems: 0, loads: 0, failures: 0 };
+  }
+
+  /** Read the file now, then check it at the interval. */
+  start(): void {
+    this.check();
+    this.timer = setInterval(() => this.check(), this.intervalSec * 1000);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Read the file if it changed since the last check; true when a new state was swapped in. */
+  check(): boolean {
+    let stamp: string;
+    try {
+      const s = statSync(this.config.path);
+      stamp = `${s.mtimeMs}:${s.size}:${s.ino}`;
+    } catch (e) {
+      stamp = 'missing';
+      if (this.stamp !== stamp) this.failed(`cannot read ${this.config.path}: ${(e as Error).message}`);
+      this.stamp = stamp;
+      return false;
+    }
+    if (stamp === this.stamp) return false;
+    this.stamp = stamp;
+    return this.load();
+  }
+
+  /** Read and apply the file. */
+  load(nowSec = Math.floor(Date.now() / 1000)): boolean {
+    const generation = this.coverage.generation;
+    if (!generation) return false;
+    let text: string;
+    try {
+      text = readFileSync(this.config.path, 'utf8');
+    } catch (e) {
+      this.failed(`cannot read ${this.config.path}: ${(e as Error).message}`, nowSec);
+      return false;
+    }
+    let parsed;
+    try {
+      parsed = parseDisruptionFile(text, this.config.path, generation.ref, generation.tt.timezone);
+    } catch (e) {
+      if (!(e instanceof DisruptionFileError)) throw e;
+      this.failed(e.message, nowSec);
+      return false;
+    }
+    const planned = plannedRuns(generation.ref, parsed.disruptions, generation.productionStartDay, generation.productionEndDay);
+    this.coverage.swap(withDisruptions(generation, parsed.disruptions, generation.disruptions.alerts, planned.runs));
+    const problems = [...parsed.problems, ...planned.problems];
+    for (const p of problems) this.log.warn({ coverage: this.coverage.id }, p);
+    Object.assign(this.state, { last_load_at: nowSec, disruptions: parsed.disruptions.length, problems: problems.length, loads: this.state.loads + 1 });
+    this.log.info(
+      { coverage: this.coverage.id, disruptions: parsed.disruptions.length, adaptedRuns: planned.runs.length, problems: problems.length },
+      `disruptions file read: ${parsed.disruptions.length} disruptions, ${planned.runs.length} runs changed at the adapted level, ${problems.length} problems`,
+    );
+    return true;
+  }
+
+  status(): DisruptionSourceStatus {
+    return { ...this.state };
+  }
+
+  private failed(message: string, nowSec = Math.floor(Date.now() / 1000)): void {
+    Object.assign(this.state, { last_error: message, last_error_at: nowSec, failures: this.state.failures + 1 });
+    this.log.warn({ coverage: this.coverage.id, file: this.config.path }, `disruptions file not applied, the last good state stays: ${message}`);
+  }
+}
