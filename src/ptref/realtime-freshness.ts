@@ -6,6 +6,7 @@
  * on their day at their level and above.
  */
 import type { RealtimeRun } from '../realtime/trip-updates.js';
+import type { AddedTrips } from './added-trips.js';
 import { someRunDay } from './departure-window.js';
 import { BaseFreshness, runDuration, type Freshness, type FreshnessLevel } from './freshness.js';
 import type { Referential } from './referential.js';
@@ -36,8 +37,14 @@ export class RealtimeFreshness implements Freshness {
     private readonly adapted: LevelRuns,
     /** runs changed by realtime updates (realtime only; they win over `adapted`) */
     private readonly realtime: LevelRuns,
+    /** trips added by realtime updates (realtime only) */
+    private readonly added?: AddedTrips,
   ) {
     this.base = new BaseFreshness(ref);
+  }
+
+  addedTrips(level: FreshnessLevel): AddedTrips | undefined {
+    return level === 'realtime' && this.added && this.added.count > 0 ? this.added : undefined;
   }
 
   departsWithin(trip: number, level: FreshnessLevel, sinceSec: number, untilSec: number): boolean {

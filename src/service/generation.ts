@@ -5,6 +5,7 @@
  */
 import { coverageHull, ringToWkt, type Ring } from '../model/coverage-shape.js';
 import type { Timetable } from '../model/timetable.js';
+import { AddedTrips } from '../ptref/added-trips.js';
 import { BaseFreshness, type Freshness } from '../ptref/freshness.js';
 import { LevelRuns, RealtimeFreshness } from '../ptref/realtime-freshness.js';
 import type { RealtimeRuns } from '../realtime/trip-updates.js';
@@ -76,7 +77,7 @@ export function withRealtime(generation: Generation, realtime: RealtimeRuns): Ge
   return {
     ...generation,
     number: ++generationCounter,
-    freshness: new RealtimeFreshness(generation.ref, new LevelRuns([]), runs),
+    freshness: new RealtimeFreshness(generation.ref, new LevelRuns([]), runs, new AddedTrips(generation.ref, realtime.added)),
     realtime,
   };
 }
