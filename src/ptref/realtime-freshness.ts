@@ -3,7 +3,8 @@
  * base_schedule answers from the static timetable; adapted_schedule and realtime from the runs of
  * their level, which replace the static run of their trip on their day (a cancelled run is gone, a
  * delayed one departs at its new time), as Navitia's realtime vehicle journeys replace the base ones
- * on their day at their level and above.
+ * on their day at their level and above. The realtime level also has the trips realtime adds
+ * (added-trips.ts), which the other levels never see.
  */
 import type { RealtimeRun } from '../realtime/trip-updates.js';
 import type { AddedTrips } from './added-trips.js';
