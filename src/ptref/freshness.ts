@@ -6,6 +6,7 @@
  * generation whose adapted and realtime levels differ; the trips query and the filter language
  * only ever talk to this interface.
  */
+import type { AddedTrips } from './added-trips.js';
 import { departsWithin } from './departure-window.js';
 import type { Referential } from './referential.js';
 
@@ -17,6 +18,11 @@ export interface Freshness {
   departsWithin(trip: number, level: FreshnessLevel, sinceSec: number, untilSec: number): boolean;
   /** Whether trip `trip` is running (between its first departure and last arrival) at `atSec`. */
   activeAt(trip: number, level: FreshnessLevel, atSec: number): boolean;
+  /**
+   * The trips that exist at `level` only, beside the timetable's (realtime's added trips), with
+   * trip indexes after the timetable's; undefined when none (always, without realtime).
+   */
+  addedTrips?(level: FreshnessLevel): AddedTrips | undefined;
 }
 
 /** The static timetable at every level (no realtime source). */

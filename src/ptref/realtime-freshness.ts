@@ -3,9 +3,11 @@
  * base_schedule answers from the static timetable; adapted_schedule and realtime from the runs of
  * their level, which replace the static run of their trip on their day (a cancelled run is gone, a
  * delayed one departs at its new time), as Navitia's realtime vehicle journeys replace the base ones
- * on their day at their level and above.
+ * on their day at their level and above. The realtime level also has the trips realtime adds
+ * (added-trips.ts), which the other levels never see.
  */
 import type { RealtimeRun } from '../realtime/trip-updates.js';
+import type { AddedTrips } from './added-trips.js';
 import { someRunDay } from './departure-window.js';
 import { BaseFreshness, runDuration, type Freshness, type FreshnessLevel } from './freshness.js';
 import type { Referential } from './referential.js';
@@ -36,8 +38,14 @@ export class RealtimeFreshness implements Freshness {
     private readonly adapted: LevelRuns,
     /** runs changed by realtime updates (realtime only; they win over `adapted`) */
     private readonly realtime: LevelRuns,
+    /** trips added by realtime updates (realtime only) */
+    private readonly added?: AddedTrips,
   ) {
     this.base = new BaseFreshness(ref);
+  }
+
+  addedTrips(level: FreshnessLevel): AddedTrips | undefined {
+    return level === 'realtime' && this.added && this.added.count > 0 ? this.added : undefined;
   }
 
   departsWithin(trip: number, level: FreshnessLevel, sinceSec: number, untilSec: number): boolean {

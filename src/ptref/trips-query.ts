@@ -7,6 +7,8 @@
  * (`((<filter> and <headsign>) and <uri clauses> and <tags>) and trip.uri="<id>"`, then
  * `(<query>) - (<forbidden objects>)`), so that errors quote the same text.
  */
+import type { AddedTrips } from './added-trips.js';
+import { addedTripsMatching } from './added-trips-query.js';
 import { FilterError } from './filter-ast.js';
 import { evaluate } from './filter-eval.js';
 import { parseFilter, quoteFilterString } from './filter-parser.js';
@@ -44,7 +46,9 @@ export class UnknownTypeError extends Error {
 
 /** Matching trips, ascending by trip index. Throws FilterError or UnknownTypeError. */
 export function findTrips(ref: Referential, freshness: Freshness, q: TripsQuery, disruptions?: DisruptionIndex): Uint32Array {
-  const query = assembleFilter(ref, q);
+  // the trips realtime adds, at the realtime level only (after the static ones, see added-trips.ts)
+  const added = freshness.addedTrips?.(q.dataFreshness);
+  const query = assembleFilter(ref, q, added);
   let expr;
   try {
     expr = parseFilter(query);
@@ -66,12 +70,13 @@ export function findTrips(ref: Referential, freshness: Freshness, q: TripsQuery,
     if (until < since) throw new FilterError('bad_filter', 'ptref : invalid filtering period');
     trips = trips.filter((t) => freshness.departsWithin(t, q.dataFreshness, since, until));
   }
+  if (added) trips = concat(trips, addedTripsMatching(added, expr, q, { ref, freshness, disruptions }));
   if (trips.length === 0) throw new FilterError('bad_filter', 'ptref : Filters: Unable to find object');
   return trips;
 }
 
-/** The whole filter string of a request. */
-export function assembleFilter(ref: Referential, q: TripsQuery): string {
+/** The whole filter string of a request (`added`: the added trips the request sees, if any). */
+export function assembleFilter(ref: Referential, q: TripsQuery, added?: AddedTrips): string {
   let user = q.filter?.trim() ?? '';
   if (q.headsign) {
     const clause = `vehicle_journey.has_headsign(${quoteFilterString(q.headsign)})`;
@@ -86,7 +91,7 @@ export function assembleFilter(ref: Referential, q: TripsQuery): string {
     const clause = `trip.uri=${quoteFilterString(q.id)}`;
     query = query ? `(${query}) and ${clause}` : clause;
   }
-  const forbidden = forbiddenClauses(ref, q.forbiddenUris);
+  const forbidden = forbiddenClauses(ref, q.forbiddenUris, added);
   if (forbidden.length > 0) query = `(${query || 'all'}) - (${forbidden.join(' or ')})`;
   return query;
 }
@@ -133,7 +138,7 @@ const FORBIDDEN_TYPES: Caption[] = [
   'trip',
 ];
 
-function forbiddenClauses(ref: Referential, ids: string[]): string[] {
+function forbiddenClauses(ref: Referential, ids: string[], added: AddedTrips | undefined): string[] {
   const clauses: string[] = [];
   for (const id of ids) {
     if (!id) continue;
@@ -143,7 +148,17 @@ function forbiddenClauses(ref: Referential, ids: string[]): string[] {
     }
     let type = FORBIDDEN_TYPES.find((t) => ref.indexOf(t, id) >= 0);
     if (!type && id.startsWith('stop_area:')) type = 'stop_area';
+    if (!type && added && added.indexOf(id) >= 0) type = 'trip';
     if (type) clauses.push(`${type}.id=${quoteFilterString(id)}`);
   }
   return clauses;
+}
+
+/** `a` then `b` (every element of `b` above those of `a`: still ascending). */
+function concat(a: Uint32Array, b: Uint32Array): Uint32Array {
+  if (b.length === 0) return a;
+  const out = new Uint32Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
 }

@@ -17,6 +17,9 @@
  *   feed's timestamp.
  * - A CANCELED trip loses its run that day; an ADDED trip is a new run made of its updates'
  *   stops and absolute times; a trip id the timetable does not know, not flagged ADDED, is reported.
+ * - An ADDED trip belongs to the line of its route_id (a GTFS route is our line) and to that line's
+ *   route in its direction_id (else the line's first route); without route_id, to no line. One
+ *   whose route_id we do not know, or whose trip_id is a static trip's, is reported and skipped.
  */
 import type { ServiceDays } from '../model/service-days.js';
 import { serviceRunsOn, type Timetable } from '../model/timetable.js';
@@ -36,11 +39,21 @@ export interface RealtimeRun {
   skipped: Uint8Array;
 }
 
+/** `AddedRun.line` and `.route` of an added trip whose TripUpdate names no route. */
+export const NO_LINE = -1;
+export const NO_ROUTE = -1;
+
 /** A run the timetable does not have. */
 export interface AddedRun {
   tripId: string;
+  /** GTFS route_id ('' when the update gives none) */
   routeId: string;
+  /** its line and route indexes, NO_LINE / NO_ROUTE when it names no route */
+  line: number;
+  route: number;
   day: number;
+  /** epoch second of the service day's origin (the coverage's time zone) */
+  originSec: number;
   /** stop point indexes, in order */
   stops: Uint32Array;
   /** seconds after the service day's origin */
@@ -65,6 +78,8 @@ export const runKey = (trip: number, day: number): string => `${trip}:${day}`;
 export interface TimetableIndex {
   tripIndex: Map<string, number>;
   stopIndex: Map<string, number>;
+  /** lines by id (a GTFS route_id) */
+  lineIndex: Map<string, number>;
 }
 
 /** The id lookups `readTripUpdates` needs, built once per timetable. */
@@ -72,6 +87,7 @@ export function timetableIndex(tt: Timetable): TimetableIndex {
   return {
     tripIndex: new Map(tt.trips.ids.map((id, i) => [id, i])),
     stopIndex: new Map(tt.stopPoints.ids.map((id, i) => [id, i])),
+    lineIndex: new Map(tt.lines.map((line, i) => [line.id, i])),
   };
 }
 
@@ -222,6 +238,16 @@ function addedRun(
   problem: (reason: string) => void,
 ): AddedRun | null {
   const tripId = update.trip.tripId!;
+  if (index.tripIndex.has(tripId)) {
+    problem(`added trip ${tripId}: a static trip has this id, ignored`);
+    return null;
+  }
+  const routeId = update.trip.routeId ?? '';
+  const line = routeId === '' ? NO_LINE : (index.lineIndex.get(routeId) ?? null);
+  if (line === null) {
+    problem(`added trip ${tripId}: unknown route_id ${routeId}`);
+    return null;
+  }
   const stops: number[] = [];
   const times: Array<[number, number]> = [];
   for (const stu of update.stopTimeUpdates) {
@@ -251,12 +277,26 @@ function addedRun(
   const origin = days.origin(Math.max(0, tz), day);
   return {
     tripId,
-    routeId: update.trip.routeId ?? '',
+    routeId,
+    line,
+    route: line === NO_LINE ? NO_ROUTE : routeOf(tt, line, update.trip.directionId),
     day,
+    originSec: origin,
     stops: Uint32Array.from(stops),
     arrivalSec: Int32Array.from(times, ([a]) => Math.round(a - origin)),
     departureSec: Int32Array.from(times, ([, d]) => Math.round(d - origin)),
   };
+}
+
+/** The line's route in that direction, else its first route; NO_ROUTE when the line has no trip. */
+function routeOf(tt: Timetable, line: number, directionId: number | undefined): number {
+  let first = NO_ROUTE;
+  for (let r = 0; r < tt.routes.length; r++) {
+    if (tt.routes[r]!.line !== line) continue;
+    if (tt.routes[r]!.direction === (directionId ?? -1)) return r;
+    if (first === NO_ROUTE) first = r;
+  }
+  return first;
 }
 
 /** YYYYMMDD -> day number, null when malformed. */

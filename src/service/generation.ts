@@ -5,6 +5,7 @@
  */
 import { coverageHull, ringToWkt, type Ring } from '../model/coverage-shape.js';
 import type { Timetable } from '../model/timetable.js';
+import { AddedTrips } from '../ptref/added-trips.js';
 import { BaseFreshness, type Freshness } from '../ptref/freshness.js';
 import { LevelRuns, RealtimeFreshness } from '../ptref/realtime-freshness.js';
 import type { RealtimeRun, RealtimeRuns } from '../realtime/trip-updates.js';
@@ -90,7 +91,7 @@ export function withRealtime(generation: Generation, realtime: RealtimeRuns): Ge
   return {
     ...generation,
     number: ++generationCounter,
-    freshness: new RealtimeFreshness(generation.ref, generation.adaptedLevel, runs),
+    freshness: new RealtimeFreshness(generation.ref, generation.adaptedLevel, runs, new AddedTrips(generation.ref, realtime.added)),
     realtime,
     overlays: overlaysOf(generation, generation.adaptedRuns, realtime),
   };
@@ -112,7 +113,7 @@ export function withDisruptions(generation: Generation, file: Disruption[], aler
   return {
     ...generation,
     number: ++generationCounter,
-    freshness: new RealtimeFreshness(generation.ref, adaptedLevel, realtime),
+    freshness: new RealtimeFreshness(generation.ref, adaptedLevel, realtime, generation.realtime && new AddedTrips(generation.ref, generation.realtime.added)),
     disruptions: new DisruptionIndex(generation.ref, file, alerts),
     adaptedRuns,
     adaptedLevel,

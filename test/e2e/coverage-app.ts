@@ -22,6 +22,8 @@ export function sharedFeed(...parts: string[]): string {
 export interface Served {
   app: FastifyInstance;
   generation: Generation;
+  /** the coverage served, for tests that swap in another generation (realtime) */
+  coverage: Coverage;
   problems: Problem[];
   close(): Promise<void>;
 }
@@ -33,7 +35,7 @@ export async function serve(feeds: string[], timezone?: string): Promise<Served>
   const problems: Problem[] = [];
   const { generation } = await loadCoverage(coverage, { onProblem: (p) => problems.push(p) });
   const app = await buildApp({ registry });
-  return { app, generation, problems, close: () => app.close() };
+  return { app, generation, coverage, problems, close: () => app.close() };
 }
 
 export async function getJson(app: FastifyInstance, url: string): Promise<{ status: number; body: any }> {

@@ -27,7 +27,7 @@ import { ServiceDays } from '../../src/model/service-days.js';
 import { DROP_OFF_SHIFT, PICKUP_MASK, serviceRunsOn, WINDOW_BIT, type Timetable } from '../../src/model/timetable.js';
 import { buildRaptorData, type Footpaths, type RaptorData } from '../../src/routing/raptor-data.js';
 import { buildRaptorOverlay } from '../../src/routing/raptor-overlay.js';
-import { runKey, type AddedRun, type RealtimeRun } from '../../src/realtime/trip-updates.js';
+import { NO_LINE, NO_ROUTE, runKey, type AddedRun, type RealtimeRun } from '../../src/realtime/trip-updates.js';
 import { RaptorSearch, type RaptorQuery } from '../../src/routing/raptor.js';
 import { dayNumber, zonedToEpoch } from '../../src/util/datetime.js';
 import { SHARED_DATA } from '../helpers/gtfs-fixture.js';
@@ -285,7 +285,10 @@ function randomRealtime(rand: () => number, t0: number, count: number): Realtime
     added.push({
       tripId: `added-${i}`,
       routeId: '',
+      line: NO_LINE,
+      route: NO_ROUTE,
       day,
+      originSec: days.origin(Math.max(0, tt.timezones.indexOf(tt.timezone)), day),
       stops: tt.patterns.stops.slice(tt.patterns.stopOffset[p]!, tt.patterns.stopOffset[p]! + n),
       arrivalSec: stopTimes.arrivalSec.slice(o, o + n).map((x) => x + 3600),
       departureSec: stopTimes.departureSec.slice(o, o + n).map((x) => x + 3600),

@@ -10,7 +10,7 @@ import { LoadReport } from '../../src/gtfs/load-report.js';
 import { ServiceDays } from '../../src/model/service-days.js';
 import type { Timetable } from '../../src/model/timetable.js';
 import type { FeedMessage, StopTimeUpdate, TripDescriptor } from '../../src/realtime/gtfs-rt.js';
-import { readTripUpdates, runKey, timetableIndex, type TimetableIndex } from '../../src/realtime/trip-updates.js';
+import { NO_LINE, NO_ROUTE, readTripUpdates, runKey, timetableIndex, type TimetableIndex } from '../../src/realtime/trip-updates.js';
 import { LevelRuns, RealtimeFreshness } from '../../src/ptref/realtime-freshness.js';
 import { Referential } from '../../src/ptref/referential.js';
 import { dayNumber, zonedToEpoch } from '../../src/util/datetime.js';
@@ -145,6 +145,34 @@ describe('trip updates', () => {
     assert.deepEqual([...added.arrivalSec], [hms(11, 0), hms(11, 20), hms(11, 30)]);
     assert.deepEqual([...added.departureSec], [hms(11, 0), hms(11, 21), hms(11, 30)]);
     assert.deepEqual(out.problems, [{ entity: 'e2', reason: 'unknown trip NOPE' }]);
+    // route_id R is line R; no direction_id: the line's first (and only) route
+    assert.deepEqual([tt.lines[added.line]!.id, tt.routes[added.route]!.id], ['R', 'route:R:0']);
+  });
+
+  test('added trips: without route_id on no line; an unknown route_id or a static trip id reported and skipped', () => {
+    const stops: StopTimeUpdate[] = [
+      { stopId: 'A', departure: { time: at(12, 0) } },
+      { stopId: 'B', arrival: { time: at(12, 10) } },
+    ];
+    const out = readTripUpdates(
+      tt,
+      days,
+      index,
+      feed(
+        at(9, 0),
+        { trip: { tripId: 'X1', scheduleRelationship: 'ADDED' }, stopTimeUpdates: stops },
+        { trip: { tripId: 'X2', routeId: 'NOPE', scheduleRelationship: 'ADDED' }, stopTimeUpdates: stops },
+        { trip: { tripId: 'T1', routeId: 'R', scheduleRelationship: 'ADDED' }, stopTimeUpdates: stops },
+      ),
+    );
+    assert.deepEqual(
+      out.added.map((a) => [a.tripId, a.line, a.route]),
+      [['X1', NO_LINE, NO_ROUTE]],
+    );
+    assert.deepEqual(out.problems, [
+      { entity: 'e1', reason: 'added trip X2: unknown route_id NOPE' },
+      { entity: 'e2', reason: 'added trip T1: a static trip has this id, ignored' },
+    ]);
   });
 
   test('without start_date, the day of the run nearest the feed time', () => {
