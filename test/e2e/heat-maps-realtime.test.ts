@@ -3,6 +3,7 @@
  * network, so the realtime runs are made here). Cancelling, on 2016-11-08, every run that leaves the
  * centre between 08:00 and 08:30 must give, at realtime, exactly the base map drawn with those trips
  * forbidden (an independent path: the forbidden_uris[] mask), while the base schedule stays as it was.
+ * A planned NO_SERVICE disruption of the same trips that day does the same at adapted_schedule.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,7 +13,9 @@ import { buildApp } from '../../src/api/app.js';
 import type { RealtimeRun, RealtimeRuns } from '../../src/realtime/trip-updates.js';
 import { runKey } from '../../src/realtime/trip-updates.js';
 import { Coverage, CoverageRegistry } from '../../src/service/coverage-registry.js';
-import { withRealtime, type Generation } from '../../src/service/generation.js';
+import { withDisruptions, withRealtime, type Generation } from '../../src/service/generation.js';
+import { parseDisruptionFile } from '../../src/disruptions/disruption-file.js';
+import { plannedRuns } from '../../src/disruptions/planned-runs.js';
 import { loadCoverage } from '../../src/service/load-coverage.js';
 import { ServiceDays } from '../../src/model/service-days.js';
 import { serviceRunsOn } from '../../src/model/timetable.js';
@@ -128,6 +131,35 @@ test('heat maps: delayed runs at realtime move the map; a delay of a whole day e
   coverage.swap(withRealtime(base, moved));
   try {
     assert.deepEqual(await matrix('&data_freshness=realtime'), before);
+  } finally {
+    coverage.swap(base);
+  }
+});
+
+test('heat maps: a planned NO_SERVICE disruption of those trips is the adapted (and realtime) map', async () => {
+  const before = await matrix('');
+  const file = JSON.stringify({
+    disruptions: [
+      {
+        id: 'no-service',
+        severity: { name: 'no service', effect: 'NO_SERVICE' },
+        application_periods: [{ begin: '20161108T000000', end: '20161108T235959' }],
+        impacted_objects: leaving.map((t) => ({ type: 'trip', id: base.tt.trips.ids[t] })),
+      },
+    ],
+  });
+  const { disruptions, problems } = parseDisruptionFile(file, 'disruptions.json', base.ref, base.tt.timezone);
+  assert.deepEqual(problems, []);
+  const planned = plannedRuns(base.ref, disruptions, base.productionStartDay, base.productionEndDay);
+  assert.equal(planned.runs.filter((r) => r.cancelled && r.day === DAY).length, leaving.length, 'each trip loses its run of 2016-11-08');
+  coverage.swap(withDisruptions(base, disruptions, [], planned.runs));
+  try {
+    const forbidden = leaving.map((t) => `&forbidden_uris[]=${encodeURIComponent(base.tt.trips.ids[t]!)}`).join('');
+    const expected = await matrix(`&data_freshness=base_schedule${forbidden}`);
+    assert.notDeepEqual(expected, before);
+    assert.deepEqual(await matrix('&data_freshness=adapted_schedule'), expected);
+    assert.deepEqual(await matrix('&data_freshness=realtime'), expected);
+    assert.deepEqual(await matrix('&data_freshness=base_schedule'), before);
   } finally {
     coverage.swap(base);
   }
