@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sourceLocation, type FeedSourceConfig } from '../realtime/feed-source.js';
 import type { CoverageConfig } from '../service/coverage-registry.js';
+import { operationsSettingsOf, type OperationsSettings } from '../ops/settings.js';
 
 export interface ServerConfig {
   coverages: CoverageConfig[];
@@ -17,6 +18,8 @@ export interface ServerConfig {
   host: string;
   maxCount: number;
   heatMaps: HeatMapSettings;
+  /** `rateLimit`, `tokens`, `cache` (ops/settings.ts) */
+  operations: OperationsSettings;
 }
 
 /** Worker pool and limits of the heat maps. */
@@ -56,6 +59,9 @@ export function readConfigFile(file: string): ServerConfig {
     host: typeof obj['host'] === 'string' ? obj['host'] : '0.0.0.0',
     maxCount: numberOr(obj['maxCount'], 1000, `${file}: maxCount`),
     heatMaps: heatMapSettingsOf(obj['heatMaps'], file),
+    operations: operationsSettingsOf(obj, (message) => {
+      throw new ConfigError(`${file}: ${message}`);
+    }),
   };
 }
 

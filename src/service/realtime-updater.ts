@@ -25,6 +25,8 @@ export class RealtimeUpdater {
   private indexed: { tt: Timetable; index: TimetableIndex } | undefined;
   /** each source's runs, read once per message and timetable */
   private readonly runsOf = new Map<FeedSource, { message: FeedMessage; tt: Timetable; runs: RealtimeRuns }>();
+  /** told the duration of each apply, in seconds (metrics) */
+  onApplied: ((seconds: number) => void) | undefined;
 
   constructor(
     readonly coverage: Coverage,
@@ -85,6 +87,7 @@ export class RealtimeUpdater {
   apply(): void {
     const generation = this.coverage.generation;
     if (!generation) return;
+    const started = performance.now();
     if (this.indexed?.tt !== generation.tt) this.indexed = { tt: generation.tt, index: timetableIndex(generation.tt) };
     const merged: RealtimeRuns = { runs: new Map(), added: [], problems: [] };
     for (const source of this.sources) {
@@ -101,6 +104,7 @@ export class RealtimeUpdater {
       merged.problems.push(...runs.problems);
     }
     this.coverage.swap(withRealtime(generation, merged));
+    this.onApplied?.((performance.now() - started) / 1000);
     this.log.info(
       { coverage: this.coverage.id, runs: merged.runs.size, added: merged.added.length, problems: merged.problems.length },
       `realtime applied: ${merged.runs.size} runs changed, ${merged.added.length} added, ${merged.problems.length} updates skipped`,
