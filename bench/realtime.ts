@@ -140,7 +140,7 @@ const RNV: Served = {
 
 async function latency(title: string, served: Served, realtime: boolean): Promise<number> {
   const port = realtime ? 9322 : 9321;
-  const args = ['dist/src/cli/main.js', 'serve', ...served.data, '--id', served.id, '--port', String(port), '--host', '127.0.0.1'];
+  const args = ['dist/src/cli/main.js', 'serve', ...served.data, '--id', served.id, '--port', String(port), '--host', '127.0.0.1', '--rate-limit', '0'];
   if (realtime) args.push('--realtime', served.feedUrl, '--realtime-interval', '0.1');
   const server = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, LOG_LEVEL: 'warn' } });
   const base = `http://127.0.0.1:${port}`;

@@ -16,7 +16,7 @@ const port = 9311;
 const base = `http://127.0.0.1:${port}`;
 const seconds = Number(process.env['BENCH_SECONDS'] ?? 10);
 
-const server = spawn(process.execPath, ['dist/src/cli/main.js', 'serve', '--gtfs', feed, '--id', 'bench', '--port', String(port), '--host', '127.0.0.1'], {
+const server = spawn(process.execPath, ['dist/src/cli/main.js', 'serve', '--gtfs', feed, '--id', 'bench', '--port', String(port), '--host', '127.0.0.1', '--rate-limit', '0'], {
   stdio: ['ignore', 'ignore', 'inherit'],
   env: { ...process.env, LOG_LEVEL: 'warn' },
 });

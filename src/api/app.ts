@@ -22,6 +22,10 @@ import { engineErrorResponse } from './serialize.js';
 import { registerSchemaRoutes } from './schema-routes.js';
 import { answerTrips, parseTripsParams, type TripsRequest } from './trips-endpoint.js';
 import { COVERAGE_PARAMS, DEFAULT_LIMITS, tripsParams, type ApiLimits } from './trips-params.js';
+import type { HttpCache } from '../ops/http-cache.js';
+import type { Metrics } from '../ops/metrics.js';
+import { registerOperations } from '../ops/operations.js';
+import type { OperationsSettings } from '../ops/settings.js';
 
 /** Time zone of a coverage whose data gives none (yet): Navitia's default (navitia-trips.md §3.6). */
 const DEFAULT_TIMEZONE = 'Europe/Paris';
@@ -35,6 +39,10 @@ export interface AppOptions {
   corsOrigin?: string | string[];
   /** Where heat maps are computed (a worker pool in the server); without one, heat maps compute in-process. */
   heatMaps?: HeatMapRunner;
+  /** Rate limit, tokens, HTTP caching (default: no limit, no token; see ops/settings.ts). */
+  operations?: OperationsSettings;
+  /** The server's metrics registry (default: one of the app's own). */
+  metrics?: Metrics;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -61,6 +69,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip', 'deflate'] });
   const limits = options.limits ?? DEFAULT_LIMITS;
   const registry = options.registry;
+  const ops = registerOperations(app, { registry, settings: options.operations, metrics: options.metrics });
 
   app.setErrorHandler((error, req, reply) => {
     if (error instanceof ApiError && error.body.family !== 'engine') {
@@ -83,9 +92,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return reply.code(status).type('application/json').send(JSON.stringify(json));
   });
 
-  const heatMaps = options.heatMaps ?? lazyInProcessRunner(limits);
-  if (!options.heatMaps) app.addHook('onClose', async () => heatMaps.close());
-  const handler = (req: FastifyRequest, reply: FastifyReply) => handleCoverage(req, reply, registry, limits, heatMaps);
+  const runner = options.heatMaps ?? lazyInProcessRunner(limits);
+  if (!options.heatMaps) app.addHook('onClose', async () => runner.close());
+  const heatMaps = ops.instrument(runner);
+  const handler = (req: FastifyRequest, reply: FastifyReply) => handleCoverage(req, reply, registry, limits, heatMaps, ops.cache);
   app.get('/v1/coverage', handler);
   app.get('/v1/coverage/*', handler);
   // `OPTIONS <endpoint>?schema=true`: the endpoint's query parameters as Swagger 2.0 objects.
@@ -146,9 +156,17 @@ function isKnownPath(req: FastifyRequest): boolean {
   }
 }
 
-function handleCoverage(req: FastifyRequest, reply: FastifyReply, registry: CoverageRegistry, limits: ApiLimits, heatMaps: HeatMapRunner) {
+function handleCoverage(req: FastifyRequest, reply: FastifyReply, registry: CoverageRegistry, limits: ApiLimits, heatMaps: HeatMapRunner, cache: HttpCache) {
   const target = targetOf(req);
   reply.type('application/json');
+  // ETag and Cache-Control; a matching If-None-Match is answered 304 before any work
+  const cacheTarget =
+    target.kind === 'trips'
+      ? { kind: target.kind, ref: target.trips.coverageRef, info: target.trips.req }
+      : target.kind === 'heat_maps'
+        ? { kind: target.kind, ref: target.coverageRef, info: target.info }
+        : { kind: target.kind, ref: target.segment === undefined ? undefined : coverageRef(target.segment), info: target.info };
+  if (cache.answerIfFresh(req, reply, cacheTarget)) return reply;
   if (target.kind === 'coverage') return answerCoverage(reply, registry, target.segment, target.info);
   if (target.kind === 'heat_maps') return answerHeatMapRequest(reply, registry, limits, heatMaps, target.info, target.coverageRef, req.headers['accept-encoding']);
   return answerTripsRequest(reply, registry, limits, target.trips);

@@ -220,8 +220,11 @@ function responses(okSchema: string, description: string): Json {
   const error = (text: string) => ({ description: text, schema: ref('Error') });
   return {
     200: { description, schema: ref(okSchema) },
+    304: { description: 'Not modified: the If-None-Match ETag is the answer\'s (same data generation and query).' },
     400: error('A parameter or the filter is invalid.'),
+    401: error('Tokens are configured and the request has no known one.'),
     404: error('Unknown region, object or route, or nothing found.'),
+    429: error('Too many requests from this client: retry after the Retry-After header\'s seconds.'),
     503: error('The server is busy or the region is not loaded.'),
   };
 }

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { sourceLocation, type FeedSourceConfig } from '../realtime/feed-source.js';
 import type { CoverageConfig } from '../service/coverage-registry.js';
 import type { DisruptionSourceConfig } from '../service/disruption-source.js';
+import { operationsSettingsOf, type OperationsSettings } from '../ops/settings.js';
 
 export interface ServerConfig {
   coverages: CoverageConfig[];
@@ -18,6 +19,8 @@ export interface ServerConfig {
   host: string;
   maxCount: number;
   heatMaps: HeatMapSettings;
+  /** `rateLimit`, `tokens`, `cache` (ops/settings.ts) */
+  operations: OperationsSettings;
 }
 
 /** Worker pool and limits of the heat maps. */
@@ -57,6 +60,9 @@ export function readConfigFile(file: string): ServerConfig {
     host: typeof obj['host'] === 'string' ? obj['host'] : '0.0.0.0',
     maxCount: numberOr(obj['maxCount'], 1000, `${file}: maxCount`),
     heatMaps: heatMapSettingsOf(obj['heatMaps'], file),
+    operations: operationsSettingsOf(obj, (message) => {
+      throw new ConfigError(`${file}: ${message}`);
+    }),
   };
 }
 

@@ -20,11 +20,13 @@ import { progressPrinter } from './progress.js';
 import { FeedSource, sourceLocation } from '../realtime/feed-source.js';
 import { RealtimeUpdater } from '../service/realtime-updater.js';
 import { DisruptionSource } from '../service/disruption-source.js';
+import { Metrics } from '../ops/metrics.js';
+import { DEFAULT_OPERATIONS } from '../ops/settings.js';
 
 const USAGE = `Usage:
   navette serve --gtfs PATH [--gtfs PATH…] [--osm PATH] [--realtime FILE_OR_URL…] [--realtime-interval SECONDS]
-                [--disruptions FILE] [--disruptions-interval SECONDS] [--id NAME] [--timezone TZ] [--port N] [--host HOST]
-  navette serve --config FILE [--port N] [--host HOST]
+                [--disruptions FILE] [--disruptions-interval SECONDS] [--id NAME] [--timezone TZ] [--port N] [--host HOST] [--rate-limit N]
+  navette serve --config FILE [--port N] [--host HOST] [--rate-limit N]
 
 Serves a Navitia-compatible API on http://HOST:PORT/v1/coverage (default port ${DEFAULT_PORT}).
 A GTFS PATH is a zip file or a folder; several feeds make one coverage.`;
@@ -55,6 +57,7 @@ function configFromArgs(args: string[]): ServerConfig {
       timezone: { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string' },
+      'rate-limit': { type: 'string' },
     },
     strict: true,
   });
@@ -84,6 +87,7 @@ function configFromArgs(args: string[]): ServerConfig {
       host: '0.0.0.0',
       maxCount: 1000,
       heatMaps: { ...DEFAULT_HEAT_MAP_SETTINGS },
+      operations: structuredClone(DEFAULT_OPERATIONS),
     };
   }
   if (values.port !== undefined) {
@@ -92,6 +96,11 @@ function configFromArgs(args: string[]): ServerConfig {
     config.port = port;
   }
   if (values.host !== undefined) config.host = values.host;
+  if (values['rate-limit'] !== undefined) {
+    const rate = Number(values['rate-limit']);
+    if (!(rate >= 0)) throw new ConfigError(`--rate-limit must be a number of requests per second (0: no limit), not ${values['rate-limit']}`);
+    config.operations.rateLimit = { requestsPerSecond: rate, burst: Math.max(1, Math.ceil(2 * rate)) };
+  }
   return config;
 }
 
@@ -107,7 +116,8 @@ async function serve(args: string[]): Promise<number> {
   for (const c of config.coverages) registry.add(new Coverage(c));
   const limits = { ...DEFAULT_LIMITS, maxCount: config.maxCount, maxDurationSec: config.heatMaps.maxDurationSec, maxResolution: config.heatMaps.maxResolution };
   const heatMaps = new HeatMapPool(config.heatMaps);
-  const app = await buildApp({ registry, limits, heatMaps, logger: { level: process.env['LOG_LEVEL'] ?? 'info' } });
+  const metrics = new Metrics();
+  const app = await buildApp({ registry, limits, heatMaps, operations: config.operations, metrics, logger: { level: process.env['LOG_LEVEL'] ?? 'info' } });
   app.addHook('onClose', async () => heatMaps.close());
   // Listen first: coverages answer "loading" until their data is ready.
   await app.listen({ port: config.port, host: config.host });
@@ -120,6 +130,7 @@ async function serve(args: string[]): Promise<number> {
         onProblem: (p) => app.log.warn({ coverage: coverage.id, file: p.file, line: p.line }, p.reason),
       });
       progress.done();
+      metrics.coverageLoaded(coverage.id, summary.seconds);
       const counts = generationCounts(summary.generation);
       app.log.info(
         { coverage: coverage.id, seconds: Number(summary.seconds.toFixed(2)), memoryMB: Math.round(summary.memoryBytes / 1e6), ...counts },
@@ -134,6 +145,7 @@ async function serve(args: string[]): Promise<number> {
       }
       if (coverage.config.realtime?.length) {
         coverage.realtime = new RealtimeUpdater(coverage, coverage.config.realtime.map((c) => new FeedSource(c)), app.log);
+        coverage.realtime.onApplied = (seconds) => metrics.realtimeApplied(coverage.id, seconds);
         coverage.realtime.start();
       }
     } catch (e) {

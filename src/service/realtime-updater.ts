@@ -29,6 +29,8 @@ export class RealtimeUpdater {
   private readonly runsOf = new Map<FeedSource, { message: FeedMessage; tt: Timetable; runs: RealtimeRuns }>();
   /** each source's ServiceAlerts as disruptions, read once per message and timetable */
   private readonly alertsOf = new Map<FeedSource, { message: FeedMessage; tt: Timetable; alerts: AlertDisruptions }>();
+  /** told the duration of each apply, in seconds (metrics) */
+  onApplied: ((seconds: number) => void) | undefined;
 
   constructor(
     readonly coverage: Coverage,
@@ -89,6 +91,7 @@ export class RealtimeUpdater {
   apply(): void {
     const generation = this.coverage.generation;
     if (!generation) return;
+    const started = performance.now();
     if (this.indexed?.tt !== generation.tt) this.indexed = { tt: generation.tt, index: timetableIndex(generation.tt) };
     const merged: RealtimeRuns = { runs: new Map(), added: [], problems: [] };
     const alerts: Disruption[] = [];
@@ -117,6 +120,7 @@ export class RealtimeUpdater {
     // ServiceAlerts are disruptions (listed, tagged); they do not change the adapted level
     if (alerts.length > 0 || generation.disruptions.alerts.length > 0) next = withDisruptions(next, next.disruptions.file, alerts, next.adaptedRuns);
     this.coverage.swap(next);
+    this.onApplied?.((performance.now() - started) / 1000);
     this.log.info(
       { coverage: this.coverage.id, runs: merged.runs.size, added: merged.added.length, problems: merged.problems.length, alerts: alerts.length, alertProblems },
       `realtime applied: ${merged.runs.size} runs changed, ${merged.added.length} added, ${merged.problems.length} updates skipped, ${alerts.length} alerts`,

@@ -546,6 +546,15 @@ export interface operations {
                     "application/json": components["schemas"]["Coverages"];
                 };
             };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
             /** @description A parameter or the filter is invalid. */
             400: {
                 headers: {
@@ -555,8 +564,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unknown region, object or route, or nothing found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -599,6 +626,15 @@ export interface operations {
                     "application/json": components["schemas"]["Coverages"];
                 };
             };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
             /** @description A parameter or the filter is invalid. */
             400: {
                 headers: {
@@ -608,8 +644,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unknown region, object or route, or nothing found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -654,6 +708,15 @@ export interface operations {
                     "application/json": components["schemas"]["Coverages"];
                 };
             };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
             /** @description A parameter or the filter is invalid. */
             400: {
                 headers: {
@@ -663,8 +726,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unknown region, object or route, or nothing found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -740,6 +821,15 @@ export interface operations {
                     "application/json": components["schemas"]["Trips"];
                 };
             };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
             /** @description A parameter or the filter is invalid. */
             400: {
                 headers: {
@@ -749,8 +839,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unknown region, object or route, or nothing found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -826,6 +934,15 @@ export interface operations {
                     "application/json": components["schemas"]["Trips"];
                 };
             };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
             /** @description A parameter or the filter is invalid. */
             400: {
                 headers: {
@@ -835,8 +952,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unknown region, object or route, or nothing found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -914,6 +1049,15 @@ export interface operations {
                     "application/json": components["schemas"]["Trips"];
                 };
             };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
             /** @description A parameter or the filter is invalid. */
             400: {
                 headers: {
@@ -923,8 +1067,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unknown region, object or route, or nothing found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1002,6 +1164,15 @@ export interface operations {
                     "application/json": components["schemas"]["Trips"];
                 };
             };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
             /** @description A parameter or the filter is invalid. */
             400: {
                 headers: {
@@ -1011,8 +1182,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unknown region, object or route, or nothing found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1132,6 +1321,15 @@ export interface operations {
                     "application/json": components["schemas"]["HeatMaps"];
                 };
             };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
             /** @description A parameter or the filter is invalid. */
             400: {
                 headers: {
@@ -1141,8 +1339,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unknown region, object or route, or nothing found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1220,6 +1436,15 @@ export interface operations {
                     "application/json": components["schemas"]["Trips"];
                 };
             };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
             /** @description A parameter or the filter is invalid. */
             400: {
                 headers: {
@@ -1229,8 +1454,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unknown region, object or route, or nothing found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1308,6 +1551,15 @@ export interface operations {
                     "application/json": components["schemas"]["Trips"];
                 };
             };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
             /** @description A parameter or the filter is invalid. */
             400: {
                 headers: {
@@ -1317,8 +1569,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unknown region, object or route, or nothing found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1398,6 +1668,15 @@ export interface operations {
                     "application/json": components["schemas"]["Trips"];
                 };
             };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
             /** @description A parameter or the filter is invalid. */
             400: {
                 headers: {
@@ -1407,8 +1686,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unknown region, object or route, or nothing found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1488,6 +1785,15 @@ export interface operations {
                     "application/json": components["schemas"]["Trips"];
                 };
             };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
             /** @description A parameter or the filter is invalid. */
             400: {
                 headers: {
@@ -1497,8 +1803,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unknown region, object or route, or nothing found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1620,6 +1944,15 @@ export interface operations {
                     "application/json": components["schemas"]["HeatMaps"];
                 };
             };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
             /** @description A parameter or the filter is invalid. */
             400: {
                 headers: {
@@ -1629,8 +1962,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unknown region, object or route, or nothing found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -46,6 +46,28 @@ test('the demo coverage answers a heat map, gzipped, from a coordinate', async (
   assert.ok(Math.max(...valued) < 1800, 'no value reaches max_duration');
 });
 
+test('probes, status and metrics: ready once loaded, the load time and request counts in /metrics', async () => {
+  const root = base.replace(/\/v1\/coverage$/, '');
+  const health = await fetch(`${root}/healthz`);
+  assert.equal(health.status, 200);
+  assert.deepEqual(await health.json(), { status: 'ok' });
+  const ready = await fetch(`${root}/readyz`);
+  assert.equal(ready.status, 200);
+  assert.deepEqual(await ready.json(), { status: 'ready', coverages: [{ id: 'demo', status: 'running' }] });
+  const status = ((await (await fetch(`${root}/v1/status`)).json()) as { status: { regions: Array<{ region_id: string; status: string }> } }).status;
+  assert.deepEqual(status.regions.map((r) => [r.region_id, r.status]), [['demo', 'running']]);
+  const trips = await fetch(`${base}/demo/trips?count=1`);
+  const etag = trips.headers.get('etag')!;
+  assert.match(etag, /^W\/"demo-\d+-m\d+-/);
+  assert.equal(trips.headers.get('cache-control'), 'public, max-age=60');
+  const again = await fetch(`${base}/demo/trips?count=1`, { headers: { 'if-none-match': etag } });
+  assert.ok(again.status === 304 || again.headers.get('etag') !== etag, 'the same minute: 304');
+  const metrics = await (await fetch(`${root}/metrics`)).text();
+  const load = /^navette_coverage_load_seconds\{coverage="demo"\} (\S+)$/m.exec(metrics);
+  assert.ok(load && Number(load[1]) > 0, 'the load time of demo');
+  assert.match(metrics, /^navette_http_request_duration_seconds_count\{kind="trips",coverage="demo",status="200"\} [1-9]/m);
+});
+
 test('stops on SIGTERM with exit code 0', async () => {
   server.kill('SIGTERM');
   const [code] = await once(server, 'exit');

@@ -35,3 +35,9 @@ test('the realtime source given on the command line is polled at its interval an
   assert.equal(source!.trip_updates, 91);
   assert.equal(source!.failures, 0);
 });
+
+test('each apply is timed in /metrics for its coverage', async () => {
+  const metrics = await (await fetch(`${base.replace(/\/v1\/coverage$/, '')}/metrics`)).text();
+  const applies = /^navette_realtime_apply_seconds_count\{coverage="bart"\} (\d+)$/m.exec(metrics);
+  assert.ok(applies && Number(applies[1]) >= 1, 'applied at least once');
+});

@@ -8,6 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DEFAULT_HEAT_MAP_SETTINGS, readConfigFile } from '../../src/cli/config.js';
+import { DEFAULT_OPERATIONS } from '../../src/ops/settings.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'navette-config-'));
 const write = (json: unknown) => {
@@ -71,4 +72,45 @@ test('errors name the file and the key', () => {
     const file = write(json);
     assert.throws(() => readConfigFile(file), (e: Error) => message.test(e.message) && e.message.startsWith(file), JSON.stringify(json));
   }
+});
+
+test('operating settings: defaults, values, and rateLimit 0 turns the limit off', () => {
+  const defaults = readConfigFile(write({ coverages: [] }));
+  assert.deepEqual(defaults.operations, DEFAULT_OPERATIONS);
+  assert.deepEqual(DEFAULT_OPERATIONS, { rateLimit: { requestsPerSecond: 50, burst: 100 }, tokens: [], cache: { maxAgeSec: 60, realtimeMaxAgeSec: 0 } });
+  const set = readConfigFile(write({ coverages: [], rateLimit: { requestsPerSecond: 5, burst: 20 }, tokens: ['a', 'b'], cache: { maxAgeSec: 600, realtimeMaxAgeSec: 10 } }));
+  assert.deepEqual(set.operations, { rateLimit: { requestsPerSecond: 5, burst: 20 }, tokens: ['a', 'b'], cache: { maxAgeSec: 600, realtimeMaxAgeSec: 10 } });
+  assert.deepEqual(readConfigFile(write({ coverages: [], rateLimit: { requestsPerSecond: 0 } })).operations.rateLimit, { requestsPerSecond: 0, burst: 1 });
+  assert.deepEqual(readConfigFile(write({ coverages: [], rateLimit: { requestsPerSecond: 10 } })).operations.rateLimit, { requestsPerSecond: 10, burst: 20 }, 'burst: two seconds of requests');
+  assert.equal(readConfigFile(write({ coverages: [], maxCount: 200 })).maxCount, 200);
+});
+
+test('operating settings: errors name the key', () => {
+  const cases: Array<[unknown, RegExp]> = [
+    [{ coverages: [], rateLimit: 5 }, /rateLimit must be an object/],
+    [{ coverages: [], rateLimit: { requestsPerSecond: -1 } }, /rateLimit\.requestsPerSecond must be a number, 0 or more/],
+    [{ coverages: [], rateLimit: { requestsPerSecond: 5, burst: 0 } }, /rateLimit\.burst must be at least 1/],
+    [{ coverages: [], tokens: 'abc' }, /tokens must be a list of non-empty strings/],
+    [{ coverages: [], tokens: [''] }, /tokens must be a list of non-empty strings/],
+    [{ coverages: [], cache: { maxAgeSec: 'x' } }, /cache\.maxAgeSec must be a number/],
+    [{ coverages: [], maxCount: 0 }, /maxCount must be a positive integer/],
+  ];
+  for (const [json, message] of cases) {
+    const file = write(json);
+    assert.throws(() => readConfigFile(file), (e: Error) => message.test(e.message) && e.message.startsWith(file), JSON.stringify(json));
+  }
+});
+
+test('the example configuration of several coverages parses, its paths relative to its folder', () => {
+  const file = path.resolve('examples/navette.multi.json');
+  const config = readConfigFile(file);
+  const ids = config.coverages.map((c) => c.id);
+  assert.ok(ids.length >= 3, ids.join());
+  assert.equal(new Set(ids).size, ids.length);
+  const demo = config.coverages.find((c) => c.id === 'demo')!;
+  assert.deepEqual(demo.gtfs, [path.resolve('data/demo/gtfs')]);
+  assert.equal(demo.osm, path.resolve('data/demo/valmont.osm'));
+  for (const c of config.coverages) for (const g of c.gtfs) assert.ok(path.isAbsolute(g));
+  assert.ok(config.coverages.some((c) => (c.realtime?.length ?? 0) > 0), 'one coverage has realtime sources');
+  assert.equal(config.operations.tokens.length, 0, 'the example needs no token');
 });

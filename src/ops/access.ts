@@ -1,0 +1,68 @@
+/**
+ * Who may ask, and how often: access tokens (`Authorization`) and a request rate per client.
+ *
+ * A token is read as Navitia reads it: the user name of `Authorization: Basic base64(token:)`, or the
+ * header's raw value. Without configured tokens every request passes and a token sent is ignored;
+ * with tokens, a request without one or with another one gets 401.
+ *
+ * The rate limit keys a client by its token when it is a configured one, else by its address (so
+ * made-up tokens cannot buy a fresh bucket each). Past it: 429 with `Retry-After`.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { RateLimitSettings } from './settings.js';
+import { TokenBuckets } from './token-buckets.js';
+
+export const NO_TOKEN_MESSAGE =
+  'no token. Send your token as the Authorization header, alone or as the user name of Basic authentication (an empty password)';
+export const UNKNOWN_TOKEN_MESSAGE = 'authentication refused: unknown token';
+
+/** The token of an `Authorization` header value, if any. */
+export function tokenOf(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const value = header.trim();
+  const basic = /^basic\s+(\S+)$/i.exec(value);
+  if (basic) {
+    const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    const user = colon < 0 ? decoded : decoded.slice(0, colon);
+    return user === '' ? undefined : user;
+  }
+  return value === '' ? undefined : value;
+}
+
+export interface AccessOptions {
+  rateLimit: RateLimitSettings;
+  tokens: string[];
+  /** paths that neither count nor need a token (health checks, metrics) */
+  exempt: (path: string) => boolean;
+}
+
+/** The onRequest hook of both checks (after CORS, whose preflight answers end before it). */
+export function registerAccess(app: FastifyInstance, options: AccessOptions): void {
+  const tokens = new Set(options.tokens);
+  const { requestsPerSecond, burst } = options.rateLimit;
+  const buckets = requestsPerSecond > 0 ? new TokenBuckets({ ratePerSec: requestsPerSecond, burst }) : undefined;
+  if (!buckets && tokens.size === 0) return;
+  app.addHook('onRequest', async (req: FastifyRequest, reply) => {
+    if (reply.sent || options.exempt(pathOf(req.url))) return;
+    const header = req.headers['authorization'];
+    const token = tokenOf(Array.isArray(header) ? header[0] : header);
+    const known = token !== undefined && tokens.has(token);
+    if (buckets) {
+      const taken = buckets.take(known ? `token ${token}` : `address ${req.ip}`);
+      if (!taken.allowed) {
+        const message = `too many requests: at most ${requestsPerSecond} per second (bursts of ${burst}) for one client; retry in ${taken.retryAfterSec} s`;
+        return reply.code(429).header('retry-after', String(taken.retryAfterSec)).type('application/json').send(JSON.stringify({ message }));
+      }
+    }
+    if (tokens.size > 0 && !known) {
+      const message = token === undefined ? NO_TOKEN_MESSAGE : UNKNOWN_TOKEN_MESSAGE;
+      return reply.code(401).header('www-authenticate', 'Basic realm="navette"').type('application/json').send(JSON.stringify({ message }));
+    }
+  });
+}
+
+export function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+}

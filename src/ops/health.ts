@@ -1,0 +1,64 @@
+/**
+ * Probes and status:
+ *
+ *   GET /healthz    200 {"status": "ok"} while the process serves (liveness)
+ *   GET /readyz     200 once no coverage is still loading and one at least answers, 503 before
+ *                   (readiness); the body lists each coverage's state either way
+ *   GET /v1/status  Navitia-like {"status": {…}}: version, start time, each coverage (region) with its
+ *                   status, dates, generation and realtime sources, the heat-map queue
+ */
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { regionJson } from '../api/coverage-endpoint.js';
+import type { CoverageRegistry } from '../service/coverage-registry.js';
+import { formatUtc } from '../util/datetime.js';
+
+/** The version of package.json (dist/src/ops/ → the package root), "unknown" when it cannot be read. */
+export const VERSION: string = (() => {
+  try {
+    return String(JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).version);
+  } catch {
+    return 'unknown';
+  }
+})();
+
+export interface HealthOptions {
+  registry: CoverageRegistry;
+  /** heat maps running or waiting */
+  heatMapQueueDepth: () => number;
+}
+
+export function registerHealth(app: FastifyInstance, options: HealthOptions): void {
+  const { registry } = options;
+  const startedAtSec = Math.floor(Date.now() / 1000);
+  const noStore = { 'cache-control': 'no-store' };
+  // probes come every few seconds: their answers are not worth a log line each
+  app.get('/healthz', { logLevel: 'warn' }, async (_req, reply) => reply.headers(noStore).type('application/json').send('{"status":"ok"}'));
+  app.get('/readyz', { logLevel: 'warn' }, async (_req, reply) => {
+    const coverages = registry.list().map((c) => ({ id: c.id, status: c.status }));
+    const loading = coverages.some((c) => c.status === 'loading_data');
+    const ready = !loading && coverages.some((c) => c.status === 'running');
+    const status = ready ? 'ready' : loading ? 'loading' : 'dead';
+    return reply.code(ready ? 200 : 503).headers(noStore).type('application/json').send(JSON.stringify({ status, coverages }));
+  });
+  app.get('/v1/status', async (_req, reply) => {
+    const regions = registry.list().map((c) => {
+      const { id, shape, ...region } = regionJson(c, true);
+      void shape;
+      return {
+        region_id: id,
+        ...region,
+        generation: c.generation?.number ?? null,
+        is_realtime_loaded: c.generation?.realtime !== undefined,
+      };
+    });
+    const status = {
+      navette_version: VERSION,
+      started_at: formatUtc(startedAtSec),
+      uptime_sec: Math.floor(Date.now() / 1000) - startedAtSec,
+      regions,
+      heat_maps: { queue_depth: options.heatMapQueueDepth() },
+    };
+    return reply.headers(noStore).type('application/json').send(JSON.stringify({ status }));
+  });
+}

@@ -1,0 +1,135 @@
+/**
+ * Prometheus metrics (prom-client), on a registry of their own so that several apps (tests) never
+ * share counters. Names, labels and units:
+ *
+ *   navette_http_request_duration_seconds{kind, coverage, status}  histogram of every answer
+ *       kind: coverage | trips | heat_maps | other; coverage: a known coverage id, else ""
+ *   navette_heat_map_queue_depth                         gauge, heat maps running or waiting (read at scrape)
+ *   navette_heat_map_compute_seconds{coverage, outcome}  histogram around the runner (waiting included)
+ *       outcome: ok | queue_full | timeout | error
+ *   navette_coverage_load_seconds{coverage}              gauge, duration of the coverage's last load
+ *   navette_coverage_generation{coverage}                gauge, its data generation number (read at scrape)
+ *   navette_coverage_ready{coverage}                     gauge, 1 when it answers from data (read at scrape)
+ *   navette_realtime_apply_seconds{coverage}             histogram of applying realtime messages
+ *   process_*, nodejs_*                                  prom-client's default metrics (memory, event loop, GC)
+ */
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { RenderedHeatMap } from '../api/heat-map-render.js';
+import type { CoverageRegistry } from '../service/coverage-registry.js';
+import { HeatMapUnavailable, type HeatMapRunner } from '../service/heat-map-runner.js';
+
+export type RouteKind = 'coverage' | 'trips' | 'heat_maps' | 'other';
+
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly requestSeconds: Histogram<'kind' | 'coverage' | 'status'>;
+  private readonly heatMapSeconds: Histogram<'coverage' | 'outcome'>;
+  private readonly loadSeconds: Gauge<'coverage'>;
+  private readonly realtimeApplySeconds: Histogram<'coverage'>;
+  /** heat maps handed to the runner and not finished */
+  private heatMapsInFlight = 0;
+  private watched: CoverageRegistry | undefined;
+
+  constructor() {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry });
+    this.requestSeconds = new Histogram({
+      name: 'navette_http_request_duration_seconds',
+      help: 'Time to answer a request, by endpoint kind, coverage and HTTP status',
+      labelNames: ['kind', 'coverage', 'status'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    });
+    this.heatMapSeconds = new Histogram({
+      name: 'navette_heat_map_compute_seconds',
+      help: 'Time of a heat map in the worker pool, waiting included, by coverage and outcome',
+      labelNames: ['coverage', 'outcome'],
+      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    });
+    const inFlight = () => this.heatMapsInFlight;
+    new Gauge({
+      name: 'navette_heat_map_queue_depth',
+      help: 'Heat maps running or waiting for a thread',
+      registers,
+      collect() {
+        this.set(inFlight());
+      },
+    });
+    this.loadSeconds = new Gauge({ name: 'navette_coverage_load_seconds', help: 'Duration of the last load of the coverage', labelNames: ['coverage'], registers });
+    this.realtimeApplySeconds = new Histogram({
+      name: 'navette_realtime_apply_seconds',
+      help: 'Time to read the current realtime messages against the timetable and swap in a new generation',
+      labelNames: ['coverage'],
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      registers,
+    });
+  }
+
+  /** Heat maps running or waiting. */
+  get heatMapQueueDepth(): number {
+    return this.heatMapsInFlight;
+  }
+
+  /** The coverages' generation and readiness, read at each scrape. */
+  watchCoverages(coverages: CoverageRegistry): void {
+    if (this.watched) return;
+    this.watched = coverages;
+    const registers = [this.registry];
+    new Gauge({
+      name: 'navette_coverage_generation',
+      help: 'Data generation number in force (it changes at each load and realtime update)',
+      labelNames: ['coverage'],
+      registers,
+      collect() {
+        this.reset();
+        for (const c of coverages.list()) if (c.generation) this.set({ coverage: c.id }, c.generation.number);
+      },
+    });
+    new Gauge({
+      name: 'navette_coverage_ready',
+      help: '1 when the coverage answers from its data, 0 while loading or dead',
+      labelNames: ['coverage'],
+      registers,
+      collect() {
+        this.reset();
+        for (const c of coverages.list()) this.set({ coverage: c.id }, c.generation ? 1 : 0);
+      },
+    });
+  }
+
+  observeRequest(kind: RouteKind, coverage: string, status: number, seconds: number): void {
+    this.requestSeconds.observe({ kind, coverage, status: String(status) }, seconds);
+  }
+
+  coverageLoaded(coverage: string, seconds: number): void {
+    this.loadSeconds.set({ coverage }, seconds);
+  }
+
+  realtimeApplied(coverage: string, seconds: number): void {
+    this.realtimeApplySeconds.observe({ coverage }, seconds);
+  }
+
+  /** The runner, timed and counted. */
+  instrument(runner: HeatMapRunner): HeatMapRunner {
+    return {
+      run: async (coverageId, generation, query, render): Promise<RenderedHeatMap> => {
+        const started = performance.now();
+        this.heatMapsInFlight++;
+        let outcome = 'error';
+        try {
+          const result = await runner.run(coverageId, generation, query, render);
+          outcome = 'ok';
+          return result;
+        } catch (e) {
+          if (e instanceof HeatMapUnavailable) outcome = e.reason;
+          throw e;
+        } finally {
+          this.heatMapsInFlight--;
+          this.heatMapSeconds.observe({ coverage: coverageId, outcome }, (performance.now() - started) / 1000);
+        }
+      },
+      close: () => runner.close(),
+    };
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * Operating settings of the HTTP server: request rate per client, access tokens, HTTP caching.
+ * Declared once here with their defaults; the configuration file reads them (`cli/config.ts`).
+ */
+
+export interface RateLimitSettings {
+  /** requests per second per client, sustained; 0 disables the limit */
+  requestsPerSecond: number;
+  /** requests a client may send at once (the bucket size) */
+  burst: number;
+}
+
+export interface CacheSettings {
+  /** `Cache-Control: public, max-age` of answers over static data, seconds (0: `no-cache`) */
+  maxAgeSec: number;
+  /** the same for coverages with realtime sources, whose data changes at each update (0: `no-cache`) */
+  realtimeMaxAgeSec: number;
+}
+
+export interface OperationsSettings {
+  rateLimit: RateLimitSettings;
+  /** accepted tokens; empty: no token is needed (one sent is ignored) */
+  tokens: string[];
+  cache: CacheSettings;
+}
+
+/** What a server gets when its configuration says nothing. */
+export const DEFAULT_OPERATIONS: OperationsSettings = {
+  rateLimit: { requestsPerSecond: 50, burst: 100 },
+  tokens: [],
+  cache: { maxAgeSec: 60, realtimeMaxAgeSec: 0 },
+};
+
+/** What `buildApp` gets without settings (tests, tools): the same, without a rate limit. */
+export const APP_DEFAULT_OPERATIONS: OperationsSettings = { ...DEFAULT_OPERATIONS, rateLimit: { requestsPerSecond: 0, burst: 0 } };
+
+/**
+ * The `rateLimit`, `tokens` and `cache` keys of a configuration object; `fail` reports a bad value
+ * (its message names the key).
+ */
+export function operationsSettingsOf(obj: Record<string, unknown>, fail: (message: string) => never): OperationsSettings {
+  const d = DEFAULT_OPERATIONS;
+  const section = (key: string): Record<string, unknown> => {
+    const v = obj[key];
+    if (v === undefined) return {};
+    if (!v || typeof v !== 'object' || Array.isArray(v)) fail(`${key} must be an object`);
+    return v as Record<string, unknown>;
+  };
+  const count = (o: Record<string, unknown>, key: string, name: string, fallback: number): number => {
+    const v = o[key];
+    if (v === undefined) return fallback;
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) fail(`${name} must be a number, 0 or more`);
+    return v as number;
+  };
+  const rate = section('rateLimit');
+  const requestsPerSecond = count(rate, 'requestsPerSecond', 'rateLimit.requestsPerSecond', d.rateLimit.requestsPerSecond);
+  // a burst defaults to two seconds' worth of requests, and is at least one request
+  const burst = count(rate, 'burst', 'rateLimit.burst', rate['requestsPerSecond'] === undefined ? d.rateLimit.burst : Math.max(1, Math.ceil(2 * requestsPerSecond)));
+  if (requestsPerSecond > 0 && burst < 1) fail('rateLimit.burst must be at least 1');
+  const tokens = obj['tokens'] ?? [];
+  if (!Array.isArray(tokens) || !tokens.every((t) => typeof t === 'string' && t !== '')) fail('tokens must be a list of non-empty strings');
+  const cache = section('cache');
+  const maxAgeSec = count(cache, 'maxAgeSec', 'cache.maxAgeSec', d.cache.maxAgeSec);
+  return {
+    rateLimit: { requestsPerSecond, burst },
+    tokens: tokens as string[],
+    cache: { maxAgeSec: Math.floor(maxAgeSec), realtimeMaxAgeSec: Math.floor(count(cache, 'realtimeMaxAgeSec', 'cache.realtimeMaxAgeSec', d.cache.realtimeMaxAgeSec)) },
+  };
+}
