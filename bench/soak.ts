@@ -1,0 +1,85 @@
+/**
+ * Soak test: mixed trips and heat-map traffic against `navette serve` on the demo coverage over
+ * loopback, for 10 minutes by default (SOAK_SECONDS to change it):
+ *
+ *   npm run bench:soak
+ *
+ * Prints, per minute, the requests answered, errors, latency and the server's resident and heap
+ * memory (read from its /metrics), then the totals. Passes when no request failed and memory stayed
+ * flat: the last minute's resident memory within 20 % of the second minute's (the first one warms up).
+ */
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import autocannon from 'autocannon';
+
+const seconds = Number(process.env['SOAK_SECONDS'] ?? 600);
+const server = spawn(process.execPath, ['dist/src/cli/main.js', 'serve', '--config', 'data/demo/navette.json', '--port', '0', '--host', '127.0.0.1', '--rate-limit', '0'], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+  env: { ...process.env, LOG_LEVEL: 'info' },
+});
+let base = '';
+for await (const line of createInterface({ input: server.stdout! })) {
+  const msg = line.startsWith('{') ? String(JSON.parse(line).msg) : '';
+  base = /^serving \d+ coverage\(s\) on (\S+)$/.exec(msg)?.[1] ?? '';
+  if (base) break;
+}
+if (!base) throw new Error('the server stopped before serving');
+server.stdout!.resume();
+const root = base.replace(/\/v1\/coverage$/, '');
+for (let i = 0; (await fetch(`${root}/readyz`)).status !== 200; i++) {
+  if (i > 600) throw new Error('the demo coverage did not load');
+  await new Promise((r) => setTimeout(r, 100));
+}
+
+// nine trips queries for one heat map, over the demo town's stops and hours
+const stops = ['GARE', 'GARE-T', 'LES-COTEAUX', 'HOPITAL-SUD'];
+const paths: string[] = [];
+for (let i = 0; i < 40; i++) {
+  const hour = String(6 + (i % 14)).padStart(2, '0');
+  if (i % 10 === 0) {
+    paths.push(`/v1/coverage/demo/heat_maps?from=${stops[i % stops.length]}&datetime=20261124T${hour}0000&max_duration=${900 + 300 * (i % 4)}&resolution=${100 + 50 * (i % 3)}`);
+  } else {
+    const forms = [
+      `/v1/coverage/demo/trips?count=25&start_page=${i % 7}`,
+      `/v1/coverage/demo/lines/T1/trips?depth=2&count=10`,
+      `/v1/coverage/demo/trips?since=20261124T${hour}0000&until=20261124T${hour}3000&data_freshness=realtime`,
+      `/v1/coverage/demo/stop_areas/GARE/trips?depth=3&count=5`,
+      `/v1/coverage/demo/trips?filter=line.code=T1&count=50`,
+    ];
+    paths.push(forms[i % forms.length]!);
+  }
+}
+
+async function memory(): Promise<{ rssMb: number; heapMb: number }> {
+  const text = await (await fetch(`${root}/metrics`)).text();
+  const value = (name: string) => Number(/^(\S+) (\S+)$/m.exec(text.split('\n').filter((l) => l.startsWith(`${name} `)).join('\n'))?.[2] ?? NaN);
+  return { rssMb: value('process_resident_memory_bytes') / 1e6, heapMb: value('nodejs_heap_size_used_bytes') / 1e6 };
+}
+
+const minutes = Math.max(1, Math.round(seconds / 60));
+const perMinute = seconds / minutes;
+const rss: number[] = [];
+let total = 0;
+let errors = 0;
+try {
+  for (let m = 1; m <= minutes; m++) {
+    const r = await autocannon({ url: root, connections: 4, duration: perMinute, requests: paths.map((p) => ({ method: 'GET', path: p })) });
+    const mem = await memory();
+    rss.push(mem.rssMb);
+    total += r.requests.total;
+    errors += r.errors + r.non2xx + r.timeouts;
+    console.log(
+      `minute ${String(m).padStart(2)}: ${r.requests.total} requests (${Math.round(r.requests.average)}/s), errors ${r.errors + r.non2xx + r.timeouts}, ` +
+        `p50 ${r.latency.p50} ms p99 ${r.latency.p99} ms, server rss ${mem.rssMb.toFixed(1)} MB heap ${mem.heapMb.toFixed(1)} MB`,
+    );
+  }
+} finally {
+  server.kill('SIGTERM');
+}
+const reference = rss[Math.min(1, rss.length - 1)]!;
+const growth = rss[rss.length - 1]! / reference - 1;
+console.log(`${seconds} s: ${total} requests, ${errors} errors; resident memory ${reference.toFixed(1)} -> ${rss[rss.length - 1]!.toFixed(1)} MB (${(growth * 100).toFixed(1)} %)`);
+if (errors > 0 || growth > 0.2) {
+  console.log('FAIL: errors, or memory grew by more than 20 %');
+  process.exitCode = 1;
+}
