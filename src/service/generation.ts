@@ -45,7 +45,8 @@ export interface Generation {
   readonly disruptions: DisruptionIndex;
   /** The runs changed by planned NO_SERVICE disruptions: the adapted level (read-only). */
   readonly adaptedRuns: RealtimeRun[];
-  readonly adaptedLevel: LevelRuns;
+  /** The freshness levels' indexes of those runs and of the realtime ones, kept for the next generation. */
+  readonly levels: { adapted: LevelRuns; realtime: LevelRuns; added: AddedTrips | undefined };
   /** The heat maps' view of the adapted and realtime levels; absent without street data or changed runs. */
   readonly overlays: RaptorOverlays | undefined;
 }
@@ -77,30 +78,52 @@ export function makeGeneration(tt: Timetable, report: LoadReport, streets?: Stre
     realtime: undefined,
     disruptions: noDisruptions(ref),
     adaptedRuns: [],
-    adaptedLevel: new LevelRuns([]),
+    levels: { adapted: new LevelRuns([]), realtime: new LevelRuns([]), added: undefined },
     overlays: undefined,
   };
 }
 
+/** What a new generation changes: the realtime runs, the disruptions of the file (with the adapted runs they give), the ServiceAlerts'. */
+export interface GenerationChanges {
+  realtime?: RealtimeRuns;
+  file?: Disruption[];
+  adaptedRuns?: RealtimeRun[];
+  alerts?: Disruption[];
+}
+
 /**
- * The same data with other realtime runs: a new generation sharing the timetable, referential and
- * street data, whose adapted and realtime levels see the runs (built aside, then swapped in whole).
+ * The same data with some changes: a new generation sharing the timetable, referential and street
+ * data, whose levels see the new runs and disruptions (built aside, then swapped in whole). What does
+ * not change is shared with `generation`, not built again.
  */
-export function withRealtime(generation: Generation, realtime: RealtimeRuns): Generation {
-  const runs = new LevelRuns(realtime.runs.values());
+export function withChanges(generation: Generation, changes: GenerationChanges): Generation {
+  const { ref } = generation;
+  const realtime = changes.realtime ?? generation.realtime;
+  const adaptedRuns = changes.adaptedRuns ?? generation.adaptedRuns;
+  const previous = generation.levels;
+  const levels = {
+    adapted: adaptedRuns === generation.adaptedRuns ? previous.adapted : new LevelRuns(adaptedRuns),
+    realtime: realtime === generation.realtime || !realtime ? previous.realtime : new LevelRuns(realtime.runs.values()),
+    added: realtime === generation.realtime || !realtime ? previous.added : new AddedTrips(ref, realtime.added),
+  };
+  const disruptions =
+    changes.file || changes.alerts ? new DisruptionIndex(ref, changes.file ?? generation.disruptions.file, changes.alerts ?? generation.disruptions.alerts) : generation.disruptions;
   return {
     ...generation,
     number: ++generationCounter,
-    freshness: new RealtimeFreshness(generation.ref, generation.adaptedLevel, runs, new AddedTrips(generation.ref, realtime.added)),
+    freshness: new RealtimeFreshness(ref, levels.adapted, levels.realtime, levels.added),
     realtime,
-    overlays: overlaysOf(generation, generation.adaptedRuns, realtime),
+    disruptions,
+    adaptedRuns,
+    levels,
+    overlays:
+      generation.streets && (adaptedRuns.length > 0 || realtime) ? new RaptorOverlays(generation.tt, generation.streets.data.raptor, adaptedRuns, realtime) : undefined,
   };
 }
 
-/** The heat maps' overlays of a generation's levels (built on first use). */
-function overlaysOf(generation: Generation, adaptedRuns: RealtimeRun[], realtime: RealtimeRuns | undefined): RaptorOverlays | undefined {
-  if (!generation.streets || (adaptedRuns.length === 0 && !realtime)) return undefined;
-  return new RaptorOverlays(generation.tt, generation.streets.data.raptor, adaptedRuns, realtime);
+/** The same data with other realtime runs. */
+export function withRealtime(generation: Generation, realtime: RealtimeRuns): Generation {
+  return withChanges(generation, { realtime });
 }
 
 /**
@@ -108,17 +131,7 @@ function overlaysOf(generation: Generation, adaptedRuns: RealtimeRun[], realtime
  * disruptions/planned-runs.ts), and those of the ServiceAlerts.
  */
 export function withDisruptions(generation: Generation, file: Disruption[], alerts: Disruption[], adaptedRuns: RealtimeRun[]): Generation {
-  const adaptedLevel = adaptedRuns === generation.adaptedRuns ? generation.adaptedLevel : new LevelRuns(adaptedRuns);
-  const realtime = new LevelRuns(generation.realtime?.runs.values() ?? []);
-  return {
-    ...generation,
-    number: ++generationCounter,
-    freshness: new RealtimeFreshness(generation.ref, adaptedLevel, realtime, generation.realtime && new AddedTrips(generation.ref, generation.realtime.added)),
-    disruptions: new DisruptionIndex(generation.ref, file, alerts),
-    adaptedRuns,
-    adaptedLevel,
-    overlays: overlaysOf(generation, adaptedRuns, generation.realtime),
-  };
+  return withChanges(generation, { file, alerts, adaptedRuns });
 }
 
 /** Days on which at least one trip's service runs. */

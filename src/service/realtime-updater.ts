@@ -11,7 +11,7 @@ import { readTripUpdates, timetableIndex, type RealtimeRuns, type TimetableIndex
 import { coverageLanguage, readAlerts, type AlertDisruptions } from '../disruptions/alerts.js';
 import type { Disruption } from '../disruptions/disruption.js';
 import type { Coverage } from './coverage-registry.js';
-import { withDisruptions, withRealtime } from './generation.js';
+import { withChanges } from './generation.js';
 
 export interface UpdaterLog {
   info(obj: object, msg: string): void;
@@ -25,10 +25,8 @@ export class RealtimeUpdater {
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly busy = new Set<FeedSource>();
   private indexed: { tt: Timetable; index: TimetableIndex } | undefined;
-  /** each source's runs, read once per message and timetable */
-  private readonly runsOf = new Map<FeedSource, { message: FeedMessage; tt: Timetable; runs: RealtimeRuns }>();
-  /** each source's ServiceAlerts as disruptions, read once per message and timetable */
-  private readonly alertsOf = new Map<FeedSource, { message: FeedMessage; tt: Timetable; alerts: AlertDisruptions }>();
+  /** each source's runs and ServiceAlerts (as disruptions), read once per message and timetable */
+  private readonly readOf = new Map<FeedSource, { message: FeedMessage; tt: Timetable; runs: RealtimeRuns; alerts: AlertDisruptions }>();
   /** told the duration of each apply, in seconds (metrics) */
   onApplied: ((seconds: number) => void) | undefined;
 
@@ -99,27 +97,26 @@ export class RealtimeUpdater {
     for (const source of this.sources) {
       const message = this.latest.get(source);
       if (!message) continue;
-      let alerted = this.alertsOf.get(source);
-      if (alerted?.message !== message || alerted.tt !== generation.tt) {
-        alerted = { message, tt: generation.tt, alerts: readAlerts(message, generation.ref, coverageLanguage(generation.tt)) };
-        this.alertsOf.set(source, alerted);
-      }
-      alerts.push(...alerted.alerts.disruptions);
-      alertProblems += alerted.alerts.problems.length;
-      let read = this.runsOf.get(source);
+      let read = this.readOf.get(source);
       if (read?.message !== message || read.tt !== generation.tt) {
-        read = { message, tt: generation.tt, runs: readTripUpdates(generation.tt, generation.ref.days, this.indexed.index, message) };
-        this.runsOf.set(source, read);
+        read = {
+          message,
+          tt: generation.tt,
+          runs: readTripUpdates(generation.tt, generation.ref.days, this.indexed.index, message),
+          alerts: readAlerts(message, generation.ref, coverageLanguage(generation.tt)),
+        };
+        this.readOf.set(source, read);
       }
+      alerts.push(...read.alerts.disruptions);
+      alertProblems += read.alerts.problems.length;
       const { runs } = read;
       for (const [key, run] of runs.runs) merged.runs.set(key, run);
       merged.added.push(...runs.added);
       merged.problems.push(...runs.problems);
     }
-    let next = withRealtime(generation, merged);
     // ServiceAlerts are disruptions (listed, tagged); they do not change the adapted level
-    if (alerts.length > 0 || generation.disruptions.alerts.length > 0) next = withDisruptions(next, next.disruptions.file, alerts, next.adaptedRuns);
-    this.coverage.swap(next);
+    const alertsChanged = alerts.length > 0 || generation.disruptions.alerts.length > 0;
+    this.coverage.swap(withChanges(generation, { realtime: merged, alerts: alertsChanged ? alerts : undefined }));
     this.onApplied?.((performance.now() - started) / 1000);
     this.log.info(
       { coverage: this.coverage.id, runs: merged.runs.size, added: merged.added.length, problems: merged.problems.length, alerts: alerts.length, alertProblems },
