@@ -11,10 +11,10 @@
 import { heatMapParams } from './heat-maps-params.js';
 import { swaggerParameters } from './params.js';
 import { COVERAGE_PARAMS, tripsParams, type ApiLimits } from './trips-params.js';
+import { VERSION } from '../version.js';
 
 type Json = Record<string, unknown>;
 
-const VERSION = '0.1.0';
 
 // ---------------------------------------------------------------------------------------------
 // Response schemas

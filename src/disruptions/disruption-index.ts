@@ -23,6 +23,8 @@ export class DisruptionIndex {
   private readonly byId = new Map<string, number>();
   /** trips impacted by a NO_SERVICE disruption, ascending */
   readonly noServiceTrips: Uint32Array;
+  /** scratch of the unions (one per index: requests never run at the same time on one thread) */
+  private readonly collector: IndexCollector;
 
   constructor(
     ref: Referential,
@@ -42,15 +44,15 @@ export class DisruptionIndex {
     this.all = [...file.filter((d) => !alertIds.has(d.id)), ...tagged];
     this.all.forEach((d, i) => this.byId.set(d.id, i));
     const tripCount = ref.count('trip');
-    const collector = new IndexCollector(Math.max(1, tripCount));
+    const collector = (this.collector = new IndexCollector(Math.max(1, tripCount)));
     this.trips = this.all.map((d) => {
       for (const o of d.impacted) collector.addAll(ref.toTrips(o.type, Uint32Array.of(o.index)));
       return collector.take();
     });
     this.byTrip = groupByMany(this.all.length, tripCount, (d, add) => this.trips[d]!.forEach(add));
     const tags = new Set(this.all.flatMap((d) => d.tags));
-    for (const tag of tags) this.byTag.set(tag, this.tripsOfSome((d) => d.tags.includes(tag), collector));
-    this.noServiceTrips = this.tripsOfSome((d) => d.severity.effect === 'NO_SERVICE', collector);
+    for (const tag of tags) this.byTag.set(tag, this.tripsOfSome((d) => d.tags.includes(tag)));
+    this.noServiceTrips = this.tripsOfSome((d) => d.severity.effect === 'NO_SERVICE');
   }
 
   /** Disruptions (indexes into `all`) impacting a trip, ascending. */
@@ -70,25 +72,23 @@ export class DisruptionIndex {
   /** Trips impacted by a disruption carrying any of the tags (exact names). */
   tripsTagged(tags: string[]): Uint32Array {
     if (tags.length === 1) return this.byTag.get(tags[0]!) ?? EMPTY;
-    const collector = new IndexCollector(Math.max(1, this.byTrip.offsets.length - 1));
-    for (const tag of tags) collector.addAll(this.byTag.get(tag) ?? EMPTY);
-    return collector.take();
+    for (const tag of tags) this.collector.addAll(this.byTag.get(tag) ?? EMPTY);
+    return this.collector.take();
   }
 
   /** Trips impacted by a disruption one of whose application periods meets [sinceSec, untilSec]. */
   tripsInForceWithin(sinceSec: number, untilSec: number): Uint32Array {
-    const collector = new IndexCollector(Math.max(1, this.byTrip.offsets.length - 1));
-    return this.tripsOfSome((d) => d.periods.some((p) => p.begin <= untilSec && p.end >= sinceSec), collector);
+    return this.tripsOfSome((d) => d.periods.some((p) => p.begin <= untilSec && p.end >= sinceSec));
   }
 
-  private tripsOfSome(keep: (d: Disruption) => boolean, collector: IndexCollector): Uint32Array {
+  private tripsOfSome(keep: (d: Disruption) => boolean): Uint32Array {
     let found = 0;
     this.all.forEach((d, i) => {
       if (!keep(d)) return;
       found++;
-      collector.addAll(this.trips[i]!);
+      this.collector.addAll(this.trips[i]!);
     });
-    return found === 0 ? EMPTY : collector.take();
+    return found === 0 ? EMPTY : this.collector.take();
   }
 }
 

@@ -7,20 +7,12 @@
  *   GET /v1/status  Navitia-like {"status": {…}}: version, start time, each coverage (region) with its
  *                   status, dates, generation and realtime sources, the heat-map queue
  */
-import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { regionJson } from '../api/coverage-endpoint.js';
 import type { CoverageRegistry } from '../service/coverage-registry.js';
 import { formatUtc } from '../util/datetime.js';
+import { VERSION } from '../version.js';
 
-/** The version of package.json (dist/src/ops/ → the package root), "unknown" when it cannot be read. */
-export const VERSION: string = (() => {
-  try {
-    return String(JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).version);
-  } catch {
-    return 'unknown';
-  }
-})();
 
 export interface HealthOptions {
   registry: CoverageRegistry;

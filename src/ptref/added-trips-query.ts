@@ -21,6 +21,7 @@ import { NO_NETWORK, type AddedTrips } from './added-trips.js';
 import type { FilterExpr } from './filter-ast.js';
 import { evaluate, parseFilterDatetime, type EvalContext } from './filter-eval.js';
 import { isCaption, type Caption } from './object-types.js';
+import { contains } from './sorted-set.js';
 import type { TripsQuery } from './trips-query.js';
 
 /** Trip indexes of the added trips that the query keeps, ascending (feed order). */
@@ -159,18 +160,4 @@ function related(added: AddedTrips, type: Caption, set: Uint32Array): Uint8Array
 
 function isTripLike(type: Caption): boolean {
   return type === 'trip' || type === 'vehicle_journey';
-}
-
-/** Binary search in an ascending set. */
-function contains(set: Uint32Array, x: number): boolean {
-  let lo = 0;
-  let hi = set.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = set[mid]!;
-    if (v === x) return true;
-    if (v < x) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
 }

@@ -67,6 +67,20 @@ export function difference(a: Uint32Array, b: Uint32Array): Uint32Array {
 }
 
 /** 0..n-1 */
+/** Whether the ascending set contains x (binary search). */
+export function contains(set: Uint32Array, x: number): boolean {
+  let lo = 0;
+  let hi = set.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = set[mid]!;
+    if (v === x) return true;
+    if (v < x) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
 export function range(n: number): Uint32Array {
   const out = new Uint32Array(n);
   for (let i = 0; i < n; i++) out[i] = i;
