@@ -19,7 +19,7 @@
 import { NO_LINE, NO_ROUTE } from '../realtime/trip-updates.js';
 import { NO_NETWORK, type AddedTrips } from './added-trips.js';
 import type { FilterExpr } from './filter-ast.js';
-import { evaluate, parseFilterDatetime, type EvalContext } from './filter-eval.js';
+import { evaluate, filterWindow, type EvalContext } from './filter-eval.js';
 import { isCaption, type Caption } from './object-types.js';
 import { contains } from './sorted-set.js';
 import type { TripsQuery } from './trips-query.js';
@@ -105,12 +105,9 @@ function tripMethod(added: AddedTrips, type: Caption, method: string, args: stri
       const dates = method === 'between' ? 2 : 1;
       // added trips run at the realtime level only
       if (type !== 'vehicle_journey' || args.length !== dates + 1 || args[dates] !== 'realtime') return out;
-      const first = parseFilterDatetime(args[0]!);
-      const second = dates === 2 ? parseFilterDatetime(args[1]!) : first;
+      const { since, until } = filterWindow(method, args);
       const departs = added.firstDepartureSec;
-      if (method === 'active_at') return each((i) => departs[i]! <= first && first <= added.lastArrivalSec[i]!);
-      const since = method === 'until' ? -Infinity : first;
-      const until = method === 'since' ? Infinity : second;
+      if (method === 'active_at') return each((i) => departs[i]! <= since && since <= added.lastArrivalSec[i]!);
       return each((i) => departs[i]! >= since && departs[i]! <= until);
     }
     default:

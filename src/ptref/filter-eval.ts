@@ -149,13 +149,8 @@ function disruptionMethod(method: string, args: string[], ctx: EvalContext): Uin
     case 'since':
     case 'until':
     case 'between': {
-      const dates = method === 'between' ? 2 : 1;
-      if (args.length !== dates) throw unknown();
-      const first = parseFilterDatetime(args[0]!);
-      const second = dates === 2 ? parseFilterDatetime(args[1]!) : first;
-      const since = method === 'until' ? -Infinity : first;
-      const until = method === 'since' ? Infinity : second;
-      if (until < since) throw new FilterError('bad_filter', 'ptref : invalid filtering period');
+      if (args.length !== (method === 'between' ? 2 : 1)) throw unknown();
+      const { since, until } = filterWindow(method, args);
       return index?.tripsInForceWithin(since, until) ?? EMPTY;
     }
     default:
@@ -208,14 +203,24 @@ function periodFilter(type: Caption, method: string, args: string[], ctx: EvalCo
   const dates = method === 'between' ? 2 : 1;
   if (args.length !== dates && args.length !== dates + 1) throw unknown();
   const level: FreshnessLevel = (FRESHNESS_LEVELS as readonly string[]).includes(args[dates] ?? '') ? (args[dates] as FreshnessLevel) : 'base_schedule';
-  const first = parseFilterDatetime(args[0]!);
-  const second = dates === 2 ? parseFilterDatetime(args[1]!) : first;
+  const { since, until } = filterWindow(method, args);
   const { ref, freshness } = ctx;
-  if (method === 'active_at') return scan(ref, 'trip', (t) => freshness.activeAt(t, level, first));
-  const since = method === 'until' ? -Infinity : first;
-  const until = method === 'since' ? Infinity : second;
-  if (until < since) throw new FilterError('bad_filter', 'ptref : invalid filtering period');
+  if (method === 'active_at') return scan(ref, 'trip', (t) => freshness.activeAt(t, level, since));
   return scan(ref, 'trip', (t) => freshness.departsWithin(t, level, since, until));
+}
+
+/**
+ * The window of `since(dt)`, `until(dt)`, `between(dt1, dt2)` or `active_at(dt)` (the instant
+ * itself), from the method's first arguments; both bounds inclusive.
+ */
+export function filterWindow(method: string, args: string[]): { since: number; until: number } {
+  const first = parseFilterDatetime(args[0]!);
+  if (method === 'between') {
+    const until = parseFilterDatetime(args[1]!);
+    if (until < first) throw new FilterError('bad_filter', 'ptref : invalid filtering period');
+    return { since: first, until };
+  }
+  return { since: method === 'until' ? -Infinity : first, until: method === 'since' ? Infinity : first };
 }
 
 /** Datetimes inside filters: `YYYYMMDDTHHMMSS[.fff]Z`, UTC only. */
