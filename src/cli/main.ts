@@ -21,7 +21,7 @@ import { FeedSource, sourceLocation } from '../realtime/feed-source.js';
 import { RealtimeUpdater } from '../service/realtime-updater.js';
 import { DisruptionSource } from '../service/disruption-source.js';
 import { Metrics } from '../ops/metrics.js';
-import { DEFAULT_OPERATIONS } from '../ops/settings.js';
+import { DEFAULT_OPERATIONS, defaultBurst } from '../ops/settings.js';
 
 const USAGE = `Usage:
   navette serve --gtfs PATH [--gtfs PATH…] [--osm PATH] [--realtime FILE_OR_URL…] [--realtime-interval SECONDS]
@@ -69,17 +69,11 @@ function configFromArgs(args: string[]): ServerConfig {
     if (!values.gtfs || values.gtfs.length === 0) throw new ConfigError('give --gtfs PATH (or --config FILE)');
     const id = values.id ?? 'default';
     if (!/^[^/;()]+$/.test(id)) throw new ConfigError('--id must be a name without / ; ( )');
-    let intervalSec: number | undefined;
-    if (values['realtime-interval'] !== undefined) {
-      intervalSec = Number(values['realtime-interval']);
-      if (!(intervalSec > 0)) throw new ConfigError(`--realtime-interval must be a number of seconds, not ${values['realtime-interval']}`);
-    }
+    const intervalSec = secondsOption(values, 'realtime-interval');
     const realtime = (values.realtime ?? []).map((location) => ({ url: sourceLocation(location, process.cwd()), intervalSec }));
     let disruptions: CoverageConfig['disruptions'];
     if (values.disruptions !== undefined) {
-      const every = values['disruptions-interval'] === undefined ? undefined : Number(values['disruptions-interval']);
-      if (every !== undefined && !(every > 0)) throw new ConfigError(`--disruptions-interval must be a number of seconds, not ${values['disruptions-interval']}`);
-      disruptions = { path: path.resolve(values.disruptions), intervalSec: every };
+      disruptions = { path: path.resolve(values.disruptions), intervalSec: secondsOption(values, 'disruptions-interval') };
     }
     config = {
       coverages: [{ id, gtfs: values.gtfs.map((g) => path.resolve(g)), osm: values.osm ? path.resolve(values.osm) : undefined, timezone: values.timezone, realtime, disruptions }],
@@ -99,9 +93,18 @@ function configFromArgs(args: string[]): ServerConfig {
   if (values['rate-limit'] !== undefined) {
     const rate = Number(values['rate-limit']);
     if (!(rate >= 0)) throw new ConfigError(`--rate-limit must be a number of requests per second (0: no limit), not ${values['rate-limit']}`);
-    config.operations.rateLimit = { requestsPerSecond: rate, burst: Math.max(1, Math.ceil(2 * rate)) };
+    config.operations.rateLimit = { requestsPerSecond: rate, burst: defaultBurst(rate) };
   }
   return config;
+}
+
+/** An interval option in seconds (> 0), undefined when not given. */
+function secondsOption(values: Record<string, unknown>, name: string): number | undefined {
+  const text = values[name];
+  if (text === undefined) return undefined;
+  const sec = Number(text);
+  if (!(sec > 0)) throw new ConfigError(`--${name} must be a number of seconds, not ${String(text)}`);
+  return sec;
 }
 
 async function serve(args: string[]): Promise<number> {

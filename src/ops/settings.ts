@@ -31,6 +31,11 @@ export const DEFAULT_OPERATIONS: OperationsSettings = {
   cache: { maxAgeSec: 60, realtimeMaxAgeSec: 0 },
 };
 
+/** The burst of a rate given alone: two seconds' worth of requests, at least one request. */
+export function defaultBurst(requestsPerSecond: number): number {
+  return Math.max(1, Math.ceil(2 * requestsPerSecond));
+}
+
 /** What `buildApp` gets without settings (tests, tools): the same, without a rate limit. */
 export const APP_DEFAULT_OPERATIONS: OperationsSettings = { ...DEFAULT_OPERATIONS, rateLimit: { requestsPerSecond: 0, burst: 0 } };
 
@@ -54,8 +59,7 @@ export function operationsSettingsOf(obj: Record<string, unknown>, fail: (messag
   };
   const rate = section('rateLimit');
   const requestsPerSecond = count(rate, 'requestsPerSecond', 'rateLimit.requestsPerSecond', d.rateLimit.requestsPerSecond);
-  // a burst defaults to two seconds' worth of requests, and is at least one request
-  const burst = count(rate, 'burst', 'rateLimit.burst', rate['requestsPerSecond'] === undefined ? d.rateLimit.burst : Math.max(1, Math.ceil(2 * requestsPerSecond)));
+  const burst = count(rate, 'burst', 'rateLimit.burst', rate['requestsPerSecond'] === undefined ? d.rateLimit.burst : defaultBurst(requestsPerSecond));
   if (requestsPerSecond > 0 && burst < 1) fail('rateLimit.burst must be at least 1');
   const tokens = obj['tokens'] ?? [];
   if (!Array.isArray(tokens) || !tokens.every((t) => typeof t === 'string' && t !== '')) fail('tokens must be a list of non-empty strings');

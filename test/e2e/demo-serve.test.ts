@@ -68,6 +68,26 @@ test('probes, status and metrics: ready once loaded, the load time and request c
   assert.match(metrics, /^navette_http_request_duration_seconds_count\{kind="trips",coverage="demo",status="200"\} [1-9]/m);
 });
 
+test('--rate-limit N allows N requests a second per client, in bursts of 2N; past them 429 with Retry-After', async () => {
+  const limited = await startServer(['--config', 'data/demo/navette.json', '--rate-limit', '2']);
+  try {
+    const answers = await Promise.all(Array.from({ length: 8 }, () => fetch(limited.base)));
+    const ok = answers.filter((r) => r.status === 200).length;
+    // the burst of 4, and one more if the 8 took half a second (the bucket refills 2 a second)
+    assert.ok(ok === 4 || ok === 5, `${ok} answered`);
+    const refused = answers.filter((r) => r.status !== 200);
+    assert.ok(refused.every((r) => r.status === 429));
+    assert.match(refused[0]!.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
+    assert.equal((await fetch(limited.base.replace(/\/v1\/coverage$/, '/healthz'))).status, 200, 'probes do not count');
+    // the default server (50 a second, bursts of 100) took the same 8 at once
+    const statuses2 = await Promise.all(Array.from({ length: 8 }, () => fetch(base).then((r) => r.status)));
+    assert.deepEqual(statuses2, Array(8).fill(200));
+  } finally {
+    limited.process.kill('SIGTERM');
+    await once(limited.process, 'exit');
+  }
+});
+
 test('stops on SIGTERM with exit code 0', async () => {
   server.kill('SIGTERM');
   const [code] = await once(server, 'exit');
