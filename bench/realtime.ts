@@ -21,7 +21,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { decodeFeedMessage } from '../src/realtime/gtfs-rt.js';
-import { readTripUpdates, timetableIndex } from '../src/realtime/trip-updates.js';
+import { readTripUpdates } from '../src/realtime/trip-updates.js';
 import { Coverage } from '../src/service/coverage-registry.js';
 import { withRealtime } from '../src/service/generation.js';
 import { loadCoverage } from '../src/service/load-coverage.js';
@@ -40,12 +40,11 @@ const seconds = Number(process.env['BENCH_SECONDS'] ?? 10);
 /** Decode, read and swap in `bytes` many times on a loaded coverage; with `overlay`, also build the heat maps' realtime overlay. */
 function applyTime(title: string, coverage: Coverage, bytes: Uint8Array, overlay: boolean): void {
   const generation = coverage.generation!;
-  const index = timetableIndex(generation.tt);
   const times: number[] = [];
   for (let i = 0; i < 300; i++) {
     const started = performance.now();
     const message = decodeFeedMessage(bytes);
-    const runs = readTripUpdates(generation.tt, generation.ref.days, index, message);
+    const runs = readTripUpdates(generation.ref, message);
     const next = withRealtime(generation, runs);
     if (overlay) next.overlays!.of('realtime');
     coverage.swap(next);

@@ -22,6 +22,7 @@
  *   whose route_id we do not know, or whose trip_id is a static trip's, is reported and skipped.
  */
 import type { ServiceDays } from '../model/service-days.js';
+import type { Referential } from '../ptref/referential.js';
 import { serviceRunsOn, type Timetable } from '../model/timetable.js';
 import { dayNumber } from '../util/datetime.js';
 import type { FeedMessage, StopTimeEvent, StopTimeUpdate, TripUpdate } from './gtfs-rt.js';
@@ -75,24 +76,9 @@ export interface RealtimeRuns {
 
 export const runKey = (trip: number, day: number): string => `${trip}:${day}`;
 
-export interface TimetableIndex {
-  tripIndex: Map<string, number>;
-  stopIndex: Map<string, number>;
-  /** lines by id (a GTFS route_id) */
-  lineIndex: Map<string, number>;
-}
-
-/** The id lookups `readTripUpdates` needs, built once per timetable. */
-export function timetableIndex(tt: Timetable): TimetableIndex {
-  return {
-    tripIndex: new Map(tt.trips.ids.map((id, i) => [id, i])),
-    stopIndex: new Map(tt.stopPoints.ids.map((id, i) => [id, i])),
-    lineIndex: new Map(tt.lines.map((line, i) => [line.id, i])),
-  };
-}
-
 /** The realtime runs of a feed's TripUpdates (later entities for the same run win). */
-export function readTripUpdates(tt: Timetable, days: ServiceDays, index: TimetableIndex, feed: FeedMessage): RealtimeRuns {
+export function readTripUpdates(ref: Referential, feed: FeedMessage): RealtimeRuns {
+  const { tt, days } = ref;
   const out: RealtimeRuns = { runs: new Map(), added: [], problems: [] };
   const feedTime = feed.header.timestamp ?? 0;
   for (const entity of feed.entities) {
@@ -106,12 +92,12 @@ export function readTripUpdates(tt: Timetable, days: ServiceDays, index: Timetab
       continue;
     }
     if (descriptor.scheduleRelationship === 'ADDED') {
-      const added = addedRun(tt, days, index, update, feedTime, problem);
+      const added = addedRun(ref, update, feedTime, problem);
       if (added) out.added.push(added);
       continue;
     }
-    const trip = index.tripIndex.get(tripId);
-    if (trip === undefined) {
+    const trip = ref.indexOf('trip', tripId);
+    if (trip < 0) {
       problem(`unknown trip ${tripId}`);
       continue;
     }
@@ -126,7 +112,7 @@ export function readTripUpdates(tt: Timetable, days: ServiceDays, index: Timetab
     }
     const run = scheduledRun(tt, trip, day);
     if (descriptor.scheduleRelationship === 'CANCELED' || descriptor.scheduleRelationship === 'DELETED') run.cancelled = true;
-    else applyStopTimeUpdates(tt, days, index, run, update, problem);
+    else applyStopTimeUpdates(ref, run, update, problem);
     out.runs.set(runKey(trip, day), run);
   }
   return out;
@@ -146,7 +132,8 @@ function scheduledRun(tt: Timetable, trip: number, day: number): RealtimeRun {
   };
 }
 
-function applyStopTimeUpdates(tt: Timetable, days: ServiceDays, index: TimetableIndex, run: RealtimeRun, update: TripUpdate, problem: (reason: string) => void): void {
+function applyStopTimeUpdates(ref: Referential, run: RealtimeRun, update: TripUpdate, problem: (reason: string) => void): void {
+  const { tt, days } = ref;
   const trip = run.trip;
   const count = run.arrivalSec.length;
   const origin = days.origin(tt.agencyTimezone[tt.trips.agency[trip]!]!, run.day);
@@ -156,7 +143,7 @@ function applyStopTimeUpdates(tt: Timetable, days: ServiceDays, index: Timetable
   const placed: Array<[number, StopTimeUpdate]> = [];
   let previous = 0;
   for (const stu of update.stopTimeUpdates) {
-    const k = placeOf(tt, index, trip, stu, previous);
+    const k = placeOf(ref, trip, stu, previous);
     if (k < 0) {
       const named = [stu.stopSequence !== undefined ? `sequence ${stu.stopSequence}` : '', stu.stopId !== undefined ? `stop_id ${stu.stopId}` : ''].filter((x) => x);
       problem(`trip ${tt.trips.ids[trip]}: no stop with ${named.join(' or ') || 'neither stop_sequence nor stop_id'}`);
@@ -202,11 +189,12 @@ function applyStopTimeUpdates(tt: Timetable, days: ServiceDays, index: Timetable
  * the stop there is not its stop_id; else by stop_id, its first occurrence from `from` on (then
  * anywhere). -1 when none.
  */
-function placeOf(tt: Timetable, index: TimetableIndex, trip: number, stu: StopTimeUpdate, from: number): number {
+function placeOf(ref: Referential, trip: number, stu: StopTimeUpdate, from: number): number {
+  const tt = ref.tt;
   const first = tt.trips.stopTimeOffset[trip]!;
   const count = tt.trips.stopTimeOffset[trip + 1]! - first;
   const stops = tt.patterns.stops.subarray(tt.patterns.stopOffset[tt.trips.pattern[trip]!]!);
-  const stop = stu.stopId === undefined ? undefined : index.stopIndex.get(stu.stopId);
+  const stop = stopOf(ref, stu);
   if (stu.stopSequence !== undefined) {
     for (let k = 0; k < count; k++) {
       if (tt.stopTimes.sequence[first + k] === stu.stopSequence) {
@@ -221,6 +209,13 @@ function placeOf(tt: Timetable, index: TimetableIndex, trip: number, stu: StopTi
   return -1;
 }
 
+/** The stop point an update names by stop_id; undefined when it names none the coverage knows. */
+function stopOf(ref: Referential, stu: StopTimeUpdate): number | undefined {
+  if (stu.stopId === undefined) return undefined;
+  const stop = ref.indexOf('stop_point', stu.stopId);
+  return stop < 0 ? undefined : stop;
+}
+
 /** An event's delay against its scheduled time (seconds after `origin`), or null when it gives none. */
 function delayOf(event: StopTimeEvent | undefined, scheduledSec: number, origin: number): number | null {
   if (!event) return null;
@@ -230,28 +225,27 @@ function delayOf(event: StopTimeEvent | undefined, scheduledSec: number, origin:
 }
 
 function addedRun(
-  tt: Timetable,
-  days: ServiceDays,
-  index: TimetableIndex,
+  ref: Referential,
   update: TripUpdate,
   feedTime: number,
   problem: (reason: string) => void,
 ): AddedRun | null {
   const tripId = update.trip.tripId!;
-  if (index.tripIndex.has(tripId)) {
+  const { tt, days } = ref;
+  if (ref.indexOf('trip', tripId) >= 0) {
     problem(`added trip ${tripId}: a static trip has this id, ignored`);
     return null;
   }
   const routeId = update.trip.routeId ?? '';
-  const line = routeId === '' ? NO_LINE : (index.lineIndex.get(routeId) ?? null);
-  if (line === null) {
+  const line = routeId === '' ? NO_LINE : ref.indexOf('line', routeId);
+  if (routeId !== '' && line < 0) {
     problem(`added trip ${tripId}: unknown route_id ${routeId}`);
     return null;
   }
   const stops: number[] = [];
   const times: Array<[number, number]> = [];
   for (const stu of update.stopTimeUpdates) {
-    const stop = stu.stopId === undefined ? undefined : index.stopIndex.get(stu.stopId);
+    const stop = stopOf(ref, stu);
     const arrival = stu.arrival?.time ?? stu.departure?.time;
     const departure = stu.departure?.time ?? stu.arrival?.time;
     if (stop === undefined || arrival === undefined || departure === undefined) {

@@ -7,7 +7,7 @@
 import type { Timetable } from '../model/timetable.js';
 import type { FeedSource } from '../realtime/feed-source.js';
 import type { FeedMessage, VehiclePosition } from '../realtime/gtfs-rt.js';
-import { readTripUpdates, timetableIndex, type RealtimeRuns, type TimetableIndex } from '../realtime/trip-updates.js';
+import { readTripUpdates, type RealtimeRuns } from '../realtime/trip-updates.js';
 import { coverageLanguage, readAlerts, type AlertDisruptions } from '../disruptions/alerts.js';
 import type { Disruption } from '../disruptions/disruption.js';
 import type { Coverage } from './coverage-registry.js';
@@ -24,7 +24,6 @@ export class RealtimeUpdater {
   readonly vehicles = new Map<string, VehiclePosition>();
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly busy = new Set<FeedSource>();
-  private indexed: { tt: Timetable; index: TimetableIndex } | undefined;
   /** each source's runs and ServiceAlerts (as disruptions), read once per message and timetable */
   private readonly readOf = new Map<FeedSource, { message: FeedMessage; tt: Timetable; runs: RealtimeRuns; alerts: AlertDisruptions }>();
   /** told the duration of each apply, in seconds (metrics) */
@@ -90,7 +89,6 @@ export class RealtimeUpdater {
     const generation = this.coverage.generation;
     if (!generation) return;
     const started = performance.now();
-    if (this.indexed?.tt !== generation.tt) this.indexed = { tt: generation.tt, index: timetableIndex(generation.tt) };
     const merged: RealtimeRuns = { runs: new Map(), added: [], problems: [] };
     const alerts: Disruption[] = [];
     let alertProblems = 0;
@@ -102,7 +100,7 @@ export class RealtimeUpdater {
         read = {
           message,
           tt: generation.tt,
-          runs: readTripUpdates(generation.tt, generation.ref.days, this.indexed.index, message),
+          runs: readTripUpdates(generation.ref, message),
           alerts: readAlerts(message, generation.ref, coverageLanguage(generation.tt)),
         };
         this.readOf.set(source, read);

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { decodeFeedMessage, type FeedEntity, type FeedMessage } from '../../src/realtime/gtfs-rt.js';
-import { readTripUpdates, timetableIndex } from '../../src/realtime/trip-updates.js';
+import { readTripUpdates } from '../../src/realtime/trip-updates.js';
 import { withRealtime } from '../../src/service/generation.js';
 import { SHARED_DATA } from '../helpers/gtfs-fixture.js';
 import { COVERAGE, getJson, serve, tripIds, type Served } from './coverage-app.js';
@@ -92,7 +92,7 @@ function passesInOrder(outer: string[], inner: string[]): boolean {
 async function servedWith(message: FeedMessage): Promise<Served> {
   const served = await serve([ZIP]);
   const g = served.generation;
-  served.coverage.swap(withRealtime(g, readTripUpdates(g.tt, g.ref.days, timetableIndex(g.tt), message)));
+  served.coverage.swap(withRealtime(g, readTripUpdates(g.ref, message)));
   return served;
 }
 

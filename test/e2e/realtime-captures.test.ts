@@ -10,7 +10,8 @@ import { loadTimetable } from '../../src/gtfs/gtfs-loader.js';
 import { LoadReport } from '../../src/gtfs/load-report.js';
 import { ServiceDays } from '../../src/model/service-days.js';
 import { decodeFeedMessage, type FeedMessage } from '../../src/realtime/gtfs-rt.js';
-import { readTripUpdates, runKey, timetableIndex } from '../../src/realtime/trip-updates.js';
+import { readTripUpdates, runKey } from '../../src/realtime/trip-updates.js';
+import { Referential } from '../../src/ptref/referential.js';
 import { SHARED_DATA } from '../helpers/gtfs-fixture.js';
 import { gtfsDay, gtfsTime, RawFeed, serviceDayOrigin } from './raw-gtfs.js';
 
@@ -40,10 +41,10 @@ async function setUp(dir: string, capture: string) {
   const zip = path.join(RT, dir, 'gtfs.zip');
   const tt = await loadTimetable([zip], { report: new LoadReport() });
   const days = new ServiceDays(tt);
-  const index = timetableIndex(tt);
+  const ref = new Referential(tt);
   const message: FeedMessage = decodeFeedMessage(readFileSync(path.join(RT, dir, capture)));
   const raw = await RawFeed.open(zip);
-  return { tt, days, index, message, runs: readTripUpdates(tt, days, index, message), scheduled: await rawStopTimes(raw) };
+  return { tt, days, ref, message, runs: readTripUpdates(ref, message), scheduled: await rawStopTimes(raw) };
 }
 
 /**
@@ -78,13 +79,13 @@ function expectedTimes(
 }
 
 describe('BART trip updates, 2019-08-07', async () => {
-  const { tt, index, message, runs, scheduled } = await setUp('bart', 'trip-updates-2019-08-07.pb');
+  const { tt, ref, message, runs, scheduled } = await setUp('bart', 'trip-updates-2019-08-07.pb');
   const day = gtfsDay('20190807');
   const origin = serviceDayOrigin('America/Los_Angeles', day);
   const updates = message.entities.filter((e) => e.tripUpdate);
 
   test('65 known trips changed on the day of the feed, 7 added, 18 unknown trips and a one-stop addition reported', () => {
-    const known = updates.filter((e) => index.tripIndex.has(e.tripUpdate!.trip.tripId!));
+    const known = updates.filter((e) => ref.indexOf('trip', e.tripUpdate!.trip.tripId!) >= 0);
     assert.equal(known.length, 65);
     assert.equal(runs.runs.size, 65);
     for (const run of runs.runs.values()) assert.equal(run.day, day);
@@ -103,8 +104,8 @@ describe('BART trip updates, 2019-08-07', async () => {
     let checked = 0;
     for (const e of updates) {
       const u = e.tripUpdate!;
-      const trip = index.tripIndex.get(u.trip.tripId!);
-      if (trip === undefined) continue;
+      const trip = ref.indexOf('trip', u.trip.tripId!);
+      if (trip < 0) continue;
       const run = runs.runs.get(runKey(trip, day))!;
       const expected = expectedTimes(scheduled.get(u.trip.tripId!)!, u.stopTimeUpdates, origin);
       assert.deepEqual([...run.arrivalSec], expected.arr, `arrivals of ${u.trip.tripId}`);
@@ -129,7 +130,7 @@ describe('BART trip updates, 2019-08-07', async () => {
 });
 
 describe('Caltrain trip updates, 2023-11-08 01:05 UTC', async () => {
-  const { index, message, runs, scheduled } = await setUp('caltrain', 'trip-updates-2023-11-08.pb');
+  const { ref, message, runs, scheduled } = await setUp('caltrain', 'trip-updates-2023-11-08.pb');
   // start_date 20231107: the evening before in Pacific time, not the UTC date of the feed
   const day = gtfsDay('20231107');
   const origin = serviceDayOrigin('America/Los_Angeles', day);
@@ -139,7 +140,7 @@ describe('Caltrain trip updates, 2023-11-08 01:05 UTC', async () => {
     assert.equal(runs.runs.size, 19);
     for (const e of message.entities) {
       const u = e.tripUpdate!;
-      const run = runs.runs.get(runKey(index.tripIndex.get(u.trip.tripId!)!, day));
+      const run = runs.runs.get(runKey(ref.indexOf('trip', u.trip.tripId!), day));
       assert.ok(run, `${u.trip.tripId} runs on 2023-11-07`);
       const expected = expectedTimes(scheduled.get(u.trip.tripId!)!, u.stopTimeUpdates, origin);
       assert.deepEqual([...run.arrivalSec], expected.arr, `arrivals of ${u.trip.tripId}`);

@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { decodeFeedMessage, type FeedMessage } from '../../src/realtime/gtfs-rt.js';
-import { readTripUpdates, timetableIndex } from '../../src/realtime/trip-updates.js';
+import { readTripUpdates } from '../../src/realtime/trip-updates.js';
 import { withRealtime } from '../../src/service/generation.js';
 import { SHARED_DATA } from '../helpers/gtfs-fixture.js';
 import { getJson, serve, sorted, tripIds, tripsUrl, type Served } from './coverage-app.js';
@@ -120,7 +120,7 @@ async function checkWindow(served: Served, x: Expectations, changed: Map<string,
 async function servedWith(message: FeedMessage): Promise<Served> {
   const served = await serve([ZIP]);
   const g = served.generation;
-  served.coverage.swap(withRealtime(g, readTripUpdates(g.tt, g.ref.days, timetableIndex(g.tt), message)));
+  served.coverage.swap(withRealtime(g, readTripUpdates(g.ref, message)));
   return served;
 }
 

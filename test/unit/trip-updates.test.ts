@@ -7,10 +7,9 @@ import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadTimetable } from '../../src/gtfs/gtfs-loader.js';
 import { LoadReport } from '../../src/gtfs/load-report.js';
-import { ServiceDays } from '../../src/model/service-days.js';
 import type { Timetable } from '../../src/model/timetable.js';
 import type { FeedMessage, StopTimeUpdate, TripDescriptor } from '../../src/realtime/gtfs-rt.js';
-import { NO_LINE, NO_ROUTE, readTripUpdates, runKey, timetableIndex, type TimetableIndex } from '../../src/realtime/trip-updates.js';
+import { NO_LINE, NO_ROUTE, readTripUpdates, runKey } from '../../src/realtime/trip-updates.js';
 import { LevelRuns, RealtimeFreshness } from '../../src/ptref/realtime-freshness.js';
 import { Referential } from '../../src/ptref/referential.js';
 import { dayNumber, zonedToEpoch } from '../../src/util/datetime.js';
@@ -49,16 +48,14 @@ N1,24:20:00,24:20:00,A,2
 `;
 
 let tt: Timetable;
-let days: ServiceDays;
-let index: TimetableIndex;
+let ref: Referential;
 const DAY = dayNumber(2024, 3, 5);
 const at = (h: number, m: number, s = 0) => zonedToEpoch('Europe/Paris', 2024, 3, 5, h, m, s);
 const hms = (h: number, m: number, s = 0) => h * 3600 + m * 60 + s;
 
 before(async () => {
   tt = await loadTimetable([writeFeed(FEED)], { report: new LoadReport() });
-  days = new ServiceDays(tt);
-  index = timetableIndex(tt);
+  ref = new Referential(tt);
 });
 
 function feed(timestamp: number, ...updates: Array<{ trip: TripDescriptor; stopTimeUpdates?: StopTimeUpdate[] }>): FeedMessage {
@@ -69,9 +66,9 @@ function feed(timestamp: number, ...updates: Array<{ trip: TripDescriptor; stopT
 }
 
 function t1(stopTimeUpdates: StopTimeUpdate[]) {
-  const out = readTripUpdates(tt, days, index, feed(at(9, 0), { trip: { tripId: 'T1', startDate: '20240305' }, stopTimeUpdates }));
+  const out = readTripUpdates(ref, feed(at(9, 0), { trip: { tripId: 'T1', startDate: '20240305' }, stopTimeUpdates }));
   assert.deepEqual(out.problems, []);
-  const run = out.runs.get(runKey(index.tripIndex.get('T1')!, DAY));
+  const run = out.runs.get(runKey(ref.indexOf('trip', 'T1'), DAY));
   assert.ok(run, 'a run for T1 on 2024-03-05');
   return { arrivals: [...run.arrivalSec], departures: [...run.departureSec], skipped: [...run.skipped], cancelled: run.cancelled };
 }
@@ -118,9 +115,7 @@ describe('trip updates', () => {
 
   test('a cancelled trip, an added trip, an unknown trip', () => {
     const out = readTripUpdates(
-      tt,
-      days,
-      index,
+      ref,
       feed(
         at(9, 0),
         { trip: { tripId: 'T1', startDate: '20240305', scheduleRelationship: 'CANCELED' } },
@@ -135,7 +130,7 @@ describe('trip updates', () => {
         { trip: { tripId: 'NOPE', startDate: '20240305' } },
       ),
     );
-    assert.equal(out.runs.get(runKey(index.tripIndex.get('T1')!, DAY))?.cancelled, true);
+    assert.equal(out.runs.get(runKey(ref.indexOf('trip', 'T1'), DAY))?.cancelled, true);
     assert.equal(out.added.length, 1);
     const added = out.added[0]!;
     assert.deepEqual(
@@ -155,9 +150,7 @@ describe('trip updates', () => {
       { stopId: 'B', arrival: { time: at(12, 10) } },
     ];
     const out = readTripUpdates(
-      tt,
-      days,
-      index,
+      ref,
       feed(
         at(9, 0),
         { trip: { tripId: 'X1', scheduleRelationship: 'ADDED' }, stopTimeUpdates: stops },
@@ -176,26 +169,24 @@ describe('trip updates', () => {
   });
 
   test('without start_date, the day of the run nearest the feed time', () => {
-    const n1 = index.tripIndex.get('N1')!;
+    const n1 = ref.indexOf('trip', 'N1');
     // 00:05 on 6 March: the night run of the 5th is under way
-    let out = readTripUpdates(tt, days, index, feed(at(24, 5), { trip: { tripId: 'N1' }, stopTimeUpdates: [{ stopSequence: 2, arrival: { delay: 60 } }] }));
+    let out = readTripUpdates(ref, feed(at(24, 5), { trip: { tripId: 'N1' }, stopTimeUpdates: [{ stopSequence: 2, arrival: { delay: 60 } }] }));
     assert.deepEqual([...out.runs.keys()], [runKey(n1, DAY)]);
     assert.deepEqual([...out.runs.get(runKey(n1, DAY))!.arrivalSec], [hms(23, 50), hms(24, 21)]);
     // 22:00 on the 5th: that day's run, not yet left
-    out = readTripUpdates(tt, days, index, feed(at(22, 0), { trip: { tripId: 'N1' } }));
+    out = readTripUpdates(ref, feed(at(22, 0), { trip: { tripId: 'N1' } }));
     assert.deepEqual([...out.runs.keys()], [runKey(n1, DAY)]);
     // 03:00 on the 6th: the run of the 5th, ended at 00:20, is nearer than the 6th's at 23:50
-    out = readTripUpdates(tt, days, index, feed(at(27, 0), { trip: { tripId: 'N1' } }));
+    out = readTripUpdates(ref, feed(at(27, 0), { trip: { tripId: 'N1' } }));
     assert.deepEqual([...out.runs.keys()], [runKey(n1, DAY)]);
-    out = readTripUpdates(tt, days, index, feed(at(40, 0), { trip: { tripId: 'N1' } }));
+    out = readTripUpdates(ref, feed(at(40, 0), { trip: { tripId: 'N1' } }));
     assert.deepEqual([...out.runs.keys()], [runKey(n1, DAY + 1)]);
   });
 
   test('updates that match no stop, a day the trip does not run: reported', () => {
     const out = readTripUpdates(
-      tt,
-      days,
-      index,
+      ref,
       feed(
         at(9, 0),
         { trip: { tripId: 'T1', startDate: '20240305' }, stopTimeUpdates: [{ stopSequence: 99, arrival: { delay: 5 } }, { stopId: 'C', arrival: { delay: 30 } }] },
@@ -206,17 +197,17 @@ describe('trip updates', () => {
       { entity: 'e0', reason: 'trip T1: no stop with sequence 99' },
       { entity: 'e1', reason: 'trip T1 does not run on 20250101' },
     ]);
-    assert.deepEqual([...out.runs.get(runKey(index.tripIndex.get('T1')!, DAY))!.arrivalSec], [hms(10, 0), hms(10, 10), hms(10, 20, 30), hms(10, 30, 30)]);
+    assert.deepEqual([...out.runs.get(runKey(ref.indexOf('trip', 'T1'), DAY))!.arrivalSec], [hms(10, 0), hms(10, 10), hms(10, 20, 30), hms(10, 30, 30)]);
   });
 });
 
 describe('freshness levels with realtime runs', () => {
   const freshness = (...updates: Array<{ trip: TripDescriptor; stopTimeUpdates?: StopTimeUpdate[] }>) => {
-    const runs = readTripUpdates(tt, days, index, feed(at(9, 0), ...updates));
+    const runs = readTripUpdates(ref, feed(at(9, 0), ...updates));
     assert.deepEqual(runs.problems, []);
-    return new RealtimeFreshness(new Referential(tt), new LevelRuns([]), new LevelRuns(runs.runs.values()));
+    return new RealtimeFreshness(ref, new LevelRuns([]), new LevelRuns(runs.runs.values()));
   };
-  const T1 = () => index.tripIndex.get('T1')!;
+  const T1 = () => ref.indexOf('trip', 'T1');
 
   test('a delayed run departs at its new time at realtime only; the other days keep their schedule', () => {
     const f = freshness({ trip: { tripId: 'T1', startDate: '20240305' }, stopTimeUpdates: [{ stopSequence: 5, departure: { delay: 600 } }] });
