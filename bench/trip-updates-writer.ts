@@ -2,7 +2,7 @@
  * A GTFS-Realtime TripUpdates message written with pbf's writer, for benchmarks on feeds that come
  * without a capture. Field numbers from gtfs-realtime.proto.
  */
-import { PbfWriter } from 'pbf';
+import { encode, message } from '../test/helpers/pbf-writer.js';
 
 export interface StopDelay {
   stopSequence: number;
@@ -17,15 +17,6 @@ export interface TripDelay {
   stops: StopDelay[];
 }
 
-type Write = (pbf: PbfWriter) => void;
-
-function encode(write: Write): Uint8Array {
-  const pbf = new PbfWriter();
-  write(pbf);
-  return pbf.finish().slice();
-}
-
-const message = (pbf: PbfWriter, tag: number, write: Write) => pbf.writeBytesField(tag, encode(write));
 
 export function writeTripUpdates(timestampSec: number, trips: TripDelay[]): Uint8Array {
   return encode((pbf) => {

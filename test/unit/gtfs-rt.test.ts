@@ -14,6 +14,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PbfWriter } from 'pbf';
+import { encode, message, type Write } from '../helpers/pbf-writer.js';
 import { decodeFeedMessage, GtfsRealtimeError, type FeedEntity, type FeedMessage, type StopTimeEvent } from '../../src/realtime/gtfs-rt.js';
 import { SHARED_DATA } from '../helpers/gtfs-fixture.js';
 import { mulberry32 } from '../helpers/random.js';
@@ -450,15 +451,6 @@ describe('King County Metro vehicle positions 2021-09-02', () => {
 // ---------------------------------------------------------------------------------------------
 // 2. A message written here
 
-type Write = (pbf: PbfWriter) => void;
-
-function encode(write: Write): Uint8Array {
-  const pbf = new PbfWriter();
-  write(pbf);
-  return pbf.finish().slice();
-}
-
-const message = (pbf: PbfWriter, tag: number, write: Write) => pbf.writeBytesField(tag, encode(write));
 
 /** year 9999: a timestamp of 38 bits */
 const FAR = 253402300799;
