@@ -2,7 +2,7 @@
  * Server configuration: from a JSON file (several coverages) or from command-line flags (one).
  *
  *   { "coverages": [ { "id": "demo", "gtfs": ["gtfs"], "osm": "town.osm", "timezone": "Europe/Paris", "disruptions": "disruptions.json" } ],
- *     "port": 9090, "host": "0.0.0.0", "maxCount": 1000 }
+ *     "port": 9090, "host": "0.0.0.0", "maxCount": 1000, "snapshots": "snapshots", "watchIntervalSec": 10 }
  *
  * Relative paths in a file are relative to the file's folder.
  */
@@ -21,7 +21,13 @@ export interface ServerConfig {
   heatMaps: HeatMapSettings;
   /** `rateLimit`, `tokens`, `cache` (ops/settings.ts) */
   operations: OperationsSettings;
+  /** Folder of the coverages' snapshots (`navette build --out`); none: load from the sources. */
+  snapshots?: string;
+  /** Seconds between two checks of the coverages' files for a reload; 0 does not watch them. */
+  watchIntervalSec: number;
 }
+
+export const DEFAULT_WATCH_INTERVAL_SEC = 10;
 
 /** Worker pool and limits of the heat maps. */
 export interface HeatMapSettings {
@@ -63,7 +69,22 @@ export function readConfigFile(file: string): ServerConfig {
     operations: operationsSettingsOf(obj, (message) => {
       throw new ConfigError(`${file}: ${message}`);
     }),
+    snapshots: snapshotsOf(obj['snapshots'], dir, file),
+    watchIntervalSec: watchIntervalOf(obj['watchIntervalSec'], `${file}: watchIntervalSec`),
   };
+}
+
+function snapshotsOf(v: unknown, dir: string, file: string): string | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || v === '') throw new ConfigError(`${file}: snapshots must be the path of a folder`);
+  return path.resolve(dir, v);
+}
+
+/** Seconds between two checks of the files (0: no watching). */
+export function watchIntervalOf(v: unknown, what: string): number {
+  if (v === undefined) return DEFAULT_WATCH_INTERVAL_SEC;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new ConfigError(`${what} must be a number of seconds, 0 or more (0: do not watch)`);
+  return v;
 }
 
 function heatMapSettingsOf(v: unknown, file: string): HeatMapSettings {

@@ -4,7 +4,8 @@
  *
  *   navette serve --gtfs PATH [--gtfs PATH…] [--osm PATH] [--realtime FILE_OR_URL…] [--realtime-interval S]
  *                 [--disruptions FILE] [--disruptions-interval S] [--id NAME] [--timezone TZ] [--port N] [--host H]
- *   navette serve --config FILE [--port N]
+ *   navette serve --config FILE [--port N] [--snapshots DIR] [--watch-interval S]
+ *   navette build --config FILE --out DIR        (or the --gtfs, --osm… options of serve)
  */
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
@@ -14,9 +15,12 @@ import { DEFAULT_LIMITS } from '../api/trips-params.js';
 import { HeatMapPool } from '../service/heat-map-pool.js';
 import { FeedError } from '../gtfs/load-report.js';
 import { Coverage, CoverageRegistry, type CoverageConfig } from '../service/coverage-registry.js';
-import { generationCounts, loadCoverage } from '../service/load-coverage.js';
-import { ConfigError, DEFAULT_HEAT_MAP_SETTINGS, DEFAULT_PORT, readConfigFile, type ServerConfig } from './config.js';
+import { compileCoverage, generationCounts, loadCoverage } from '../service/load-coverage.js';
+import { snapshotPath, writeCoverageSnapshot } from '../service/coverage-snapshot.js';
+import { CoverageReloader } from '../service/coverage-reloader.js';
+import { ConfigError, DEFAULT_HEAT_MAP_SETTINGS, DEFAULT_PORT, DEFAULT_WATCH_INTERVAL_SEC, readConfigFile, watchIntervalOf, type ServerConfig } from './config.js';
 import { progressPrinter } from './progress.js';
+import { mkdirSync } from 'node:fs';
 import { FeedSource, sourceLocation } from '../realtime/feed-source.js';
 import { RealtimeUpdater } from '../service/realtime-updater.js';
 import { DisruptionSource } from '../service/disruption-source.js';
@@ -27,13 +31,20 @@ const USAGE = `Usage:
   navette serve --gtfs PATH [--gtfs PATH…] [--osm PATH] [--realtime FILE_OR_URL…] [--realtime-interval SECONDS]
                 [--disruptions FILE] [--disruptions-interval SECONDS] [--id NAME] [--timezone TZ] [--port N] [--host HOST] [--rate-limit N]
   navette serve --config FILE [--port N] [--host HOST] [--rate-limit N]
+  serve options for every form: [--snapshots DIR] [--watch-interval SECONDS]
+  navette build (--config FILE | --gtfs PATH… [--osm PATH] [--id NAME] [--timezone TZ]) --out DIR
 
-Serves a Navitia-compatible API on http://HOST:PORT/v1/coverage (default port ${DEFAULT_PORT}).
-A GTFS PATH is a zip file or a folder; several feeds make one coverage.`;
+serve: answers a Navitia-compatible API on http://HOST:PORT/v1/coverage (default port ${DEFAULT_PORT}).
+A GTFS PATH is a zip file or a folder; several feeds make one coverage. With --snapshots, each
+coverage loads from DIR/<id>.snapshot when it is valid, and writes it when it is missing or stale.
+Coverages reload on SIGHUP, and when their files change (checked every ${DEFAULT_WATCH_INTERVAL_SEC} s; 0: never).
+
+build: compiles each coverage into DIR/<id>.snapshot.`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'serve') return serve(rest);
+  if (command === 'build') return build(rest);
   if (command === '--help' || command === '-h' || command === 'help' || command === undefined) {
     process.stdout.write(`${USAGE}\n`);
     return command === undefined ? 2 : 0;
@@ -42,7 +53,7 @@ async function main(argv: string[]): Promise<number> {
   return 2;
 }
 
-function configFromArgs(args: string[]): ServerConfig {
+function configFromArgs(command: 'serve' | 'build', args: string[]): ServerConfig {
   const { values } = parseArgs({
     args,
     options: {
@@ -58,6 +69,9 @@ function configFromArgs(args: string[]): ServerConfig {
       port: { type: 'string' },
       host: { type: 'string' },
       'rate-limit': { type: 'string' },
+      snapshots: { type: 'string' },
+      'watch-interval': { type: 'string' },
+      out: { type: 'string' },
     },
     strict: true,
   });
@@ -82,8 +96,17 @@ function configFromArgs(args: string[]): ServerConfig {
       maxCount: 1000,
       heatMaps: { ...DEFAULT_HEAT_MAP_SETTINGS },
       operations: structuredClone(DEFAULT_OPERATIONS),
+      watchIntervalSec: DEFAULT_WATCH_INTERVAL_SEC,
     };
   }
+  if (command === 'build') {
+    if (values.out === undefined) throw new ConfigError('give --out DIR, the folder of the snapshots');
+    config.snapshots = path.resolve(values.out);
+  } else if (values.out !== undefined) {
+    throw new ConfigError('--out is an option of navette build (navette serve reads snapshots with --snapshots DIR)');
+  }
+  if (values.snapshots !== undefined) config.snapshots = path.resolve(values.snapshots);
+  if (values['watch-interval'] !== undefined) config.watchIntervalSec = watchIntervalOf(Number(values['watch-interval']), '--watch-interval');
   if (values.port !== undefined) {
     const port = Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`--port must be a port number, not ${values.port}`);
@@ -110,7 +133,7 @@ function secondsOption(values: Record<string, unknown>, name: string): number | 
 async function serve(args: string[]): Promise<number> {
   let config: ServerConfig;
   try {
-    config = configFromArgs(args);
+    config = configFromArgs('serve', args);
   } catch (e) {
     process.stderr.write(`navette: ${(e as Error).message}\n${USAGE}\n`);
     return 2;
@@ -124,38 +147,73 @@ async function serve(args: string[]): Promise<number> {
   app.addHook('onClose', async () => heatMaps.close());
   // Listen first: coverages answer "loading" until their data is ready.
   await app.listen({ port: config.port, host: config.host });
-  let loaded = 0;
-  for (const coverage of registry.list()) {
+  const snapshotDir = config.snapshots;
+  if (snapshotDir) mkdirSync(snapshotDir, { recursive: true });
+
+  /** Poll a coverage's disruptions file and realtime sources, once it has data. */
+  const startSources = (coverage: Coverage) => {
+    if (coverage.config.disruptions && !coverage.disruptionSource) {
+      coverage.disruptionSource = new DisruptionSource(coverage, coverage.config.disruptions, app.log);
+      coverage.disruptionSource.start();
+    }
+    if (coverage.config.realtime?.length && !coverage.realtime) {
+      coverage.realtime = new RealtimeUpdater(coverage, coverage.config.realtime.map((c) => new FeedSource(c)), app.log);
+      coverage.realtime.onApplied = (seconds) => metrics.realtimeApplied(coverage.id, seconds);
+      coverage.realtime.start();
+    }
+  };
+
+  /** Load a coverage (at start or on a reload) and log what happened; false when it failed. */
+  const loadAndLog = async (coverage: Coverage, reason: string): Promise<boolean> => {
     const progress = progressPrinter(`loading ${coverage.id}`);
+    const log = app.log.child({ coverage: coverage.id });
     try {
       const summary = await loadCoverage(coverage, {
+        snapshotDir,
         onProgress: progress.update,
-        onProblem: (p) => app.log.warn({ coverage: coverage.id, file: p.file, line: p.line }, p.reason),
+        onProblem: (p) => log.warn({ file: p.file, line: p.line }, p.reason),
       });
       progress.done();
+      if (summary.snapshotRefused) log.warn(`snapshot not used, loading from the sources: ${summary.snapshotRefused}`);
       metrics.coverageLoaded(coverage.id, summary.seconds);
       const counts = generationCounts(summary.generation);
-      app.log.info(
-        { coverage: coverage.id, seconds: Number(summary.seconds.toFixed(2)), memoryMB: Math.round(summary.memoryBytes / 1e6), ...counts },
-        `coverage ${coverage.id} loaded in ${summary.seconds.toFixed(2)} s`,
+      log.info(
+        { reason, from: summary.from, generation: summary.generation.number, seconds: Number(summary.seconds.toFixed(3)), memoryMB: Math.round(summary.memoryBytes / 1e6), ...counts },
+        `coverage ${coverage.id} loaded from its ${summary.from === 'snapshot' ? 'snapshot' : 'sources'} in ${summary.seconds.toFixed(2)} s (${reason})`,
       );
-      for (const line of summary.generation.report.summary()) app.log.warn({ coverage: coverage.id }, `problems: ${line}`);
-      for (const note of summary.generation.report.notes) app.log.info({ coverage: coverage.id }, note);
-      loaded++;
-      if (coverage.config.disruptions) {
-        coverage.disruptionSource = new DisruptionSource(coverage, coverage.config.disruptions, app.log);
-        coverage.disruptionSource.start();
+      if (summary.snapshotWritten) {
+        const w = summary.snapshotWritten;
+        log.info({ file: w.file, bytes: w.bytes, seconds: Number(w.seconds.toFixed(3)) }, `snapshot written: ${w.file}`);
       }
-      if (coverage.config.realtime?.length) {
-        coverage.realtime = new RealtimeUpdater(coverage, coverage.config.realtime.map((c) => new FeedSource(c)), app.log);
-        coverage.realtime.onApplied = (seconds) => metrics.realtimeApplied(coverage.id, seconds);
-        coverage.realtime.start();
+      if (summary.snapshotWriteError) log.error(summary.snapshotWriteError);
+      if (summary.from === 'sources') {
+        for (const line of summary.generation.report.summary()) log.warn(`problems: ${line}`);
+        for (const note of summary.generation.report.notes) log.info(note);
       }
+      startSources(coverage);
+      return true;
     } catch (e) {
       progress.done();
       const message = e instanceof FeedError ? e.message : `${(e as Error).message}`;
-      app.log.error({ coverage: coverage.id }, `coverage ${coverage.id} could not be loaded: ${message}`);
+      const kept = coverage.generation ? ', the loaded data stays in service' : '';
+      log.error(`coverage ${coverage.id} could not be loaded (${reason})${kept}: ${message}`);
+      return false;
     }
+  };
+
+  const reloaders: CoverageReloader[] = [];
+  let loaded = 0;
+  for (const coverage of registry.list()) {
+    const reloader = new CoverageReloader(coverage, {
+      load: loadAndLog,
+      snapshotFile: snapshotDir ? snapshotPath(snapshotDir, coverage.id) : undefined,
+      watchIntervalSec: config.watchIntervalSec,
+    });
+    reloaders.push(reloader);
+    await reloader.reload('start');
+    // a coverage that failed to load is watched too: mended files bring it up
+    reloader.watch();
+    if (coverage.generation) loaded++;
   }
   if (loaded === 0) {
     process.stderr.write('navette: no coverage could be loaded, stopping\n');
@@ -172,7 +230,48 @@ async function serve(args: string[]): Promise<number> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  process.on('SIGHUP', () => {
+    app.log.info('SIGHUP: reloading every coverage');
+    for (const reloader of reloaders) void reloader.reload('SIGHUP');
+  });
   return -1; // keep running
+}
+
+/** `navette build`: compile each coverage into its snapshot file. */
+async function build(args: string[]): Promise<number> {
+  let config: ServerConfig;
+  try {
+    config = configFromArgs('build', args);
+  } catch (e) {
+    process.stderr.write(`navette: ${(e as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  const out = config.snapshots!;
+  mkdirSync(out, { recursive: true });
+  let failed = 0;
+  for (const c of config.coverages) {
+    const progress = progressPrinter(`compiling ${c.id}`);
+    const started = performance.now();
+    try {
+      const compiled = await compileCoverage(c, {
+        onProgress: progress.update,
+        onProblem: (p) => process.stderr.write(`${c.id}: ${p.file}:${p.line}: ${p.reason}\n`),
+      });
+      progress.done();
+      const file = snapshotPath(out, c.id);
+      const bytes = await writeCoverageSnapshot(file, c, compiled);
+      const seconds = (performance.now() - started) / 1000;
+      const problems = compiled.report.problemCount;
+      process.stdout.write(
+        `${c.id}: ${file} (${(bytes / 1e6).toFixed(1)} MB, ${compiled.tt.stopTimes.arrivalSec.length} stop_times, ${problems} problems) in ${seconds.toFixed(2)} s\n`,
+      );
+    } catch (e) {
+      progress.done();
+      failed++;
+      process.stderr.write(`navette: ${c.id} could not be built: ${(e as Error).message}\n`);
+    }
+  }
+  return failed > 0 ? 1 : 0;
 }
 
 main(process.argv.slice(2)).then(

@@ -11,6 +11,12 @@ export interface Problem {
 
 const EXAMPLES_PER_REASON = 5;
 
+export interface LoadReportState {
+  counts: [string, number][];
+  examples: Problem[];
+  notes: string[];
+}
+
 export class LoadReport {
   readonly counts = new Map<string, number>();
   readonly examples: Problem[] = [];
@@ -38,6 +44,20 @@ export class LoadReport {
     let n = 0;
     for (const c of this.counts.values()) n += c;
     return n;
+  }
+
+  /** What a snapshot keeps of the report. */
+  state(): LoadReportState {
+    return { counts: [...this.counts], examples: this.examples, notes: this.notes };
+  }
+
+  /** The report a snapshot kept. */
+  static restore(state: LoadReportState): LoadReport {
+    const report = new LoadReport();
+    for (const [reason, n] of state.counts) report.counts.set(reason, n);
+    report.examples.push(...state.examples);
+    report.notes.push(...state.notes);
+    return report;
   }
 
   /** One line per reason: "123 × <reason>". */

@@ -39,7 +39,18 @@ export class Coverage {
     return this.config.id;
   }
 
-  /** Install a freshly loaded generation; requests that started earlier keep the one they took. */
+  /**
+   * Install a freshly loaded generation, the disruptions file's and the realtime sources' current
+   * state applied on it first: requests never see the new data without them.
+   */
+  install(loaded: Generation): void {
+    let generation = loaded;
+    if (this.disruptionSource) generation = this.disruptionSource.applyTo(generation);
+    if (this.realtime?.hasMessages) generation = this.realtime.applyTo(generation);
+    this.swap(generation);
+  }
+
+  /** Swap in a generation; requests that started earlier keep the one they took. */
   swap(generation: Generation): void {
     this.generation = generation;
     this.status = 'running';

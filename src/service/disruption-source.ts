@@ -8,7 +8,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { DisruptionFileError, parseDisruptionFile } from '../disruptions/disruption-file.js';
 import { plannedRuns } from '../disruptions/planned-runs.js';
 import type { Coverage } from './coverage-registry.js';
-import { withDisruptions } from './generation.js';
+import { withDisruptions, type Generation } from './generation.js';
 import type { UpdaterLog } from './realtime-updater.js';
 
 export interface DisruptionSourceConfig {
@@ -35,6 +35,8 @@ export class DisruptionSource {
   readonly intervalSec: number;
   private readonly state: DisruptionSourceStatus;
   private stamp: string | undefined;
+  /** the text of the last good read, applied again on each newly loaded generation */
+  private lastGoodText: string | undefined;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -86,24 +88,50 @@ export class DisruptionSource {
       this.failed(`cannot read ${this.config.path}: ${(e as Error).message}`, nowSec);
       return false;
     }
-    let parsed;
+    let applied;
     try {
-      parsed = parseDisruptionFile(text, this.config.path, generation.ref, generation.tt.timezone);
+      applied = this.read(text, generation);
     } catch (e) {
       if (!(e instanceof DisruptionFileError)) throw e;
       this.failed(e.message, nowSec);
       return false;
     }
-    const planned = plannedRuns(generation.ref, parsed.disruptions, generation.productionStartDay, generation.productionEndDay);
-    this.coverage.swap(withDisruptions(generation, parsed.disruptions, generation.disruptions.alerts, planned.runs));
-    const problems = [...parsed.problems, ...planned.problems];
-    for (const p of problems) this.log.warn({ coverage: this.coverage.id }, p);
-    Object.assign(this.state, { last_load_at: nowSec, disruptions: parsed.disruptions.length, problems: problems.length, loads: this.state.loads + 1 });
+    this.lastGoodText = text;
+    this.coverage.swap(applied.generation);
+    for (const p of applied.problems) this.log.warn({ coverage: this.coverage.id }, p);
+    Object.assign(this.state, { last_load_at: nowSec, disruptions: applied.disruptions, problems: applied.problems.length, loads: this.state.loads + 1 });
     this.log.info(
-      { coverage: this.coverage.id, disruptions: parsed.disruptions.length, adaptedRuns: planned.runs.length, problems: problems.length },
-      `disruptions file read: ${parsed.disruptions.length} disruptions, ${planned.runs.length} runs changed at the adapted level, ${problems.length} problems`,
+      { coverage: this.coverage.id, disruptions: applied.disruptions, adaptedRuns: applied.adaptedRuns, problems: applied.problems.length },
+      `disruptions file read: ${applied.disruptions} disruptions, ${applied.adaptedRuns} runs changed at the adapted level, ${applied.problems.length} problems`,
     );
     return true;
+  }
+
+  /**
+   * `generation` with the disruptions of the last good read (a newly loaded generation gets them
+   * before it is installed; they are read again against its data).
+   */
+  applyTo(generation: Generation): Generation {
+    if (this.lastGoodText === undefined) return generation;
+    try {
+      return this.read(this.lastGoodText, generation).generation;
+    } catch (e) {
+      if (!(e instanceof DisruptionFileError)) throw e;
+      this.failed(e.message);
+      return generation;
+    }
+  }
+
+  /** The file's text against a generation's data; throws DisruptionFileError when it is unusable. */
+  private read(text: string, generation: Generation) {
+    const parsed = parseDisruptionFile(text, this.config.path, generation.ref, generation.tt.timezone);
+    const planned = plannedRuns(generation.ref, parsed.disruptions, generation.productionStartDay, generation.productionEndDay);
+    return {
+      generation: withDisruptions(generation, parsed.disruptions, generation.disruptions.alerts, planned.runs),
+      disruptions: parsed.disruptions.length,
+      adaptedRuns: planned.runs.length,
+      problems: [...parsed.problems, ...planned.problems],
+    };
   }
 
   status(): DisruptionSourceStatus {

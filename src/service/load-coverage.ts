@@ -1,9 +1,12 @@
 /**
- * Load a coverage's sources into a new generation, reporting progress and problems, and swap it in.
+ * Load a coverage into a new generation, from its snapshot when one is valid, else from its sources
+ * (reporting progress and problems), and install it.
  */
 import { loadTimetable, type LoadProgress } from '../gtfs/gtfs-loader.js';
 import { LoadReport, type Problem } from '../gtfs/load-report.js';
-import type { Coverage } from './coverage-registry.js';
+import { SnapshotError } from '../model/snapshot-file.js';
+import type { Coverage, CoverageConfig } from './coverage-registry.js';
+import { readCoverageSnapshot, snapshotPath, writeCoverageSnapshot, type CompiledCoverage } from './coverage-snapshot.js';
 import { makeGeneration, type Generation } from './generation.js';
 
 export interface LoadHooks {
@@ -11,29 +14,84 @@ export interface LoadHooks {
   onProblem?: (p: Problem) => void;
 }
 
+export interface LoadOptions extends LoadHooks {
+  /**
+   * The folder of snapshots: the coverage's is read when it is valid, and written again from the
+   * sources when it is missing or refused.
+   */
+  snapshotDir?: string;
+}
+
 export interface LoadSummary {
   generation: Generation;
+  /** Seconds from the start to a query-ready generation. */
   seconds: number;
   /** Heap and array buffers in use after the load, in bytes. */
   memoryBytes: number;
+  from: 'snapshot' | 'sources';
+  /** Why the snapshot was not used, when there is a snapshot folder and it was not. */
+  snapshotRefused?: string;
+  /** The snapshot written after a load from the sources. */
+  snapshotWritten?: { file: string; bytes: number; seconds: number };
+  snapshotWriteError?: string;
 }
 
-export async function loadCoverage(coverage: Coverage, hooks: LoadHooks = {}): Promise<LoadSummary> {
-  const started = process.hrtime.bigint();
+/** Compile a coverage from its sources: the timetable and, with an OSM extract, the street data. */
+export async function compileCoverage(config: CoverageConfig, hooks: LoadHooks = {}): Promise<CompiledCoverage> {
   const report = new LoadReport((p) => hooks.onProblem?.(p));
+  const tt = await loadTimetable(config.gtfs, { timezone: config.timezone, report, onProgress: hooks.onProgress });
+  // the street network (and the routing code) is loaded only for coverages that have one
+  const streets = config.osm ? await (await import('./street-data.js')).buildStreetData(tt, config.osm, report) : undefined;
+  return { tt, report, streets };
+}
+
+/** A query-ready generation of a coverage, not yet installed. */
+export async function loadGeneration(config: CoverageConfig, options: LoadOptions = {}): Promise<LoadSummary> {
+  const started = process.hrtime.bigint();
+  let compiled: CompiledCoverage | undefined;
+  let snapshotRefused: string | undefined;
+  if (options.snapshotDir) {
+    try {
+      compiled = await readCoverageSnapshot(snapshotPath(options.snapshotDir, config.id), config);
+    } catch (e) {
+      if (!(e instanceof SnapshotError)) throw e;
+      snapshotRefused = e.message;
+    }
+  }
+  const from = compiled ? 'snapshot' : 'sources';
+  compiled ??= await compileCoverage(config, options);
+  const generation = makeGeneration(compiled.tt, compiled.report, compiled.streets);
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const mem = process.memoryUsage();
+  return { generation, seconds, memoryBytes: mem.heapUsed + mem.arrayBuffers, from, snapshotRefused };
+}
+
+/**
+ * Load a coverage and install the generation (its disruptions and realtime data applied on it).
+ * With a snapshot folder, a load from the sources then writes the coverage's snapshot. When the
+ * load fails, a coverage already running keeps its generation.
+ */
+export async function loadCoverage(coverage: Coverage, options: LoadOptions = {}): Promise<LoadSummary> {
+  let summary: LoadSummary;
   try {
-    const tt = await loadTimetable(coverage.config.gtfs, { timezone: coverage.config.timezone, report, onProgress: hooks.onProgress });
-    // the street network (and the routing code) is loaded only for coverages that have one
-    const streets = coverage.config.osm ? await (await import('./street-data.js')).buildStreetData(tt, coverage.config.osm, report) : undefined;
-    const generation = makeGeneration(tt, report, streets);
-    coverage.swap(generation);
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const mem = process.memoryUsage();
-    return { generation, seconds, memoryBytes: mem.heapUsed + mem.arrayBuffers };
+    summary = await loadGeneration(coverage.config, options);
   } catch (e) {
     coverage.fail((e as Error).message);
     throw e;
   }
+  coverage.install(summary.generation);
+  if (options.snapshotDir && summary.from === 'sources') {
+    const file = snapshotPath(options.snapshotDir, coverage.id);
+    const started = performance.now();
+    try {
+      const { tt, report, streets } = summary.generation;
+      const bytes = await writeCoverageSnapshot(file, coverage.config, { tt, report, streets });
+      summary.snapshotWritten = { file, bytes, seconds: (performance.now() - started) / 1000 };
+    } catch (e) {
+      summary.snapshotWriteError = `${file} could not be written: ${(e as Error).message}`;
+    }
+  }
+  return summary;
 }
 
 /** Counts of a generation, for the load summary. */

@@ -11,7 +11,7 @@ import { readTripUpdates, type RealtimeRuns } from '../realtime/trip-updates.js'
 import { coverageLanguage, readAlerts, type AlertDisruptions } from '../disruptions/alerts.js';
 import type { Disruption } from '../disruptions/disruption.js';
 import type { Coverage } from './coverage-registry.js';
-import { withChanges } from './generation.js';
+import { withChanges, type Generation } from './generation.js';
 
 export interface UpdaterLog {
   info(obj: object, msg: string): void;
@@ -84,11 +84,22 @@ export class RealtimeUpdater {
     }
   }
 
+  /** Whether some source has given a message yet. */
+  get hasMessages(): boolean {
+    return this.latest.size > 0;
+  }
+
   /** The runs of all current messages, as a new generation of the coverage. */
   apply(): void {
     const generation = this.coverage.generation;
     if (!generation) return;
     const started = performance.now();
+    this.coverage.swap(this.applyTo(generation));
+    this.onApplied?.((performance.now() - started) / 1000);
+  }
+
+  /** `generation` with the runs and alerts of all current messages (a newly loaded one gets them before it is installed). */
+  applyTo(generation: Generation): Generation {
     const merged: RealtimeRuns = { runs: new Map(), added: [], problems: [] };
     const alerts: Disruption[] = [];
     let alertProblems = 0;
@@ -114,12 +125,11 @@ export class RealtimeUpdater {
     }
     // ServiceAlerts are disruptions (listed, tagged); they do not change the adapted level
     const alertsChanged = alerts.length > 0 || generation.disruptions.alerts.length > 0;
-    this.coverage.swap(withChanges(generation, { realtime: merged, alerts: alertsChanged ? alerts : undefined }));
-    this.onApplied?.((performance.now() - started) / 1000);
     this.log.info(
       { coverage: this.coverage.id, runs: merged.runs.size, added: merged.added.length, problems: merged.problems.length, alerts: alerts.length, alertProblems },
       `realtime applied: ${merged.runs.size} runs changed, ${merged.added.length} added, ${merged.problems.length} updates skipped, ${alerts.length} alerts`,
     );
+    return withChanges(generation, { realtime: merged, alerts: alertsChanged ? alerts : undefined });
   }
 
   status() {

@@ -52,8 +52,7 @@ export async function buildStreetData(tt: Timetable, osmPath: string, report: Lo
     stopLon: sharedCopy(Float64Array, tt.stopPoints.lon),
     stopLat: sharedCopy(Float64Array, tt.stopPoints.lat),
   };
-  return {
-    id: ++streetDataCounter,
+  return withStreetDataId({
     data,
     names: built.names,
     stats: {
@@ -70,5 +69,10 @@ export async function buildStreetData(tt: Timetable, osmPath: string, report: Lo
       unsnapped_car: snaps.unsnapped[2]!,
       footpaths: footpaths.from.length,
     },
-  };
+  });
+}
+
+/** Street data under a new id (built, or read from a snapshot). */
+export function withStreetDataId(parts: Omit<StreetData, 'id'>): StreetData {
+  return { id: ++streetDataCounter, ...parts };
 }
