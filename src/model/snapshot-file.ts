@@ -87,8 +87,9 @@ export async function readSnapshotFile<M>(file: string, accept: (meta: M) => voi
   try {
     const size = (await handle.stat()).size;
     const prefix = Buffer.alloc(PREFIX_BYTES);
-    await readExactly(handle, prefix, 0, file, size);
-    if (!prefix.subarray(0, MAGIC.length).equals(MAGIC)) throw new SnapshotError(`${file} is not a Navette snapshot`);
+    await readExactly(handle, prefix.subarray(0, Math.min(size, PREFIX_BYTES)), 0, file, size);
+    if (size < MAGIC.length || !prefix.subarray(0, MAGIC.length).equals(MAGIC)) throw new SnapshotError(`${file} is not a Navette snapshot`);
+    if (size < PREFIX_BYTES) throw new SnapshotError(`${file} is damaged: it ends at byte ${size}, before its header does`);
     const format = prefix.readUInt32LE(MAGIC.length);
     if (format !== SNAPSHOT_FORMAT) {
       throw new SnapshotError(`${file} has snapshot format ${format}, this version of Navette reads format ${SNAPSHOT_FORMAT}`);
