@@ -9,6 +9,10 @@ export interface RunningServer {
   process: ChildProcess;
   /** `http://host:port/v1/coverage` */
   base: string;
+  /** Every JSON line it logged so far, parsed (it keeps growing). */
+  logs: Record<string, unknown>[];
+  /** The next logged line whose message matches, waited for at most `timeoutMs`. */
+  waitForLog(pattern: RegExp, timeoutMs?: number): Promise<Record<string, unknown>>;
 }
 
 export async function startServer(args: string[]): Promise<RunningServer> {
@@ -16,14 +20,44 @@ export async function startServer(args: string[]): Promise<RunningServer> {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, LOG_LEVEL: 'info' },
   });
+  const logs: Record<string, unknown>[] = [];
+  const waiters: { pattern: RegExp; resolve: (line: Record<string, unknown>) => void }[] = [];
   // the server logs one JSON line per event; the last one at start-up names the address it serves on
-  let base: string | undefined;
-  for await (const line of createInterface({ input: server.stdout! })) {
-    const msg = line.startsWith('{') ? String(JSON.parse(line).msg) : '';
-    base = /^serving \d+ coverage\(s\) on (\S+)$/.exec(msg)?.[1];
-    if (base) break;
-  }
+  let ready: (base: string | undefined) => void;
+  const started = new Promise<string | undefined>((resolve) => (ready = resolve));
+  const lines = createInterface({ input: server.stdout! });
+  lines.on('line', (line) => {
+    if (!line.startsWith('{')) return;
+    const entry = JSON.parse(line) as Record<string, unknown>;
+    logs.push(entry);
+    const msg = String(entry['msg']);
+    const base = /^serving \d+ coverage\(s\) on (\S+)$/.exec(msg)?.[1];
+    if (base) ready(base);
+    for (const w of [...waiters]) {
+      if (w.pattern.test(msg)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(entry);
+      }
+    }
+  });
+  lines.on('close', () => ready(undefined));
+  const base = await started;
   if (!base) throw new Error(`navette serve ${args.join(' ')} stopped before serving`);
-  server.stdout!.resume(); // keep draining its log
-  return { process: server, base };
+  return {
+    process: server,
+    base,
+    logs,
+    waitForLog(pattern, timeoutMs = 20_000) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no log line matching ${pattern} within ${timeoutMs} ms`)), timeoutMs);
+        waiters.push({
+          pattern,
+          resolve: (entry) => {
+            clearTimeout(timer);
+            resolve(entry);
+          },
+        });
+      });
+    },
+  };
 }
