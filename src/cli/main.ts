@@ -4,7 +4,8 @@
  *
  *   navette serve --gtfs PATH [--gtfs PATH…] [--osm PATH] [--realtime FILE_OR_URL…] [--realtime-interval S]
  *                 [--disruptions FILE] [--disruptions-interval S] [--id NAME] [--timezone TZ] [--port N] [--host H]
- *   navette serve --config FILE [--port N]
+ *                 [--rate-limit N] [--trust-proxy VALUE]
+ *   navette serve --config FILE [--port N] [--host H] [--rate-limit N] [--trust-proxy VALUE]
  */
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
@@ -22,14 +23,18 @@ import { RealtimeUpdater } from '../service/realtime-updater.js';
 import { DisruptionSource } from '../service/disruption-source.js';
 import { Metrics } from '../ops/metrics.js';
 import { DEFAULT_OPERATIONS, defaultBurst } from '../ops/settings.js';
+import { trustProxyOf } from '../ops/trust-proxy.js';
 
 const USAGE = `Usage:
   navette serve --gtfs PATH [--gtfs PATH…] [--osm PATH] [--realtime FILE_OR_URL…] [--realtime-interval SECONDS]
                 [--disruptions FILE] [--disruptions-interval SECONDS] [--id NAME] [--timezone TZ] [--port N] [--host HOST] [--rate-limit N]
-  navette serve --config FILE [--port N] [--host HOST] [--rate-limit N]
+                [--trust-proxy VALUE]
+  navette serve --config FILE [--port N] [--host HOST] [--rate-limit N] [--trust-proxy VALUE]
 
 Serves a Navitia-compatible API on http://HOST:PORT/v1/coverage (default port ${DEFAULT_PORT}).
-A GTFS PATH is a zip file or a folder; several feeds make one coverage.`;
+A GTFS PATH is a zip file or a folder; several feeds make one coverage.
+--trust-proxy: true, false (the default) or the reverse proxies' addresses and CIDR ranges,
+comma-separated, whose X-Forwarded-For names the client.`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -58,6 +63,7 @@ function configFromArgs(args: string[]): ServerConfig {
       port: { type: 'string' },
       host: { type: 'string' },
       'rate-limit': { type: 'string' },
+      'trust-proxy': { type: 'string' },
     },
     strict: true,
   });
@@ -94,6 +100,11 @@ function configFromArgs(args: string[]): ServerConfig {
     const rate = Number(values['rate-limit']);
     if (!(rate >= 0)) throw new ConfigError(`--rate-limit must be a number of requests per second (0: no limit), not ${values['rate-limit']}`);
     config.operations.rateLimit = { requestsPerSecond: rate, burst: defaultBurst(rate) };
+  }
+  if (values['trust-proxy'] !== undefined) {
+    config.operations.trustProxy = trustProxyOf(values['trust-proxy'], '--trust-proxy', (message) => {
+      throw new ConfigError(message);
+    });
   }
   return config;
 }
