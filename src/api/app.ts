@@ -39,7 +39,7 @@ export interface AppOptions {
   corsOrigin?: string | string[];
   /** Where heat maps are computed (a worker pool in the server); without one, heat maps compute in-process. */
   heatMaps?: HeatMapRunner;
-  /** Rate limit, tokens, HTTP caching (default: no limit, no token; see ops/settings.ts). */
+  /** Rate limit, tokens, HTTP caching, trusted proxies (default: no limit, no token, no proxy; see ops/settings.ts). */
   operations?: OperationsSettings;
   /** The server's metrics registry (default: one of the app's own). */
   metrics?: Metrics;
@@ -49,6 +49,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? false,
     genReqId: () => randomUUID(),
+    // the client's address (req.ip, which the rate limit keys by) and scheme as trusted proxies forward them
+    trustProxy: options.operations?.trustProxy ?? false,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 10_000 },
   });
   // Before CORS, whose hook ends preflight requests: every answer carries the request id.

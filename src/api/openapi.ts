@@ -3,6 +3,10 @@
  * Swagger 2.0 at `/v1/schema` (what Navitia serves and its clients read), and its OpenAPI 3
  * translation at `/v1/openapi.json` (what today's tools read; `/docs` renders it).
  *
+ * The probes and metrics (`/healthz`, `/readyz`, `/metrics`) sit outside the base path `/v1`, which
+ * Swagger 2.0 cannot give one operation another of: only the OpenAPI 3 document describes them, each
+ * path with its own `servers: [{url: '/'}]`; the Swagger document says so in its description.
+ *
  * Response schemas forbid unknown properties: the contract tests validate every answer against
  * them, so a field added to a response without its schema fails the tests. Swagger 2.0 has no null
  * type: values that may be null carry `x-nullable`, which the OpenAPI 3 translation turns into
@@ -33,8 +37,31 @@ function object(properties: Record<string, Json>, required: string[] = Object.ke
   return { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
 }
 
+/** A copy of `properties` without `keys`. */
+const omit = (properties: Record<string, Json>, keys: string[]) => Object.fromEntries(Object.entries(properties).filter(([k]) => !keys.includes(k)));
+
+const count = { type: 'integer', minimum: 0 };
+/** An instant as `formatUtc` writes it. */
+const utcDatetime = { type: 'string', pattern: '^[0-9]{8}T[0-9]{6}$' };
+const coverageStatus = { type: 'string', enum: ['loading_data', 'running', 'dead'] };
 const idName = object({ id: str, name: str });
 const coord = object({ lon: str, lat: str });
+
+/** A coverage as `/v1/coverage` answers it (coverage-endpoint.ts). */
+const REGION_PROPERTIES: Record<string, Json> = {
+  id: str,
+  name: str,
+  status: coverageStatus,
+  start_production_date: str,
+  end_production_date: str,
+  last_load_at: str,
+  dataset_created_at: str,
+  shape: nullable(str),
+  error: object({ code: str, value: str }),
+  realtime_sources: arrayOf(ref('RealtimeSource')),
+  disruptions_source: ref('DisruptionsSource'),
+};
+const REGION_REQUIRED = ['id', 'name', 'status', 'start_production_date', 'end_production_date', 'last_load_at', 'dataset_created_at', 'shape'];
 
 const DEFINITIONS: Record<string, Json> = {
   Context: object({ current_datetime: str, timezone: str }),
@@ -165,22 +192,22 @@ const DEFINITIONS: Record<string, Json> = {
     loads: int,
     failures: int,
   }),
-  Region: object(
-    {
-      id: str,
-      name: str,
-      status: str,
-      start_production_date: str,
-      end_production_date: str,
-      last_load_at: str,
-      dataset_created_at: str,
-      shape: nullable(str),
-      error: object({ code: str, value: str }),
-      realtime_sources: arrayOf(ref('RealtimeSource')),
-      disruptions_source: ref('DisruptionsSource'),
-    },
-    ['id', 'name', 'status', 'start_production_date', 'end_production_date', 'last_load_at', 'dataset_created_at', 'shape'],
+  Region: object(REGION_PROPERTIES, REGION_REQUIRED),
+  /** Not in Navitia: a coverage in `/v1/status` (health.ts), its region without `id` and `shape`. */
+  RegionStatus: object(
+    { region_id: str, ...omit(REGION_PROPERTIES, ['id', 'shape']), generation: nullable(int), is_realtime_loaded: bool },
+    ['region_id', ...REGION_REQUIRED.filter((k) => k !== 'id' && k !== 'shape'), 'generation', 'is_realtime_loaded'],
   ),
+  /** Not in Navitia: what `/v1/status` answers. */
+  Status: object({
+    status: object({
+      navette_version: str,
+      started_at: utcDatetime,
+      uptime_sec: count,
+      regions: arrayOf(ref('RegionStatus')),
+      heat_maps: object({ queue_depth: count }),
+    }),
+  }),
   Coverages: object({ regions: arrayOf(ref('Region')), links: arrayOf(ref('Link')), context: ref('Context') }),
   /** Every error shape (navitia-trips.md §8.1): a message, an http error, or an engine error in its envelope. */
   Error: object(
@@ -197,6 +224,14 @@ const DEFINITIONS: Record<string, Json> = {
     },
     [],
   ),
+};
+
+/** The probes' answers (health.ts): outside `/v1`, in the OpenAPI 3 document only. */
+const PROBE_DEFINITIONS: Record<string, Json> = {
+  Health: object({ status: { type: 'string', enum: ['ok'] } }),
+  CoverageReadiness: object({ id: str, status: coverageStatus }),
+  Ready: object({ status: { type: 'string', enum: ['ready'] }, coverages: arrayOf(ref('CoverageReadiness')) }),
+  NotReady: object({ status: { type: 'string', enum: ['loading', 'dead'] }, coverages: arrayOf(ref('CoverageReadiness')) }),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -216,17 +251,22 @@ const LAT = pathParam('lat', 'number', 'Latitude of the coordinate to query.');
 const URI = pathParam('uri', 'string', 'First part of the uri of an object (type/id pairs, e.g. lines/L1); narrows the query to that object.');
 const ID = pathParam('id', 'string', 'Identifier of the trip to fetch.');
 
-function responses(okSchema: string, description: string): Json {
-  const error = (text: string) => ({ description: text, schema: ref('Error') });
-  return {
-    200: { description, schema: ref(okSchema) },
-    304: { description: 'Not modified: the If-None-Match ETag is the answer\'s (same data generation and query).' },
-    400: error('A parameter or the filter is invalid.'),
-    401: error('Tokens are configured and the request has no known one.'),
-    404: error('Unknown region, object or route, or nothing found.'),
-    429: error('Too many requests from this client: retry after the Retry-After header\'s seconds.'),
-    503: error('The server is busy or the region is not loaded.'),
-  };
+/** The answers besides 200 of the `/v1` operations; all but 304 carry an Error. */
+const OTHER_ANSWERS = {
+  304: 'Not modified: the If-None-Match ETag is the answer\'s (same data generation and query).',
+  400: 'A parameter or the filter is invalid.',
+  401: 'Tokens are configured and the request has no known one.',
+  404: 'Unknown region, object or route, or nothing found.',
+  429: 'Too many requests from this client: retry after the Retry-After header\'s seconds.',
+  503: 'The server is busy or the region is not loaded.',
+};
+type OtherAnswer = keyof typeof OTHER_ANSWERS;
+const COVERAGE_ANSWERS: OtherAnswer[] = [304, 400, 401, 404, 429, 503];
+
+function responses(okSchema: string, description: string, others: OtherAnswer[]): Json {
+  const out: Json = { 200: { description, schema: ref(okSchema) } };
+  for (const code of others) out[code] = code === 304 ? { description: OTHER_ANSWERS[code] } : { description: OTHER_ANSWERS[code], schema: ref('Error') };
+  return out;
 }
 
 interface Operation {
@@ -237,6 +277,8 @@ interface Operation {
   pathParams: Json[];
   query: Json[];
   ok: string;
+  /** default: COVERAGE_ANSWERS */
+  others?: OtherAnswer[];
 }
 
 function operations(limits: ApiLimits): Operation[] {
@@ -261,8 +303,46 @@ function operations(limits: ApiLimits): Operation[] {
       { path: `/coverage/${form}/heat_maps`, operationId: `getCoverage${name}HeatMaps`, tag: 'heat_maps', summary: 'A grid of travel durations from or to a place.', pathParams: [...params], query: heat, ok: 'HeatMaps' },
     );
   }
+  ops.push({
+    path: '/status',
+    operationId: 'getStatus',
+    tag: 'operations',
+    summary: 'The server\'s state: version, uptime, each coverage, the heat-map queue.',
+    pathParams: [],
+    query: [],
+    ok: 'Status',
+    // tokens and the rate limit apply; no parameter, no ETag, nothing to be not found
+    others: [401, 429],
+  });
   return ops;
 }
+
+/**
+ * The probes and metrics, at the server root (ops/operations.ts): Swagger 2.0 path items, which the
+ * OpenAPI 3 translation reads and the Swagger document leaves out. They need no token and are not
+ * rate limited.
+ */
+const ROOT_PATHS: Record<string, { get: Json }> = {
+  '/healthz': probe('getHealthz', 'Liveness: 200 while the process serves, loading or not.', {
+    200: { description: 'The process serves.', schema: ref('Health') },
+  }),
+  '/readyz': probe('getReadyz', 'Readiness, with the state of each coverage.', {
+    200: { description: 'No coverage is still loading, and one at least answers.', schema: ref('Ready') },
+    503: { description: 'A coverage is still loading, or none answers.', schema: ref('NotReady') },
+  }),
+  '/metrics': probe(
+    'getMetrics',
+    'Prometheus metrics.',
+    { 200: { description: 'The Prometheus text exposition format, version 0.0.4.', schema: { type: 'string' } } },
+    'text/plain',
+  ),
+};
+
+function probe(operationId: string, summary: string, responses: Json, type = 'application/json'): { get: Json } {
+  return { get: { operationId, tags: ['operations'], summary, produces: [type], parameters: [], responses } };
+}
+
+const DESCRIPTION = 'A Navitia-compatible public transport API: trips and heat maps.';
 
 /** The Swagger 2.0 document. */
 export function swaggerDocument(limits: ApiLimits): Json {
@@ -275,13 +355,17 @@ export function swaggerDocument(limits: ApiLimits): Json {
         summary: op.summary,
         produces: ['application/json'],
         parameters: [...op.pathParams, ...op.query],
-        responses: responses(op.ok, op.summary),
+        responses: responses(op.ok, op.summary, op.others ?? COVERAGE_ANSWERS),
       },
     };
   }
   return {
     swagger: '2.0',
-    info: { title: 'Navette', version: VERSION, description: 'A Navitia-compatible public transport API: trips and heat maps.' },
+    info: {
+      title: 'Navette',
+      version: VERSION,
+      description: `${DESCRIPTION} The probes and metrics (/healthz, /readyz, /metrics) sit outside the base path /v1: the OpenAPI 3 document (/v1/openapi.json) describes them.`,
+    },
     basePath: '/v1',
     schemes: ['http', 'https'],
     produces: ['application/json'],
@@ -297,30 +381,33 @@ export function swaggerDocument(limits: ApiLimits): Json {
 export function openApiDocument(limits: ApiLimits): Json {
   const swagger = swaggerDocument(limits);
   const paths: Json = {};
-  for (const [path, item] of Object.entries(swagger['paths'] as Record<string, { get: Json }>)) {
-    const get = item.get;
-    const responses: Json = {};
-    for (const [code, r] of Object.entries(get['responses'] as Record<string, { description: string; schema: Json }>)) {
-      responses[code] = { description: r.description, content: { 'application/json': { schema: schema3(r.schema) } } };
-    }
-    paths[path] = {
-      get: {
-        operationId: get['operationId'],
-        tags: get['tags'],
-        summary: get['summary'],
-        parameters: (get['parameters'] as Json[]).map(parameter3),
-        responses,
-      },
-    };
-  }
+  for (const [path, item] of Object.entries(swagger['paths'] as Record<string, { get: Json }>)) paths[path] = { get: operation3(item.get) };
+  // outside /v1: the server root
+  for (const [path, item] of Object.entries(ROOT_PATHS)) paths[path] = { servers: [{ url: '/' }], get: operation3(item.get) };
   const schemas: Json = {};
-  for (const [name, s] of Object.entries(DEFINITIONS)) schemas[name] = schema3(s);
+  for (const [name, s] of Object.entries({ ...DEFINITIONS, ...PROBE_DEFINITIONS })) schemas[name] = schema3(s);
   return {
     openapi: '3.0.3',
-    info: swagger['info'],
+    info: { ...(swagger['info'] as Json), description: `${DESCRIPTION} The probes and metrics (/healthz, /readyz, /metrics) are at the server root.` },
     servers: [{ url: '/v1' }],
     paths,
     components: { schemas },
+  };
+}
+
+/** A Swagger 2.0 operation as OpenAPI 3: each answer's schema under the operation's media type. */
+function operation3(get: Json): Json {
+  const type = (get['produces'] as string[])[0]!;
+  const responses: Json = {};
+  for (const [code, r] of Object.entries(get['responses'] as Record<string, { description: string; schema: Json }>)) {
+    responses[code] = { description: r.description, content: { [type]: { schema: schema3(r.schema) } } };
+  }
+  return {
+    operationId: get['operationId'],
+    tags: get['tags'],
+    summary: get['summary'],
+    parameters: (get['parameters'] as Json[]).map(parameter3),
+    responses,
   };
 }
 

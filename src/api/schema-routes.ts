@@ -24,8 +24,10 @@ const escape = (text: unknown) =>
 
 function docsPage(doc: Json): string {
   const sections: string[] = [];
-  for (const [path, item] of Object.entries(doc['paths'] as Record<string, { get: Json }>)) {
+  for (const [path, item] of Object.entries(doc['paths'] as Record<string, { get: Json; servers?: Json[] }>)) {
     const op = item.get;
+    // a path's own server (the probes: the root) or the document's (/v1)
+    const server = ((item.servers ?? doc['servers'])[0]['url'] as string).replace(/\/$/, '');
     const rows = (op['parameters'] as Json[]).map((p) => {
       const s = p['schema'] as Json;
       const type = s['type'] === 'array' ? `${s['items']['type']}[]` : s['type'];
@@ -38,7 +40,7 @@ function docsPage(doc: Json): string {
       );
     });
     sections.push(
-      `<section id="${escape(op['operationId'])}"><h2><code>GET /v1${escape(path)}</code></h2>` +
+      `<section id="${escape(op['operationId'])}"><h2><code>GET ${escape(server + path)}</code></h2>` +
         `<p><b>${escape(op['operationId'])}</b>: ${escape(op['summary'])}</p>` +
         `<table><tr><th>parameter</th><th>in</th><th>type</th><th>default</th><th>description</th></tr>${rows.join('')}</table></section>`,
     );

@@ -4,7 +4,8 @@
  *
  *   navette serve --gtfs PATH [--gtfs PATH…] [--osm PATH] [--realtime FILE_OR_URL…] [--realtime-interval S]
  *                 [--disruptions FILE] [--disruptions-interval S] [--id NAME] [--timezone TZ] [--port N] [--host H]
- *   navette serve --config FILE [--port N] [--snapshots DIR] [--watch-interval S]
+ *                 [--rate-limit N] [--trust-proxy VALUE] [--snapshots DIR] [--watch-interval S]
+ *   navette serve --config FILE [--port N] [--host H] [--rate-limit N] [--trust-proxy VALUE] [--snapshots DIR] [--watch-interval S]
  *   navette build --config FILE --out DIR        (or the --gtfs, --osm… options of serve)
  */
 import type { AddressInfo } from 'node:net';
@@ -26,18 +27,23 @@ import { RealtimeUpdater } from '../service/realtime-updater.js';
 import { DisruptionSource } from '../service/disruption-source.js';
 import { Metrics } from '../ops/metrics.js';
 import { DEFAULT_OPERATIONS, defaultBurst } from '../ops/settings.js';
+import { trustProxyOf } from '../ops/trust-proxy.js';
 
 const USAGE = `Usage:
   navette serve --gtfs PATH [--gtfs PATH…] [--osm PATH] [--realtime FILE_OR_URL…] [--realtime-interval SECONDS]
                 [--disruptions FILE] [--disruptions-interval SECONDS] [--id NAME] [--timezone TZ] [--port N] [--host HOST] [--rate-limit N]
-  navette serve --config FILE [--port N] [--host HOST] [--rate-limit N]
+                [--trust-proxy VALUE]
+  navette serve --config FILE [--port N] [--host HOST] [--rate-limit N] [--trust-proxy VALUE]
   serve options for every form: [--snapshots DIR] [--watch-interval SECONDS]
   navette build (--config FILE | --gtfs PATH… [--osm PATH] [--id NAME] [--timezone TZ]) --out DIR
 
 serve: answers a Navitia-compatible API on http://HOST:PORT/v1/coverage (default port ${DEFAULT_PORT}).
-A GTFS PATH is a zip file or a folder; several feeds make one coverage. With --snapshots, each
-coverage loads from DIR/<id>.snapshot when it is valid, and writes it when it is missing or stale.
-Coverages reload on SIGHUP, and when their files change (checked every ${DEFAULT_WATCH_INTERVAL_SEC} s; 0: never).
+A GTFS PATH is a zip file or a folder; several feeds make one coverage.
+--trust-proxy: true, false (the default) or the reverse proxies' addresses and CIDR ranges,
+comma-separated, whose X-Forwarded-For names the client.
+--snapshots: each coverage loads from DIR/<id>.snapshot when it is valid, and writes it when it is
+missing or stale. Coverages reload on SIGHUP, and when their files change (checked every
+--watch-interval seconds, default ${DEFAULT_WATCH_INTERVAL_SEC}; 0: never).
 
 build: compiles each coverage into DIR/<id>.snapshot.`;
 
@@ -69,6 +75,7 @@ function configFromArgs(command: 'serve' | 'build', args: string[]): ServerConfi
       port: { type: 'string' },
       host: { type: 'string' },
       'rate-limit': { type: 'string' },
+      'trust-proxy': { type: 'string' },
       snapshots: { type: 'string' },
       'watch-interval': { type: 'string' },
       out: { type: 'string' },
@@ -117,6 +124,11 @@ function configFromArgs(command: 'serve' | 'build', args: string[]): ServerConfi
     const rate = Number(values['rate-limit']);
     if (!(rate >= 0)) throw new ConfigError(`--rate-limit must be a number of requests per second (0: no limit), not ${values['rate-limit']}`);
     config.operations.rateLimit = { requestsPerSecond: rate, burst: defaultBurst(rate) };
+  }
+  if (values['trust-proxy'] !== undefined) {
+    config.operations.trustProxy = trustProxyOf(values['trust-proxy'], '--trust-proxy', (message) => {
+      throw new ConfigError(message);
+    });
   }
   return config;
 }

@@ -6,7 +6,8 @@
  * with tokens, a request without one or with another one gets 401.
  *
  * The rate limit keys a client by its token when it is a configured one, else by its address (so
- * made-up tokens cannot buy a fresh bucket each). Past it: 429 with `Retry-After`.
+ * made-up tokens cannot buy a fresh bucket each): `req.ip`, the socket's peer, or behind trusted
+ * proxies the client they name (trust-proxy.ts). Past it: 429 with `Retry-After`.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RateLimitSettings } from './settings.js';

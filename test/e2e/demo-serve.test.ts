@@ -6,7 +6,10 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { startServer } from '../helpers/serve.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { serveRefusal, startServer } from '../helpers/serve.js';
 
 let server: ChildProcess;
 let base: string;
@@ -68,10 +71,11 @@ test('probes, status and metrics: ready once loaded, the load time and request c
   assert.match(metrics, /^navette_http_request_duration_seconds_count\{kind="trips",coverage="demo",status="200"\} [1-9]/m);
 });
 
-test('--rate-limit N allows N requests a second per client, in bursts of 2N; past them 429 with Retry-After', async () => {
+test('--rate-limit N allows N requests a second per client, in bursts of 2N; past them 429 with Retry-After; X-Forwarded-For is not trusted by default', async () => {
   const limited = await startServer(['--config', 'data/demo/navette.json', '--rate-limit', '2']);
   try {
-    const answers = await Promise.all(Array.from({ length: 8 }, () => fetch(limited.base)));
+    // without --trust-proxy, an X-Forwarded-For is ignored: made-up addresses do not make other clients
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => fetch(limited.base, { headers: { 'x-forwarded-for': `203.0.113.${i}` } })));
     const ok = answers.filter((r) => r.status === 200).length;
     // the burst of 4, and one more if the 8 took half a second (the bucket refills 2 a second)
     assert.ok(ok === 4 || ok === 5, `${ok} answered`);
@@ -85,6 +89,36 @@ test('--rate-limit N allows N requests a second per client, in bursts of 2N; pas
   } finally {
     limited.process.kill('SIGTERM');
     await once(limited.process, 'exit');
+  }
+});
+
+test('--trust-proxy ADDRESSES: behind the proxy at an address listed, each client X-Forwarded-For names has its own bucket', async () => {
+  const proxied = await startServer(['--config', 'data/demo/navette.json', '--rate-limit', '1', '--trust-proxy', '10.0.0.0/8, 127.0.0.1']);
+  try {
+    const from = (address: string) => fetch(proxied.base, { headers: { 'x-forwarded-for': address } }).then((r) => r.status);
+    // the burst of 2, and one more if the 4 took a second
+    const first = await Promise.all(Array.from({ length: 4 }, () => from('203.0.113.1')));
+    assert.ok(first.includes(429), first.join());
+    assert.equal(await from('203.0.113.2'), 200, 'another client');
+  } finally {
+    proxied.process.kill('SIGTERM');
+    await once(proxied.process, 'exit');
+  }
+});
+
+test('a bad --trust-proxy or trustProxy: exit code 2, a message naming the option or the key, and the usage', async () => {
+  const config = path.join(mkdtempSync(path.join(tmpdir(), 'navette-trust-')), 'navette.json');
+  writeFileSync(config, JSON.stringify({ coverages: [{ id: 'demo', gtfs: path.resolve('data/demo/gtfs') }], trustProxy: 'proxy.example' }));
+  const cases: Array<[string[], string]> = [
+    [['--config', 'data/demo/navette.json', '--trust-proxy', '1'], 'navette: --trust-proxy: a number of proxy hops is not accepted'],
+    [['--config', 'data/demo/navette.json', '--trust-proxy', '127.0.0.1,10.0.0.0/40'], 'navette: --trust-proxy: "10.0.0.0/40" is not an IP address, a CIDR range'],
+    [['--config', config], `navette: ${config}: trustProxy: "proxy.example" is not an IP address, a CIDR range`],
+  ];
+  for (const [args, message] of cases) {
+    const { code, stderr } = await serveRefusal(args);
+    assert.equal(code, 2, args.join(' '));
+    assert.ok(stderr.startsWith(message), stderr);
+    assert.match(stderr, /Usage:[^]*--trust-proxy VALUE/);
   }
 });
 

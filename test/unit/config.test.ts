@@ -77,12 +77,28 @@ test('errors name the file and the key', () => {
 test('operating settings: defaults, values, and rateLimit 0 turns the limit off', () => {
   const defaults = readConfigFile(write({ coverages: [] }));
   assert.deepEqual(defaults.operations, DEFAULT_OPERATIONS);
-  assert.deepEqual(DEFAULT_OPERATIONS, { rateLimit: { requestsPerSecond: 50, burst: 100 }, tokens: [], cache: { maxAgeSec: 60, realtimeMaxAgeSec: 0 } });
-  const set = readConfigFile(write({ coverages: [], rateLimit: { requestsPerSecond: 5, burst: 20 }, tokens: ['a', 'b'], cache: { maxAgeSec: 600, realtimeMaxAgeSec: 10 } }));
-  assert.deepEqual(set.operations, { rateLimit: { requestsPerSecond: 5, burst: 20 }, tokens: ['a', 'b'], cache: { maxAgeSec: 600, realtimeMaxAgeSec: 10 } });
+  assert.deepEqual(DEFAULT_OPERATIONS, {
+    rateLimit: { requestsPerSecond: 50, burst: 100 },
+    tokens: [],
+    cache: { maxAgeSec: 60, realtimeMaxAgeSec: 0 },
+    trustProxy: false,
+  });
+  const set = readConfigFile(
+    write({ coverages: [], rateLimit: { requestsPerSecond: 5, burst: 20 }, tokens: ['a', 'b'], cache: { maxAgeSec: 600, realtimeMaxAgeSec: 10 }, trustProxy: true }),
+  );
+  assert.deepEqual(set.operations, { rateLimit: { requestsPerSecond: 5, burst: 20 }, tokens: ['a', 'b'], cache: { maxAgeSec: 600, realtimeMaxAgeSec: 10 }, trustProxy: true });
   assert.deepEqual(readConfigFile(write({ coverages: [], rateLimit: { requestsPerSecond: 0 } })).operations.rateLimit, { requestsPerSecond: 0, burst: 1 });
   assert.deepEqual(readConfigFile(write({ coverages: [], rateLimit: { requestsPerSecond: 10 } })).operations.rateLimit, { requestsPerSecond: 10, burst: 20 }, 'burst: two seconds of requests');
   assert.equal(readConfigFile(write({ coverages: [], maxCount: 200 })).maxCount, 200);
+});
+
+test('trustProxy: true, false, or proxy addresses and CIDR ranges, comma-separated or listed', () => {
+  const trustProxy = (value: unknown) => readConfigFile(write({ coverages: [], trustProxy: value })).operations.trustProxy;
+  assert.equal(trustProxy(false), false);
+  assert.equal(trustProxy(true), true);
+  assert.deepEqual(trustProxy('10.0.0.1, 192.168.0.0/16,fd00::/8'), ['10.0.0.1', '192.168.0.0/16', 'fd00::/8']);
+  assert.deepEqual(trustProxy(['127.0.0.1', '::1', 'loopback', 'uniquelocal', 'linklocal']), ['127.0.0.1', '::1', 'loopback', 'uniquelocal', 'linklocal']);
+  assert.equal(trustProxy([]), false, 'no proxy listed: none trusted');
 });
 
 test('operating settings: errors name the key', () => {
@@ -94,6 +110,14 @@ test('operating settings: errors name the key', () => {
     [{ coverages: [], tokens: [''] }, /tokens must be a list of non-empty strings/],
     [{ coverages: [], cache: { maxAgeSec: 'x' } }, /cache\.maxAgeSec must be a number/],
     [{ coverages: [], maxCount: 0 }, /maxCount must be a positive integer/],
+    [{ coverages: [], trustProxy: 1 }, /trustProxy: a number of proxy hops is not accepted .*; give the proxies' addresses or CIDR ranges/],
+    [{ coverages: [], trustProxy: '2' }, /trustProxy: a number of proxy hops is not accepted/],
+    [{ coverages: [], trustProxy: { from: '10.0.0.1' } }, /trustProxy must be true, false, or the proxies' addresses or CIDR ranges/],
+    [{ coverages: [], trustProxy: ['10.0.0.1', 7] }, /trustProxy must be true, false, or the proxies' addresses or CIDR ranges/],
+    [{ coverages: [], trustProxy: 'proxy.example' }, /trustProxy: "proxy\.example" is not an IP address, a CIDR range/],
+    [{ coverages: [], trustProxy: '10.0.0.1,,10.0.0.2' }, /trustProxy: "" is not an IP address/],
+    [{ coverages: [], trustProxy: '10.0.0.0/33' }, /trustProxy: "10\.0\.0\.0\/33" is not/],
+    [{ coverages: [], trustProxy: '::1/0' }, /trustProxy: "::1\/0" is not/],
   ];
   for (const [json, message] of cases) {
     const file = write(json);
