@@ -12,7 +12,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { SNAPSHOT_FORMAT } from '../../src/model/snapshot-file.js';
 import { writeFeed } from '../helpers/gtfs-fixture.js';
-import { startServer, type RunningServer } from '../helpers/serve.js';
+import { serveRefusal, startServer, type RunningServer } from '../helpers/serve.js';
 import { VALLEY } from '../api/fixture.js';
 import { fixtureGtfs, fixtureOsmXml } from '../heat-maps/fixture.js';
 
@@ -146,4 +146,28 @@ test('a reload that fails leaves the loaded data in service; mended files bring 
   writeFileSync(path.join(valleyFeed, 'stops.txt'), stops);
   await mended;
   assert.equal((await get(VALLEY_TRIPS)).body.trips.length, 3);
+});
+
+test('command-line errors: build without --out, --out given to serve, a bad --watch-interval; a coverage that cannot be built', async () => {
+  const build = async (args: string[]) =>
+    run(process.execPath, ['dist/src/cli/main.js', 'build', ...args]).then(
+      ({ stdout }) => ({ code: 0, stdout, stderr: '' }),
+      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+    );
+  const noOut = await build(['--config', config]);
+  assert.equal(noOut.code, 2);
+  assert.match(noOut.stderr, /^navette: give --out DIR, the folder of the snapshots\nUsage:/);
+
+  for (const [args, message] of [
+    [['--config', config, '--out', dir], 'navette: --out is an option of navette build (navette serve reads snapshots with --snapshots DIR)'],
+    [['--config', config, '--watch-interval', 'soon'], 'navette: --watch-interval must be a number of seconds, 0 or more (0: do not watch)'],
+  ] as const) {
+    const { code, stderr } = await serveRefusal([...args]);
+    assert.equal(code, 2, args.join(' '));
+    assert.ok(stderr.startsWith(message), stderr);
+  }
+
+  const missing = await build(['--gtfs', path.join(dir, 'no-such-feed.zip'), '--id', 'ghost', '--out', path.join(dir, 'ghost-snapshots')]);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /navette: ghost could not be built: .*no-such-feed\.zip/);
 });

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DEFAULT_HEAT_MAP_SETTINGS, readConfigFile } from '../../src/cli/config.js';
+import { DEFAULT_HEAT_MAP_SETTINGS, DEFAULT_WATCH_INTERVAL_SEC, readConfigFile } from '../../src/cli/config.js';
 import { DEFAULT_OPERATIONS } from '../../src/ops/settings.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'navette-config-'));
@@ -137,4 +137,17 @@ test('the example configuration of several coverages parses, its paths relative 
   for (const c of config.coverages) for (const g of c.gtfs) assert.ok(path.isAbsolute(g));
   assert.ok(config.coverages.some((c) => (c.realtime?.length ?? 0) > 0), 'one coverage has realtime sources');
   assert.equal(config.operations.tokens.length, 0, 'the example needs no token');
+});
+
+test('snapshots (a folder relative to the file) and watchIntervalSec (0: no watching); their errors', () => {
+  const defaults = readConfigFile(write({ coverages: [] }));
+  assert.equal(defaults.snapshots, undefined);
+  assert.equal(defaults.watchIntervalSec, DEFAULT_WATCH_INTERVAL_SEC);
+  const set = readConfigFile(write({ coverages: [], snapshots: 'snaps', watchIntervalSec: 0.5 }));
+  assert.equal(set.snapshots, path.join(dir, 'snaps'));
+  assert.equal(set.watchIntervalSec, 0.5);
+  assert.equal(readConfigFile(write({ coverages: [], watchIntervalSec: 0 })).watchIntervalSec, 0);
+  assert.throws(() => readConfigFile(write({ coverages: [], snapshots: 3 })), /: snapshots must be the path of a folder$/);
+  assert.throws(() => readConfigFile(write({ coverages: [], watchIntervalSec: -1 })), /: watchIntervalSec must be a number of seconds, 0 or more \(0: do not watch\)$/);
+  assert.throws(() => readConfigFile(write({ coverages: [], watchIntervalSec: '10' })), /watchIntervalSec must be a number of seconds/);
 });
