@@ -214,6 +214,11 @@ async function serve(args: string[]): Promise<number> {
   };
 
   const reloaders: CoverageReloader[] = [];
+  // from now on (not only once every coverage is loaded: SIGHUP would otherwise end the process)
+  process.on('SIGHUP', () => {
+    app.log.info('SIGHUP: reloading every coverage');
+    for (const reloader of reloaders) void reloader.reload('SIGHUP');
+  });
   let loaded = 0;
   for (const coverage of registry.list()) {
     const reloader = new CoverageReloader(coverage, {
@@ -242,10 +247,7 @@ async function serve(args: string[]): Promise<number> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  process.on('SIGHUP', () => {
-    app.log.info('SIGHUP: reloading every coverage');
-    for (const reloader of reloaders) void reloader.reload('SIGHUP');
-  });
+
   return -1; // keep running
 }
 
