@@ -14,17 +14,14 @@ import path from 'node:path';
 import { buildApp } from '../api/app.js';
 import { DEFAULT_LIMITS } from '../api/trips-params.js';
 import { HeatMapPool } from '../service/heat-map-pool.js';
-import { FeedError } from '../gtfs/load-report.js';
 import { Coverage, CoverageRegistry, type CoverageConfig } from '../service/coverage-registry.js';
-import { compileCoverage, generationCounts, loadCoverage } from '../service/load-coverage.js';
+import { compileCoverage } from '../service/load-coverage.js';
 import { snapshotPath, writeCoverageSnapshot } from '../service/coverage-snapshot.js';
-import { CoverageReloader } from '../service/coverage-reloader.js';
 import { ConfigError, DEFAULT_HEAT_MAP_SETTINGS, DEFAULT_PORT, DEFAULT_WATCH_INTERVAL_SEC, readConfigFile, watchIntervalOf, type ServerConfig } from './config.js';
 import { progressPrinter } from './progress.js';
+import { ServedCoverages } from './served-coverages.js';
 import { mkdirSync } from 'node:fs';
-import { FeedSource, sourceLocation } from '../realtime/feed-source.js';
-import { RealtimeUpdater } from '../service/realtime-updater.js';
-import { DisruptionSource } from '../service/disruption-source.js';
+import { sourceLocation } from '../realtime/feed-source.js';
 import { Metrics } from '../ops/metrics.js';
 import { DEFAULT_OPERATIONS, defaultBurst } from '../ops/settings.js';
 import { trustProxyOf } from '../ops/trust-proxy.js';
@@ -162,76 +159,13 @@ async function serve(args: string[]): Promise<number> {
   const snapshotDir = config.snapshots;
   if (snapshotDir) mkdirSync(snapshotDir, { recursive: true });
 
-  /** Poll a coverage's disruptions file and realtime sources, once it has data. */
-  const startSources = (coverage: Coverage) => {
-    if (coverage.config.disruptions && !coverage.disruptionSource) {
-      coverage.disruptionSource = new DisruptionSource(coverage, coverage.config.disruptions, app.log);
-      coverage.disruptionSource.start();
-    }
-    if (coverage.config.realtime?.length && !coverage.realtime) {
-      coverage.realtime = new RealtimeUpdater(coverage, coverage.config.realtime.map((c) => new FeedSource(c)), app.log);
-      coverage.realtime.onApplied = (seconds) => metrics.realtimeApplied(coverage.id, seconds);
-      coverage.realtime.start();
-    }
-  };
-
-  /** Load a coverage (at start or on a reload) and log what happened; false when it failed. */
-  const loadAndLog = async (coverage: Coverage, reason: string): Promise<boolean> => {
-    const progress = progressPrinter(`loading ${coverage.id}`);
-    const log = app.log.child({ coverage: coverage.id });
-    try {
-      const summary = await loadCoverage(coverage, {
-        snapshotDir,
-        onProgress: progress.update,
-        onProblem: (p) => log.warn({ file: p.file, line: p.line }, p.reason),
-      });
-      progress.done();
-      if (summary.snapshotRefused) log.warn(`snapshot not used, loading from the sources: ${summary.snapshotRefused}`);
-      metrics.coverageLoaded(coverage.id, summary.seconds);
-      const counts = generationCounts(summary.generation);
-      log.info(
-        { reason, from: summary.from, generation: summary.generation.number, seconds: Number(summary.seconds.toFixed(3)), memoryMB: Math.round(summary.memoryBytes / 1e6), ...counts },
-        `coverage ${coverage.id} loaded from its ${summary.from === 'snapshot' ? 'snapshot' : 'sources'} in ${summary.seconds.toFixed(2)} s (${reason})`,
-      );
-      if (summary.snapshotWritten) {
-        const w = summary.snapshotWritten;
-        log.info({ file: w.file, bytes: w.bytes, seconds: Number(w.seconds.toFixed(3)) }, `snapshot written: ${w.file}`);
-      }
-      if (summary.snapshotWriteError) log.error(summary.snapshotWriteError);
-      if (summary.from === 'sources') {
-        for (const line of summary.generation.report.summary()) log.warn(`problems: ${line}`);
-        for (const note of summary.generation.report.notes) log.info(note);
-      }
-      startSources(coverage);
-      return true;
-    } catch (e) {
-      progress.done();
-      const message = e instanceof FeedError ? e.message : `${(e as Error).message}`;
-      const kept = coverage.generation ? ', the loaded data stays in service' : '';
-      log.error(`coverage ${coverage.id} could not be loaded (${reason})${kept}: ${message}`);
-      return false;
-    }
-  };
-
-  const reloaders: CoverageReloader[] = [];
-  // from now on (not only once every coverage is loaded: SIGHUP would otherwise end the process)
+  const coverages = new ServedCoverages(registry, { log: app.log, metrics, snapshotDir, watchIntervalSec: config.watchIntervalSec });
+  // from the start of the loads: SIGHUP would otherwise end a server still loading
   process.on('SIGHUP', () => {
     app.log.info('SIGHUP: reloading every coverage');
-    for (const reloader of reloaders) void reloader.reload('SIGHUP');
+    coverages.reloadAll('SIGHUP');
   });
-  let loaded = 0;
-  for (const coverage of registry.list()) {
-    const reloader = new CoverageReloader(coverage, {
-      load: loadAndLog,
-      snapshotFile: snapshotDir ? snapshotPath(snapshotDir, coverage.id) : undefined,
-      watchIntervalSec: config.watchIntervalSec,
-    });
-    reloaders.push(reloader);
-    await reloader.reload('start');
-    // a coverage that failed to load is watched too: mended files bring it up
-    reloader.watch();
-    if (coverage.generation) loaded++;
-  }
+  const loaded = await coverages.loadAll();
   if (loaded === 0) {
     process.stderr.write('navette: no coverage could be loaded, stopping\n');
     await app.close();
