@@ -195,8 +195,14 @@ const DEFINITIONS: Record<string, Json> = {
   Region: object(REGION_PROPERTIES, REGION_REQUIRED),
   /** Not in Navitia: a coverage in `/v1/status` (health.ts), its region without `id` and `shape`. */
   RegionStatus: object(
-    { region_id: str, ...omit(REGION_PROPERTIES, ['id', 'shape']), generation: nullable(int), is_realtime_loaded: bool },
-    ['region_id', ...REGION_REQUIRED.filter((k) => k !== 'id' && k !== 'shape'), 'generation', 'is_realtime_loaded'],
+    {
+      region_id: str,
+      ...omit(REGION_PROPERTIES, ['id', 'shape']),
+      generation: nullable(int),
+      loaded_from: nullable({ type: 'string', description: '`snapshot` or `sources`: where the data in force was loaded from; null before any load' }),
+      is_realtime_loaded: bool,
+    },
+    ['region_id', ...REGION_REQUIRED.filter((k) => k !== 'id' && k !== 'shape'), 'generation', 'loaded_from', 'is_realtime_loaded'],
   ),
   /** Not in Navitia: what `/v1/status` answers. */
   Status: object({

@@ -41,6 +41,7 @@ export function registerHealth(app: FastifyInstance, options: HealthOptions): vo
         region_id: id,
         ...region,
         generation: c.generation?.number ?? null,
+        loaded_from: c.generation?.loadedFrom ?? null,
         is_realtime_loaded: c.generation?.realtime !== undefined,
       };
     });

@@ -34,6 +34,8 @@ export interface Generation {
   readonly productionStartDay: number;
   readonly productionEndDay: number;
   readonly loadedAtSec: number;
+  /** Whether the data was read from the coverage's snapshot or compiled from its sources. */
+  readonly loadedFrom: 'snapshot' | 'sources';
   readonly datasetCreatedAtSec: number;
   readonly publishers: FeedPublisher[];
   readonly report: LoadReport;
@@ -53,7 +55,7 @@ export interface Generation {
 
 let generationCounter = 0;
 
-export function makeGeneration(tt: Timetable, report: LoadReport, streets?: StreetData): Generation {
+export function makeGeneration(tt: Timetable, report: LoadReport, streets?: StreetData, loadedFrom: 'snapshot' | 'sources' = 'sources'): Generation {
   const ref = new Referential(tt);
   // Build the id maps the first requests would otherwise pay for.
   for (const type of ['trip', 'line', 'route', 'stop_area', 'stop_point', 'network', 'physical_mode', 'commercial_mode'] as const) ref.indexOf(type, '');
@@ -69,6 +71,7 @@ export function makeGeneration(tt: Timetable, report: LoadReport, streets?: Stre
     productionStartDay,
     productionEndDay,
     loadedAtSec: Math.floor(Date.now() / 1000),
+    loadedFrom,
     datasetCreatedAtSec: Math.max(0, ...tt.feeds.map((f) => f.createdAtSec)),
     publishers: tt.feeds
       .filter((f) => f.publisherName)

@@ -60,7 +60,7 @@ export async function loadGeneration(config: CoverageConfig, options: LoadOption
   }
   const from = compiled ? 'snapshot' : 'sources';
   compiled ??= await compileCoverage(config, options);
-  const generation = makeGeneration(compiled.tt, compiled.report, compiled.streets);
+  const generation = makeGeneration(compiled.tt, compiled.report, compiled.streets, from);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const mem = process.memoryUsage();
   return { generation, seconds, memoryBytes: mem.heapUsed + mem.arrayBuffers, from, snapshotRefused };

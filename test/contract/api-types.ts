@@ -585,6 +585,8 @@ export interface components {
             realtime_sources?: components["schemas"]["RealtimeSource"][];
             disruptions_source?: components["schemas"]["DisruptionsSource"];
             generation: number | null;
+            /** @description `snapshot` or `sources`: where the data in force was loaded from; null before any load */
+            loaded_from: string | null;
             is_realtime_loaded: boolean;
         };
         Status: {

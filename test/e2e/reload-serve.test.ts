@@ -57,6 +57,10 @@ const generationOf = async (id: string): Promise<number> => {
   const { body } = await get('/../status');
   return body.status.regions.find((r: { region_id: string }) => r.region_id === id).generation;
 };
+const loadedFrom = async (id: string): Promise<string> => {
+  const { body } = await get('/../status');
+  return body.status.regions.find((r: { region_id: string }) => r.region_id === id).loaded_from;
+};
 const loadLogs = (id: string) => server!.logs.filter((l) => l['coverage'] === id && /^coverage \S+ loaded from/.test(String(l['msg'])));
 
 test('navette build writes a snapshot per coverage; serve loads them, and rebuilds one of another format', async () => {
@@ -83,6 +87,8 @@ test('navette build writes a snapshot per coverage; serve loads them, and rebuil
 
   assert.equal((await get(VALLEY_TRIPS)).body.trips.length, 2);
   assert.equal((await get(HEAT_MAP)).status, 200);
+  assert.equal(await loadedFrom('valley'), 'snapshot', '/v1/status tells');
+  assert.equal(await loadedFrom('streets'), 'sources');
 });
 
 test('a changed source file reloads its coverage once, from the sources, and writes its snapshot again', async () => {
@@ -98,6 +104,7 @@ test('a changed source file reloads its coverage once, from the sources, and wri
   );
   assert.ok((await generationOf('valley')) > before);
   assert.equal(await generationOf('streets'), streetsBefore, 'the other coverage is left alone');
+  assert.equal(await loadedFrom('valley'), 'sources');
   // its rewritten snapshot is no change to reload for
   const loads = loadLogs('valley').length;
   await new Promise((r) => setTimeout(r, 600));
