@@ -9,7 +9,8 @@
  *   Trips defined by frequencies are not changed by stop impacts (their runs have no single time).
  *
  * Only the service days of the production period are expanded, and at most MAX_PLANNED_RUNS runs.
- * The time arrays of a cancelled run are views on the timetable: consumers must not write them.
+ * Planned runs keep the scheduled times: their time arrays are views on the timetable (consumers
+ * must not write them), so a long closure of a busy stop costs one skip flag per stop of each run.
  */
 import type { Referential } from '../ptref/referential.js';
 import { serviceRunsOn } from '../model/timetable.js';
@@ -127,8 +128,8 @@ function skipStops(
           trip,
           day,
           cancelled: false,
-          arrivalSec: tt.stopTimes.arrivalSec.slice(first, first + count),
-          departureSec: tt.stopTimes.departureSec.slice(first, first + count),
+          arrivalSec: tt.stopTimes.arrivalSec.subarray(first, first + count),
+          departureSec: tt.stopTimes.departureSec.subarray(first, first + count),
           skipped: new Uint8Array(count),
         }));
         if (run && !run.cancelled) run.skipped[k] = 1;

@@ -322,5 +322,11 @@ describe('planned runs (adapted level)', () => {
       ['B1-0800', jan15, false, [0, 1, 0, 0]],
       ['B2-1000', dayNumber(2024, 1, 20), true, [0, 1]], // one stop left: no run
     ]);
+    // the scheduled times, not copied: views on the timetable
+    for (const run of runs) {
+      assert.equal(run.arrivalSec.buffer, town.tt.stopTimes.arrivalSec.buffer);
+      assert.equal(run.departureSec.buffer, town.tt.stopTimes.departureSec.buffer);
+      assert.deepEqual([...run.arrivalSec], [...town.tt.stopTimes.arrivalSec.subarray(town.tt.trips.stopTimeOffset[run.trip]!, town.tt.trips.stopTimeOffset[run.trip + 1]!)]);
+    }
   });
 });
