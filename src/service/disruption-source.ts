@@ -1,15 +1,16 @@
 /**
- * A coverage's disruptions file, read at start and again whenever it changes (its modification
- * time, size or inode, checked at an interval). A good read swaps in a new generation with the
- * file's disruptions and the adapted runs they give; a read that fails is logged and recorded, and
- * the last good state stays in force.
+ * A coverage's disruptions file, read at start and again whenever it changes (its size, time or
+ * inode, checked at an interval: the stamp of source-files.ts). A good read swaps in a new
+ * generation with the file's disruptions and the adapted runs they give; a read that fails is
+ * logged and recorded, and the last good state stays in force.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { DisruptionFileError, parseDisruptionFile } from '../disruptions/disruption-file.js';
 import { plannedRuns } from '../disruptions/planned-runs.js';
 import type { Coverage } from './coverage-registry.js';
 import { withDisruptions, type Generation } from './generation.js';
 import type { UpdaterLog } from './realtime-updater.js';
+import { fileStamp } from './source-files.js';
 
 export interface DisruptionSourceConfig {
   path: string;
@@ -62,18 +63,13 @@ export class DisruptionSource {
 
   /** Read the file if it changed since the last check; true when a new state was swapped in. */
   check(): boolean {
-    let stamp: string;
-    try {
-      const s = statSync(this.config.path);
-      stamp = `${s.mtimeMs}:${s.size}:${s.ino}`;
-    } catch (e) {
-      stamp = 'missing';
-      if (this.stamp !== stamp) this.failed(`cannot read ${this.config.path}: ${(e as Error).message}`);
-      this.stamp = stamp;
-      return false;
-    }
+    const stamp = fileStamp(this.config.path) ?? 'missing';
     if (stamp === this.stamp) return false;
     this.stamp = stamp;
+    if (stamp === 'missing') {
+      this.failed(`cannot read ${this.config.path}: no such file`);
+      return false;
+    }
     return this.load();
   }
 

@@ -61,14 +61,15 @@ export async function sourcesDiffer(recorded: SourceFile[], paths: string[]): Pr
   return undefined;
 }
 
-/** A cheap summary of the files' sizes and times: it changes when one of them does. */
+/** A cheap summary of a file's size, time and inode: it changes when the file does; undefined when it is missing. */
+export function fileStamp(p: string): string | undefined {
+  const stat = statSync(p, { throwIfNoEntry: false });
+  return stat ? `${stat.size}:${stat.mtimeMs}:${stat.ino}` : undefined;
+}
+
+/** The stamps of several files (see fileStamp). */
 export function filesStamp(paths: string[]): string {
-  return paths
-    .map((p) => {
-      const stat = statSync(p, { throwIfNoEntry: false });
-      return stat ? `${p}:${stat.size}:${stat.mtimeMs}:${stat.ino}` : `${p}:missing`;
-    })
-    .join('\n');
+  return paths.map((p) => `${p}:${fileStamp(p) ?? 'missing'}`).join('\n');
 }
 
 function sha256(file: string): Promise<string> {

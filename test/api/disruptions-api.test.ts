@@ -217,3 +217,21 @@ describe('the disruptions file', () => {
     assert.deepEqual(await trips('tags[]=works'), ['T1-FREQ']);
   });
 });
+
+test('a disruptions file that is missing is reported once, then read when it appears', async () => {
+  const missing = path.join(mkdtempSync(path.join(tmpdir(), 'navette-disruptions-')), 'later.json');
+  const other = new Coverage({ id: 'town', gtfs: [writeFeed(TOWN, 'town')] });
+  await loadCoverage(other);
+  const source = new DisruptionSource(other, { path: missing }, quiet);
+  assert.equal(source.check(), false);
+  assert.equal(source.status().last_error, `cannot read ${missing}: no such file`);
+  assert.equal(source.check(), false);
+  assert.equal(source.status().failures, 1, 'reported once, not at every check');
+  writeFileSync(missing, JSON.stringify({ disruptions: [WORKS] }));
+  assert.equal(source.check(), true);
+  assert.equal(source.status().disruptions, 1);
+  assert.deepEqual(
+    other.generation!.disruptions.file.map((d) => d.id),
+    ['works-b1'],
+  );
+});
