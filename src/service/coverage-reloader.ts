@@ -24,9 +24,6 @@ export class CoverageReloader {
   private candidate: string | undefined;
   private running: Promise<void> | undefined;
   private pendingReason: string | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  /** Reloads done (whether or not the load succeeded). */
-  reloads = 0;
 
   constructor(
     readonly coverage: Coverage,
@@ -38,13 +35,7 @@ export class CoverageReloader {
   /** Check the files at the interval. */
   watch(): void {
     if (this.options.watchIntervalSec <= 0) return;
-    this.timer = setInterval(() => this.check(), this.options.watchIntervalSec * 1000);
-    this.timer.unref();
-  }
-
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
+    setInterval(() => this.check(), this.options.watchIntervalSec * 1000).unref();
   }
 
   /** Compare the files with the last loaded state; reload once a change has settled. True when a reload started. */
@@ -82,7 +73,6 @@ export class CoverageReloader {
   private async run(reason: string): Promise<void> {
     const sources = this.sourcesStamp();
     await this.options.load(this.coverage, reason);
-    this.reloads++;
     // the snapshot as the load left it (it may have rewritten it): not a change to reload for
     this.stamp = `${sources}\n${this.snapshotStamp()}`;
   }
