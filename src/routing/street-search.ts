@@ -112,6 +112,8 @@ export class StreetSearch {
    * reach the seeds (each edge taken in the direction opposite to the travel), for arrival searches.
    */
   run(layer: Layer, speed: number, limitDs: number, reverse = false): void {
+    // a cost must be a whole number of tenths, 0 or more, for the queue to drain
+    if (!(speed > 0 && speed < Infinity)) throw new RangeError(`street search speed must be a positive number of metres per second, not ${speed}`);
     const limit = Math.min(limitDs, this.maxLimitDs);
     const { adjOffset, adjTarget, adjEdge, edgeAccess, edgeLengthDm } = this.graph;
     const bitFrom = reverse ? backwardBit(layer) : forwardBit(layer);
@@ -121,34 +123,37 @@ export class StreetSearch {
     let pending = this.entryCount;
     let c = this.minSeed;
     for (; pending > 0 && c <= limit; c++) {
-      let entry = bucketHead[c]!;
-      bucketHead[c] = -1;
-      while (entry >= 0) {
-        pending--;
-        const v = entryVertex[entry]!;
-        entry = entryNext[entry]!;
-        if (cost[v] !== c) continue; // stale: v was improved after this entry
-        for (let i = adjOffset[v]!, end = adjOffset[v + 1]!; i < end; i++) {
-          const ref = adjEdge[i]!;
-          const e = ref >>> 1;
-          if ((edgeAccess[e]! & ((ref & 1) === 0 ? bitFrom : bitTo)) === 0) continue;
-          // trunc(lengthDm / speed), the rule the seeds follow too: multiplying by 1 / speed instead
-          // falls on the other side of a whole tenth for some lengths (28 dm, 364 dm at 1.12 m/s)
-          const next = c + Math.trunc(edgeLengthDm[e]! / speed);
-          if (next > limit) continue;
-          const w = adjTarget[i]!;
-          if (stamp[w] === current) {
-            if (cost[w]! <= next) continue;
-          } else {
-            stamp[w] = current;
-            touched[this.touchedCount++] = w;
+      // an edge that costs 0 (shorter than a tenth of a second at this speed) pushes into bucket c
+      // while it is drained: take the bucket again until nothing was added to it
+      for (let entry = bucketHead[c]!; entry >= 0; entry = bucketHead[c]!) {
+        bucketHead[c] = -1;
+        while (entry >= 0) {
+          pending--;
+          const v = entryVertex[entry]!;
+          entry = entryNext[entry]!;
+          if (cost[v] !== c) continue; // stale: v was improved after this entry
+          for (let i = adjOffset[v]!, end = adjOffset[v + 1]!; i < end; i++) {
+            const ref = adjEdge[i]!;
+            const e = ref >>> 1;
+            if ((edgeAccess[e]! & ((ref & 1) === 0 ? bitFrom : bitTo)) === 0) continue;
+            // trunc(lengthDm / speed), the rule the seeds follow too: multiplying by 1 / speed instead
+            // falls on the other side of a whole tenth for some lengths (28 dm, 364 dm at 1.12 m/s)
+            const next = c + Math.trunc(edgeLengthDm[e]! / speed);
+            if (next > limit) continue;
+            const w = adjTarget[i]!;
+            if (stamp[w] === current) {
+              if (cost[w]! <= next) continue;
+            } else {
+              stamp[w] = current;
+              touched[this.touchedCount++] = w;
+            }
+            cost[w] = next;
+            const n = this.entryCount++;
+            entryVertex[n] = w;
+            entryNext[n] = bucketHead[next]!;
+            bucketHead[next] = n;
+            pending++;
           }
-          cost[w] = next;
-          const n = this.entryCount++;
-          entryVertex[n] = w;
-          entryNext[n] = bucketHead[next]!;
-          bucketHead[next] = n;
-          pending++;
         }
       }
     }
@@ -157,6 +162,15 @@ export class StreetSearch {
     this.entryCount = 0;
     this.minSeed = UNREACHED;
     this.maxSeed = -1;
+  }
+
+  /** Entries left in the queue: 0 between searches (a check for tests and invariants, O(limit)). */
+  queuedEntries(): number {
+    let count = 0;
+    for (let c = 0; c < this.bucketHead.length; c++) {
+      for (let entry = this.bucketHead[c]!; entry >= 0 && count <= this.entryNext.length; entry = this.entryNext[entry]!) count++;
+    }
+    return count;
   }
 
   private push(v: number, c: number): void {

@@ -1,7 +1,9 @@
 /**
  * Heat maps on a pool of worker threads (piscina): the event loop keeps answering trips while the
  * heavy work runs elsewhere. A bounded queue refuses work past its length, and a time budget
- * abandons a computation that runs too long (its worker is replaced).
+ * cuts off a computation that runs too long: its worker thread is terminated (piscina stops the
+ * thread of an aborted task that is running) and a fresh one takes its place, so a computation
+ * that never ends cannot hold a thread past its budget.
  */
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
@@ -16,8 +18,10 @@ export interface PoolOptions extends HeatMapLimits {
   threads?: number;
   /** tasks waiting beyond the running ones; past it requests get 503 */
   maxQueue?: number;
-  /** time budget of one heat map, milliseconds */
+  /** time budget of one heat map (waiting included), milliseconds */
   budgetMs?: number;
+  /** the module the threads run (default: heat-map-worker.js; tests give their own) */
+  workerModule?: URL;
 }
 
 export class HeatMapPool implements HeatMapRunner {
@@ -33,7 +37,7 @@ export class HeatMapPool implements HeatMapRunner {
     const maxQueue = options.maxQueue ?? 4 * threads;
     this.capacity = threads + maxQueue;
     this.pool = new Piscina({
-      filename: new URL('./heat-map-worker.js', import.meta.url).href,
+      filename: (options.workerModule ?? new URL('./heat-map-worker.js', import.meta.url)).href,
       minThreads: threads,
       maxThreads: threads,
       maxQueue,

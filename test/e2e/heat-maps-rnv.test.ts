@@ -464,3 +464,39 @@ function reachesByForward(segment: number, x: number, y: number, centre: Centre,
   for (const [s, sec] of finish) if (arrival[s]! + sec <= t0) return true;
   return false;
 }
+
+test('rnv heat maps: car maps answer, and no cell beats the straight line at car speed', { timeout: 120_000 }, async () => {
+  // the first origin is a car map that once never returned: edges shorter than a tenth of a second
+  // at car speed cost 0 and were lost in the street search's queue
+  const carRandom = mulberry32(900);
+  const origins = ['8.59756;49.43973'];
+  for (let k = 0; k < 30; k++) {
+    const s = served[Math.floor(carRandom() * served.length)]!;
+    origins.push(`${generation.tt.stopPoints.lon[s]! + (carRandom() - 0.5) * 0.01};${generation.tt.stopPoints.lat[s]! + (carRandom() - 0.5) * 0.01}`);
+  }
+  const CAR_SPEED = 11.11;
+  let reached = 0;
+  for (const [k, from] of origins.entries()) {
+    const [lon0, lat0] = from.split(';').map(Number) as [number, number];
+    const direction = k % 2 === 0 ? 'from' : 'to';
+    const m = await heatMap(`${direction}=${from}&first_section_mode[]=car&last_section_mode[]=car&max_duration=900&resolution=20&datetime=${DATETIME}`);
+    const R = m.lines.length;
+    for (let i = 0; i < R; i++) {
+      const line = m.lines[i]!;
+      for (let j = 0; j < R; j++) {
+        const v = line.duration[j];
+        if (v === null || v === undefined) continue;
+        reached++;
+        assert.ok(v >= 0 && v <= 900, `${from}: ${v} s`);
+        // the nearest point of the cell to the centre, then the straight line at car speed: the
+        // fastest any journey could be (the car is the fastest mode of the query)
+        const lat = m.line_headers[j]!.cell_lat;
+        const dLat = Math.max(0, lat.min_lat - lat0, lat0 - lat.max_lat) * K;
+        const dLon = Math.max(0, line.cell_lon.min_lon - lon0, lon0 - line.cell_lon.max_lon) * K * Math.cos((lat0 * Math.PI) / 180);
+        const bound = Math.hypot(dLat, dLon) / CAR_SPEED;
+        assert.ok(v >= Math.floor(bound), `${direction} ${from}: cell (${i}, ${j}) ${v} s, straight line ${bound.toFixed(0)} s`);
+      }
+    }
+  }
+  assert.ok(reached > origins.length * 20, `${reached} reached cells`);
+});

@@ -18,6 +18,7 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { chooseEncoding } from '../../src/api/heat-map-render.js';
 import { writeFeed } from '../helpers/gtfs-fixture.js';
 import { fixtureGtfs, fixtureOsmXml } from './fixture.js';
+import { SPINNING_DURATION_SEC } from './spinning-worker.js';
 
 // a fixed "now": bodies compared whole must not differ by their context's current_datetime
 const URL = '/v1/coverage/main_routing_test/heat_maps?datetime=20120614T080100&from=stopB&max_duration=3600&resolution=200&_current_datetime=20120614T080000';
@@ -126,5 +127,19 @@ describe('heat-map worker pool', () => {
     assert.equal(r.statusCode, 503);
     assert.ok(r.headers['retry-after']);
     assert.deepEqual(JSON.parse(r.body).error, { id: 'dead_socket', message: 'The region main_routing_test is dead' });
+  });
+
+  test('a computation that never ends is cut off at the budget: its thread is replaced and the next map is answered', async () => {
+    const app = await appWith({ ...limits, threads: 1, budgetMs: 1500, workerModule: new globalThis.URL('./spinning-worker.js', import.meta.url) });
+    // warm the thread (first use loads the engine), so the budget below is the computation's own
+    assert.equal((await app.inject({ method: 'GET', url: URL })).statusCode, 200);
+    const stuck = await app.inject({ method: 'GET', url: URL.replace('max_duration=3600', `max_duration=${SPINNING_DURATION_SEC}`) });
+    assert.equal(stuck.statusCode, 503);
+    assert.equal(JSON.parse(stuck.body).error.id, 'dead_socket');
+    // the only thread was stuck in a loop: left spinning, it would hold this one until its budget too
+    for (let i = 0; i < 3; i++) {
+      const next = await app.inject({ method: 'GET', url: URL });
+      assert.equal(next.statusCode, 200, `map ${i} after the stuck one`);
+    }
   });
 });
