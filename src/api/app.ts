@@ -14,7 +14,7 @@ import { coverageRef, resolveCoverage, type CoverageRef } from './coverage-resol
 import { answerHeatMap } from './heat-maps-endpoint.js';
 import { heatMapParams } from './heat-maps-params.js';
 import { lazyInProcessRunner, type HeatMapRunner } from '../service/heat-map-runner.js';
-import { ApiError, httpError, notFoundRoute, plainBody, plainError } from './errors.js';
+import { ApiError, bodyRefused, httpError, notFoundRoute, plainBody, plainError } from './errors.js';
 import { baseUrl, type RequestInfo } from './links.js';
 import { parseParams, swaggerParameters } from './params.js';
 import { hasKey, parseQueryString, type QueryPair } from './query-string.js';
@@ -25,7 +25,7 @@ import { COVERAGE_PARAMS, DEFAULT_LIMITS, tripsParams, type ApiLimits } from './
 import type { HttpCache } from '../ops/http-cache.js';
 import type { Metrics } from '../ops/metrics.js';
 import { registerOperations } from '../ops/operations.js';
-import type { OperationsSettings } from '../ops/settings.js';
+import { APP_DEFAULT_OPERATIONS, type OperationsSettings } from '../ops/settings.js';
 
 /** Time zone of a coverage whose data gives none (yet): Navitia's default (navitia-trips.md §3.6). */
 const DEFAULT_TIMEZONE = 'Europe/Paris';
@@ -46,16 +46,25 @@ export interface AppOptions {
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const requestTimeoutMs = (options.operations ?? APP_DEFAULT_OPERATIONS).requestTimeoutMs;
   const app = Fastify({
     logger: options.logger ?? false,
     genReqId: () => randomUUID(),
     // the client's address (req.ip, which the rate limit keys by) and scheme as trusted proxies forward them
     trustProxy: options.operations?.trustProxy ?? false,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 10_000 },
+    // a client has this long to send its whole request (headers included), then its socket is closed
+    requestTimeout: requestTimeoutMs,
+    http: { headersTimeout: requestTimeoutMs, connectionsCheckingInterval: Math.min(1000, requestTimeoutMs) },
   });
   // Before CORS, whose hook ends preflight requests: every answer carries the request id.
   app.addHook('onRequest', async (req, reply) => {
     reply.header('navitia-request-id', req.id);
+    // no endpoint takes a body: refuse one at once, rather than wait for a client that may trickle it
+    if (hasBody(req)) {
+      const { status, json } = plainBody(bodyRefused().body as Exclude<ApiError['body'], { family: 'engine' }>);
+      return reply.code(status).header('connection', 'close').type('application/json').send(JSON.stringify(json));
+    }
   });
   const corsOptions = {
     origin: options.corsOrigin ?? '*',
@@ -145,6 +154,12 @@ function targetOf(req: FastifyRequest): Target {
   if (rest[last] === 'trips' && !afterCollection) return { kind: 'trips', trips: { req: info, coverageRef: ref, uri: rest.slice(0, -1) } };
   if (rest.length >= 2 && rest[last - 1] === 'trips') return { kind: 'trips', trips: { req: info, coverageRef: ref, uri: rest.slice(0, -2), id: rest[last]! } };
   throw notFoundRoute();
+}
+
+/** Whether a request comes with a body: a length above 0, or a chunked one. */
+function hasBody(req: FastifyRequest): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
 function isKnownPath(req: FastifyRequest): boolean {

@@ -46,6 +46,8 @@ export const httpError = (status: number, id: string, message: string) => new Ap
 
 export const unknownRegion = (region: string) => httpError(404, 'unknown_object', `The region ${region} doesn't exists`);
 export const noRegionForCoordinates = (lon: string, lat: string) => httpError(404, 'unknown_object', `No region available for the coordinates:${lon}, ${lat}`);
+/** Every endpoint reads its query string only: a request with a body is answered before the body is read. */
+export const bodyRefused = () => plainError(413, 'This service takes no request body: give the parameters in the query string.');
 export const notFoundRoute = () =>
   plainError(404, 'The requested URL was not found on the server. If you entered the URL manually please check your spelling and try again.');
 

@@ -8,6 +8,7 @@ import { coverageRef } from '../api/coverage-resolution.js';
 import type { CoverageRegistry } from '../service/coverage-registry.js';
 import type { HeatMapRunner } from '../service/heat-map-runner.js';
 import { pathOf, registerAccess } from './access.js';
+import { addressMatcher } from './address-list.js';
 import { registerHealth } from './health.js';
 import { HttpCache } from './http-cache.js';
 import { Metrics, type RouteKind } from './metrics.js';
@@ -28,7 +29,9 @@ export interface Operations {
   instrument(runner: HeatMapRunner): HeatMapRunner;
 }
 
-/** Paths that need no token and do not count against the rate limit. */
+export const METRICS_REFUSED_MESSAGE = 'the metrics are served only to the addresses of the metricsAllow setting';
+
+/** Paths that need no token and do not count against the rate limit (/metrics checks the client's address). */
 const EXEMPT = new Set(['/healthz', '/readyz', '/metrics']);
 
 export function registerOperations(app: FastifyInstance, options: OperationsOptions): Operations {
@@ -51,9 +54,13 @@ export function registerOperations(app: FastifyInstance, options: OperationsOpti
     return payload;
   });
   registerHealth(app, { registry, heatMapQueueDepth: () => metrics.heatMapQueueDepth });
-  app.get('/metrics', { logLevel: 'warn' }, async (_req, reply) =>
-    reply.header('cache-control', 'no-store').type(metrics.registry.contentType).send(await metrics.registry.metrics()),
-  );
+  // the metrics are for the operator's scraper, not for the world (they are also the largest answer
+  // a client could ask for as often as it likes)
+  const mayReadMetrics = addressMatcher(settings.metricsAllow);
+  app.get('/metrics', { logLevel: 'warn' }, async (req, reply) => {
+    if (!mayReadMetrics(req.ip)) return reply.code(403).type('application/json').send(JSON.stringify({ message: METRICS_REFUSED_MESSAGE }));
+    return reply.header('cache-control', 'no-store').type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
   return { cache: new HttpCache(registry, settings.cache), metrics, instrument: (runner) => metrics.instrument(runner) };
 }
 

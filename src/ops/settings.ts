@@ -1,8 +1,10 @@
 /**
  * Operating settings of the HTTP server: request rate per client, access tokens, HTTP caching, the
- * proxies trusted to name the client. Declared once here with their defaults; the configuration file
+ * proxies trusted to name the client, the time a client has to send its request, who may read
+ * `/metrics`. Declared once here with their defaults; the configuration file
  * reads them (`cli/config.ts`).
  */
+import { addressListOf } from './address-list.js';
 import { trustProxyOf, type TrustProxy } from './trust-proxy.js';
 
 export interface RateLimitSettings {
@@ -26,6 +28,13 @@ export interface OperationsSettings {
   cache: CacheSettings;
   /** the proxies whose `X-Forwarded-*` headers name the client (trust-proxy.ts); false: none */
   trustProxy: TrustProxy;
+  /**
+   * the longest a client may take to send a request, its headers and its body (none is taken),
+   * milliseconds: a client that trickles its request is cut off then
+   */
+  requestTimeoutMs: number;
+  /** the clients (addresses, CIDR ranges, range names: address-list.ts) that may read `/metrics` */
+  metricsAllow: string[];
 }
 
 /** What a server gets when its configuration says nothing. */
@@ -35,6 +44,9 @@ export const DEFAULT_OPERATIONS: OperationsSettings = {
   cache: { maxAgeSec: 60, realtimeMaxAgeSec: 0 },
   // a client reaching the server directly must not choose its own address
   trustProxy: false,
+  requestTimeoutMs: 10_000,
+  // the host itself and private networks (a Prometheus beside the server, in a container network…)
+  metricsAllow: ['loopback', 'uniquelocal'],
 };
 
 /** The burst of a rate given alone: two seconds' worth of requests, at least one request. */
@@ -46,8 +58,8 @@ export function defaultBurst(requestsPerSecond: number): number {
 export const APP_DEFAULT_OPERATIONS: OperationsSettings = { ...DEFAULT_OPERATIONS, rateLimit: { requestsPerSecond: 0, burst: 0 } };
 
 /**
- * The `rateLimit`, `tokens`, `cache` and `trustProxy` keys of a configuration object; `fail` reports
- * a bad value (its message names the key).
+ * The `rateLimit`, `tokens`, `cache`, `trustProxy`, `requestTimeoutMs` and `metricsAllow` keys of a
+ * configuration object; `fail` reports a bad value (its message names the key).
  */
 export function operationsSettingsOf(obj: Record<string, unknown>, fail: (message: string) => never): OperationsSettings {
   const d = DEFAULT_OPERATIONS;
@@ -76,5 +88,13 @@ export function operationsSettingsOf(obj: Record<string, unknown>, fail: (messag
     tokens: tokens as string[],
     cache: { maxAgeSec: Math.floor(maxAgeSec), realtimeMaxAgeSec: Math.floor(count(cache, 'realtimeMaxAgeSec', 'cache.realtimeMaxAgeSec', d.cache.realtimeMaxAgeSec)) },
     trustProxy: obj['trustProxy'] === undefined ? d.trustProxy : trustProxyOf(obj['trustProxy'], 'trustProxy', fail),
+    requestTimeoutMs: requestTimeoutOf(count(obj, 'requestTimeoutMs', 'requestTimeoutMs', d.requestTimeoutMs), fail),
+    metricsAllow: obj['metricsAllow'] === undefined ? d.metricsAllow : addressListOf(obj['metricsAllow'], 'metricsAllow', fail),
   };
+}
+
+/** A request timeout: whole milliseconds, at least one second (a shorter one would cut off slow but honest clients). */
+function requestTimeoutOf(ms: number, fail: (message: string) => never): number {
+  if (!Number.isInteger(ms) || ms < 1000) fail('requestTimeoutMs must be a whole number of milliseconds, 1000 or more');
+  return ms;
 }

@@ -14,12 +14,9 @@
  * proxy from a client that reaches the server directly with an `X-Forwarded-For` of its own), and a
  * number passed on would silently trust no proxy at all.
  */
-import { isIP } from 'node:net';
+import { addressListOf } from './address-list.js';
 
 export type TrustProxy = boolean | string[];
-
-/** The ranges Fastify (proxy-addr) knows by name. */
-const RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 /**
  * `true`, `false` (or their text, as the command line gives them), or addresses and CIDR ranges as
@@ -34,24 +31,7 @@ export function trustProxyOf(value: unknown, name: string, fail: (message: strin
       `${name}: a number of proxy hops is not accepted (it cannot tell the proxy from a client that reaches the server directly); give the proxies' addresses or CIDR ranges, e.g. 10.0.0.0/8`,
     );
   }
-  const entries = typeof value === 'string' ? value.split(',') : value;
-  if (!Array.isArray(entries) || !entries.every((e) => typeof e === 'string')) {
-    fail(`${name} must be true, false, or the proxies' addresses or CIDR ranges, e.g. "10.0.0.1,192.168.0.0/16"`);
-  }
-  const addresses = entries.map((e) => e.trim());
-  for (const a of addresses) {
-    if (!isAddressOrRange(a)) fail(`${name}: "${a}" is not an IP address, a CIDR range (e.g. 10.0.0.0/8) or one of loopback, linklocal, uniquelocal`);
-  }
+  if (typeof value !== 'string' && !(Array.isArray(value) && value.every((e) => typeof e === 'string'))) fail(`${name} must be true, false, or the proxies' addresses or CIDR ranges, e.g. "10.0.0.1,192.168.0.0/16"`);
+  const addresses = addressListOf(value, name, fail);
   return addresses.length > 0 ? addresses : false;
-}
-
-/** An address, `address/prefix-length`, or a range name: what Fastify compiles without an error. */
-function isAddressOrRange(text: string): boolean {
-  if (RANGE_NAMES.has(text)) return true;
-  const slash = text.lastIndexOf('/');
-  const version = isIP(slash < 0 ? text : text.slice(0, slash));
-  if (version === 0) return false;
-  if (slash < 0) return true;
-  const bits = text.slice(slash + 1);
-  return /^\d+$/.test(bits) && Number(bits) >= 1 && Number(bits) <= (version === 4 ? 32 : 128);
 }

@@ -45,8 +45,15 @@ export class BoxBuilder {
     return this.minLon > this.maxLon;
   }
 
+  /** The box as a grid, cut to valid coordinates (a centre near a pole or the antimeridian would pass them). */
   grid(resolution: number): Grid {
-    return { minLon: this.minLon, minLat: this.minLat, maxLon: this.maxLon, maxLat: this.maxLat, resolution };
+    return {
+      minLon: Math.max(-180, this.minLon),
+      minLat: Math.max(-90, this.minLat),
+      maxLon: Math.min(180, this.maxLon),
+      maxLat: Math.min(90, this.maxLat),
+      resolution,
+    };
   }
 }
 

@@ -311,4 +311,17 @@ describe('heat-map parameters', () => {
       assert.equal(JSON.parse(res.body).message, "ridesharing isn't available on heatmaps");
     }
   });
+
+  test('a centre far outside the coverage, at a pole or on the antimeridian: an all-null grid within valid coordinates', async () => {
+    for (const [lonC, latC] of [[-180, -90], [180, 90], [179.9999, 0], [12, 89.999]]) {
+      const m = await heatMap('', `from=${lonC};${latC}&datetime=20240102T080000`);
+      for (const h of m.line_headers) {
+        assert.ok(h.cell_lat.min_lat >= -90 && h.cell_lat.max_lat <= 90 && h.cell_lat.min_lat < h.cell_lat.max_lat, `${lonC};${latC}: latitude ${JSON.stringify(h.cell_lat)}`);
+      }
+      for (const l of m.lines) {
+        assert.ok(l.cell_lon.min_lon >= -180 && l.cell_lon.max_lon <= 180 && l.cell_lon.min_lon < l.cell_lon.max_lon, `${lonC};${latC}: longitude ${JSON.stringify(l.cell_lon)}`);
+        assert.ok(l.duration.every((d) => d === null));
+      }
+    }
+  });
 });

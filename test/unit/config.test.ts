@@ -82,11 +82,20 @@ test('operating settings: defaults, values, and rateLimit 0 turns the limit off'
     tokens: [],
     cache: { maxAgeSec: 60, realtimeMaxAgeSec: 0 },
     trustProxy: false,
+    requestTimeoutMs: 10_000,
+    metricsAllow: ['loopback', 'uniquelocal'],
   });
   const set = readConfigFile(
-    write({ coverages: [], rateLimit: { requestsPerSecond: 5, burst: 20 }, tokens: ['a', 'b'], cache: { maxAgeSec: 600, realtimeMaxAgeSec: 10 }, trustProxy: true }),
+    write({ coverages: [], rateLimit: { requestsPerSecond: 5, burst: 20 }, tokens: ['a', 'b'], cache: { maxAgeSec: 600, realtimeMaxAgeSec: 10 }, trustProxy: true, requestTimeoutMs: 2000, metricsAllow: ['10.0.0.9'] }),
   );
-  assert.deepEqual(set.operations, { rateLimit: { requestsPerSecond: 5, burst: 20 }, tokens: ['a', 'b'], cache: { maxAgeSec: 600, realtimeMaxAgeSec: 10 }, trustProxy: true });
+  assert.deepEqual(set.operations, {
+    rateLimit: { requestsPerSecond: 5, burst: 20 },
+    tokens: ['a', 'b'],
+    cache: { maxAgeSec: 600, realtimeMaxAgeSec: 10 },
+    trustProxy: true,
+    requestTimeoutMs: 2000,
+    metricsAllow: ['10.0.0.9'],
+  });
   assert.deepEqual(readConfigFile(write({ coverages: [], rateLimit: { requestsPerSecond: 0 } })).operations.rateLimit, { requestsPerSecond: 0, burst: 1 });
   assert.deepEqual(readConfigFile(write({ coverages: [], rateLimit: { requestsPerSecond: 10 } })).operations.rateLimit, { requestsPerSecond: 10, burst: 20 }, 'burst: two seconds of requests');
   assert.equal(readConfigFile(write({ coverages: [], maxCount: 200 })).maxCount, 200);
@@ -99,6 +108,12 @@ test('trustProxy: true, false, or proxy addresses and CIDR ranges, comma-separat
   assert.deepEqual(trustProxy('10.0.0.1, 192.168.0.0/16,fd00::/8'), ['10.0.0.1', '192.168.0.0/16', 'fd00::/8']);
   assert.deepEqual(trustProxy(['127.0.0.1', '::1', 'loopback', 'uniquelocal', 'linklocal']), ['127.0.0.1', '::1', 'loopback', 'uniquelocal', 'linklocal']);
   assert.equal(trustProxy([]), false, 'no proxy listed: none trusted');
+});
+
+test('metricsAllow: addresses comma-separated or listed; an empty list lets nobody read the metrics', () => {
+  const ops = (over: object) => readConfigFile(write({ coverages: [], ...over })).operations;
+  assert.deepEqual(ops({ metricsAllow: '10.0.0.5, 192.168.0.0/16' }).metricsAllow, ['10.0.0.5', '192.168.0.0/16']);
+  assert.deepEqual(ops({ metricsAllow: [] }).metricsAllow, [], 'nobody');
 });
 
 test('operating settings: errors name the key', () => {
@@ -118,6 +133,10 @@ test('operating settings: errors name the key', () => {
     [{ coverages: [], trustProxy: '10.0.0.1,,10.0.0.2' }, /trustProxy: "" is not an IP address/],
     [{ coverages: [], trustProxy: '10.0.0.0/33' }, /trustProxy: "10\.0\.0\.0\/33" is not/],
     [{ coverages: [], trustProxy: '::1/0' }, /trustProxy: "::1\/0" is not/],
+    [{ coverages: [], requestTimeoutMs: 500 }, /requestTimeoutMs must be a whole number of milliseconds, 1000 or more/],
+    [{ coverages: [], requestTimeoutMs: 'soon' }, /requestTimeoutMs must be a number/],
+    [{ coverages: [], metricsAllow: 'prometheus.local' }, /metricsAllow: "prometheus\.local" is not an IP address/],
+    [{ coverages: [], metricsAllow: [10] }, /metricsAllow must be addresses or CIDR ranges/],
   ];
   for (const [json, message] of cases) {
     const file = write(json);
