@@ -1,0 +1,65 @@
+/**
+ * Valid heat maps at random (test/helpers/heat-map-requests.ts) on the demo town and on rnv-mannheim
+ * with its real street network, computed on the worker pool as the server does: every one must be
+ * answered 200 with a well-formed grid. A computation that never ends shows as the budget's 503
+ * (and is cut off), so the property names the request, shrunk. `bench/heat-maps-fuzz.ts` runs it
+ * longer.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import fc from 'fast-check';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/api/app.js';
+import { DEFAULT_LIMITS } from '../../src/api/trips-params.js';
+import { Coverage, CoverageRegistry } from '../../src/service/coverage-registry.js';
+import { HeatMapPool } from '../../src/service/heat-map-pool.js';
+import { loadCoverage } from '../../src/service/load-coverage.js';
+import { SHARED_DATA } from '../helpers/gtfs-fixture.js';
+import { fuzzCoverage, mapProblem, validHeatMapRequest, type FuzzCoverage } from '../helpers/heat-map-requests.js';
+
+const MAX_RESOLUTION = 120;
+let app: FastifyInstance;
+let pool: HeatMapPool;
+const coverages: FuzzCoverage[] = [];
+
+before(async () => {
+  const registry = new CoverageRegistry();
+  const demoDir = path.resolve('data/demo');
+  const rnvDir = path.join(SHARED_DATA, 'rnv-mannheim');
+  const demo = new Coverage({ id: 'demo', gtfs: [path.join(demoDir, 'gtfs')], osm: path.join(demoDir, 'valmont.osm'), timezone: 'Europe/Paris' });
+  const rnv = new Coverage({ id: 'rnv', gtfs: [path.join(rnvDir, 'gtfs.zip')], osm: path.join(rnvDir, 'osm.pbf') });
+  registry.add(demo);
+  registry.add(rnv);
+  const demoData = await loadCoverage(demo);
+  const rnvData = await loadCoverage(rnv);
+  coverages.push(fuzzCoverage('demo', demoData.generation, ['20261124T080000', '20261124T173000', '20261125T064500']));
+  coverages.push(fuzzCoverage('rnv', rnvData.generation, ['20161108T080000', '20161108T171500', '20161110T063000', '20161112T120000']));
+  const limits = { ...DEFAULT_LIMITS, maxResolution: MAX_RESOLUTION };
+  // a budget far above what any of these maps takes (milliseconds): only a computation that never ends meets it
+  pool = new HeatMapPool({ ...limits, threads: 2, budgetMs: 8000 });
+  app = await buildApp({ registry, limits, heatMaps: pool });
+});
+
+after(async () => {
+  await app?.close();
+  await pool?.close();
+});
+
+test('fuzz: valid heat maps on the demo town and rnv-mannheim, every one answered with a well-formed grid', { timeout: 300_000 }, async () => {
+  let answered = 0;
+  let valued = 0;
+  await fc.assert(
+    fc.asyncProperty(fc.oneof(...coverages.map((c) => validHeatMapRequest(c, MAX_RESOLUTION))), async (url) => {
+      const res = await app.inject({ method: 'GET', url });
+      const problem = mapProblem(res.statusCode, res.body, url);
+      assert.equal(problem, undefined, `${url}: ${problem}`);
+      answered++;
+      if (res.body.includes('"duration":[') && /"duration":\[[^\]]*\d/.test(res.body)) valued++;
+    }),
+    { seed: 20261124, numRuns: 250 },
+  );
+  assert.equal(answered, 250);
+  // the centres are mostly in the city: most maps reach something
+  assert.ok(valued > answered / 2, `${valued} of ${answered} maps reach a cell`);
+});
