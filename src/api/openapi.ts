@@ -263,11 +263,12 @@ const OTHER_ANSWERS = {
   400: 'A parameter or the filter is invalid.',
   401: 'Tokens are configured and the request has no known one.',
   404: 'Unknown region, object or route, or nothing found.',
+  413: 'The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one.',
   429: 'Too many requests from this client: retry after the Retry-After header\'s seconds.',
   503: 'The server is busy or the region is not loaded.',
 };
 type OtherAnswer = keyof typeof OTHER_ANSWERS;
-const COVERAGE_ANSWERS: OtherAnswer[] = [304, 400, 401, 404, 429, 503];
+const COVERAGE_ANSWERS: OtherAnswer[] = [304, 400, 401, 404, 413, 429, 503];
 
 function responses(okSchema: string, description: string, others: OtherAnswer[]): Json {
   const out: Json = { 200: { description, schema: ref(okSchema) } };
@@ -318,7 +319,7 @@ function operations(limits: ApiLimits): Operation[] {
     query: [],
     ok: 'Status',
     // tokens and the rate limit apply; no parameter, no ETag, nothing to be not found
-    others: [401, 429],
+    others: [401, 413, 429],
   });
   return ops;
 }
@@ -339,7 +340,10 @@ const ROOT_PATHS: Record<string, { get: Json }> = {
   '/metrics': probe(
     'getMetrics',
     'Prometheus metrics.',
-    { 200: { description: 'The Prometheus text exposition format, version 0.0.4.', schema: { type: 'string' } } },
+    {
+      200: { description: 'The Prometheus text exposition format, version 0.0.4.', schema: { type: 'string' } },
+      403: { description: 'The client is not one of the metricsAllow setting\'s addresses: a line of text that says so.', schema: { type: 'string' } },
+    },
     'text/plain',
   ),
 };

@@ -58,7 +58,8 @@ export function registerOperations(app: FastifyInstance, options: OperationsOpti
   // a client could ask for as often as it likes)
   const mayReadMetrics = addressMatcher(settings.metricsAllow);
   app.get('/metrics', { logLevel: 'warn' }, async (req, reply) => {
-    if (!mayReadMetrics(req.ip)) return reply.code(403).type('application/json').send(JSON.stringify({ message: METRICS_REFUSED_MESSAGE }));
+    // in the endpoint's own type: a scraper shows the text as it comes
+    if (!mayReadMetrics(req.ip)) return reply.code(403).type('text/plain; charset=utf-8').send(`${METRICS_REFUSED_MESSAGE}\n`);
     return reply.header('cache-control', 'no-store').type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
   return { cache: new HttpCache(registry, settings.cache), metrics, instrument: (runner) => metrics.instrument(runner) };

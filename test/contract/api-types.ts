@@ -701,6 +701,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
             429: {
                 headers: {
@@ -774,6 +783,15 @@ export interface operations {
             };
             /** @description Unknown region, object or route, or nothing found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -856,6 +874,15 @@ export interface operations {
             };
             /** @description Unknown region, object or route, or nothing found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -976,6 +1003,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
             429: {
                 headers: {
@@ -1082,6 +1118,15 @@ export interface operations {
             };
             /** @description Unknown region, object or route, or nothing found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1204,6 +1249,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
             429: {
                 headers: {
@@ -1312,6 +1366,15 @@ export interface operations {
             };
             /** @description Unknown region, object or route, or nothing found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1476,6 +1539,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
             429: {
                 headers: {
@@ -1591,6 +1663,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
             429: {
                 headers: {
@@ -1699,6 +1780,15 @@ export interface operations {
             };
             /** @description Unknown region, object or route, or nothing found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1823,6 +1913,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
             429: {
                 headers: {
@@ -1933,6 +2032,15 @@ export interface operations {
             };
             /** @description Unknown region, object or route, or nothing found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2099,6 +2207,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
             429: {
                 headers: {
@@ -2139,6 +2256,15 @@ export interface operations {
             };
             /** @description Tokens are configured and the request has no known one. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2217,6 +2343,15 @@ export interface operations {
         responses: {
             /** @description The Prometheus text exposition format, version 0.0.4. */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description The client is not one of the metricsAllow setting's addresses: a line of text that says so. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
