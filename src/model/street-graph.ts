@@ -96,6 +96,24 @@ export interface Snap {
   segment: number;
 }
 
+/** The position (projected metres) of the point `alongM` metres along edge e's geometry. */
+export function pointAlong(g: StreetGraph, e: number, alongM: number): { x: number; y: number } {
+  const first = g.geomOffset[e]!;
+  const last = g.geomOffset[e + 1]! - 1;
+  // the segment holding the point: the last geometry point at or before it (binary search)
+  let lo = first;
+  let hi = last;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >>> 1;
+    if (g.geomAlongM[mid]! <= alongM) lo = mid;
+    else hi = mid;
+  }
+  const a0 = g.geomAlongM[lo]!;
+  const span = g.geomAlongM[hi]! - a0;
+  const t = span > 0 ? Math.min(1, Math.max(0, (alongM - a0) / span)) : 0;
+  return { x: g.geomX[lo]! + t * (g.geomX[hi]! - g.geomX[lo]!), y: g.geomY[lo]! + t * (g.geomY[hi]! - g.geomY[lo]!) };
+}
+
 /** Squared distance from (px, py) to segment s, and the position of the closest point along the edge. */
 export function projectOnSegment(g: StreetGraph, s: number, px: number, py: number): { dist2: number; alongM: number } {
   const dist2 = segmentDistance2(g, s, px, py);

@@ -98,8 +98,9 @@ export class Rasterizer {
    * (travelled on at `speed` m/s); `nearestSegments` then skips the others, which are null whatever
    * their nearest segment.
    *
-   * Every value `fillCells` gives is the cost of some reached vertex v plus a way from v to the cell
-   * at least as long as the straight line, so cost(v) + |cell − v| / speed bounds it from below. That
+   * Every value `fillCells` gives is the cost of some reached vertex or point seed v plus a way from
+   * v to the cell at least as long as the straight line, so cost(v) + |cell − v| / speed bounds it
+   * from below. That
    * bound is computed on blocks of BLOCK × BLOCK cells by a chamfer distance transform whose steps are
    * shortened so that it never exceeds the straight distance, less the distance from the block's
    * centre to its cells' centres.
@@ -114,21 +115,23 @@ export class Rasterizer {
     const perMetre = 10 / speed;
     const bound = this.blockBound.subarray(0, nb * nb);
     bound.fill(Infinity);
-    const { vertexX, vertexY } = g;
-    const { touched, touchedCount } = search;
-    for (let k = 0; k < touchedCount; k++) {
-      const v = touched[k]!;
-      const c = search.costOf(v);
-      if (c >= limitDs) continue;
-      const vx = vertexX[v]!;
-      const vy = vertexY[v]!;
+    const source = (vx: number, vy: number, c: number) => {
+      if (c >= limitDs) return;
       const bi = Math.min(nb - 1, Math.max(0, Math.floor((vx - x0) / bw)));
       const bj = Math.min(nb - 1, Math.max(0, Math.floor((vy - y0) / bh)));
       // cost(v) − |centre − v|: propagated by at most the straight distance, it stays below cost(v) + |c − v|
       const seed = c - distance(x0 + (bi + 0.5) * bw - vx, y0 + (bj + 0.5) * bh - vy) * perMetre;
       const b = bi * nb + bj;
       if (seed < bound[b]!) bound[b] = seed;
+    };
+    const { vertexX, vertexY } = g;
+    const { touched, touchedCount } = search;
+    for (let k = 0; k < touchedCount; k++) {
+      const v = touched[k]!;
+      source(vertexX[v]!, vertexY[v]!, search.costOf(v));
     }
+    // a point seed values the points of its own edge straight from it, below its ends' costs
+    for (let k = 0; k < search.pointCount; k++) source(search.pointX[k]!, search.pointY[k]!, search.pointCostOf(k));
     // an 8-neighbour path is at most `stretch` times longer than the straight line between its ends
     const angle = Math.atan2(bh, bw);
     const stretch = Math.max(1 / Math.cos(angle / 2), 1 / Math.cos((Math.PI / 2 - angle) / 2));
@@ -351,10 +354,14 @@ function chamfer(f: Float64Array, n: number, wi: number, wj: number, wd: number)
 
 /**
  * Fill `out` (tenths of a second, UNREACHED where unknown) with each cell's value from its nearest
- * segment, keeping the smaller of `out`'s current value and the new one (several end modes share a grid).
+ * segment, keeping the smaller of `out`'s current value and the new one (several end modes share a
+ * grid): the least, over the points of the segment, of the point's cost plus the straight line to
+ * the cell's centre at `speed`. Along a segment the cost runs straight from its ends, or from a
+ * point seed on it (a centre or a stop in its middle), at that same speed, so the least is at an
+ * end or at such a seed.
  *
- * `search`: the street search whose costs (tenths of a second) value the segments' ends. `reverse`:
- * the costs are times to reach the centre (arrival maps), so a point uses the ends it can go to.
+ * `search`: the street search whose costs (tenths of a second) value the segment. `reverse`: the
+ * costs are times to reach the centre (arrival maps), so a point uses the ways it can go.
  */
 export function fillCells(
   g: StreetGraph,
@@ -380,6 +387,7 @@ export function fillCells(
   let lastSegment = -1;
   let va = Infinity;
   let vb = Infinity;
+  let seeded = false;
   for (let i = 0; i < R; i++) {
     const cx = x0 + (i + 0.5) * dx;
     for (let j = 0; j < R; j++) {
@@ -388,15 +396,26 @@ export function fillCells(
       if (s < 0) continue;
       const cy = y0 + (j + 0.5) * dy;
       const a = segmentPoint[s]!;
+      const e = segmentEdge[s]!;
       if (s !== lastSegment) {
-        const e = segmentEdge[s]!;
         va = pointValue(e, a);
         vb = pointValue(e, a + 1);
+        seeded = search.hasPointSeed(e);
         lastSegment = s;
       }
       let v = Infinity;
       if (va !== Infinity) v = va + distance(cx - geomX[a]!, cy - geomY[a]!) * perMetre;
       if (vb !== Infinity) v = Math.min(v, vb + distance(cx - geomX[a + 1]!, cy - geomY[a + 1]!) * perMetre);
+      if (seeded) {
+        // the point seeds on this segment (few: a centre, the stops of the street)
+        const from = geomAlongM[a]!;
+        const to = geomAlongM[a + 1]!;
+        for (let k = search.firstPointOn(e); k >= 0; k = search.nextPoint(k)) {
+          const along = search.pointAlongOf(k);
+          if (along < from || along > to) continue;
+          v = Math.min(v, search.pointCostOf(k) + distance(cx - search.pointX[k]!, cy - search.pointY[k]!) * perMetre);
+        }
+      }
       if (v < out[cell]!) out[cell] = v;
     }
   }

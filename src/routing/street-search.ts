@@ -3,11 +3,16 @@
  * tenths of a second and a bucket queue (Dial's algorithm): every cost is an array index, so a push
  * and a pop are O(1), about twice as fast as a binary heap on city graphs.
  *
+ * A point on the middle of an edge (a heat map's centre, a stop) is a virtual split of its edge: it
+ * seeds the two ends at the time to go along the edge to them, and is kept as a point seed, so that
+ * other points of the same edge are valued straight along it from the point rather than through an
+ * end (`costAlong`).
+ *
  * One instance per thread and graph: its arrays are allocated once and reset by a stamp, so a
  * search costs only the vertices it touches.
  */
 import { backwardBit, forwardBit, type Layer } from '../osm/street-access.js';
-import type { Snap, StreetGraph } from '../model/street-graph.js';
+import { pointAlong, type Snap, type StreetGraph } from '../model/street-graph.js';
 
 export const UNREACHED = 0x7fffffff;
 
@@ -24,6 +29,16 @@ export class StreetSearch {
   touchedCount = 0;
   private minSeed = UNREACHED;
   private maxSeed = -1;
+  /** point seeds (seedSnap) of this search, and per edge the first of them (a chain through pointNext) */
+  private readonly edgePointStamp: Uint32Array;
+  private readonly edgePointHead: Int32Array;
+  private pointNext = new Int32Array(64);
+  private pointAlongM = new Float64Array(64);
+  private pointCostDs = new Float64Array(64);
+  /** positions of the point seeds, in the graph's projection (the raster's lower bound starts from them too) */
+  pointX = new Float64Array(64);
+  pointY = new Float64Array(64);
+  pointCount = 0;
 
   constructor(
     readonly graph: StreetGraph,
@@ -38,6 +53,8 @@ export class StreetSearch {
     // every relaxation that improves a cost adds one entry: at most one per adjacency entry, plus seeds
     this.entryNext = new Int32Array(graph.adjTarget.length + 2 * v + 16);
     this.entryVertex = new Int32Array(this.entryNext.length);
+    this.edgePointStamp = new Uint32Array(graph.edgeCount);
+    this.edgePointHead = new Int32Array(graph.edgeCount);
     this.reset();
   }
 
@@ -47,10 +64,12 @@ export class StreetSearch {
     this.current++;
     if (this.current === 0xffffffff) {
       this.stamp.fill(0);
+      this.edgePointStamp.fill(0);
       this.current = 1;
     }
     this.entryCount = 0;
     this.touchedCount = 0;
+    this.pointCount = 0;
     this.minSeed = UNREACHED;
     this.maxSeed = -1;
   }
@@ -70,8 +89,9 @@ export class StreetSearch {
   }
 
   /**
-   * Seed the ends of a snapped point's edge with the time to go along the edge from the point, on
-   * `layer` at `speed` m/s, plus `baseDs`. `reverse`: the times to reach the point instead.
+   * Seed a snapped point at `baseDs`: the ends of its edge at the time to go along the edge from the
+   * point, on `layer` at `speed` m/s, and the point itself for the other points of its edge.
+   * `reverse`: the times to reach the point instead.
    */
   seedSnap(snap: Snap, layer: Layer, speed: number, baseDs: number, reverse: boolean): void {
     const g = this.graph;
@@ -83,28 +103,60 @@ export class StreetSearch {
     const toTo = reverse ? backwardBit(layer) : forwardBit(layer);
     if (bits & toFrom) this.seed(g.edgeFrom[e]!, baseDs + Math.trunc((snap.alongM * 10) / speed));
     if (bits & toTo) this.seed(g.edgeTo[e]!, baseDs + Math.trunc((Math.max(0, lengthM - snap.alongM) * 10) / speed));
+    if (baseDs >= 0 && baseDs <= this.maxLimitDs) this.addPoint(e, snap.alongM, baseDs);
   }
 
   /**
    * The cost (tenths of a second, Infinity when none) of the point `alongM` metres along edge e,
-   * from the last search's costs of its ends: reached from its `from` end going along the edge,
-   * from its `to` end against it, at `perMetre` tenths of a second per metre. `reverse` (costs to
+   * from the last search: from its `from` end going along the edge, from its `to` end against it,
+   * from a point seed of the same edge straight along it (each as the edge's direction bits allow),
+   * at `perMetre` tenths of a second per metre; at an end, that end's own cost. `reverse` (costs to
    * reach the seeds): the point goes to its `from` end against the edge, to its `to` end along it.
    * The counterpart of `seedSnap`.
    */
   costAlong(e: number, alongM: number, layer: Layer, perMetre: number, reverse: boolean): number {
     const g = this.graph;
     const bits = g.edgeAccess[e]!;
+    const lengthM = g.edgeLengthDm[e]! / 10;
+    // moving towards the `to` end (along increases): along the edge; reversed, the travel runs the other way
+    const increasing = reverse ? backwardBit(layer) : forwardBit(layer);
+    const decreasing = reverse ? forwardBit(layer) : backwardBit(layer);
     let best = Infinity;
-    if (bits & (reverse ? backwardBit(layer) : forwardBit(layer))) {
-      const c = this.costOf(g.edgeFrom[e]!);
-      if (c !== UNREACHED) best = c + alongM * perMetre;
-    }
-    if (bits & (reverse ? forwardBit(layer) : backwardBit(layer))) {
-      const c = this.costOf(g.edgeTo[e]!);
-      if (c !== UNREACHED) best = Math.min(best, c + Math.max(0, g.edgeLengthDm[e]! / 10 - alongM) * perMetre);
+    const cFrom = this.costOf(g.edgeFrom[e]!);
+    if (cFrom !== UNREACHED && (alongM <= 0 || bits & increasing)) best = cFrom + Math.max(0, alongM) * perMetre;
+    const cTo = this.costOf(g.edgeTo[e]!);
+    if (cTo !== UNREACHED && (alongM >= lengthM || bits & decreasing)) best = Math.min(best, cTo + Math.max(0, lengthM - alongM) * perMetre);
+    if (this.edgePointStamp[e] === this.current) {
+      for (let k = this.edgePointHead[e]!; k >= 0; k = this.pointNext[k]!) {
+        const delta = alongM - this.pointAlongM[k]!;
+        if (bits & (delta >= 0 ? increasing : decreasing)) best = Math.min(best, this.pointCostDs[k]! + Math.abs(delta) * perMetre);
+      }
     }
     return best;
+  }
+
+  /** The cost (tenths of a second) of point seed k. */
+  pointCostOf(k: number): number {
+    return this.pointCostDs[k]!;
+  }
+
+  /** How far along its edge point seed k lies, metres. */
+  pointAlongOf(k: number): number {
+    return this.pointAlongM[k]!;
+  }
+
+  /** Whether edge e holds a point seed of this search (its points are then valued by `costAlong`). */
+  hasPointSeed(e: number): boolean {
+    return this.edgePointStamp[e] === this.current;
+  }
+
+  /** The first point seed on edge e, -1 when none; the next one of its edge by `nextPoint`. */
+  firstPointOn(e: number): number {
+    return this.edgePointStamp[e] === this.current ? this.edgePointHead[e]! : -1;
+  }
+
+  nextPoint(k: number): number {
+    return this.pointNext[k]!;
   }
 
   /**
@@ -171,6 +223,30 @@ export class StreetSearch {
       for (let entry = this.bucketHead[c]!; entry >= 0 && count <= this.entryNext.length; entry = this.entryNext[entry]!) count++;
     }
     return count;
+  }
+
+  private addPoint(e: number, alongM: number, costDs: number): void {
+    const k = this.pointCount++;
+    if (k === this.pointNext.length) {
+      const grow = <T extends Int32Array | Float64Array>(a: T): T => {
+        const next = new (a.constructor as new (n: number) => T)(a.length * 2);
+        next.set(a);
+        return next;
+      };
+      this.pointNext = grow(this.pointNext);
+      this.pointAlongM = grow(this.pointAlongM);
+      this.pointCostDs = grow(this.pointCostDs);
+      this.pointX = grow(this.pointX);
+      this.pointY = grow(this.pointY);
+    }
+    this.pointAlongM[k] = alongM;
+    this.pointCostDs[k] = costDs;
+    const { x, y } = pointAlong(this.graph, e, alongM);
+    this.pointX[k] = x;
+    this.pointY[k] = y;
+    this.pointNext[k] = this.edgePointStamp[e] === this.current ? this.edgePointHead[e]! : -1;
+    this.edgePointStamp[e] = this.current;
+    this.edgePointHead[e] = k;
   }
 
   private push(v: number, c: number): void {

@@ -37,6 +37,19 @@ export interface RefSnap {
   distM: number;
 }
 
+/**
+ * A point seed: a snapped point where a search starts (a centre, a stop), at `costDs` tenths. Other
+ * points of its edge are valued straight along the edge from it, and a cell of its segment straight
+ * from it. x, y: its position on the edge's geometry.
+ */
+export interface RefPointSeed {
+  edge: number;
+  alongM: number;
+  costDs: number;
+  x: number;
+  y: number;
+}
+
 /** A binary min-heap of (vertex, cost). */
 class Heap {
   private v: number[] = [];
@@ -229,6 +242,20 @@ export class ReferenceModel {
     return seeds;
   }
 
+  /** The point seed of a snapped point at `costDs` tenths, placed on its edge's geometry at its distance along. */
+  pointSeed(snap: RefSnap, costDs: number): RefPointSeed {
+    const g = this.g;
+    const first = g.geomOffset[snap.edge]!;
+    const last = g.geomOffset[snap.edge + 1]! - 1;
+    // the geometry point at or before the distance, then a straight line to the next one
+    let p = first;
+    while (p + 1 < last && g.geomAlongM[p + 1]! <= snap.alongM) p++;
+    const a0 = g.geomAlongM[p]!;
+    const span = g.geomAlongM[p + 1]! - a0;
+    const t = span > 0 ? Math.min(1, Math.max(0, (snap.alongM - a0) / span)) : 0;
+    return { edge: snap.edge, alongM: snap.alongM, costDs, x: g.geomX[p]! + t * (g.geomX[p + 1]! - g.geomX[p]!), y: g.geomY[p]! + t * (g.geomY[p + 1]! - g.geomY[p]!) };
+  }
+
   /**
    * Plain Dijkstra on the walking layer from `seeds` (vertex, tenths), each edge costing
    * trunc(lengthDm / speed) tenths. `reverse`: the cost of reaching a seed from each vertex (every
@@ -273,17 +300,24 @@ export class ReferenceModel {
 
   /**
    * Time (tenths, not truncated) from a search's costs to a point on edge e at `alongM` (`reverse`:
-   * from the point to the search's seeds), through the ends of the edge its direction bits allow.
+   * from the point to the search's seeds), through the ends of the edge its direction bits allow
+   * (an end itself at that end's cost), or straight along the edge from a point seed on it.
    */
-  pointCost(cost: Float64Array, e: number, alongM: number, speed: number, reverse: boolean): number {
+  pointCost(cost: Float64Array, e: number, alongM: number, speed: number, reverse: boolean, points: RefPointSeed[] = []): number {
     const g = this.g;
     const bits = g.edgeAccess[e]!;
-    // the `from` end -> point goes along the edge; reversed, point -> `from` end against it
-    const viaFrom = reverse ? WALK_BACKWARD : WALK_FORWARD;
-    const viaTo = reverse ? WALK_FORWARD : WALK_BACKWARD;
+    const lengthM = g.edgeLengthDm[e]! / 10;
+    // towards the `to` end, along the edge; reversed, the travel runs the other way
+    const increasing = reverse ? WALK_BACKWARD : WALK_FORWARD;
+    const decreasing = reverse ? WALK_FORWARD : WALK_BACKWARD;
     let best = Infinity;
-    if (bits & viaFrom) best = Math.min(best, cost[g.edgeFrom[e]!]! + (alongM * 10) / speed);
-    if (bits & viaTo) best = Math.min(best, cost[g.edgeTo[e]!]! + (Math.max(0, g.edgeLengthDm[e]! / 10 - alongM) * 10) / speed);
+    if (alongM <= 0 || bits & increasing) best = Math.min(best, cost[g.edgeFrom[e]!]! + (Math.max(0, alongM) * 10) / speed);
+    if (alongM >= lengthM || bits & decreasing) best = Math.min(best, cost[g.edgeTo[e]!]! + (Math.max(0, lengthM - alongM) * 10) / speed);
+    for (const point of points) {
+      if (point.edge !== e) continue;
+      const delta = alongM - point.alongM;
+      if (bits & (delta >= 0 ? increasing : decreasing)) best = Math.min(best, point.costDs + (Math.abs(delta) * 10) / speed);
+    }
     return best;
   }
 
@@ -295,10 +329,11 @@ export class ReferenceModel {
   streetAccess(centre: RefSnap, speed: number, limitSec: number, reverse: boolean): Map<number, number> {
     const limitDs = limitSec * 10;
     const cost = this.dijkstra(this.snapSeeds(centre, speed, 0, reverse), speed, reverse, limitDs);
+    const points = [this.pointSeed(centre, 0)];
     const result = new Map<number, number>();
     this.stopSnaps.forEach((snap, s) => {
       if (!snap) return;
-      const ds = this.pointCost(cost, snap.edge, snap.alongM, speed, reverse);
+      const ds = this.pointCost(cost, snap.edge, snap.alongM, speed, reverse, points);
       if (ds <= limitDs) result.set(s, Math.trunc(ds / 10));
     });
     return result;
@@ -475,24 +510,25 @@ export class ReferenceModel {
    * Value (tenths, not truncated) of a point of the nearest segment: an end of its edge takes the
    * vertex's cost; an inner point of the geometry goes along the edge to an end its bits allow.
    */
-  private geometryPointCost(cost: Float64Array, e: number, point: number, speed: number, reverse: boolean): number {
+  private geometryPointCost(cost: Float64Array, e: number, point: number, speed: number, reverse: boolean, points: RefPointSeed[]): number {
     const g = this.g;
     if (point === g.geomOffset[e]) return cost[g.edgeFrom[e]!]!;
     if (point === g.geomOffset[e + 1]! - 1) return cost[g.edgeTo[e]!]!;
-    return this.pointCost(cost, e, g.geomAlongM[point]!, speed, reverse);
+    return this.pointCost(cost, e, g.geomAlongM[point]!, speed, reverse, points);
   }
 
   /**
    * The values a cell centred on (x, y) may take, in whole seconds (null: no value): for each
-   * segment tied for nearest within `radiusM`, the better of its two ends plus the straight
-   * distance from the centre to that end at `speed`, truncated, null at or after `maxSec`.
+   * segment tied for nearest within `radiusM`, the best of its two ends and of the point seeds on
+   * it, plus the straight distance from the centre to that point at `speed`, truncated, null at or
+   * after `maxSec`.
    *
    * Float noise: the engine places cell centres by adding cell widths in metres where this code
    * reads them back from the printed degrees, a difference of about 1e-9 m. A value within 1e-6
    * tenths of a whole second, or a nearest street within 1e-6 m of the radius, may therefore fall
    * on either side: both outcomes are accepted there, and only there.
    */
-  cellValues(x: number, y: number, radiusM: number, cost: Float64Array, speed: number, reverse: boolean, maxSec: number): Set<number | null> {
+  cellValues(x: number, y: number, radiusM: number, cost: Float64Array, speed: number, reverse: boolean, maxSec: number, points: RefPointSeed[] = []): Set<number | null> {
     const { segments, distM } = this.nearestSegments(x, y, radiusM);
     const out = new Set<number | null>();
     if (segments.length === 0 || distM > radiusM - TIE_M) out.add(null);
@@ -508,11 +544,16 @@ export class ReferenceModel {
     for (const s of segments) {
       const e = g.segmentEdge[s]!;
       const p = g.segmentPoint[s]!;
-      const va = this.geometryPointCost(cost, e, p, speed, reverse);
-      const vb = this.geometryPointCost(cost, e, p + 1, speed, reverse);
+      const va = this.geometryPointCost(cost, e, p, speed, reverse, points);
+      const vb = this.geometryPointCost(cost, e, p + 1, speed, reverse, points);
       const da = Math.hypot(x - this.ax[s]!, y - this.ay[s]!);
       const db = Math.hypot(x - this.bx[s]!, y - this.by[s]!);
-      toSeconds(Math.min(va + (da * 10) / speed, vb + (db * 10) / speed));
+      let v = Math.min(va + (da * 10) / speed, vb + (db * 10) / speed);
+      for (const point of points) {
+        if (point.edge !== e || point.alongM < g.geomAlongM[p]! || point.alongM > g.geomAlongM[p + 1]!) continue;
+        v = Math.min(v, point.costDs + (Math.hypot(x - point.x, y - point.y) * 10) / speed);
+      }
+      toSeconds(v);
     }
     return out;
   }

@@ -35,7 +35,7 @@ import { loadCoverage } from '../../src/service/load-coverage.js';
 import { ServiceDays } from '../../src/model/service-days.js';
 import type { StreetGraph } from '../../src/model/street-graph.js';
 import { SHARED_DATA } from '../helpers/gtfs-fixture.js';
-import { ReferenceModel, SNAP_RADIUS_M, WALK_BACKWARD, WALK_FORWARD, type RefSnap } from './heat-map-reference.js';
+import { ReferenceModel, SNAP_RADIUS_M, WALK_BACKWARD, WALK_FORWARD, type RefPointSeed, type RefSnap } from './heat-map-reference.js';
 import { mulberry32 } from '../helpers/random.js';
 
 const DIR = path.join(SHARED_DATA, 'rnv-mannheim');
@@ -208,8 +208,11 @@ function stopCentre(s: number, area = false): Centre {
 interface Reference {
   /** street costs of the final search (tenths) */
   cost: Float64Array;
+  /** its point seeds: the centre and the stops reached by a vehicle */
+  points: RefPointSeed[];
   /** the same search seeded by the centre alone (walking only, for the statistics) */
   walkOnly: Float64Array;
+  walkOnlyPoints: RefPointSeed[];
   /** seconds from t0 of the best vehicle arrival (departure maps) or boarding (arrival maps), per stop */
   vehicleSec: Map<number, number>;
 }
@@ -235,13 +238,21 @@ function reference(centre: Centre, t0: number, T: number, reverse: boolean): Ref
     });
   }
   const seeds: [number, number][] = [];
-  if (centre.snap) seeds.push(...ref.snapSeeds(centre.snap, WALKING_SPEED, 0, reverse));
+  const points: RefPointSeed[] = [];
+  if (centre.snap) {
+    seeds.push(...ref.snapSeeds(centre.snap, WALKING_SPEED, 0, reverse));
+    points.push(ref.pointSeed(centre.snap, 0));
+  }
   const walkOnly = ref.dijkstra([...seeds], WALKING_SPEED, reverse, T * 10);
+  const walkOnlyPoints = [...points];
   for (const [s, sec] of vehicleSec) {
     const snap = ref.stopSnaps[s];
-    if (snap) seeds.push(...ref.snapSeeds(snap, WALKING_SPEED, sec * 10, reverse));
+    if (snap) {
+      seeds.push(...ref.snapSeeds(snap, WALKING_SPEED, sec * 10, reverse));
+      points.push(ref.pointSeed(snap, sec * 10));
+    }
   }
-  return { cost: ref.dijkstra(seeds, WALKING_SPEED, reverse, T * 10), walkOnly, vehicleSec };
+  return { cost: ref.dijkstra(seeds, WALKING_SPEED, reverse, T * 10), points, walkOnly, walkOnlyPoints, vehicleSec };
 }
 
 /** The box: squares around the snapped centre and every snapped stop reached by a vehicle before T. */
@@ -282,13 +293,13 @@ function compareCells(m: Matrix, r: Reference, T: number, reverse: boolean, cell
   for (const [i, j] of cells) {
     const lon = m.lines[i]!.cell_lon.center_lon;
     const lat = m.line_headers[j]!.cell_lat.center_lat;
-    const expected = ref.cellValues(px(lon), py(lat), grid.radiusM, r.cost, WALKING_SPEED, reverse, T);
+    const expected = ref.cellValues(px(lon), py(lat), grid.radiusM, r.cost, WALKING_SPEED, reverse, T, r.points);
     const actual = m.lines[i]!.duration[j]!;
     if (!expected.has(actual)) out.bad.push(`cell [${i}][${j}] (${lon};${lat}): API ${actual}, reference ${[...expected].join(' or ')}`);
     if (expected.size > 1) out.ambiguous++;
     if (actual === null) continue;
     out.valued++;
-    const walked = ref.cellValues(px(lon), py(lat), grid.radiusM, r.walkOnly, WALKING_SPEED, reverse, T);
+    const walked = ref.cellValues(px(lon), py(lat), grid.radiusM, r.walkOnly, WALKING_SPEED, reverse, T, r.walkOnlyPoints);
     if (![...walked].some((w) => w !== null && w <= actual)) out.byTransit++;
   }
   return out;
@@ -427,8 +438,11 @@ function reachesByForward(segment: number, x: number, y: number, centre: Centre,
   const e = g.segmentEdge[segment]!;
   const p = g.segmentPoint[segment]!;
   const seeds: [number, number][] = [];
+  // where the cell's walk meets its edge: an end of its segment, at its distance along the edge
+  const entries: { alongM: number; ds: number }[] = [];
   for (const point of [p, p + 1]) {
     const walkDs = (Math.hypot(x - g.geomX[point]!, y - g.geomY[point]!) * 10) / WALKING_SPEED;
+    entries.push({ alongM: g.geomAlongM[point]!, ds: walkDs });
     if (point === g.geomOffset[e]) seeds.push([g.edgeFrom[e]!, walkDs]);
     else if (point === g.geomOffset[e + 1]! - 1) seeds.push([g.edgeTo[e]!, walkDs]);
     else {
@@ -440,12 +454,24 @@ function reachesByForward(segment: number, x: number, y: number, centre: Centre,
     }
   }
   const cost = ref.dijkstra(seeds, WALKING_SPEED, false);
-  // arrival (tenths after tau) at a snapped point: from the ends of its edge, the last leg truncated
+  // arrival (tenths after tau) at a snapped point: from the ends of its edge, the last leg truncated;
+  // on the cell's own edge also straight along it from where the walk met the edge, and on the
+  // cell's own segment straight from the cell (the arrival map's point seeds)
   const atPoint = (snap: RefSnap) => {
     const bits = g.edgeAccess[snap.edge]!;
     let best = Infinity;
     if (bits & WALK_FORWARD) best = Math.min(best, cost[g.edgeFrom[snap.edge]!]! + Math.trunc((snap.alongM * 10) / WALKING_SPEED));
     if (bits & WALK_BACKWARD) best = Math.min(best, cost[g.edgeTo[snap.edge]!]! + Math.trunc((Math.max(0, g.edgeLengthDm[snap.edge]! / 10 - snap.alongM) * 10) / WALKING_SPEED));
+    if (snap.edge === e) {
+      for (const entry of entries) {
+        const delta = snap.alongM - entry.alongM;
+        if (bits & (delta >= 0 ? WALK_FORWARD : WALK_BACKWARD)) best = Math.min(best, entry.ds + (Math.abs(delta) * 10) / WALKING_SPEED);
+      }
+      if (snap.alongM >= g.geomAlongM[p]! && snap.alongM <= g.geomAlongM[p + 1]!) {
+        const point = ref.pointSeed(snap, 0);
+        best = Math.min(best, (Math.hypot(x - point.x, y - point.y) * 10) / WALKING_SPEED);
+      }
+    }
     return best;
   };
   if (centre.snap && tau * 10 + atPoint(centre.snap) <= t0 * 10) return true;
