@@ -17,7 +17,7 @@ import { METRES_PER_DEGREE, projectX, projectY, snapPoint, type StreetGraph } fr
 import type { RaptorData } from './raptor-data.js';
 import type { RaptorOverlay } from './raptor-overlay.js';
 import { RaptorSearch } from './raptor.js';
-import { BoxBuilder, fillCells, Rasterizer, toSeconds, type Grid } from './raster.js';
+import { BoxBuilder, Rasterizer, toSeconds, type Grid } from './raster.js';
 import { StreetSearch } from './street-search.js';
 
 /** Street modes that heat maps compute (ridesharing is refused before). */
@@ -210,9 +210,7 @@ export class HeatMapEngine {
         }
       }
       search.run(leg.layer, leg.speed, limitDs, reverse);
-      this.rasterizer.boundCells(grid, leg.speed, limitDs, search);
-      const nearest = this.rasterizer.nearestSegments(grid, leg.layer, true);
-      fillCells(graph, grid, nearest, leg.layer, leg.speed, reverse, search, values);
+      this.rasterizer.valueCells(grid, leg.layer, leg.speed, reverse, limitDs, search, values);
     });
     const seconds = this.cellSeconds.subarray(0, R * R);
     toSeconds(values, T, seconds);

@@ -35,6 +35,7 @@ export class StreetSearch {
   private pointNext = new Int32Array(64);
   private pointAlongM = new Float64Array(64);
   private pointCostDs = new Float64Array(64);
+  private pointEdge = new Int32Array(64);
   /** positions of the point seeds, in the graph's projection (the raster's lower bound starts from them too) */
   pointX = new Float64Array(64);
   pointY = new Float64Array(64);
@@ -140,6 +141,11 @@ export class StreetSearch {
     return this.pointCostDs[k]!;
   }
 
+  /** The edge of point seed k. */
+  pointEdgeOf(k: number): number {
+    return this.pointEdge[k]!;
+  }
+
   /** How far along its edge point seed k lies, metres. */
   pointAlongOf(k: number): number {
     return this.pointAlongM[k]!;
@@ -236,11 +242,13 @@ export class StreetSearch {
       this.pointNext = grow(this.pointNext);
       this.pointAlongM = grow(this.pointAlongM);
       this.pointCostDs = grow(this.pointCostDs);
+      this.pointEdge = grow(this.pointEdge);
       this.pointX = grow(this.pointX);
       this.pointY = grow(this.pointY);
     }
     this.pointAlongM[k] = alongM;
     this.pointCostDs[k] = costDs;
+    this.pointEdge[k] = e;
     const { x, y } = pointAlong(this.graph, e, alongM);
     this.pointX[k] = x;
     this.pointY[k] = y;

@@ -518,46 +518,146 @@ export class ReferenceModel {
   }
 
   /**
-   * The values a cell centred on (x, y) may take, in whole seconds (null: no value): for each
-   * segment tied for nearest within `radiusM`, the best of its two ends and of the point seeds on
-   * it, plus the straight distance from the centre to that point at `speed`, truncated, null at or
-   * after `maxSec`.
+   * The values each cell of a grid may take, in whole seconds (null: no value), by the documented
+   * rule (raster.ts), computed its own way:
+   *   1. a cell whose centre lies within `nearbyM` of a segment of a reached edge (one of whose
+   *      points is valued below the limit) takes the least, over those segments, of the best of the
+   *      segment's two ends and of the point seeds on it, plus the straight distance at `speed`;
+   *   2. every other cell: a Dijkstra on the 8-neighbour grid of the cell centres from the cells of
+   *      step 1 (steps of `cellW`, `cellH` or the diagonal), for the value and for the distance,
+   *      null when the nearest cell of step 1 is farther than `radiusM`.
+   * Truncated to whole seconds, null at or after `maxSec`. `best[c]`: the segment that gave a cell of
+   * step 1 its value when no other came within float noise of it, else -1.
    *
    * Float noise: the engine places cell centres by adding cell widths in metres where this code
-   * reads them back from the printed degrees, a difference of about 1e-9 m. A value within 1e-6
-   * tenths of a whole second, or a nearest street within 1e-6 m of the radius, may therefore fall
-   * on either side: both outcomes are accepted there, and only there.
+   * reads them back from the printed degrees, a difference of about 1e-9 m; a value within 1e-6
+   * tenths of a whole second may therefore truncate either way, and both outcomes are accepted.
    */
-  cellValues(x: number, y: number, radiusM: number, cost: Float64Array, speed: number, reverse: boolean, maxSec: number, points: RefPointSeed[] = []): Set<number | null> {
-    const { segments, distM } = this.nearestSegments(x, y, radiusM);
-    const out = new Set<number | null>();
-    if (segments.length === 0 || distM > radiusM - TIE_M) out.add(null);
+  gridValues(
+    centres: { x: Float64Array; y: Float64Array; R: number },
+    cell: { widthM: number; heightM: number; nearbyM: number; radiusM: number },
+    cost: Float64Array,
+    speed: number,
+    reverse: boolean,
+    maxSec: number,
+    points: RefPointSeed[] = [],
+  ): { values: Set<number | null>[]; best: Int32Array } {
     const g = this.g;
-    const toSeconds = (v: number) => {
-      if (v === Infinity) return out.add(null);
-      for (const w of [v - NOISE_DS, v, v + NOISE_DS]) {
-        const s = Math.floor(w / 10);
-        out.add(s >= maxSec ? null : s);
-      }
-      return out;
-    };
-    for (const s of segments) {
+    const R = centres.R;
+    const limitDs = maxSec * 10;
+    // each segment's end values, and the reached edges
+    const n = g.segmentCount;
+    const va = new Float64Array(n);
+    const vb = new Float64Array(n);
+    const reachedEdge = new Uint8Array(g.edgeCount);
+    for (const point of points) if (point.costDs < limitDs) reachedEdge[point.edge] = 1;
+    for (let s = 0; s < n; s++) {
+      if (!this.walkSegment[s]) continue;
       const e = g.segmentEdge[s]!;
       const p = g.segmentPoint[s]!;
-      const va = this.geometryPointCost(cost, e, p, speed, reverse, points);
-      const vb = this.geometryPointCost(cost, e, p + 1, speed, reverse, points);
-      const da = Math.hypot(x - this.ax[s]!, y - this.ay[s]!);
-      const db = Math.hypot(x - this.bx[s]!, y - this.by[s]!);
-      let v = Math.min(va + (da * 10) / speed, vb + (db * 10) / speed);
-      for (const point of points) {
-        if (point.edge !== e || point.alongM < g.geomAlongM[p]! || point.alongM > g.geomAlongM[p + 1]!) continue;
-        v = Math.min(v, point.costDs + (Math.hypot(x - point.x, y - point.y) * 10) / speed);
-      }
-      toSeconds(v);
+      va[s] = this.geometryPointCost(cost, e, p, speed, reverse, points);
+      vb[s] = this.geometryPointCost(cost, e, p + 1, speed, reverse, points);
+      if (va[s]! < limitDs || vb[s]! < limitDs) reachedEdge[e] = 1;
     }
-    return out;
+    // segments of reached edges by tiles of TILE_M, for step 1
+    const tiles = new Map<string, number[]>();
+    const tileOf = (v: number) => Math.floor(v / TILE_M);
+    for (let s = 0; s < n; s++) {
+      if (!this.walkSegment[s] || !reachedEdge[g.segmentEdge[s]!]) continue;
+      for (let tx = tileOf(Math.min(this.ax[s]!, this.bx[s]!)); tx <= tileOf(Math.max(this.ax[s]!, this.bx[s]!)); tx++) {
+        for (let ty = tileOf(Math.min(this.ay[s]!, this.by[s]!)); ty <= tileOf(Math.max(this.ay[s]!, this.by[s]!)); ty++) {
+          const key = `${tx},${ty}`;
+          const list = tiles.get(key);
+          if (list) list.push(s);
+          else tiles.set(key, [s]);
+        }
+      }
+    }
+    const own = new Float64Array(R * R).fill(Infinity);
+    const settled = new Uint8Array(R * R);
+    const best = new Int32Array(R * R).fill(-1);
+    const reach = tileOf(cell.nearbyM) + 1;
+    for (let i = 0; i < R; i++) {
+      for (let j = 0; j < R; j++) {
+        const x = centres.x[i]!;
+        const y = centres.y[j]!;
+        const c = i * R + j;
+        const seen = new Set<number>();
+        let second = Infinity;
+        for (let tx = tileOf(x) - reach; tx <= tileOf(x) + reach; tx++) {
+          for (let ty = tileOf(y) - reach; ty <= tileOf(y) + reach; ty++) {
+            for (const s of tiles.get(`${tx},${ty}`) ?? []) {
+              if (seen.has(s)) continue;
+              seen.add(s);
+              if (this.segmentDistance(s, x, y).d2 > cell.nearbyM * cell.nearbyM) continue;
+              settled[c] = 1;
+              const e = g.segmentEdge[s]!;
+              const p = g.segmentPoint[s]!;
+              let v = Math.min(va[s]! + (Math.hypot(x - this.ax[s]!, y - this.ay[s]!) * 10) / speed, vb[s]! + (Math.hypot(x - this.bx[s]!, y - this.by[s]!) * 10) / speed);
+              for (const point of points) {
+                if (point.edge !== e || point.alongM < g.geomAlongM[p]! || point.alongM > g.geomAlongM[p + 1]!) continue;
+                v = Math.min(v, point.costDs + (Math.hypot(x - point.x, y - point.y) * 10) / speed);
+              }
+              if (v < own[c]!) {
+                second = own[c]!;
+                own[c] = v;
+                best[c] = s;
+              } else if (v < second) second = v;
+            }
+          }
+        }
+        if (second - own[c]! < TIE_DS) best[c] = -1;
+      }
+    }
+    // step 2: Dijkstra from the cells of step 1, on values and on distances
+    const diagonal = Math.hypot(cell.widthM, cell.heightM);
+    const walk = (start: Float64Array, perMetre: number): Float64Array => {
+      const dist = Float64Array.from(start);
+      const heap = new Heap();
+      for (let c = 0; c < R * R; c++) if (settled[c] && dist[c]! < Infinity) heap.push(c, dist[c]!);
+      while (heap.size > 0) {
+        const [c, d] = heap.pop();
+        if (d > dist[c]!) continue;
+        const i = Math.floor(c / R);
+        const j = c % R;
+        for (let di = -1; di <= 1; di++) {
+          for (let dj = -1; dj <= 1; dj++) {
+            if ((di === 0 && dj === 0) || i + di < 0 || i + di >= R || j + dj < 0 || j + dj >= R) continue;
+            const step = di !== 0 && dj !== 0 ? diagonal : di !== 0 ? cell.widthM : cell.heightM;
+            const next = (i + di) * R + j + dj;
+            const nd = d + step * perMetre;
+            if (nd < dist[next]!) {
+              dist[next] = nd;
+              heap.push(next, nd);
+            }
+          }
+        }
+      }
+      return dist;
+    };
+    const walked = walk(own, 10 / speed);
+    const nearest = walk(Float64Array.from(settled, (k) => (k ? 0 : Infinity)), 1);
+    const values: Set<number | null>[] = [];
+    for (let c = 0; c < R * R; c++) {
+      const out = new Set<number | null>();
+      const v = settled[c] ? own[c]! : nearest[c]! <= cell.radiusM ? walked[c]! : Infinity;
+      if (v === Infinity) out.add(null);
+      else {
+        for (const w of [v - NOISE_DS, v, v + NOISE_DS]) {
+          const sec = Math.floor(w / 10);
+          out.add(sec >= maxSec ? null : sec);
+        }
+      }
+      values.push(out);
+    }
+    return { values, best };
   }
 }
+
+/** Side of the reference's tiles of segments (metres). */
+const TILE_M = 100;
+/** Two candidate values closer than this (tenths) leave a cell's best segment undecided. */
+const TIE_DS = 1e-6;
 
 /** Two segments within this many metres of each other's distance tie. */
 const TIE_M = 1e-6;

@@ -2,9 +2,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { heatMatrixJson } from '../../src/api/heat-map-json.js';
 import { Layer, layerBits } from '../../src/osm/street-access.js';
-import { BoxBuilder, fillCells, matchRadiusM, Rasterizer, toSeconds, type Grid } from '../../src/routing/raster.js';
-import { StreetSearch } from '../../src/routing/street-search.js';
-import { nearestSegment, projectX, projectY, segmentDistance2 } from '../../src/model/street-graph.js';
+import { BoxBuilder, cellSizeM, matchRadiusM, nearbyRadiusM, Rasterizer, toSeconds, type Grid } from '../../src/routing/raster.js';
+import { StreetSearch, UNREACHED } from '../../src/routing/street-search.js';
+import { nearestSegment, projectX, projectY, segmentDistance2, type StreetGraph } from '../../src/model/street-graph.js';
 import { graphOf, latOfY, lonOfX } from '../helpers/street-fixture.js';
 import { lcg } from '../helpers/random.js';
 
@@ -48,9 +48,8 @@ describe('raster', () => {
     search.reset();
     search.seed(vertexAt(seedNode), 0);
     search.run(layer, speed, 10_000, reverse);
-    const nearest = new Rasterizer(graph, 4).nearestSegments(grid, layer);
     const values = new Float64Array(4).fill(Infinity);
-    fillCells(graph, grid, nearest, layer, speed, reverse, search, values);
+    new Rasterizer(graph, 4).valueCells(grid, layer, speed, reverse, 10_000, search, values);
     const out = new Int32Array(4);
     toSeconds(values, maxSec, out);
     return [
@@ -59,7 +58,7 @@ describe('raster', () => {
     ];
   }
 
-  test('each cell: the better end of its nearest segment plus the straight distance, truncated', () => {
+  test('each cell near the street: the better end of the segment plus the straight distance, truncated', () => {
     // from (0,0) walking at 1 m/s: the far end is at 100 s; the cell at (100, ±50) is 111.8 m from (0,0), 50 m from (100,0)
     assert.deepEqual(raster(Layer.Walk, 1, 0, false, 3600), [
       [50, 50],
@@ -92,15 +91,16 @@ describe('raster', () => {
       search.reset();
       search.seed(at(seedNode), 0);
       search.run(layer, 1, 10_000, reverse);
-      const nearest = new Rasterizer(street, 3).nearestSegments(g3, layer);
       const values = new Float64Array(9).fill(Infinity);
-      fillCells(street, g3, nearest, layer, 1, reverse, search, values);
+      new Rasterizer(street, 3).valueCells(g3, layer, 1, reverse, 10_000, search, values);
       const out = new Int32Array(9);
       toSeconds(values, 3600, out);
       return [out[1]!, out[4]!, out[7]!];
     };
     assert.deepEqual(middleRow(Layer.Walk, 0, false), [25, 125, 225]);
-    assert.deepEqual(middleRow(Layer.Car, 0, false), [25, -1, -1], 'no car from x=0 along the street');
+    // no car from x=0 along the street: the cell at x=125 is valued straight from x=0 (the segment
+    // from x=0 to x=100 lies 25 m away), the one at x=225 has only the unreached segment near it
+    assert.deepEqual(middleRow(Layer.Car, 0, false), [25, 125, -1]);
     assert.deepEqual(middleRow(Layer.Car, 2, false), [175, 75, 25]);
     assert.deepEqual(middleRow(Layer.Car, 0, true), [25, 125, 225], 'reaching x=0 by car works from anywhere on the street');
     // to reach x=200 by car: only from x=200 itself; the cell at x=125 joins it straight, off the street
@@ -109,12 +109,17 @@ describe('raster', () => {
 
   test('no street within the matching radius: null', () => {
     const far: Grid = { minLon: lonOfX(2000), maxLon: lonOfX(2100), minLat: latOfY(2000), maxLat: latOfY(2100), resolution: 2 };
-    const nearest = new Rasterizer(graph, 4).nearestSegments(far, Layer.Walk);
-    assert.deepEqual([...nearest], [-1, -1, -1, -1]);
+    const search = new StreetSearch(graph, 10_000);
+    search.reset();
+    search.seed(vertexAt(0), 0);
+    search.run(Layer.Walk, 1, 10_000, false);
+    const values = new Float64Array(4).fill(Infinity);
+    new Rasterizer(graph, 4).valueCells(far, Layer.Walk, 1, false, 10_000, search, values);
+    assert.deepEqual([...values], [Infinity, Infinity, Infinity, Infinity]);
     assert.equal(matchRadiusM(far), 500);
   });
 
-  test('cells the lower bound leaves out are null anyway: the same seconds as searching every cell', () => {
+  test('every cell as the rule says, by brute force: the best street within the nearby radius, else the grid walk from those cells', () => {
     const random = lcg(11);
     // a jittered lattice of streets 100 m apart, some of them missing: detours and dead ends
     const points: [number, number][] = [];
@@ -128,8 +133,8 @@ describe('raster', () => {
       }
     }
     const lattice = graphOf(points, ways).graph;
-    // straight streets every 15° from one point, a node every 20 m: values there are the bound itself
-    // plus a few metres, so a bound that overshoots in any direction would lose cells at the fringe
+    // straight streets every 15° from one point, a node every 20 m: wide wedges between them that
+    // only the grid walk values
     const starPoints: [number, number][] = [[750, 750]];
     const starWays = [];
     for (let k = 0; k < 24; k++) {
@@ -147,12 +152,12 @@ describe('raster', () => {
     let nulls = 0;
     let valued = 0;
     const cases = [
-      [lattice, 97, 600],
+      [lattice, 71, 600],
       [lattice, 60, 900],
       [lattice, 41, 300],
-      [lattice, 150, 1200],
-      [star, 150, 700],
-      [star, 149, 500],
+      [lattice, 90, 1200],
+      [star, 90, 700],
+      [star, 89, 500],
     ] as const;
     for (const [g, R, limitSec] of cases) {
       const grid = box.grid(R);
@@ -164,23 +169,24 @@ describe('raster', () => {
         search.seed(Math.floor(random() * g.vertexCount), Math.floor(random() * 3000));
       }
       search.run(Layer.Walk, speed, limitSec * 10, false);
-      const rasterizer = new Rasterizer(g, 150);
-      const seconds = (onlyNeeded: boolean) => {
-        if (onlyNeeded) rasterizer.boundCells(grid, speed, limitSec * 10, search);
-        const values = new Float64Array(R * R).fill(Infinity);
-        fillCells(g, grid, rasterizer.nearestSegments(grid, Layer.Walk, onlyNeeded), Layer.Walk, speed, false, search, values);
-        const out = new Int32Array(R * R);
-        toSeconds(values, limitSec, out);
-        return out;
-      };
-      const all = seconds(false);
-      assert.deepEqual(seconds(true), all, `resolution ${R}, ${limitSec} s`);
-      for (const v of all) v < 0 ? nulls++ : valued++;
+      const values = new Float64Array(R * R).fill(Infinity);
+      new Rasterizer(g, 150).valueCells(grid, Layer.Walk, speed, false, limitSec * 10, search, values);
+      const actual = new Int32Array(R * R);
+      toSeconds(values, limitSec, actual);
+      const expected = bruteForce(g, grid, search, speed, limitSec * 10);
+      for (let c = 0; c < R * R; c++) {
+        const e = expected[c]!;
+        // a value within float noise of a whole second may truncate either way
+        const accepted = [e - 1e-6, e + 1e-6].map((v) => (v < limitSec * 10 ? Math.floor(v / 10) : -1));
+        assert.ok(accepted.includes(actual[c]!), `resolution ${R}, ${limitSec} s, cell ${Math.floor(c / R)},${c % R}: ${actual[c]} s, expected ${accepted.join(' or ')}`);
+        if (actual[c]! < 0) nulls++;
+        else valued++;
+      }
     }
     assert.ok(nulls > 1000 && valued > 1000, `${valued} cells valued, ${nulls} null`);
   });
 
-  test('the batched cell search answers what the single-point search answers, on every cell', () => {
+  test('the nearest-segment search (snapping) answers what a scan of every segment answers', () => {
     const random = lcg(7);
     const points: [number, number][] = [];
     for (let i = 0; i < 300; i++) points.push([random() * 2000, random() * 2000]);
@@ -193,7 +199,6 @@ describe('raster', () => {
     for (const R of [60, 7]) {
       const big = box.grid(R);
       for (const layer of [Layer.Walk, Layer.Car]) {
-        const nearest = new Rasterizer(g, 60).nearestSegments(big, layer);
         const p = g.projection;
         const x0 = projectX(p, big.minLon);
         const y0 = projectY(p, big.minLat);
@@ -216,7 +221,6 @@ describe('raster', () => {
                 best = s;
               }
             }
-            assert.equal(nearest[i * R + j], best, `cell ${i},${j} of ${R}`);
             assert.equal(nearestSegment(g, cx, cy, radius, layerBits(layer)), best, `point search, cell ${i},${j} of ${R}`);
             if (best >= 0) found++;
           }
@@ -226,3 +230,65 @@ describe('raster', () => {
     }
   });
 });
+
+/**
+ * The cell values of `Rasterizer.valueCells` (tenths of a second), written from the rule rather
+ * than from the code: every segment against every cell, and the grid walk in closed form (k
+ * diagonal steps and the rest straight, the shortest 8-neighbour walk between two cells).
+ */
+function bruteForce(g: StreetGraph, grid: Grid, search: StreetSearch, speed: number, limitDs: number): Float64Array {
+  const R = grid.resolution;
+  const p = g.projection;
+  const x0 = projectX(p, grid.minLon);
+  const y0 = projectY(p, grid.minLat);
+  const dx = (projectX(p, grid.maxLon) - x0) / R;
+  const dy = (projectY(p, grid.maxLat) - y0) / R;
+  const perMetre = 10 / speed;
+  // the value of each geometry point: a vertex's cost, or along the edge from its ends
+  const pointValue = (s: number, end: 0 | 1): number => {
+    const e = g.segmentEdge[s]!;
+    const point = g.segmentPoint[s]! + end;
+    if (point === g.geomOffset[e]) return search.costOf(g.edgeFrom[e]!) === UNREACHED ? Infinity : search.costOf(g.edgeFrom[e]!);
+    if (point === g.geomOffset[e + 1]! - 1) return search.costOf(g.edgeTo[e]!) === UNREACHED ? Infinity : search.costOf(g.edgeTo[e]!);
+    return search.costAlong(e, g.geomAlongM[point]!, Layer.Walk, perMetre, false);
+  };
+  const edgeReached = new Uint8Array(g.edgeCount);
+  for (let s = 0; s < g.segmentCount; s++) if (pointValue(s, 0) < limitDs || pointValue(s, 1) < limitDs) edgeReached[g.segmentEdge[s]!] = 1;
+  const own = new Float64Array(R * R).fill(Infinity);
+  const settled = new Uint8Array(R * R);
+  for (let i = 0; i < R; i++) {
+    for (let j = 0; j < R; j++) {
+      const cx = x0 + (i + 0.5) * dx;
+      const cy = y0 + (j + 0.5) * dy;
+      for (let s = 0; s < g.segmentCount; s++) {
+        if (!edgeReached[g.segmentEdge[s]!] || segmentDistance2(g, s, cx, cy) > nearbyRadiusM(grid) ** 2) continue;
+        settled[i * R + j] = 1;
+        const a = g.segmentPoint[s]!;
+        const v = Math.min(pointValue(s, 0) + Math.hypot(cx - g.geomX[a]!, cy - g.geomY[a]!) * perMetre, pointValue(s, 1) + Math.hypot(cx - g.geomX[a + 1]!, cy - g.geomY[a + 1]!) * perMetre);
+        own[i * R + j] = Math.min(own[i * R + j]!, v);
+      }
+    }
+  }
+  const { width, height } = cellSizeM(grid);
+  const walk = (di: number, dj: number) => {
+    const k = Math.min(di, dj);
+    return k * Math.hypot(width, height) + (di - k) * width + (dj - k) * height;
+  };
+  const out = new Float64Array(R * R).fill(Infinity);
+  for (let c = 0; c < R * R; c++) {
+    if (settled[c]) {
+      out[c] = own[c]!;
+      continue;
+    }
+    let best = Infinity;
+    let nearest = Infinity;
+    for (let s = 0; s < R * R; s++) {
+      if (!settled[s]) continue;
+      const d = walk(Math.abs(Math.floor(s / R) - Math.floor(c / R)), Math.abs((s % R) - (c % R)));
+      nearest = Math.min(nearest, d);
+      best = Math.min(best, own[s]! + d * perMetre);
+    }
+    out[c] = nearest <= matchRadiusM(grid) ? best : Infinity;
+  }
+  return out;
+}
