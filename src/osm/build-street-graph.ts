@@ -1,7 +1,9 @@
 /**
  * OpenStreetMap ways -> the street graph of `model/street-graph.ts`.
  *
- * 1. Each way gets its layer bits from its tags (`street-access.ts`); ways no layer may use are dropped.
+ * 1. Each way gets its layer bits from its tags (`street-access.ts`), opened to walkers and cyclists
+ *    where a `foot=no` or `bicycle=no` alone would cut their network (`false-islands.ts`); ways no
+ *    layer may use are dropped.
  * 2. A node becomes a vertex when it ends a way or is shared by several ways (or twice by one); the
  *    nodes between two vertices are contracted into the geometry of one edge.
  * 3. Adjacency in compressed rows, segments of every edge geometry in a grid index.
@@ -12,22 +14,22 @@ import { buildSegmentGrid } from '../model/segment-grid.js';
 import { Growable } from '../model/growable.js';
 import type { OsmExtract } from './osm-extract.js';
 import { CAR_BACKWARD, CAR_FORWARD, NO_PARKING, wayAccess } from './street-access.js';
+import { openFalseIslands } from './false-islands.js';
 
 export interface StreetGraphBuild {
   graph: StreetGraph;
   /** Street names, indexed by `graph.edgeName` (kept out of the shared arrays). */
   names: string[];
-  stats: { waysUsed: number; waysWithoutAccess: number; vertices: number; edges: number; segments: number };
+  stats: { waysUsed: number; waysWithoutAccess: number; vertices: number; edges: number; segments: number; waysOpenedToWalk: number; waysOpenedToBike: number };
 }
 
 export function buildStreetGraph(osm: OsmExtract): StreetGraphBuild {
   const { nodeCount, wayCount, wayNodeOffset, wayNodes } = osm;
   const access = new Uint8Array(wayCount);
+  for (let w = 0; w < wayCount; w++) access[w] = wayAccess(osm.wayTags[w]!);
+  const opened = openFalseIslands(osm, access);
   let waysUsed = 0;
-  for (let w = 0; w < wayCount; w++) {
-    access[w] = wayAccess(osm.wayTags[w]!);
-    if (access[w]) waysUsed++;
-  }
+  for (let w = 0; w < wayCount; w++) if (access[w]) waysUsed++;
 
   // Vertices: way ends, and nodes met more than once.
   const uses = new Uint8Array(nodeCount);
@@ -196,7 +198,15 @@ export function buildStreetGraph(osm: OsmExtract): StreetGraphBuild {
   return {
     graph,
     names,
-    stats: { waysUsed, waysWithoutAccess: wayCount - waysUsed, vertices: vertexCount, edges: edgeCount, segments: segmentCount },
+    stats: {
+      waysUsed,
+      waysWithoutAccess: wayCount - waysUsed,
+      vertices: vertexCount,
+      edges: edgeCount,
+      segments: segmentCount,
+      waysOpenedToWalk: opened.walk,
+      waysOpenedToBike: opened.bike,
+    },
   };
 }
 

@@ -111,3 +111,17 @@ export function wayAccess(tags: Record<string, string>): number {
   if (highway === 'motorway' || highway === 'motorway_link') bits |= NO_PARKING;
   return bits;
 }
+
+/**
+ * The layers that a way's own `foot=no` or `bicycle=no` alone keeps off it: its highway class lets
+ * them on, and it is not a motor road (`motorroad=yes`, where walkers and cyclists are barred by
+ * law). `osm/false-islands.ts` opens such a way to them where it alone joins their network.
+ */
+export function deniedByOwnTag(tags: Record<string, string>): number {
+  const defaults = HIGHWAY_DEFAULTS[tags['highway'] ?? ''];
+  if (!defaults || tags['motorroad'] === 'yes') return 0;
+  let bits = 0;
+  if (defaults.walk && tags['foot'] === 'no') bits |= layerBits(Layer.Walk);
+  if (defaults.bike && tags['bicycle'] === 'no') bits |= layerBits(Layer.Bike);
+  return bits;
+}

@@ -36,6 +36,10 @@ export async function buildStreetData(tt: Timetable, osmPath: string, report: Lo
   if (osm.stats.duplicateWays > 0) report.note(`${file}: ${osm.stats.duplicateWays} ways repeated with the same id, the first one kept`);
   const built = buildStreetGraph(osm);
   const graph = built.graph;
+  const { waysOpenedToWalk, waysOpenedToBike } = built.stats;
+  if (waysOpenedToWalk + waysOpenedToBike > 0) {
+    report.note(`${file}: ${waysOpenedToWalk} ways tagged foot=no opened to walkers and ${waysOpenedToBike} tagged bicycle=no to cyclists, each chain alone joining parts of their network (false islands)`);
+  }
   const snaps = snapStops(graph, tt.stopPoints.lon, tt.stopPoints.lat);
   snaps.unsnapped.forEach((n, layer) => {
     if (n > 0) report.note(`${file}: ${n} of ${tt.stopPoints.ids.length} stop points are more than 500 m from a ${LAYER_NAMES[layer]} street`);
@@ -63,6 +67,8 @@ export async function buildStreetData(tt: Timetable, osmPath: string, report: Lo
       street_vertices: built.stats.vertices,
       street_edges: built.stats.edges,
       street_segments: built.stats.segments,
+      ways_opened_to_walk: built.stats.waysOpenedToWalk,
+      ways_opened_to_bike: built.stats.waysOpenedToBike,
       street_graph_bytes: streetGraphBytes(graph),
       unsnapped_walk: snaps.unsnapped[0]!,
       unsnapped_bike: snaps.unsnapped[1]!,
