@@ -18,7 +18,7 @@ import { crc32 } from 'node:zlib';
 import { decodeTree, encodeTree } from './snapshot-codec.js';
 
 /** Bump when the layout of the compiled data changes: older files are then refused and rebuilt. */
-export const SNAPSHOT_FORMAT = 1;
+export const SNAPSHOT_FORMAT = 2;
 
 const MAGIC = Buffer.from('NAVETTE-SNAPSHOT', 'latin1');
 const PREFIX_BYTES = MAGIC.length + 8;
