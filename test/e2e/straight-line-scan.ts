@@ -61,6 +61,10 @@ export interface Arrivals {
   t0: number;
   /** arrival at each stop, by the scan's stop index */
   at: Float64Array;
+  /** how each stop was reached: the stop before it (-1: walked from the origin) */
+  prevStop: Int32Array;
+  /** … by the trip (index in trips.txt order), -1 on foot */
+  prevTrip: Int32Array;
 }
 
 export class StraightLineScan {
@@ -81,13 +85,16 @@ export class StraightLineScan {
   /** bit 1: boarding allowed at the departure, bit 2: alighting allowed at the arrival */
   private cFlags = new Uint8Array(0);
   private tripService: string[] = [];
+  private tripIds: string[] = [];
   private tripTimezone: string[] = [];
   private days = new Map<string, Set<number>>();
   /** latest stop time of the feed, seconds after its service day's origin */
   private maxTime = 0;
   /** per service day: indices of its connections, in template order (so by departure) */
   private readonly dayConnections = new Map<number, { origin: Float64Array; list: Int32Array }>();
-  /** timed stop time rows left out (a trip's row without arrival nor departure) */
+  /** time zone of the feed's first agency */
+  timezone = '';
+  /** stop time rows left out (without arrival nor departure time) */
   untimedRows = 0;
 
   private constructor() {}
@@ -132,6 +139,7 @@ export class StraightLineScan {
     const tzOfAgency = new Map<string, string>();
     for (const r of agency.rows) if (!tzOfAgency.has(agency.get(r, 'agency_id'))) tzOfAgency.set(agency.get(r, 'agency_id'), agency.get(r, 'agency_timezone'));
     const defaultTz = agency.get(agency.rows[0]!, 'agency_timezone');
+    this.timezone = defaultTz;
     const routes = await feed.table('routes.txt');
     const tzOfRoute = new Map<string, string>();
     for (const r of routes.rows) tzOfRoute.set(routes.get(r, 'route_id'), tzOfAgency.get(routes.get(r, 'agency_id')) ?? defaultTz);
@@ -141,6 +149,7 @@ export class StraightLineScan {
       const id = trips.get(r, 'trip_id');
       if (tripIndex.has(id)) continue;
       tripIndex.set(id, this.tripService.length);
+      this.tripIds.push(id);
       this.tripService.push(trips.get(r, 'service_id'));
       this.tripTimezone.push(tzOfRoute.get(trips.get(r, 'route_id')) ?? defaultTz);
     }
@@ -256,6 +265,8 @@ export class StraightLineScan {
   earliestArrivals(lon: number, lat: number, t0: number, horizonSec: number): Arrivals {
     const n = this.stopCount;
     const at = new Float64Array(n).fill(Infinity);
+    const prevStop = new Int32Array(n).fill(-1);
+    const prevTrip = new Int32Array(n).fill(-1);
     for (let s = 0; s < n; s++) {
       const w = walkSec(lon, lat, this.lon[s]!, this.lat[s]!);
       if (w <= ACCESS_MAX_SEC) at[s] = t0 + w;
@@ -278,7 +289,8 @@ export class StraightLineScan {
       if (lo < c.list.length) lists.push({ ...c, next: lo });
     }
     const tripCount = this.tripService.length;
-    const boarded = new Uint8Array(tripCount * lists.length);
+    /** per trip run: the stop where it was boarded + 1 (0: not boarded) */
+    const boarded = new Int32Array(tripCount * lists.length);
     for (;;) {
       // the earliest head among the days (a k-way merge)
       let best = -1;
@@ -299,20 +311,45 @@ export class StraightLineScan {
       const slot = best * tripCount + this.cTrip[i]!;
       if (boarded[slot] === 0) {
         if (!(this.cFlags[i]! & 1) || at[this.cFrom[i]!]! > bestDep) continue;
-        boarded[slot] = 1;
+        boarded[slot] = this.cFrom[i]! + 1;
       }
       if (!(this.cFlags[i]! & 2)) continue;
       const arr = origin + this.cArr[i]!;
       const to = this.cTo[i]!;
       if (arr >= at[to]!) continue;
       at[to] = arr;
+      prevStop[to] = boarded[slot]! - 1;
+      prevTrip[to] = this.cTrip[i]!;
       for (let f = this.footFrom[to]!; f < this.footFrom[to + 1]!; f++) {
         const t = this.footTo[f]!;
         const a = arr + this.footSec[f]!;
-        if (a < at[t]!) at[t] = a;
+        if (a < at[t]!) {
+          at[t] = a;
+          prevStop[t] = to;
+          prevTrip[t] = -1;
+        }
       }
     }
-    return { originLon: lon, originLat: lat, t0, at };
+    return { originLon: lon, originLat: lat, t0, at, prevStop, prevTrip };
+  }
+
+  /** The legs of the best way to (lon, lat), for reports: `walk → 123 (+600 s)`, `trip T from 123 → 456 (+1200 s)`… */
+  legs(a: Arrivals, lon: number, lat: number): string[] {
+    let best = a.t0 + walkSec(a.originLon, a.originLat, lon, lat);
+    let last = -1;
+    for (let s = 0; s < this.stopCount; s++) {
+      const v = a.at[s]! + walkSec(this.lon[s]!, this.lat[s]!, lon, lat);
+      if (v < best) {
+        best = v;
+        last = s;
+      }
+    }
+    const out = [`walk → end (+${Math.floor(best - a.t0)} s)`];
+    for (let s = last; s >= 0; s = a.prevStop[s]!) {
+      const how = a.prevTrip[s]! >= 0 ? `trip ${this.tripIds[a.prevTrip[s]!]} from ${this.stopIds[a.prevStop[s]!]}` : 'walk';
+      out.unshift(`${how} → ${this.stopIds[s]} (+${Math.floor(a.at[s]! - a.t0)} s)`);
+    }
+    return out;
   }
 
   /** Seconds from t0 to (lon, lat) by the search `a` (walking straight from the origin included), truncated. */
