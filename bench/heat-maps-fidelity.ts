@@ -85,6 +85,6 @@ if (only.has('own-cell')) {
   lap(`${stops.length} own-cell maps`, t);
 }
 console.log('');
-for (const line of formatReport({ journeysTotal, excluded, journeys, insideCount, journeysSampled: journeys?.count, holes, ownCell: own, ownCellStops: ownStops })) console.log(line);
+for (const line of formatReport({ journeysTotal, excluded, journeys, insideCount, journeysSampled: journeys?.count, holes, ownCell: own, ownCellStops: ownStops, legs: true })) console.log(line);
 console.log(`total ${((performance.now() - started) / 1000).toFixed(1)} s`);
 await h.close();

@@ -15,7 +15,10 @@
  *      query time) and (b) the straight-line scan (straight-line-scan.ts) at that cell's centre.
  *      Figures: the share of journeys whose value ≤ max(planner, scan) + TOLERANCE_SEC (null fails),
  *      the distribution of value − scan (a null value counts as +∞: it ranks worst) and the worst 10
- *      by value − max(planner, scan).
+ *      by value − max(planner, scan). A null is a cell not reached within max_duration: unreached,
+ *      or more than MARGIN_SEC slower than both the planner and the scan. The planner (bahn.de) also
+ *      rides DB trains the rnv feed lacks (S-Bahn), so it may be faster than anything the feed
+ *      allows: hence the bound by the larger of the two.
  *   2. Holes: 20 maps from seeded random origins (even draws a stop, odd draws a point in the stops'
  *      box), 2016-11-08 08:00, max_duration 3600, resolution 500: null cells with at least 6 reached
  *      neighbours (of 8) as a share of the reached cells.
@@ -221,6 +224,8 @@ export interface JourneyResult {
   /** our map's value at the destination's cell; null: unreached (or outside the map's box) */
   value: number | null;
   within: boolean;
+  /** the scan's way to the cell centre, for reports */
+  scanLegs: string[];
 }
 
 export async function compareJourney(h: FidelityHarness, j: ReferenceJourney): Promise<JourneyResult> {
@@ -243,7 +248,8 @@ export async function compareJourney(h: FidelityHarness, j: ReferenceJourney): P
   const value = cell ? (grid.values[cell.i]![cell.j] ?? null) : null;
   const scanSec = cell ? scan.valueAt(arrivals, grid.centreLon[cell.i]!, grid.centreLat[cell.j]!) : scanAtStop;
   const within = value !== null && value <= Math.max(j.plannerSec, scanSec) + TOLERANCE_SEC;
-  return { journey: j, maxDuration, plannerSec: j.plannerSec, scanSec, value, within };
+  const end = cell ? [grid.centreLon[cell.i]!, grid.centreLat[cell.j]!] : [scan.lon[d]!, scan.lat[d]!];
+  return { journey: j, maxDuration, plannerSec: j.plannerSec, scanSec, value, within, scanLegs: scan.legs(arrivals, end[0]!, end[1]!) };
 }
 
 /** Nearest-rank percentile of sorted values. */
@@ -408,6 +414,8 @@ export function formatReport(parts: {
   holes?: HoleMetrics;
   ownCell?: OwnCellMetrics;
   ownCellStops?: number;
+  /** print the scan's way for the worst journeys */
+  legs?: boolean;
 }): string[] {
   const out: string[] = [];
   const t = FIDELITY_TARGETS;
@@ -423,6 +431,7 @@ export function formatReport(parts: {
     for (const r of m.worst) {
       const j = r.journey;
       out.push(`  ${j.id} from ${j.from} to ${j.to} at ${j.queryTime}: value ${r.value ?? 'null'}, planner ${r.plannerSec}, scan ${r.scanSec}, max_duration ${r.maxDuration}`);
+      if (parts.legs) out.push(`    scan: ${r.scanLegs.join(' | ')}`);
     }
   }
   if (parts.holes) {
