@@ -7,7 +7,7 @@
  *
  * It favours clarity over speed: a file is parsed whole into arrays of strings.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import yauzl from 'yauzl';
@@ -49,12 +49,21 @@ export class RawFeed {
 
   private constructor(
     readonly file: string,
-    private readonly zip: yauzl.ZipFile,
-    private readonly entries: Map<string, yauzl.Entry>,
+    /** null for a folder of text files */
+    private readonly zip: yauzl.ZipFile | null,
+    private readonly entries: Map<string, yauzl.Entry | string>,
   ) {}
 
-  /** Open a zip: the whole file is read into memory, up to the end of its central directory. */
+  /**
+   * Open a zip: the whole file is read into memory, up to the end of its central directory. A
+   * folder (a feed written by test/helpers/gtfs-fixture.ts) is read file by file.
+   */
   static async open(file: string): Promise<RawFeed> {
+    if (statSync(file).isDirectory()) {
+      const files = new Map<string, string>();
+      for (const name of readdirSync(file)) if (statSync(path.join(file, name)).isFile()) files.set(name, path.join(file, name));
+      return new RawFeed(file, null, files);
+    }
     const bytes = readFileSync(file);
     // Some feeds carry extra bytes after the archive (see rt/caltrain): cut the buffer after the
     // last end-of-central-directory record whose comment fits.
@@ -95,8 +104,10 @@ export class RawFeed {
   async bytes(name: string): Promise<Buffer> {
     const entry = this.entries.get(name);
     if (!entry) throw new Error(`${name} is not in ${this.file}`);
+    if (typeof entry === 'string') return readFileSync(entry);
+    const zip = this.zip!;
     return new Promise<Buffer>((resolve, reject) => {
-      this.zip.openReadStream(entry, (err, stream) => {
+      zip.openReadStream(entry, (err, stream) => {
         if (err || !stream) return reject(err ?? new Error('no stream'));
         const chunks: Buffer[] = [];
         stream.on('data', (c: Buffer) => chunks.push(c));
@@ -127,7 +138,7 @@ export class RawFeed {
   }
 
   close(): void {
-    this.zip.close();
+    this.zip?.close();
   }
 }
 

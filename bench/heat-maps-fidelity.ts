@@ -1,0 +1,90 @@
+/**
+ * Fidelity of the heat maps to the city (issue 15) on rnv-mannheim, in full: the journeys of a public
+ * planner against our maps and the straight-line scan, holes, own cells. The definitions live in
+ * test/e2e/heat-map-fidelity.ts, shared with npm test (which runs a sample):
+ *
+ *   npm run bench:heat-maps-fidelity                       every journey inside the feed, every stop
+ *   npm run bench:heat-maps-fidelity -- --sample 100       100 journeys and 100 stops, evenly spread
+ *
+ * Options: --sample N (journeys and own-cell stops), --journeys N, --stops N, --holes N (maps, 20),
+ * --threads N (worker threads, 2), --only journeys,holes,own-cell. Exits 0 whatever the figures.
+ */
+import { parseArgs } from 'node:util';
+import {
+  evenSample,
+  FidelityHarness,
+  formatReport,
+  holeMetrics,
+  holeOrigins,
+  HOLE_MAPS,
+  journeyMetrics,
+  journeysInsideFeed,
+  mapConcurrent,
+  ownCell,
+  ownCellMetrics,
+  readReferenceJourneys,
+  compareJourney,
+  type HoleMetrics,
+  type JourneyMetrics,
+  type OwnCellMetrics,
+} from '../test/e2e/heat-map-fidelity.js';
+
+const { values } = parseArgs({
+  options: {
+    sample: { type: 'string' },
+    journeys: { type: 'string' },
+    stops: { type: 'string' },
+    holes: { type: 'string' },
+    threads: { type: 'string' },
+    only: { type: 'string' },
+  },
+});
+const count = (v: string | undefined) => (v === undefined ? Infinity : Number(v));
+const journeyCount = count(values.journeys ?? values.sample);
+const stopCount = count(values.stops ?? values.sample);
+const holeMaps = values.holes === undefined ? HOLE_MAPS : Number(values.holes);
+const threads = values.threads === undefined ? 2 : Number(values.threads);
+const only = new Set((values.only ?? 'journeys,holes,own-cell').split(','));
+
+const started = performance.now();
+const h = await FidelityHarness.open(threads);
+console.log(`rnv-mannheim loaded in ${((performance.now() - started) / 1000).toFixed(1)} s (${h.scan.stopCount} stops, ${threads} threads)`);
+const lap = (what: string, since: number) => console.log(`${what} in ${((performance.now() - since) / 1000).toFixed(1)} s`);
+
+let journeys: JourneyMetrics | undefined;
+let journeysTotal = 0;
+let insideCount = 0;
+let excluded: Record<string, number> | undefined;
+if (only.has('journeys')) {
+  const t = performance.now();
+  const all = readReferenceJourneys(h.scan.timezone);
+  journeysTotal = all.length;
+  const split = journeysInsideFeed(all, h.scan);
+  insideCount = split.inside.length;
+  excluded = split.excluded;
+  // by query date, so that the scan's service days stay cached
+  const chosen = evenSample(split.inside, Math.min(journeyCount, split.inside.length)).sort((a, b) => a.queryTime.localeCompare(b.queryTime));
+  const results = await mapConcurrent(chosen, threads, (j) => compareJourney(h, j));
+  h.scan.clearDays();
+  journeys = journeyMetrics(results);
+  lap(`${results.length} journeys`, t);
+}
+let holes: HoleMetrics | undefined;
+if (only.has('holes')) {
+  const t = performance.now();
+  holes = await holeMetrics(h, holeOrigins(h.scan, holeMaps), threads);
+  lap(`${holeMaps} hole maps`, t);
+}
+let own: OwnCellMetrics | undefined;
+let ownStops = 0;
+if (only.has('own-cell')) {
+  const t = performance.now();
+  const stops = evenSample(h.scan.stopIds, Math.min(stopCount, h.scan.stopCount));
+  ownStops = stops.length;
+  own = ownCellMetrics(await mapConcurrent(stops, threads, (s) => ownCell(h, s)));
+  lap(`${stops.length} own-cell maps`, t);
+}
+console.log('');
+for (const line of formatReport({ journeysTotal, excluded, journeys, insideCount, journeysSampled: journeys?.count, holes, ownCell: own, ownCellStops: ownStops, legs: true })) console.log(line);
+console.log(`total ${((performance.now() - started) / 1000).toFixed(1)} s`);
+await h.close();
