@@ -2,13 +2,13 @@
  * The heat-map grid: R × R cells over a lon/lat box, valued from the street search in two steps.
  *
  *   1. Cells near a reached street: a cell whose centre lies within `nearbyRadiusM` (50 m, or half
- *      the cell's diagonal on large cells) of a segment of a
- *      reached edge takes the least, over those segments, of the segment's value at the centre: the
- *      cost of one of its ends (or of a centre or stop on it) plus the straight line at the end
- *      speed. The best nearby street wins, not the nearest one: a sidewalk reached early beside a
- *      carriageway reached late (or never) values the cell.
- *   2. Other cells (in a park, a field, a block with no street near its centre, beside a street
- *      never reached): the least, over the cells of step 1, of their value plus the walk to them
+ *      the cell's diagonal on large cells) of street segments that value it within the maximum
+ *      duration takes the least of those values: the cost of one of the segment's ends (or of a
+ *      centre or stop on it) plus the straight line at the end speed. The best nearby street wins,
+ *      not the nearest one: a sidewalk reached early beside a carriageway reached late (or never)
+ *      values the cell.
+ *   2. Other cells (in a park, a field, a block with no street near its centre, beside streets
+ *      reached too late or never): the least, over the cells of step 1, of their value plus the walk to them
  *      on the 8-neighbour grid (steps along rows, columns and diagonals at the end speed); null
  *      when the nearest cell of step 1 lies farther than the matching radius. A cell of step 1
  *      keeps the value its own streets give it, so that the cells on the two banks of a canal do
@@ -159,9 +159,10 @@ export class Rasterizer {
             const ex = ax + t * sdx - cx;
             const ey = ay + t * sdy - cy;
             if (ex * ex + ey * ey > near2) continue;
+            const v = values.at(p, cx, cy);
+            if (v >= limitDs) continue;
             const cell = i * R + j;
             settled[cell] = 1;
-            const v = values.at(p, cx, cy);
             if (v < field[cell]!) field[cell] = v;
           }
         }

@@ -520,9 +520,9 @@ export class ReferenceModel {
   /**
    * The values each cell of a grid may take, in whole seconds (null: no value), by the documented
    * rule (raster.ts), computed its own way:
-   *   1. a cell whose centre lies within `nearbyM` of a segment of a reached edge (one of whose
-   *      points is valued below the limit) takes the least, over those segments, of the best of the
-   *      segment's two ends and of the point seeds on it, plus the straight distance at `speed`;
+   *   1. a cell whose centre lies within `nearbyM` of segments that value it below the limit takes
+   *      the least of those values: the best of the segment's two ends and of the point seeds on it,
+   *      plus the straight distance at `speed`;
    *   2. every other cell: a Dijkstra on the 8-neighbour grid of the cell centres from the cells of
    *      step 1 (steps of `cellW`, `cellH` or the diagonal), for the value and for the distance,
    *      null when the nearest cell of step 1 is farther than `radiusM`.
@@ -590,7 +590,6 @@ export class ReferenceModel {
               if (seen.has(s)) continue;
               seen.add(s);
               if (this.segmentDistance(s, x, y).d2 > cell.nearbyM * cell.nearbyM) continue;
-              settled[c] = 1;
               const e = g.segmentEdge[s]!;
               const p = g.segmentPoint[s]!;
               let v = Math.min(va[s]! + (Math.hypot(x - this.ax[s]!, y - this.ay[s]!) * 10) / speed, vb[s]! + (Math.hypot(x - this.bx[s]!, y - this.by[s]!) * 10) / speed);
@@ -598,6 +597,8 @@ export class ReferenceModel {
                 if (point.edge !== e || point.alongM < g.geomAlongM[p]! || point.alongM > g.geomAlongM[p + 1]!) continue;
                 v = Math.min(v, point.costDs + (Math.hypot(x - point.x, y - point.y) * 10) / speed);
               }
+              if (v >= limitDs) continue;
+              settled[c] = 1;
               if (v < own[c]!) {
                 second = own[c]!;
                 own[c] = v;

@@ -99,12 +99,14 @@ describe('raster', () => {
     };
     assert.deepEqual(middleRow(Layer.Walk, 0, false), [25, 125, 225]);
     // no car from x=0 along the street: the cell at x=125 is valued straight from x=0 (the segment
-    // from x=0 to x=100 lies 25 m away), the one at x=225 has only the unreached segment near it
-    assert.deepEqual(middleRow(Layer.Car, 0, false), [25, 125, -1]);
+    // from x=0 to x=100 lies 25 m away), the one at x=225 (only the unreached segment near it) by
+    // the walk between cells, 100 m from the cell at x=125
+    assert.deepEqual(middleRow(Layer.Car, 0, false), [25, 125, 225]);
     assert.deepEqual(middleRow(Layer.Car, 2, false), [175, 75, 25]);
     assert.deepEqual(middleRow(Layer.Car, 0, true), [25, 125, 225], 'reaching x=0 by car works from anywhere on the street');
-    // to reach x=200 by car: only from x=200 itself; the cell at x=125 joins it straight, off the street
-    assert.deepEqual(middleRow(Layer.Car, 2, true), [-1, 75, 25]);
+    // to reach x=200 by car: only from x=200 itself; the cell at x=125 joins it straight, off the
+    // street, and the cell at x=25 by the walk between cells
+    assert.deepEqual(middleRow(Layer.Car, 2, true), [175, 75, 25]);
   });
 
   test('no street within the matching radius: null', () => {
@@ -262,9 +264,10 @@ function bruteForce(g: StreetGraph, grid: Grid, search: StreetSearch, speed: num
       const cy = y0 + (j + 0.5) * dy;
       for (let s = 0; s < g.segmentCount; s++) {
         if (!edgeReached[g.segmentEdge[s]!] || segmentDistance2(g, s, cx, cy) > nearbyRadiusM(grid) ** 2) continue;
-        settled[i * R + j] = 1;
         const a = g.segmentPoint[s]!;
         const v = Math.min(pointValue(s, 0) + Math.hypot(cx - g.geomX[a]!, cy - g.geomY[a]!) * perMetre, pointValue(s, 1) + Math.hypot(cx - g.geomX[a + 1]!, cy - g.geomY[a + 1]!) * perMetre);
+        if (v >= limitDs) continue;
+        settled[i * R + j] = 1;
         own[i * R + j] = Math.min(own[i * R + j]!, v);
       }
     }
