@@ -44,7 +44,7 @@ export async function buildStreetData(tt: Timetable, osmPath: string, report: Lo
   snaps.unsnapped.forEach((n, layer) => {
     if (n > 0) report.note(`${file}: ${n} of ${tt.stopPoints.ids.length} stop points are more than 500 m from a ${LAYER_NAMES[layer]} street`);
   });
-  const footpaths = walkingFootpaths(graph, snaps, FOOTPATH_MAX_M);
+  const footpaths = walkingFootpaths(graph, snaps, tt.stopPoints.lon, tt.stopPoints.lat, FOOTPATH_MAX_M);
   const raptor = buildRaptorData(tt, footpaths);
   const days = new ServiceDays(tt);
   const data: HeatMapData = {

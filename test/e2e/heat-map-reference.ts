@@ -16,7 +16,8 @@
  * Times: street costs are tenths of a second (numbers, Infinity when unreached); transit times are
  * whole epoch seconds.
  */
-import type { StreetGraph } from '../../src/model/street-graph.js';
+import { METRES_PER_DEGREE, type StreetGraph } from '../../src/model/street-graph.js';
+import { CLOSE_STOPS_M, TRANSFER_DETOUR } from '../../src/model/stop-snaps.js';
 import type { Timetable } from '../../src/model/timetable.js';
 import { serviceRunsOn, PICKUP_MASK, DROP_OFF_SHIFT } from '../../src/model/timetable.js';
 
@@ -343,7 +344,9 @@ export class ReferenceModel {
    * Footpaths between stops: walking length along the streets from one stop's snapped point to the
    * other's, both directions listed, kept when at most FOOTPATH_M. Lengths are counted like the
    * street costs, in decimetres at 1 m/s: the start's along-edge leg truncated, the end's exact;
-   * stops on one edge are also linked straight along it.
+   * stops on one edge are also linked straight along it; and the straight-line rule of
+   * `walkingFootpaths` (stop-snaps.ts) for stops close together or not joined by the streets,
+   * written again here over every pair.
    */
   buildFootpaths(): void {
     const g = this.g;
@@ -356,11 +359,12 @@ export class ReferenceModel {
       else this.stopsOnEdge.set(snap.edge, [s]);
     });
     this.footpaths = this.stopSnaps.map((snap, s) => {
-      if (!snap) return [];
-      const cost = this.dijkstra(this.snapSeeds(snap, 1, 0, false), 1, false, limitDm);
       const best = new Map<number, number>();
-      for (const other of this.stopsOnEdge.get(snap.edge)!) {
-        if (other !== s) best.set(other, Math.abs(this.stopSnaps[other]!.alongM - snap.alongM) * 10);
+      const cost = snap ? this.dijkstra(this.snapSeeds(snap, 1, 0, false), 1, false, limitDm) : new Float64Array(g.vertexCount).fill(Infinity);
+      if (snap) {
+        for (const other of this.stopsOnEdge.get(snap.edge)!) {
+          if (other !== s) best.set(other, Math.abs(this.stopSnaps[other]!.alongM - snap.alongM) * 10);
+        }
       }
       this.stopSnaps.forEach((o, other) => {
         if (!o || other === s) return;
@@ -371,6 +375,18 @@ export class ReferenceModel {
         const d = Math.min(a + o.alongM * 10, b + Math.max(0, g.edgeLengthDm[e]! - o.alongM * 10));
         if (d < (best.get(other) ?? Infinity)) best.set(other, d);
       });
+      // stops close together: never more than the straight line at the detour factor; stops the
+      // streets do not join within FOOTPATH_M: the straight line at that factor
+      const { lon, lat } = this.tt.stopPoints;
+      for (let other = 0; other < lon.length; other++) {
+        if (other === s) continue;
+        const cos = Math.cos((((lat[s]! + lat[other]!) / 2) * Math.PI) / 180);
+        const straightM = Math.hypot((lon[other]! - lon[s]!) * cos, lat[other]! - lat[s]!) * METRES_PER_DEGREE;
+        const plainDm = straightM * TRANSFER_DETOUR * 10;
+        if (plainDm > limitDm) continue;
+        const streets = best.get(other);
+        if (streets === undefined || (straightM < CLOSE_STOPS_M && plainDm < streets)) best.set(other, plainDm);
+      }
       const list: Footpath[] = [];
       // the model keeps footpath lengths as 32-bit floats
       for (const [other, d] of best) if (d <= limitDm) list.push({ to: other, lengthM: Math.fround(d / 10) });
