@@ -1,8 +1,8 @@
 /**
  * One heat map, end to end (navitia-heat-maps.md §3, with the changes of decisions.md):
  *
- *   1. access: the centre's free stops, the stops within the free radius, and the stops reached on
- *      the street by each access mode within its limit;
+ *   1. access: the centre's free stops and their footpaths, the stops within the free radius, and
+ *      the stops reached on the street by each access mode within its limit;
  *   2. RAPTOR one-to-all from those stops (reversed for arrival maps);
  *   3. per end mode: a street search seeded by the centre and by every stop reached by a vehicle,
  *      capped at the maximum duration;
@@ -14,7 +14,7 @@
 import { Layer } from '../osm/street-access.js';
 import { stopSnap, SNAP_HORIZON_M, type StopSnaps } from '../model/stop-snaps.js';
 import { METRES_PER_DEGREE, projectX, projectY, snapPoint, type StreetGraph } from '../model/street-graph.js';
-import type { RaptorData } from './raptor-data.js';
+import { transferSec, type RaptorData } from './raptor-data.js';
 import type { RaptorOverlay } from './raptor-overlay.js';
 import { RaptorSearch } from './raptor.js';
 import { BoxBuilder, Rasterizer, toSeconds, type Grid } from './raster.js';
@@ -236,6 +236,17 @@ export class HeatMapEngine {
       } else if (sec < best[s]!) best[s] = sec;
     };
     for (const s of q.freeStops) offer(s, 0);
+    // the footpaths of the centre's own stops: a platform across the street is one transfer away
+    const { raptor } = this.data;
+    for (const s of q.freeStops) {
+      if (reverse) {
+        for (let k = raptor.transferInOffset[s]!; k < raptor.transferInOffset[s + 1]!; k++) {
+          offer(raptor.transferInFrom[k]!, transferSec(raptor, raptor.transferInEdge[k]!, q.speeds.walking));
+        }
+      } else {
+        for (let k = raptor.transferOffset[s]!; k < raptor.transferOffset[s + 1]!; k++) offer(raptor.transferTo[k]!, transferSec(raptor, k, q.speeds.walking));
+      }
+    }
     if (q.freeRadiusM > 0) {
       const cosLat = Math.cos((q.centreLat * Math.PI) / 180);
       for (let s = 0; s < stopLon.length; s++) {

@@ -133,6 +133,13 @@ export interface RaptorData extends RouteTable {
   serviceDayCount: number;
 }
 
+/** Seconds to take connection e at `walkingSpeed` m/s: its fixed time, else the walk of its length rounded up. */
+export function transferSec(d: RaptorData, e: number, walkingSpeed: number): number {
+  const fixed = d.transferFixedSec[e]!;
+  const len = d.transferLengthM[e]!;
+  return fixed >= 0 ? fixed : len >= 0 ? Math.ceil(len / walkingSpeed) : 0;
+}
+
 /** Compile a timetable (and optional walking footpaths between stops) for RAPTOR searches. */
 export function buildRaptorData(tt: Timetable, footpaths?: Footpaths): RaptorData {
   const stopCount = tt.stopPoints.ids.length;

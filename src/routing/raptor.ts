@@ -41,7 +41,7 @@
  * allocates nothing proportional to the network (the overlay's marks grow with the largest overlay
  * seen, once).
  */
-import { CAN_ALIGHT, CAN_BOARD, NO_STAY, type RaptorData, type RouteTable } from './raptor-data.js';
+import { CAN_ALIGHT, CAN_BOARD, NO_STAY, transferSec, type RaptorData, type RouteTable } from './raptor-data.js';
 import { runChanged, type RaptorOverlay } from './raptor-overlay.js';
 
 /** Label of a stop not reached; above every label, which are all below the 24 h horizon. */
@@ -385,8 +385,8 @@ export class RaptorSearch {
     const d = this.data;
     const veh = this.vehRound;
     const fwd = this.dir === 1;
-    const { stopStaySec, transferOffset, transferTo, transferInOffset, transferInEdge, transferInFrom, transferFixedSec, transferLengthM } = d;
-    const speed = this.walkingSpeed; // per search: walking time = ceil(length / speed)
+    const { stopStaySec, transferOffset, transferTo, transferInOffset, transferInEdge, transferInFrom } = d;
+    const speed = this.walkingSpeed;
     for (let j = 0; keep && j < veh.count; j++) {
       const p = veh.touched[j]!;
       const x1 = veh.time1[p]!;
@@ -403,9 +403,7 @@ export class RaptorSearch {
       for (let k = e0; k < e1; k++) {
         const e = fwd ? k : transferInEdge[k]!;
         const q = fwd ? transferTo[k]! : transferInFrom[k]!;
-        const fixed = transferFixedSec[e]!;
-        const len = transferLengthM[e]!;
-        const sec = fixed >= 0 ? fixed : len >= 0 ? Math.ceil(len / speed) : 0;
+        const sec = transferSec(d, e, speed);
         this.offerWalked(q, x1 + sec, run1);
         if (x2 !== UNREACHED) this.offerWalked(q, x2 + sec, run2);
       }

@@ -223,6 +223,14 @@ function reference(centre: Centre, t0: number, T: number, reverse: boolean): Ref
   const access = new Map<number, number>();
   if (centre.snap) for (const [s, sec] of ref.streetAccess(centre.snap, WALKING_SPEED, MAX_TO_PT_SEC, reverse)) access.set(s, sec);
   for (const s of centre.free) access.set(s, 0);
+  // the footpaths of the centre's own stops (from them, or into them for arrival maps)
+  const free = new Set(centre.free);
+  ref.footpaths.forEach((list, from) => {
+    for (const f of list) {
+      const [near, own] = reverse ? [from, f.to] : [f.to, from];
+      if (free.has(own)) access.set(near, Math.min(access.get(near) ?? Infinity, footSec(f.lengthM)));
+    }
+  });
   const origin = (tz: number, d: number) => days.origin(tz, d);
   const vehicleSec = new Map<number, number>();
   if (!reverse) {

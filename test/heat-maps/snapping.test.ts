@@ -7,7 +7,9 @@
  *                 s1 (900, 10)  s2 (934, 10)                                sB (2000, 10)
  *
  * One segment of 2000 m, walking at 1.12 m/s: through an end, any point of it is at least 893 s
- * from its middle. A train leaves s2 at 08:01 and reaches sB at 08:03.
+ * from its middle. A train leaves s2 at 08:01 and reaches sB at 08:03. A footway from (900, 60) to
+ * (960, 60), joined to nothing, holds the stop sX (934, 62): 52 m from s2 straight, but no street
+ * leads from it to s2.
  */
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -37,7 +39,10 @@ function osmXml(): string {
     '<osm version="0.6">',
     `<node id="1" lat="${latOf(0)}" lon="${lonOf(0)}"/>`,
     `<node id="2" lat="${latOf(0)}" lon="${lonOf(2000)}"/>`,
+    `<node id="3" lat="${latOf(60)}" lon="${lonOf(900)}"/>`,
+    `<node id="4" lat="${latOf(60)}" lon="${lonOf(960)}"/>`,
     '<way id="10"><nd ref="1"/><nd ref="2"/><tag k="highway" v="residential"/></way>',
+    '<way id="11"><nd ref="3"/><nd ref="4"/><tag k="highway" v="footway"/></way>',
     '</osm>',
   ].join('\n');
 }
@@ -53,6 +58,7 @@ stop_id,stop_name,stop_lat,stop_lon
 ${stop('s1', 900)}
 ${stop('s2', 934)}
 ${stop('sB', 2000)}
+sX,sX,${latOf(62)},${lonOf(934)}
 # routes.txt
 route_id,agency_id,route_short_name,route_type
 T,N,T,2
@@ -118,6 +124,13 @@ describe('points in the middle of a long street', () => {
     const { value, cx, cy } = cellHolding(m, 2000, 0);
     // sB attaches at (2000, 0): its cell is valued from there; walking the 1100 m takes 982 s
     expectSeconds(value, 1800 + (Math.hypot(cx - 2000, cy) * 10) / WALK, 'the cell of sB');
+  });
+
+  test('from a stop on a footway joined to nothing: the footpath to the platform 52 m away catches the train', async () => {
+    // 52 m × 1.3 at 1.12 m/s: 61 s to s2, in time for the 08:01 train when leaving at 07:59
+    const m = await heatMap('from=sX&max_duration=900', '20240102T075900');
+    const { value, cx, cy } = cellHolding(m, 2000, 0);
+    expectSeconds(value, 2400 + (Math.hypot(cx - 2000, cy) * 10) / WALK, 'the cell of sB');
   });
 
   test('the arrival map to sB by 08:03: a cell near s1 walks straight to s2 and boards the 08:01 train', async () => {
