@@ -1,9 +1,10 @@
 /**
  * OpenStreetMap ways -> the street graph of `model/street-graph.ts`.
  *
- * 1. Each way gets its layer bits from its tags (`street-access.ts`), opened to walkers and cyclists
- *    where a `foot=no` or `bicycle=no` alone would cut their network (`false-islands.ts`); ways no
- *    layer may use are dropped.
+ * 1. Each way gets its layer bits from its tags (`street-access.ts`), opened to walkers where its
+ *    `foot=no` has no mapped sidewalk beside it (`unmapped-sidewalks.ts`), and to walkers and
+ *    cyclists where a `foot=no` or `bicycle=no` alone would cut their network (`false-islands.ts`);
+ *    ways no layer may use are dropped.
  * 2. A node becomes a vertex when it ends a way or is shared by several ways (or twice by one); the
  *    nodes between two vertices are contracted into the geometry of one edge.
  * 3. Adjacency in compressed rows, segments of every edge geometry in a grid index.
@@ -15,18 +16,30 @@ import { Growable } from '../model/growable.js';
 import type { OsmExtract } from './osm-extract.js';
 import { CAR_BACKWARD, CAR_FORWARD, NO_PARKING, wayAccess } from './street-access.js';
 import { openFalseIslands } from './false-islands.js';
+import { openUnmappedSidewalks } from './unmapped-sidewalks.js';
 
 export interface StreetGraphBuild {
   graph: StreetGraph;
   /** Street names, indexed by `graph.edgeName` (kept out of the shared arrays). */
   names: string[];
-  stats: { waysUsed: number; waysWithoutAccess: number; vertices: number; edges: number; segments: number; waysOpenedToWalk: number; waysOpenedToBike: number };
+  stats: {
+    waysUsed: number;
+    waysWithoutAccess: number;
+    vertices: number;
+    edges: number;
+    segments: number;
+    /** roads closed by their own foot=no with no walkway mapped beside them, opened to walkers */
+    unmappedSidewalks: number;
+    waysOpenedToWalk: number;
+    waysOpenedToBike: number;
+  };
 }
 
 export function buildStreetGraph(osm: OsmExtract): StreetGraphBuild {
   const { nodeCount, wayCount, wayNodeOffset, wayNodes } = osm;
   const access = new Uint8Array(wayCount);
   for (let w = 0; w < wayCount; w++) access[w] = wayAccess(osm.wayTags[w]!);
+  const sidewalks = openUnmappedSidewalks(osm, access);
   const opened = openFalseIslands(osm, access);
   let waysUsed = 0;
   for (let w = 0; w < wayCount; w++) if (access[w]) waysUsed++;
@@ -204,6 +217,7 @@ export function buildStreetGraph(osm: OsmExtract): StreetGraphBuild {
       vertices: vertexCount,
       edges: edgeCount,
       segments: segmentCount,
+      unmappedSidewalks: sidewalks,
       waysOpenedToWalk: opened.walk,
       waysOpenedToBike: opened.bike,
     },

@@ -36,7 +36,8 @@ export async function buildStreetData(tt: Timetable, osmPath: string, report: Lo
   if (osm.stats.duplicateWays > 0) report.note(`${file}: ${osm.stats.duplicateWays} ways repeated with the same id, the first one kept`);
   const built = buildStreetGraph(osm);
   const graph = built.graph;
-  const { waysOpenedToWalk, waysOpenedToBike } = built.stats;
+  const { unmappedSidewalks, waysOpenedToWalk, waysOpenedToBike } = built.stats;
+  if (unmappedSidewalks > 0) report.note(`${file}: ${unmappedSidewalks} roads tagged foot=no with no walkway mapped beside them opened to walkers (their sidewalks are not in the extract)`);
   if (waysOpenedToWalk + waysOpenedToBike > 0) {
     report.note(`${file}: ${waysOpenedToWalk} ways tagged foot=no opened to walkers and ${waysOpenedToBike} tagged bicycle=no to cyclists, each chain alone joining parts of their network (false islands)`);
   }
@@ -67,6 +68,7 @@ export async function buildStreetData(tt: Timetable, osmPath: string, report: Lo
       street_vertices: built.stats.vertices,
       street_edges: built.stats.edges,
       street_segments: built.stats.segments,
+      ways_unmapped_sidewalks: built.stats.unmappedSidewalks,
       ways_opened_to_walk: built.stats.waysOpenedToWalk,
       ways_opened_to_bike: built.stats.waysOpenedToBike,
       street_graph_bytes: streetGraphBytes(graph),

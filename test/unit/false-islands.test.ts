@@ -1,6 +1,7 @@
 /**
- * False islands (osm/false-islands.ts): a way closed to walkers by its own `foot=no` is opened when
- * it alone joins two parts of the walking network, and only then.
+ * Reading `foot=no` against the walking network: a road closed to walkers by its own tag is opened
+ * when no walkway is mapped beside it (osm/unmapped-sidewalks.ts), and a chain of such ways when it
+ * alone joins two parts of the walking network (osm/false-islands.ts); only then.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -30,7 +31,8 @@ function walkable(g: StreetGraph, a: number, b: number): boolean {
 
 /**
  * Two sidewalk networks (footways 0-1 and 4-5), `gapM` apart, joined (when `bridge`) by a
- * carriageway in two ways 1-2-3 and 3-4 tagged `tags`.
+ * carriageway in two ways 1-2-3 and 3-4 tagged `tags`; its sidewalk (6-7-8, 10 m north) is mapped
+ * but joined to nothing, as when a crossing is left out.
  */
 function town(tags: Record<string, string>, gapM = 300, bridge = true) {
   const points: [number, number][] = [
@@ -40,10 +42,14 @@ function town(tags: Record<string, string>, gapM = 300, bridge = true) {
     [100 + gapM, 0],
     [200 + gapM, 0],
     [300 + gapM, 0],
+    [110, 10],
+    [100 + gapM / 2, 10],
+    [190 + gapM, 10],
   ];
-  const ways = [
+  const ways: { nodes: number[]; tags: Record<string, string> }[] = [
     { nodes: [0, 1], tags: { highway: 'footway' } },
     { nodes: [4, 5], tags: { highway: 'footway' } },
+    { nodes: [6, 7, 8], tags: { highway: 'footway' } },
   ];
   if (bridge) {
     ways.push({ nodes: [1, 2, 3], tags: { highway: 'secondary', ...tags } });
@@ -61,9 +67,8 @@ test('a chain of foot=no ways that alone joins two parts of the walking network 
 
 test('foot=no holds where the network is joined anyway: beside a sidewalk, the carriageway stays closed', () => {
   const { points, ways } = town({ foot: 'no' });
-  // a sidewalk along the carriageway, joined to both parts
-  points.push([100, 10], [200 + 300, 10]);
-  ways.push({ nodes: [1, 6], tags: { highway: 'footway' } }, { nodes: [6, 7], tags: { highway: 'footway' } }, { nodes: [7, 4], tags: { highway: 'footway' } });
+  // the sidewalk joined to both parts
+  ways.push({ nodes: [1, 6], tags: { highway: 'footway' } }, { nodes: [8, 4], tags: { highway: 'footway' } });
   const built = graphOf(points, ways);
   assert.equal(walkable(built.graph, 0, 5), true);
   assert.equal(built.stats.waysOpenedToWalk, 0);
@@ -101,4 +106,32 @@ test('bicycle=no: opened to cyclists in the directions cars may take', () => {
     assert.equal(canTraverse(g.graph, e, 0, Layer.Bike), true);
     assert.equal(canTraverse(g.graph, e, 1, Layer.Bike), false, 'one-way for bikes too');
   }
+});
+
+test('foot=no on a road with no walkway mapped beside it: opened to walkers (its sidewalks are not in the extract)', () => {
+  // a secondary road from (0, 0) to (1000, 0) with foot=no, and streets on both ends: walkers go along it
+  const points: [number, number][] = [
+    [-100, 0],
+    [0, 0],
+    [500, 0],
+    [1000, 0],
+    [1100, 0],
+  ];
+  const ways: { nodes: number[]; tags: Record<string, string> }[] = [
+    { nodes: [0, 1], tags: { highway: 'residential' } },
+    { nodes: [1, 2, 3], tags: { highway: 'secondary', foot: 'no' } },
+    { nodes: [3, 4], tags: { highway: 'residential' } },
+  ];
+  const built = graphOf(points, ways);
+  assert.equal(built.stats.unmappedSidewalks, 1);
+  assert.equal(walkable(built.graph, 0, 4), true);
+  // the same road with its sidewalk mapped 10 m beside it (joined at both ends): the tag holds
+  points.push([0, 10], [500, 10], [1000, 10]);
+  ways.push({ nodes: [1, 5, 6, 7, 3], tags: { highway: 'footway' } });
+  const withSidewalk = graphOf(points, ways);
+  assert.equal(withSidewalk.stats.unmappedSidewalks, 0);
+  assert.equal(withSidewalk.stats.waysOpenedToWalk, 0, 'the sidewalk joins the two ends: no island');
+  assert.equal(walkable(withSidewalk.graph, 0, 4), true, 'along the sidewalk');
+  const road = [...withSidewalk.graph.edgeAccess.keys()].filter((e) => withSidewalk.graph.edgeAccess[e]! !== 0 && !canTraverse(withSidewalk.graph, e, 0, Layer.Walk));
+  assert.equal(road.length, 1, 'the carriageway stays closed to walkers');
 });
