@@ -9,6 +9,7 @@ import { LAYER_NAMES } from '../osm/street-access.js';
 import { ServiceDays } from '../model/service-days.js';
 import { sharedCopy } from '../model/shared-arrays.js';
 import { snapStops, walkingFootpaths } from '../model/stop-snaps.js';
+import { removeSmallIslands } from '../model/small-islands.js';
 import { streetGraphBytes } from '../model/street-graph.js';
 import type { Timetable } from '../model/timetable.js';
 import type { HeatMapData } from '../routing/heat-map.js';
@@ -45,6 +46,7 @@ export async function buildStreetData(tt: Timetable, osmPath: string, report: Lo
   snaps.unsnapped.forEach((n, layer) => {
     if (n > 0) report.note(`${file}: ${n} of ${tt.stopPoints.ids.length} stop points are more than 500 m from a ${LAYER_NAMES[layer]} street`);
   });
+  const islands = removeSmallIslands(graph, snaps);
   const footpaths = walkingFootpaths(graph, snaps, tt.stopPoints.lon, tt.stopPoints.lat, FOOTPATH_MAX_M);
   const raptor = buildRaptorData(tt, footpaths);
   const days = new ServiceDays(tt);
@@ -71,6 +73,9 @@ export async function buildStreetData(tt: Timetable, osmPath: string, report: Lo
       ways_unmapped_sidewalks: built.stats.unmappedSidewalks,
       ways_opened_to_walk: built.stats.waysOpenedToWalk,
       ways_opened_to_bike: built.stats.waysOpenedToBike,
+      small_island_edges_walk: islands[0]!,
+      small_island_edges_bike: islands[1]!,
+      small_island_edges_car: islands[2]!,
       street_graph_bytes: streetGraphBytes(graph),
       unsnapped_walk: snaps.unsnapped[0]!,
       unsnapped_bike: snaps.unsnapped[1]!,
