@@ -5,15 +5,20 @@
  *   "NAVETTE-SNAPSHOT"       16 bytes
  *   format version           uint32, little-endian
  *   meta length              uint32
- *   meta                     JSON: what the file was built from, the lengths and checksum below
+ *   checksum                 uint32: CRC-32 of the format, the meta length and every byte after the
+ *                            checksum, to the end of the file
+ *   meta                     JSON: what the file was built from, the lengths below
  *   description              JSON (snapshot-codec.ts)
  *   padding to 8 bytes
  *   data block               the typed arrays' bytes
  *
  * The format version and the meta are read first, so a file of another format or built from other
- * data is refused before the rest is read. The data block's CRC-32 catches a damaged file.
+ * data is refused before the rest is read. Every length is checked against the file's size before
+ * it is used, and the checksum covers the whole file but the magic (which is compared): whatever
+ * is wrong with a file, damaged or crafted, it is refused with a SnapshotError, the ordinary
+ * refusal after which the coverage loads from its sources.
  */
-import { open, rename, rm } from 'node:fs/promises';
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import { decodeTree, encodeTree } from './snapshot-codec.js';
 
@@ -21,7 +26,11 @@ import { decodeTree, encodeTree } from './snapshot-codec.js';
 export const SNAPSHOT_FORMAT = 2;
 
 const MAGIC = Buffer.from('NAVETTE-SNAPSHOT', 'latin1');
-const PREFIX_BYTES = MAGIC.length + 8;
+/** magic, format, meta length, checksum */
+const PREFIX_BYTES = MAGIC.length + 12;
+/** where the checksummed bytes of the prefix start (the format) and the checksum itself */
+const FORMAT_AT = MAGIC.length;
+const CHECKSUM_AT = MAGIC.length + 8;
 
 /** A file that cannot be used as a snapshot: absent, damaged, of another format or from other data. */
 export class SnapshotError extends Error {
@@ -34,7 +43,6 @@ export class SnapshotError extends Error {
 interface Layout {
   descriptionBytes: number;
   blockBytes: number;
-  blockCrc32: number;
 }
 
 /**
@@ -44,22 +52,24 @@ interface Layout {
 export async function writeSnapshotFile(file: string, meta: object, tree: unknown): Promise<number> {
   const encoded = encodeTree(tree);
   const description = Buffer.from(JSON.stringify(encoded.description), 'utf8');
-  let blockCrc32 = 0;
-  // (the codec gives no empty chunk: zlib.crc32 of an empty array loses the running value)
-  for (const chunk of encoded.chunks) blockCrc32 = crc32(chunk, blockCrc32);
-  const layout: Layout = { descriptionBytes: description.length, blockBytes: encoded.byteLength, blockCrc32 };
+  const layout: Layout = { descriptionBytes: description.length, blockBytes: encoded.byteLength };
   const metaBytes = Buffer.from(JSON.stringify({ ...meta, ...layout }), 'utf8');
   const prefix = Buffer.alloc(PREFIX_BYTES);
   MAGIC.copy(prefix);
-  prefix.writeUInt32LE(SNAPSHOT_FORMAT, MAGIC.length);
-  prefix.writeUInt32LE(metaBytes.length, MAGIC.length + 4);
+  prefix.writeUInt32LE(SNAPSHOT_FORMAT, FORMAT_AT);
+  prefix.writeUInt32LE(metaBytes.length, FORMAT_AT + 4);
   const headBytes = PREFIX_BYTES + metaBytes.length + description.length;
   const padding = Buffer.alloc((8 - (headBytes % 8)) % 8);
+  const checksummed: Uint8Array[] = [prefix.subarray(FORMAT_AT, CHECKSUM_AT), metaBytes, description, padding, ...encoded.chunks];
+  let checksum = 0;
+  // (zlib.crc32 of an empty array loses the running value)
+  for (const part of checksummed) if (part.byteLength > 0) checksum = crc32(part, checksum);
+  prefix.writeUInt32LE(checksum, CHECKSUM_AT);
 
   const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
   const handle = await open(temporary, 'w');
   try {
-    const parts: Uint8Array[] = [prefix, metaBytes, description, padding, ...encoded.chunks];
+    const parts: Uint8Array[] = [prefix, ...checksummed.slice(1)];
     // writev takes a bounded number of buffers per call
     for (let i = 0; i < parts.length; i += 512) await handle.writev(parts.slice(i, i + 512));
     await handle.sync();
@@ -85,46 +95,65 @@ export async function readSnapshotFile<M>(file: string, accept: (meta: M) => voi
     throw new SnapshotError(`cannot open ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   try {
-    const size = (await handle.stat()).size;
-    const prefix = Buffer.alloc(PREFIX_BYTES);
-    await readExactly(handle, prefix.subarray(0, Math.min(size, PREFIX_BYTES)), 0, file, size);
-    if (size < MAGIC.length || !prefix.subarray(0, MAGIC.length).equals(MAGIC)) throw new SnapshotError(`${file} is not a Navette snapshot`);
-    if (size < PREFIX_BYTES) throw new SnapshotError(`${file} is damaged: it ends at byte ${size}, before its header does`);
-    const format = prefix.readUInt32LE(MAGIC.length);
-    if (format !== SNAPSHOT_FORMAT) {
-      throw new SnapshotError(`${file} has snapshot format ${format}, this version of Navette reads format ${SNAPSHOT_FORMAT}`);
-    }
-    const metaBytes = prefix.readUInt32LE(MAGIC.length + 4);
-    const metaBuffer = Buffer.alloc(metaBytes);
-    await readExactly(handle, metaBuffer, PREFIX_BYTES, file, size);
-    let meta: M & Layout;
-    try {
-      meta = JSON.parse(metaBuffer.toString('utf8')) as M & Layout;
-    } catch {
-      throw new SnapshotError(`${file} is damaged: its header is not readable`);
-    }
-    await accept(meta);
-    const descriptionAt = PREFIX_BYTES + metaBytes;
-    const blockAt = descriptionAt + meta.descriptionBytes + ((8 - ((descriptionAt + meta.descriptionBytes) % 8)) % 8);
-    if (blockAt + meta.blockBytes !== size) throw new SnapshotError(`${file} is damaged: ${size} bytes where its header announces ${blockAt + meta.blockBytes}`);
-    const description = Buffer.alloc(meta.descriptionBytes);
-    await readExactly(handle, description, descriptionAt, file, size);
-    const block = new SharedArrayBuffer(meta.blockBytes);
-    await readExactly(handle, new Uint8Array(block), blockAt, file, size);
-    if (crc32(new Uint8Array(block)) !== meta.blockCrc32) throw new SnapshotError(`${file} is damaged: its data does not match its checksum`);
-    let tree: unknown;
-    try {
-      tree = decodeTree(JSON.parse(description.toString('utf8')), block);
-    } catch (e) {
-      throw new SnapshotError(`${file} is damaged: ${(e as Error).message}`);
-    }
-    return { meta, tree };
+    return await readOpened(handle, file, accept);
+  } catch (e) {
+    // whatever a damaged or crafted file makes go wrong is a refusal, never a failure of the load
+    if (e instanceof SnapshotError) throw e;
+    throw new SnapshotError(`${file} is damaged: ${(e as Error).message}`);
   } finally {
     await handle.close();
   }
 }
 
-async function readExactly(handle: import('node:fs/promises').FileHandle, into: Uint8Array, position: number, file: string, size: number): Promise<void> {
+async function readOpened<M>(handle: FileHandle, file: string, accept: (meta: M) => void | Promise<void>): Promise<{ meta: M; tree: unknown }> {
+  const size = (await handle.stat()).size;
+  const prefix = Buffer.alloc(PREFIX_BYTES);
+  await readExactly(handle, prefix.subarray(0, Math.min(size, PREFIX_BYTES)), 0, file, size);
+  if (size < MAGIC.length || !prefix.subarray(0, MAGIC.length).equals(MAGIC)) throw new SnapshotError(`${file} is not a Navette snapshot`);
+  if (size < PREFIX_BYTES) throw new SnapshotError(`${file} is damaged: it ends at byte ${size}, before its header does`);
+  const format = prefix.readUInt32LE(FORMAT_AT);
+  if (format !== SNAPSHOT_FORMAT) {
+    throw new SnapshotError(`${file} has snapshot format ${format}, this version of Navette reads format ${SNAPSHOT_FORMAT}`);
+  }
+  const metaBytes = prefix.readUInt32LE(FORMAT_AT + 4);
+  if (metaBytes > size - PREFIX_BYTES) throw new SnapshotError(`${file} is damaged: its header announces ${metaBytes} bytes of meta in a file of ${size}`);
+  const metaBuffer = Buffer.alloc(metaBytes);
+  await readExactly(handle, metaBuffer, PREFIX_BYTES, file, size);
+  let meta: M & Layout;
+  try {
+    meta = JSON.parse(metaBuffer.toString('utf8')) as M & Layout;
+  } catch {
+    throw new SnapshotError(`${file} is damaged: its header is not readable`);
+  }
+  if (meta === null || typeof meta !== 'object') throw new SnapshotError(`${file} is damaged: its header is not readable`);
+  const { descriptionBytes, blockBytes } = meta;
+  const descriptionAt = PREFIX_BYTES + metaBytes;
+  if (!isLength(descriptionBytes) || !isLength(blockBytes) || descriptionBytes > size - descriptionAt) {
+    throw new SnapshotError(`${file} is damaged: its header announces lengths that do not fit in its ${size} bytes`);
+  }
+  await accept(meta);
+  const blockAt = descriptionAt + descriptionBytes + ((8 - ((descriptionAt + descriptionBytes) % 8)) % 8);
+  if (blockAt + blockBytes !== size) throw new SnapshotError(`${file} is damaged: ${size} bytes where its header announces ${blockAt + blockBytes}`);
+  const between = Buffer.alloc(blockAt - descriptionAt);
+  await readExactly(handle, between, descriptionAt, file, size);
+  const block = new SharedArrayBuffer(blockBytes);
+  await readExactly(handle, new Uint8Array(block), blockAt, file, size);
+  let checksum = crc32(prefix.subarray(FORMAT_AT, CHECKSUM_AT));
+  for (const part of [metaBuffer, between, new Uint8Array(block)]) if (part.byteLength > 0) checksum = crc32(part, checksum);
+  if (checksum !== prefix.readUInt32LE(CHECKSUM_AT)) throw new SnapshotError(`${file} is damaged: its bytes do not match its checksum`);
+  let tree: unknown;
+  try {
+    tree = decodeTree(JSON.parse(between.subarray(0, descriptionBytes).toString('utf8')), block);
+  } catch (e) {
+    throw new SnapshotError(`${file} is damaged: ${(e as Error).message}`);
+  }
+  return { meta, tree };
+}
+
+/** A length a header may announce: a whole number of bytes, not negative. */
+const isLength = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+
+async function readExactly(handle: FileHandle, into: Uint8Array, position: number, file: string, size: number): Promise<void> {
   let done = 0;
   while (done < into.byteLength) {
     // one read returns at most about 2 GB

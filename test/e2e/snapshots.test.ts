@@ -151,4 +151,26 @@ test('loading with a snapshot folder: a missing or refused snapshot is written f
   const fourth = await loadGeneration(coverage.config, { snapshotDir: dir });
   assert.equal(fourth.from, 'snapshot');
   assert.equal(fourth.generation.tt.trips.ids.length, 3);
+
+  // one bit flipped in a stop's name (in the description, outside the data block): refused, and
+  // the coverage loads from its sources with the right name
+  const file = snapshotPath(dir, 'valley');
+  const good = readFileSync(file);
+  const at = good.indexOf('Valley North');
+  assert.ok(at > 0, 'the name is in the file');
+  const flipped = Buffer.from(good);
+  flipped[at]! ^= 0x02;
+  writeFileSync(file, flipped);
+  const fifth = await loadGeneration(coverage.config, { snapshotDir: dir });
+  assert.equal(fifth.from, 'sources');
+  assert.match(fifth.snapshotRefused!, /valley\.snapshot is damaged: its bytes do not match its checksum/);
+  assert.ok(fifth.generation.tt.stopPoints.names.includes('Valley North'));
+
+  // a header announcing 4 GB of meta: refused before anything that large is allocated
+  const crafted = readFileSync(file);
+  crafted.writeUInt32LE(0xffffffff, 20);
+  writeFileSync(file, crafted);
+  const sixth = await loadGeneration(coverage.config, { snapshotDir: dir });
+  assert.equal(sixth.from, 'sources');
+  assert.match(sixth.snapshotRefused!, /is damaged: its header announces 4294967295 bytes of meta/);
 });

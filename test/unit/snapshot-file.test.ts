@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, truncateSync, writeFileSync, readdirSync } from 'node:fs';
+import { crc32 } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { decodeTree, encodeTree } from '../../src/model/snapshot-codec.js';
@@ -122,11 +123,70 @@ test('a file that is not a snapshot, of another format, cut short or damaged is 
   const flipped = Buffer.from(good);
   flipped[flipped.length - 20]! ^= 0xff;
   writeFileSync(file, flipped);
-  await refusal(/is damaged: its data does not match its checksum/);
+  await refusal(/is damaged: its bytes do not match its checksum/);
 
   writeFileSync(file, good.subarray(0, 10));
   await refusal(/is not a Navette snapshot|is damaged/);
 
   writeFileSync(file, good);
   await readSnapshotFile(file, accept); // the good file is still read
+});
+
+/** Whether reading `bytes` as a snapshot is refused with a SnapshotError (never another error, never a tree). */
+async function refused(file: string, bytes: Uint8Array): Promise<string | null> {
+  writeFileSync(file, bytes);
+  try {
+    await readSnapshotFile(file, () => undefined);
+  } catch (e) {
+    return e instanceof SnapshotError ? e.message : `not a SnapshotError: ${String(e)}`;
+  }
+  return null;
+}
+
+test('one bit flipped anywhere in the file, header, meta, description or data: refused', async () => {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'navette-snapshot-')), 'x.snapshot');
+  await writeSnapshotFile(file, { origin: 'test', name: 'Mannheim Hauptbahnhof' }, randomTree(5));
+  const good = readFileSync(file);
+  const random = mulberry32(11);
+  // every byte of the first 400 (prefix, meta, description), then 300 more at random
+  const positions = [...Array.from({ length: Math.min(400, good.length) }, (_, i) => i), ...Array.from({ length: 300 }, () => Math.floor(random() * good.length))];
+  for (const at of positions) {
+    const bad = Buffer.from(good);
+    bad[at]! ^= 1 << Math.floor(random() * 8);
+    const why = await refused(file, bad);
+    assert.ok(why !== null && !why.startsWith('not a'), `bit flipped at byte ${at} of ${good.length}: ${why ?? 'read as if good'}`);
+  }
+});
+
+test('lengths in the header set to extremes, with a checksum that matches: refused before any is used', async () => {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'navette-snapshot-')), 'x.snapshot');
+  await writeSnapshotFile(file, { origin: 'test' }, randomTree(6));
+  const good = readFileSync(file);
+  const metaLength = good.readUInt32LE(20);
+  const meta = JSON.parse(good.subarray(28, 28 + metaLength).toString('utf8')) as Record<string, unknown>;
+  const rest = good.subarray(28 + metaLength);
+  /** The file with `changes` made to its meta and its meta length field, checksummed again. */
+  const crafted = (changes: Record<string, unknown>, metaLengthField?: number): Buffer => {
+    const metaBytes = Buffer.from(JSON.stringify({ ...meta, ...changes }), 'utf8');
+    const prefix = Buffer.from(good.subarray(0, 28));
+    prefix.writeUInt32LE(metaLengthField ?? metaBytes.length, 20);
+    let checksum = crc32(prefix.subarray(16, 24));
+    checksum = crc32(metaBytes, checksum);
+    checksum = crc32(rest, checksum);
+    prefix.writeUInt32LE(checksum, 24);
+    return Buffer.concat([prefix, metaBytes, rest]);
+  };
+  const extremes = [0, -1, 2 ** 31, 2 ** 40, -(2 ** 40), good.length + 1, 1.5, '12', null, 1e308];
+  for (const key of ['descriptionBytes', 'blockBytes']) {
+    for (const value of extremes) {
+      const why = await refused(file, crafted({ [key]: value }));
+      assert.ok(why !== null && !why.startsWith('not a'), `${key} = ${value}: ${why ?? 'read'}`);
+    }
+  }
+  for (const field of [0, 1, 0xffffffff, 0x7fffffff, good.length, good.length + 1]) {
+    const why = await refused(file, crafted({}, field));
+    assert.ok(why !== null && !why.startsWith('not a'), `meta length field ${field}: ${why ?? 'read'}`);
+  }
+  // and the crafted file with nothing changed is read: the test crafts files as the writer does
+  assert.equal(await refused(file, crafted({})), null);
 });
