@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sourceLocation, type FeedSourceConfig } from '../realtime/feed-source.js';
+import { DEFAULT_READ_LIMITS, type ReadLimits } from '../gtfs/read-limits.js';
 import type { CoverageConfig } from '../service/coverage-registry.js';
 import type { DisruptionSourceConfig } from '../service/disruption-source.js';
 import { operationsSettingsOf, type OperationsSettings } from '../ops/settings.js';
@@ -119,7 +120,22 @@ function coverageOf(c: unknown, i: number, dir: string, file: string): CoverageC
   };
   const disruptions = disruptionsOf(o['disruptions'], dir, `${where}.disruptions`);
   if (disruptions) coverage.disruptions = disruptions;
+  if (o['readLimits'] !== undefined) coverage.readLimits = readLimitsOf(o['readLimits'], `${where}.readLimits`);
   return coverage;
+}
+
+/** `readLimits`: { maxLineBytes, maxInflateRatio, inflateAllowanceBytes }, each a positive number (gtfs/read-limits.ts). */
+function readLimitsOf(v: unknown, where: string): Partial<ReadLimits> {
+  if (!v || typeof v !== 'object') throw new ConfigError(`${where} must be an object`);
+  const o = v as Record<string, unknown>;
+  const limits: Partial<ReadLimits> = {};
+  for (const key of Object.keys(o)) {
+    if (!(key in DEFAULT_READ_LIMITS)) throw new ConfigError(`${where}.${key} is not a read limit (${Object.keys(DEFAULT_READ_LIMITS).join(', ')})`);
+    const n = o[key];
+    if (typeof n !== 'number' || !(n > 0)) throw new ConfigError(`${where}.${key} must be a positive number`);
+    limits[key as keyof ReadLimits] = n;
+  }
+  return limits;
 }
 
 /** `disruptions`: the disruptions file, a path or { path, intervalSec }. */

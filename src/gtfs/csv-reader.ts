@@ -142,12 +142,21 @@ export class CsvReader {
   private lineNo = 1;
   private first = true;
   private readonly row = new CsvRow();
+  /** Bytes examined by the row parser (a row split over chunks is examined again): for tests of linearity. */
+  scannedBytes = 0;
 
-  constructor(private readonly onRow: (row: CsvRow) => void) {}
+  /** `maxLineBytes`: a row longer than this throws a LineTooLong (with its line number). */
+  constructor(
+    private readonly onRow: (row: CsvRow) => void,
+    private readonly maxLineBytes = Infinity,
+  ) {}
 
   push(chunk: Buffer): void {
     let buf = chunk;
     if (this.pending) {
+      // a row cannot end in a chunk without a line end (unless the row waits on a final CR): keep
+      // it whole, without parsing it again
+      const waiting = !this.first && this.pending[this.pending.length - 1] !== CR && chunk.indexOf(LF) < 0 && chunk.indexOf(CR) < 0;
       const n = this.pending.length + chunk.length;
       if (this.work.length < n) {
         const bigger = Buffer.allocUnsafe(Math.max(n, this.work.length * 2));
@@ -160,6 +169,10 @@ export class CsvReader {
       chunk.copy(this.work, this.pending.length);
       buf = this.work.subarray(0, n);
       this.pending = null;
+      if (waiting) {
+        this.keepPending(buf);
+        return;
+      }
     }
     let pos = 0;
     if (this.first) {
@@ -182,7 +195,14 @@ export class CsvReader {
         this.work.copyWithin(0, consumed, buf.length);
         this.pending = this.work.subarray(0, rest.length);
       }
+      this.keepPending(this.pending);
     }
+  }
+
+  /** Keep `rest` (an incomplete row, in `work`) for the next chunk, if it is not too long already. */
+  private keepPending(rest: Buffer): void {
+    if (rest.length > this.maxLineBytes) throw new LineTooLong(this.lineNo, this.maxLineBytes);
+    this.pending = rest;
   }
 
   /** Flush the last row when the input has no final newline. */
@@ -204,6 +224,13 @@ export class CsvReader {
 
   /** Parse complete rows from `pos`; returns the offset of the first byte not consumed. */
   private parseRows(buf: Buffer, pos: number, final: boolean): number {
+    const consumed = this.parseFrom(buf, pos, final);
+    // an incomplete row is examined to its end, then again with the next chunk
+    this.scannedBytes += buf.length - pos;
+    return consumed;
+  }
+
+  private parseFrom(buf: Buffer, pos: number, final: boolean): number {
     const row = this.row;
     row.buf = buf;
     const n = buf.length;
@@ -287,6 +314,7 @@ export class CsvReader {
         break;
       }
       if (!complete) return rowStart;
+      if (pos - rowStart > this.maxLineBytes) throw new LineTooLong(this.lineNo, this.maxLineBytes);
       this.lineNo += 1 + newlinesInQuotes;
       // An empty line has one empty field: skip it.
       if (field === 1 && row.ends[0]! <= row.starts[0]! && !(row.flags[0]! & FIELD_QUOTED)) continue;
@@ -295,6 +323,17 @@ export class CsvReader {
       this.onRow(row);
     }
     return pos;
+  }
+}
+
+/** A row longer than the reader's limit. */
+export class LineTooLong extends Error {
+  constructor(
+    readonly line: number,
+    readonly maxBytes: number,
+  ) {
+    super(`line ${line} is longer than ${maxBytes} bytes`);
+    this.name = 'LineTooLong';
   }
 }
 

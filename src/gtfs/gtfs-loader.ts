@@ -28,6 +28,7 @@ import {
 import { dayNumber, isValidTimeZone, parseGtfsDate } from '../util/datetime.js';
 import type { CsvRow } from './csv-reader.js';
 import { openFeedSource, type FeedSource } from './feed-source.js';
+import { readLimitsOf, type ReadLimits } from './read-limits.js';
 import { FeedError, LoadReport } from './load-report.js';
 import { readTable } from './read-table.js';
 import { modeOfRouteType } from './route-types.js';
@@ -46,6 +47,8 @@ export interface LoadOptions {
   timezone?: string;
   report?: LoadReport;
   onProgress?: (progress: LoadProgress) => void;
+  /** What reading the feeds may cost; the defaults where it says nothing. */
+  readLimits?: Partial<ReadLimits>;
 }
 
 const READ_ORDER = [
@@ -93,7 +96,8 @@ export async function loadTimetable(locations: string[], options: LoadOptions = 
   const builder = new TimetableBuilder(options.report ?? new LoadReport());
   const sources: FeedSource[] = [];
   try {
-    for (const location of locations) sources.push(await openFeedSource(location));
+    const limits = readLimitsOf(options.readLimits);
+    for (const location of locations) sources.push(await openFeedSource(location, limits));
     let bytesTotal = 0;
     for (const s of sources) for (const f of READ_ORDER) if (s.files.has(f)) bytesTotal += s.sizeOf(f);
     let bytesRead = 0;

@@ -2,7 +2,7 @@
  * Read one GTFS table: find its columns by name, check the required ones, and hand every data row to
  * the caller with the column indexes resolved once.
  */
-import { CsvReader, headerNames, type CsvRow } from './csv-reader.js';
+import { CsvReader, headerNames, LineTooLong, type CsvRow } from './csv-reader.js';
 import type { FeedSource } from './feed-source.js';
 import { FeedError } from './load-report.js';
 
@@ -26,6 +26,7 @@ export async function readTable<K extends string>(
   spec: TableSpec<K>,
   onRow: (row: CsvRow, col: Columns<K>) => void,
   onBytes?: (n: number) => void,
+  maxLineBytes = source.limits.maxLineBytes,
 ): Promise<number> {
   if (!source.files.has(spec.file)) return -1;
   let col: Columns<K> | null = null;
@@ -43,11 +44,16 @@ export async function readTable<K extends string>(
     }
     rows++;
     onRow(row, col);
-  });
-  await source.read(spec.file, (chunk) => {
-    reader.push(chunk);
-    onBytes?.(chunk.length);
-  });
-  reader.end();
+  }, maxLineBytes);
+  try {
+    await source.read(spec.file, (chunk) => {
+      reader.push(chunk);
+      onBytes?.(chunk.length);
+    });
+    reader.end();
+  } catch (e) {
+    if (e instanceof LineTooLong) throw new FeedError(`${source.location}: ${spec.file} ${e.message} (readLimits.maxLineBytes): the file is refused`);
+    throw e;
+  }
   return rows;
 }

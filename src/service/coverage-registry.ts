@@ -1,6 +1,7 @@
 /**
  * The coverages a server answers for, each with its status and its current data generation.
  */
+import type { ReadLimits } from '../gtfs/read-limits.js';
 import { ringContains } from '../model/coverage-shape.js';
 import type { FeedSourceConfig } from '../realtime/feed-source.js';
 import type { Generation } from './generation.js';
@@ -19,6 +20,8 @@ export interface CoverageConfig {
   realtime?: FeedSourceConfig[];
   /** The disruptions file, read once the coverage is loaded and again when it changes */
   disruptions?: DisruptionSourceConfig;
+  /** What reading its GTFS feeds may cost (gtfs/read-limits.ts): the defaults where it says nothing */
+  readLimits?: Partial<ReadLimits>;
 }
 
 export type CoverageStatus = 'loading_data' | 'running' | 'dead';

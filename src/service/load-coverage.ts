@@ -39,7 +39,7 @@ export interface LoadSummary {
 /** Compile a coverage from its sources: the timetable and, with an OSM extract, the street data. */
 export async function compileCoverage(config: CoverageConfig, hooks: LoadHooks = {}): Promise<CompiledCoverage> {
   const report = new LoadReport((p) => hooks.onProblem?.(p));
-  const tt = await loadTimetable(config.gtfs, { timezone: config.timezone, report, onProgress: hooks.onProgress });
+  const tt = await loadTimetable(config.gtfs, { timezone: config.timezone, report, onProgress: hooks.onProgress, readLimits: config.readLimits });
   // the street network (and the routing code) is loaded only for coverages that have one
   const streets = config.osm ? await (await import('./street-data.js')).buildStreetData(tt, config.osm, report) : undefined;
   return { tt, report, streets };

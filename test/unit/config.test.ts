@@ -43,12 +43,14 @@ test('the disruptions file of a coverage: a path or { path, intervalSec }, relat
     write({
       coverages: [
         { id: 'a', gtfs: 'f', disruptions: 'd/disruptions.json' },
-        { id: 'b', gtfs: 'f', disruptions: { path: '/abs/d.json', intervalSec: 2 } },
+        { id: 'b', gtfs: 'f', disruptions: { path: '/abs/d.json', intervalSec: 2 }, readLimits: { maxLineBytes: 4096 } },
       ],
     }),
   );
   assert.deepEqual(config.coverages[0]!.disruptions, { path: path.join(dir, 'd/disruptions.json'), intervalSec: undefined });
   assert.deepEqual(config.coverages[1]!.disruptions, { path: '/abs/d.json', intervalSec: 2 });
+  assert.equal(config.coverages[0]!.readLimits, undefined, 'no read limits: the defaults');
+  assert.deepEqual(config.coverages[1]!.readLimits, { maxLineBytes: 4096 });
 });
 
 test('heat-map settings', () => {
@@ -63,6 +65,8 @@ test('errors name the file and the key', () => {
     [{ coverages: [{ id: 'a', gtfs: 'f', realtime: [{ url: 'u', headers: { k: 1 } }] }] }, /coverages\[0\]\.realtime\[0\]\.headers must map header names to strings/],
     [{ coverages: [{ id: 'a', gtfs: 'f', realtime: [{ url: 'u', intervalSec: 0 }] }] }, /coverages\[0\]\.realtime\[0\]\.intervalSec must be a positive integer/],
     [{ coverages: [{ id: 'a', gtfs: 'f', disruptions: 3 }] }, /coverages\[0\]\.disruptions must be a path or \{ "path": … \}/],
+    [{ coverages: [{ id: 'a', gtfs: 'f', readLimits: { maxLineBytes: 0 } }] }, /coverages\[0\]\.readLimits\.maxLineBytes must be a positive number/],
+    [{ coverages: [{ id: 'a', gtfs: 'f', readLimits: { maxLines: 3 } }] }, /coverages\[0\]\.readLimits\.maxLines is not a read limit \(maxLineBytes, maxInflateRatio, inflateAllowanceBytes\)/],
     [{ coverages: [{ id: 'a', gtfs: 'f', disruptions: { path: 'd', intervalSec: -1 } }] }, /coverages\[0\]\.disruptions\.intervalSec must be a positive integer/],
     [{ coverages: [], heatMaps: { budgetMs: -1 } }, /heatMaps\.budgetMs must be a positive integer/],
     [{ coverages: [], heatMaps: 3 }, /heatMaps must be an object/],

@@ -1,6 +1,6 @@
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CsvReader, headerNames, type CsvRow } from '../../src/gtfs/csv-reader.js';
+import { CsvReader, headerNames, LineTooLong, type CsvRow } from '../../src/gtfs/csv-reader.js';
 
 /** Read `text` split into chunks of `chunkSize` bytes; rows as string arrays plus their line numbers. */
 function readAll(text: string | Buffer, chunkSize = 1 << 20): { rows: string[][]; lines: number[] } {
@@ -56,4 +56,48 @@ test('numbers and GTFS times are read from the bytes', () => {
   assert.equal(got[1]![2], -2); // malformed time (one-digit minutes)
   assert.ok(Number.isNaN(got[1]![3]));
   assert.deepEqual(got[2]!.slice(0, 3), [-3, -2, 86400]);
+});
+
+describe('bounded reading', () => {
+  const rowsOf = (chunks: Buffer[], maxLineBytes = Infinity) => {
+    const rows: string[][] = [];
+    const reader = new CsvReader((row) => rows.push(Array.from({ length: row.fieldCount }, (_, i) => row.text(i))), maxLineBytes);
+    for (const c of chunks) reader.push(c);
+    reader.end();
+    return { rows, reader };
+  };
+  const split = (text: string, size: number) => {
+    const b = Buffer.from(text);
+    const out: Buffer[] = [];
+    for (let i = 0; i < b.length; i += size) out.push(b.subarray(i, i + size));
+    return out;
+  };
+
+  test('a 2 MB row in 1 kB chunks is examined about once, not once per chunk', () => {
+    const long = 'x'.repeat(2 << 20);
+    const { rows, reader } = rowsOf(split(`a,b\n1,${long}\n2,y\n`, 1024), 4 << 20);
+    assert.equal(rows.length, 3);
+    assert.equal(rows[1]![1]!.length, long.length);
+    const input = long.length + 12;
+    assert.ok(reader.scannedBytes < 3 * input, `${reader.scannedBytes} bytes examined for ${input}`);
+  });
+
+  test('a line longer than the limit throws LineTooLong with its line number, whether it ends or not', () => {
+    for (const text of [`a,b\n1,2\n3,${'x'.repeat(5000)}\n4,5\n`, `a,b\n1,2\n3,${'x'.repeat(5000)}`]) {
+      for (const size of [7, 1024, 1 << 16]) {
+        assert.throws(
+          () => rowsOf(split(text, size), 4096),
+          (e: unknown) => e instanceof LineTooLong && e.line === 3 && /line 3 is longer than 4096 bytes/.test(e.message),
+          `chunks of ${size}`,
+        );
+      }
+    }
+  });
+
+  test('CR line ends split right after the CR: every row comes out whole', () => {
+    const text = 'a,b\r1,2\r3,4\r5,6\r';
+    for (let size = 1; size <= text.length; size++) {
+      assert.deepEqual(rowsOf(split(text, size)).rows, [['a', 'b'], ['1', '2'], ['3', '4'], ['5', '6']], `chunks of ${size}`);
+    }
+  });
 });
