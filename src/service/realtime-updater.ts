@@ -13,6 +13,21 @@ import type { Disruption } from '../disruptions/disruption.js';
 import type { Coverage } from './coverage-registry.js';
 import { withChanges, type Generation } from './generation.js';
 
+/** A message's positions by trip_id (a position without a trip is ignored; one without a time takes the message's). */
+function positionsOf(message: FeedMessage): Map<string, VehiclePosition> {
+  const positions = new Map<string, VehiclePosition>();
+  for (const entity of message.entities) {
+    const position = entity.vehicle;
+    const tripId = position?.trip?.tripId;
+    if (!position || tripId === undefined || entity.isDeleted) continue;
+    const at = position.timestamp ?? message.header.timestamp;
+    const kept = positions.get(tripId);
+    if (kept && (kept.timestamp ?? 0) > (at ?? 0)) continue;
+    positions.set(tripId, at === position.timestamp ? position : { ...position, timestamp: at });
+  }
+  return positions;
+}
+
 export interface UpdaterLog {
   info(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
@@ -20,8 +35,8 @@ export interface UpdaterLog {
 
 export class RealtimeUpdater {
   private readonly latest = new Map<FeedSource, FeedMessage>();
-  /** the latest position of each trip's vehicle, by trip_id (kept for the endpoints to come) */
-  readonly vehicles = new Map<string, VehiclePosition>();
+  /** each source's vehicle positions by trip_id, from its last good message only (kept for the endpoints to come) */
+  private readonly positions = new Map<FeedSource, Map<string, VehiclePosition>>();
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly busy = new Set<FeedSource>();
   /** each source's runs and ServiceAlerts (as disruptions), read once per message and timetable */
@@ -67,21 +82,26 @@ export class RealtimeUpdater {
     // a feed of positions only leaves the timetable alone; one that stops updating trips (or alerting) clears them
     const changesRuns = hasUpdates(message) || hasUpdates(this.latest.get(source));
     this.latest.set(source, message);
-    this.keepPositions(message);
+    this.positions.set(source, positionsOf(message));
     if (changesRuns) this.apply();
     return true;
   }
 
-  /** Each trip's latest vehicle position (a position without a trip, or older than the one kept, is ignored). */
-  private keepPositions(message: FeedMessage): void {
-    for (const entity of message.entities) {
-      const position = entity.vehicle;
-      const tripId = position?.trip?.tripId;
-      if (!position || tripId === undefined || entity.isDeleted) continue;
-      const kept = this.vehicles.get(tripId);
-      if (kept && (kept.timestamp ?? 0) > (position.timestamp ?? message.header.timestamp ?? 0)) continue;
-      this.vehicles.set(tripId, position.timestamp === undefined ? { ...position, timestamp: message.header.timestamp } : position);
+  /**
+   * The position of each trip's vehicle in the sources' current messages (the latest when several
+   * sources give one): what a source says replaces what it said before, so a trip that no current
+   * message carries has none, and memory follows the current messages only.
+   */
+  get vehicles(): Map<string, VehiclePosition> {
+    if (this.positions.size === 1) return this.positions.values().next().value!;
+    const merged = new Map<string, VehiclePosition>();
+    for (const positions of this.positions.values()) {
+      for (const [tripId, position] of positions) {
+        const kept = merged.get(tripId);
+        if (!kept || (kept.timestamp ?? 0) < (position.timestamp ?? 0)) merged.set(tripId, position);
+      }
     }
+    return merged;
   }
 
   /** Whether some source has given a message yet. */

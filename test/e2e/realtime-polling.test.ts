@@ -19,6 +19,7 @@ import { Coverage, CoverageRegistry } from '../../src/service/coverage-registry.
 import { loadCoverage } from '../../src/service/load-coverage.js';
 import { RealtimeUpdater } from '../../src/service/realtime-updater.js';
 import { SHARED_DATA } from '../helpers/gtfs-fixture.js';
+import { encode, message } from '../helpers/pbf-writer.js';
 import { gtfsDay, gtfsTime, RawFeed, serviceDayOrigin } from './raw-gtfs.js';
 
 const BART = path.join(SHARED_DATA, 'rt', 'bart');
@@ -145,7 +146,7 @@ describe('a realtime source over HTTP', () => {
 describe('a realtime source from a file', () => {
   const KCM = path.join(SHARED_DATA, 'rt', 'king-county-metro');
 
-  test('vehicle positions: the latest of each trip over successive reads; the timetable untouched', async () => {
+  test('vehicle positions: each read replaces the last (a trip no longer in the feed has none); the timetable untouched', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'navette-rt-'));
     const file = path.join(dir, 'positions.pb');
     const registry = new CoverageRegistry();
@@ -164,18 +165,60 @@ describe('a realtime source from a file', () => {
       assert.equal(await updater.poll(source), true);
     }
     assert.equal(kcm.generation, loaded, 'positions do not make a new timetable');
-    // expected: for each trip, the position with the largest timestamp over both files
+    // expected: the trips of the second file only, each at its position's time there
     const expected = new Map<string, number>();
-    for (const { message } of reads) {
-      for (const e of message.entities) {
-        const v = e.vehicle!;
-        const at = v.timestamp ?? message.header.timestamp!;
-        if ((expected.get(v.trip!.tripId!) ?? -1) <= at) expected.set(v.trip!.tripId!, at);
-      }
+    const last = reads[1]!.message;
+    for (const e of last.entities) {
+      const v = e.vehicle!;
+      const at = v.timestamp ?? last.header.timestamp!;
+      if ((expected.get(v.trip!.tripId!) ?? -1) <= at) expected.set(v.trip!.tripId!, at);
     }
-    assert.ok(expected.size > 627, `${expected.size} trips in the two reads`);
+    const first = new Set(reads[0]!.message.entities.map((e) => e.vehicle!.trip!.tripId!));
+    const gone = [...first].filter((trip) => !expected.has(trip));
+    assert.ok(gone.length > 0, 'some trips of the first file are not in the second');
     assert.equal(updater.vehicles.size, expected.size);
     for (const [trip, at] of expected) assert.equal(updater.vehicles.get(trip)!.timestamp, at, trip);
+    for (const trip of gone) assert.equal(updater.vehicles.has(trip), false, `${trip}: no longer carried`);
     assert.equal(source.status().vehicle_positions, reads[1]!.message.entities.length);
+  });
+
+  test('50,000 positions of new trips at every read: the positions kept stay those of the last read', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'navette-rt-'));
+    const file = path.join(dir, 'positions.pb');
+    const kcm = new Coverage({ id: 'kcm', gtfs: [path.join(KCM, 'gtfs.zip')] });
+    new CoverageRegistry().add(kcm);
+    await loadCoverage(kcm);
+    const source = new FeedSource({ url: file });
+    const updater = new RealtimeUpdater(kcm, [source], quiet);
+    const positions = (read: number, count: number) =>
+      encode((pbf) => {
+        message(pbf, 1, (h) => {
+          h.writeStringField(1, '2.0');
+          h.writeVarintField(3, 1_700_000_000 + read);
+        });
+        for (let k = 0; k < count; k++) {
+          message(pbf, 2, (e) => {
+            e.writeStringField(1, `v${k}`);
+            message(e, 4, (v) => {
+              message(v, 1, (t) => t.writeStringField(1, `trip-${read}-${k}`));
+              message(v, 2, (p) => {
+                p.writeFloatField(1, 47.6);
+                p.writeFloatField(2, -122.3);
+              });
+            });
+          });
+        }
+      });
+    for (let read = 0; read < 8; read++) {
+      writeFileSync(file, positions(read, 50_000));
+      assert.equal(await updater.poll(source), true);
+      assert.equal(updater.vehicles.size, 50_000, `read ${read}: the last read's positions only`);
+      assert.equal(updater.vehicles.has(`trip-${read}-0`), true);
+      if (read > 0) assert.equal(updater.vehicles.has(`trip-${read - 1}-0`), false);
+    }
+    // the feed back to normal: a handful of positions
+    writeFileSync(file, positions(99, 10));
+    await updater.poll(source);
+    assert.equal(updater.vehicles.size, 10);
   });
 });
