@@ -147,7 +147,7 @@ function disruptionsOf(v: unknown, dir: string, where: string): DisruptionSource
   return { path: path.resolve(dir, o['path']), intervalSec };
 }
 
-/** `realtime`: a list of sources, each a path, a URL, or { url, intervalSec, headers }. */
+/** `realtime`: a list of sources, each a path, a URL, or { url, intervalSec, headers, maxBytes }. */
 function realtimeOf(v: unknown, dir: string, where: string): FeedSourceConfig[] {
   if (v === undefined) return [];
   if (!Array.isArray(v)) throw new ConfigError(`${where} must be a list of sources`);
@@ -160,7 +160,9 @@ function realtimeOf(v: unknown, dir: string, where: string): FeedSourceConfig[] 
       throw new ConfigError(`${where}[${i}].headers must map header names to strings`);
     }
     const intervalSec = o['intervalSec'] === undefined ? undefined : numberOr(o['intervalSec'], 30, `${where}[${i}].intervalSec`);
-    return { url, intervalSec, headers: headers as Record<string, string> | undefined };
+    const source: FeedSourceConfig = { url, intervalSec, headers: headers as Record<string, string> | undefined };
+    if (o['maxBytes'] !== undefined) source.maxBytes = numberOr(o['maxBytes'], 0, `${where}[${i}].maxBytes`);
+    return source;
   });
 }
 

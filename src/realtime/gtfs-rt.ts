@@ -270,6 +270,73 @@ export function decodeFeedMessage(bytes: Uint8Array): FeedMessage {
   return { header: feed.header, entities: feed.entities };
 }
 
+/**
+ * `decodeFeedMessage`, a slice at a time: the message's top-level fields are decoded about
+ * `sliceBytes` at a time, each slice in one turn of the event loop, so that a feed of a hundred
+ * megabytes never holds the loop for more than a few milliseconds. The same message and the same
+ * errors as `decodeFeedMessage`.
+ */
+export async function decodeFeedMessageInSlices(bytes: Uint8Array, sliceBytes = 1 << 15): Promise<FeedMessage> {
+  const p = new PbfReader(bytes);
+  const feed: { header?: FeedHeader; entities: FeedEntity[] } = { entities: [] };
+  const read: FieldReader<typeof feed> = (tag, m, q) => {
+    if (tag === 1) m.header = readHeader(q);
+    else if (tag === 2) m.entities.push(readEntity(q));
+  };
+  let start = 0;
+  while (start < bytes.length) {
+    let end = start;
+    while (end < bytes.length && end - start < sliceBytes) end = topLevelFieldEnd(bytes, end);
+    p.pos = start;
+    try {
+      fields(p, 'FeedMessage', end, feed, read);
+    } catch (e) {
+      throw new GtfsRealtimeError(`GTFS-Realtime: ${(e as Error).message}`);
+    }
+    start = end;
+    if (start < bytes.length) await new Promise((resolve) => setImmediate(resolve));
+  }
+  if (!feed.header) throw new GtfsRealtimeError(`GTFS-Realtime: FeedMessage without a header (${bytes.length} bytes)`);
+  return { header: feed.header, entities: feed.entities };
+}
+
+/** Where the field starting at `at` ends, for slicing only: the end of the bytes when it cannot tell (the decoding then says what is wrong). */
+function topLevelFieldEnd(bytes: Uint8Array, at: number): number {
+  let pos = at;
+  const varint = (): number => {
+    let v = 0;
+    for (let shift = 0; shift < 49; shift += 7) {
+      if (pos >= bytes.length) return -1;
+      const b = bytes[pos++]!;
+      v += (b & 0x7f) * 2 ** shift;
+      if (b < 0x80) return v;
+    }
+    return -1;
+  };
+  const key = varint();
+  if (key < 0) return bytes.length;
+  let end: number;
+  switch (key % 8) {
+    case 0:
+      end = varint() < 0 ? bytes.length : pos;
+      break;
+    case 1:
+      end = pos + 8;
+      break;
+    case 2: {
+      const length = varint();
+      end = length < 0 ? bytes.length : pos + length;
+      break;
+    }
+    case 5:
+      end = pos + 4;
+      break;
+    default:
+      return bytes.length;
+  }
+  return Math.min(end, bytes.length);
+}
+
 function readHeader(p: PbfReader): FeedHeader {
   const h = message(p, 'FeedHeader', {} as Partial<FeedHeader>, (tag, h, q) => {
     if (tag === 1) h.gtfsRealtimeVersion = str(q);

@@ -7,6 +7,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,9 +27,13 @@ import { gtfsDay, gtfsTime, RawFeed, serviceDayOrigin } from './raw-gtfs.js';
 const BART = path.join(SHARED_DATA, 'rt', 'bart');
 const FEED = readFileSync(path.join(BART, 'trip-updates-2019-08-07.pb'));
 const quiet = { info: () => {}, warn: () => {} };
+/** 256 MB of zeros, gzipped to about 250 kB */
+const GZIP_BOMB = gzipSync(Buffer.alloc(256 << 20), { level: 9 });
 const realtimeOf = (c: Coverage) => c.generation?.realtime;
 
-let answer: 'fail' | 'garbage' | 'good' = 'fail';
+let answer: 'fail' | 'garbage' | 'good' | 'large' | 'endless' | 'gzip-bomb' = 'fail';
+/** bytes the server managed to send of its last endless body before the client hung up */
+let endlessSent = 0;
 let server: Server;
 let url: string;
 let coverage: Coverage;
@@ -37,7 +43,22 @@ before(async () => {
   server = createServer((_req, res) => {
     if (answer === 'fail') res.writeHead(500).end('broken');
     else if (answer === 'garbage') res.writeHead(200).end(Buffer.from('\x0a\xff\xff\xff\xff\x0fnot a feed at all'));
-    else res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end(FEED);
+    else if (answer === 'large') res.writeHead(200, { 'content-length': String(5 << 20) }).end(Buffer.alloc(5 << 20));
+    else if (answer === 'gzip-bomb') res.writeHead(200, { 'content-encoding': 'gzip' }).end(GZIP_BOMB);
+    else if (answer === 'endless') {
+      // random bytes without a length, for as long as the client reads
+      endlessSent = 0;
+      res.writeHead(200);
+      const chunk = randomBytes(1 << 16);
+      const more = () => {
+        while (!res.destroyed && endlessSent < 1 << 30) {
+          endlessSent += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', more);
+        }
+        res.end();
+      };
+      more();
+    } else res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end(FEED);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/trip-updates`;
@@ -57,6 +78,29 @@ after(async () => {
 const utc = (sec: number) => new Date(sec * 1000).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
 
 describe('a realtime source over HTTP', () => {
+  test('bodies over maxBytes: announced, streamed without a length, gzipped: refused as they come, the last good state kept', async () => {
+    const source = new FeedSource({ url, intervalSec: 60, maxBytes: 1 << 20 });
+    const updater = new RealtimeUpdater(coverage, [source], quiet);
+    answer = 'good';
+    assert.equal(await updater.poll(source), true);
+    const good = coverage.generation!;
+    const heapBefore = process.memoryUsage().heapUsed;
+    for (const [state, why] of [
+      ['large', /a body of 5242880 bytes announced, over the source's limit of 1048576 bytes \(maxBytes\): refused/],
+      ['endless', /more than \d+ bytes received, over the source's limit of 1048576 bytes \(maxBytes\): refused/],
+      ['gzip-bomb', /more than \d+ bytes received, over the source's limit of 1048576 bytes/],
+    ] as const) {
+      answer = state;
+      assert.equal(await updater.poll(source), false, state);
+      assert.match(source.status().last_error!, why, state);
+      assert.equal(coverage.generation, good, `${state}: the last good state stays`);
+      assert.equal((await app.inject({ method: 'GET', url: '/v1/coverage/bart/trips?count=1' })).statusCode, 200);
+    }
+    // the endless body was cut off: the server sent far less than the gigabyte it would have
+    assert.ok(endlessSent < 64 << 20, `${endlessSent} bytes sent`);
+    assert.ok(process.memoryUsage().heapUsed - heapBefore < 64 << 20, 'nothing near the sizes of the bodies was held');
+  });
+
   test('500, garbage, then a good feed: counted failures, then the good state, the service answering throughout', async () => {
     const source = new FeedSource({ url, intervalSec: 60 });
     const updater = new RealtimeUpdater(coverage, [source], quiet);

@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PbfWriter } from 'pbf';
 import { encode, message, type Write } from '../helpers/pbf-writer.js';
-import { decodeFeedMessage, GtfsRealtimeError, type FeedEntity, type FeedMessage, type StopTimeEvent } from '../../src/realtime/gtfs-rt.js';
+import { decodeFeedMessage, decodeFeedMessageInSlices, GtfsRealtimeError, type FeedEntity, type FeedMessage, type StopTimeEvent } from '../../src/realtime/gtfs-rt.js';
 import { SHARED_DATA } from '../helpers/gtfs-fixture.js';
 import { mulberry32 } from '../helpers/random.js';
 
@@ -863,5 +863,49 @@ describe('broken bytes throw GtfsRealtimeError', () => {
     }
     fails(new TextEncoder().encode('Service Unavailable'));
     fails(new TextEncoder().encode(JSON.stringify({ header: { gtfs_realtime_version: '2.0' }, entity: [] })));
+  });
+});
+
+describe('decoding a slice at a time', () => {
+  const captures = ['bart/trip-updates-2019-08-07.pb', 'bart/alerts-2019-08-07.pb', 'caltrain/vehicle-positions-2023-11-08.pb', 'king-county-metro/vehicle-positions-2021-09-02T1531Z.pb'];
+
+  test('the same message as a decoding in one go, whatever the slice size', async () => {
+    for (const name of captures) {
+      const bytes = read(name);
+      const whole = decodeFeedMessage(bytes);
+      for (const slice of [1, 100, 4096, 1 << 18]) assert.deepEqual(await decodeFeedMessageInSlices(bytes, slice), whole, `${name}, slices of ${slice}`);
+    }
+  });
+
+  test('the same errors, at the same bytes, on every cut and on garbage', async () => {
+    const bytes = read('bart/alerts-2019-08-07.pb');
+    const messageOf = async (run: () => unknown) => {
+      try {
+        await run();
+        return 'decoded';
+      } catch (e) {
+        return e instanceof GtfsRealtimeError ? e.message : `not a GtfsRealtimeError: ${String(e)}`;
+      }
+    };
+    const random = mulberry32(3);
+    const inputs = [...Array.from({ length: bytes.length }, (_, n) => bytes.subarray(0, n)), ...Array.from({ length: 50 }, () => Uint8Array.from({ length: 64 }, () => Math.floor(random() * 256)))];
+    for (const input of inputs) {
+      assert.equal(await messageOf(() => decodeFeedMessageInSlices(input, 16)), await messageOf(() => decodeFeedMessage(input)));
+    }
+  });
+
+  test('a large message gives the event loop a turn between slices', async () => {
+    const bytes = read('king-county-metro/vehicle-positions-2021-09-02T1531Z.pb');
+    let turns = 0;
+    let running = true;
+    const tick = () => {
+      turns++;
+      if (running) setImmediate(tick);
+    };
+    setImmediate(tick);
+    await decodeFeedMessageInSlices(bytes, 4096);
+    running = false;
+    const slices = Math.ceil(bytes.length / 4096);
+    assert.ok(turns >= slices / 2, `${turns} turns of the loop for ${slices} slices`);
   });
 });
