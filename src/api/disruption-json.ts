@@ -7,16 +7,25 @@ import { statusAt, type Disruption, type ImpactedObject } from '../disruptions/d
 import type { Generation } from '../service/generation.js';
 import { formatDayNumber, formatLocal } from '../util/datetime.js';
 
-/** The disruptions impacting `trips`, each once, in the index's order (file entries, then alerts). */
+/** Most disruptions one page of trips embeds. */
+export const PAGE_DISRUPTIONS_MAX = 100;
+/** Most impacted objects shown of one disruption embedded in a page. */
+export const PAGE_IMPACTED_OBJECTS_MAX = 100;
+
+/**
+ * The disruptions impacting `trips`, each once, in the index's order (file entries, then alerts):
+ * at most PAGE_DISRUPTIONS_MAX of them, each with at most PAGE_IMPACTED_OBJECTS_MAX impacted objects,
+ * so that a page stays small whatever the file says (README, "Disruptions").
+ */
 export function pageDisruptionsJson(g: Generation, trips: Uint32Array, nowSec: number): string {
   const found = new Set<number>();
   for (const t of trips) for (const d of g.disruptions.ofTrip(t)) found.add(d);
   if (found.size === 0) return '[]';
-  const order = [...found].sort((a, b) => a - b);
-  return `[${order.map((i) => JSON.stringify(disruptionJson(g, g.disruptions.all[i]!, nowSec))).join(',')}]`;
+  const order = [...found].sort((a, b) => a - b).slice(0, PAGE_DISRUPTIONS_MAX);
+  return `[${order.map((i) => JSON.stringify(disruptionJson(g, g.disruptions.all[i]!, nowSec, PAGE_IMPACTED_OBJECTS_MAX))).join(',')}]`;
 }
 
-export function disruptionJson(g: Generation, d: Disruption, nowSec: number): Record<string, unknown> {
+export function disruptionJson(g: Generation, d: Disruption, nowSec: number, maxImpacted = Infinity): Record<string, unknown> {
   const tz = g.tt.timezone;
   const begin = (sec: number) => (sec === -Infinity ? `${formatDayNumber(Math.max(0, g.productionStartDay))}T000000` : formatLocal(sec, tz));
   const end = (sec: number) => (sec === Infinity ? `${formatDayNumber(Math.max(0, g.productionEndDay))}T235959` : formatLocal(sec, tz));
@@ -35,7 +44,7 @@ export function disruptionJson(g: Generation, d: Disruption, nowSec: number): Re
     cause: d.cause,
     category: d.category,
     updated_at: formatLocal(d.updatedAtSec ?? g.loadedAtSec, tz),
-    impacted_objects: d.impacted.map((o) => ({ pt_object: ptObjectJson(g, o) })),
+    impacted_objects: d.impacted.slice(0, maxImpacted).map((o) => ({ pt_object: ptObjectJson(g, o) })),
   };
 }
 

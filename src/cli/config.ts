@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sourceLocation, type FeedSourceConfig } from '../realtime/feed-source.js';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../gtfs/read-limits.js';
+import { DEFAULT_DISRUPTION_FILE_LIMITS, type DisruptionFileLimits } from '../disruptions/disruption-file.js';
 import type { CoverageConfig } from '../service/coverage-registry.js';
 import type { DisruptionSourceConfig } from '../service/disruption-source.js';
 import { operationsSettingsOf, type OperationsSettings } from '../ops/settings.js';
@@ -138,13 +139,17 @@ function readLimitsOf(v: unknown, where: string): Partial<ReadLimits> {
   return limits;
 }
 
-/** `disruptions`: the disruptions file, a path or { path, intervalSec }. */
+/** `disruptions`: the disruptions file, a path or { path, intervalSec, maxBytes, maxDisruptions, maxImpactedObjects }. */
 function disruptionsOf(v: unknown, dir: string, where: string): DisruptionSourceConfig | undefined {
   if (v === undefined) return undefined;
   const o = (typeof v === 'string' ? { path: v } : v) as Record<string, unknown>;
   if (!o || typeof o !== 'object' || typeof o['path'] !== 'string') throw new ConfigError(`${where} must be a path or { "path": … }`);
   const intervalSec = o['intervalSec'] === undefined ? undefined : numberOr(o['intervalSec'], 5, `${where}.intervalSec`);
-  return { path: path.resolve(dir, o['path']), intervalSec };
+  const source: DisruptionSourceConfig = { path: path.resolve(dir, o['path']), intervalSec };
+  for (const key of Object.keys(DEFAULT_DISRUPTION_FILE_LIMITS) as (keyof DisruptionFileLimits)[]) {
+    if (o[key] !== undefined) source[key] = numberOr(o[key], 0, `${where}.${key}`);
+  }
+  return source;
 }
 
 /** `realtime`: a list of sources, each a path, a URL, or { url, intervalSec, headers, maxBytes }. */

@@ -25,6 +25,23 @@ export class DisruptionFileError extends Error {
   }
 }
 
+/** What a disruptions file may hold; a coverage's `disruptions` settings override them. */
+export interface DisruptionFileLimits {
+  /** largest file, bytes */
+  maxBytes: number;
+  /** most entries */
+  maxDisruptions: number;
+  /** most impacted objects of one entry (beyond, the entry is skipped) */
+  maxImpactedObjects: number;
+}
+
+export const DEFAULT_DISRUPTION_FILE_LIMITS: DisruptionFileLimits = {
+  // a region's planned works for a year are a few thousand entries, a few megabytes
+  maxBytes: 32 << 20,
+  maxDisruptions: 50_000,
+  maxImpactedObjects: 10_000,
+};
+
 export interface ParsedDisruptions {
   disruptions: Disruption[];
   /** one line per skipped entry or object: "<file>: disruptions[i] (id "x"): reason" */
@@ -39,7 +56,7 @@ class EntryError extends Error {}
 type Json = Record<string, unknown>;
 
 /** The disruptions of a file's text; `file` names it in messages, datetimes are read in `timeZone`. */
-export function parseDisruptionFile(text: string, file: string, ref: Referential, timeZone: string): ParsedDisruptions {
+export function parseDisruptionFile(text: string, file: string, ref: Referential, timeZone: string, limits: DisruptionFileLimits = DEFAULT_DISRUPTION_FILE_LIMITS): ParsedDisruptions {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -47,6 +64,8 @@ export function parseDisruptionFile(text: string, file: string, ref: Referential
     throw new DisruptionFileError(`${file}: not JSON: ${(e as Error).message}`);
   }
   if (!isObject(raw) || !Array.isArray(raw['disruptions'])) throw new DisruptionFileError(`${file}: expected an object with a "disruptions" array`);
+  const count = (raw['disruptions'] as unknown[]).length;
+  if (count > limits.maxDisruptions) throw new DisruptionFileError(`${file}: ${count} disruptions, more than the ${limits.maxDisruptions} allowed (disruptions.maxDisruptions): refused`);
   const out: ParsedDisruptions = { disruptions: [], problems: [] };
   const seen = new Set<string>();
   (raw['disruptions'] as unknown[]).forEach((entry, i) => {
@@ -56,6 +75,10 @@ export function parseDisruptionFile(text: string, file: string, ref: Referential
       if (!isObject(entry)) throw new EntryError('not an object');
       if (!id) throw new EntryError('"id" must be a non-empty string');
       if (seen.has(id)) throw new EntryError('this id is already used by an earlier entry');
+      const impacted = entry['impacted_objects'];
+      if (Array.isArray(impacted) && impacted.length > limits.maxImpactedObjects) {
+        throw new EntryError(`${impacted.length} impacted objects, more than the ${limits.maxImpactedObjects} allowed (disruptions.maxImpactedObjects)`);
+      }
       const disruption = readEntry(entry, id, ref, timeZone, (reason) => out.problems.push(`${where}: ${reason}`));
       seen.add(id);
       out.disruptions.push(disruption);
@@ -190,4 +213,31 @@ function stringList(o: Json, key: string, what = key): string[] {
   if (v === undefined) return [];
   if (!Array.isArray(v) || !v.every((s) => typeof s === 'string')) throw new EntryError(`"${what}" must be a list of strings`);
   return [...v] as string[];
+}
+
+/**
+ * `problems` ("<file>: disruptions[i] (id "x"): reason") as one line per reason, with how many
+ * entries gave it and the first of them: a file of 200,000 unknown objects gives one line, not
+ * 200,000. At most `maxLines` reasons, the rest counted in a last line.
+ */
+/** "<file>: disruptions[i] (id "x"): " before a problem's reason. */
+const ENTRY_PLACE = /^.*?disruptions\[\d+\](?: \(id "(?:[^"\\]|\\.)*"\))?: (.*)$/s;
+
+export function aggregateProblems(problems: string[], maxLines = 20): string[] {
+  const byReason = new Map<string, { count: number; first: string }>();
+  for (const p of problems) {
+    // the reason is what follows the entry's place; the ids and indexes in it vary, so they are left out
+    const reason = (ENTRY_PLACE.exec(p)?.[1] ?? p).replace(/"(?:[^"\\]|\\.)*"/g, '"…"').replace(/\[\d+\]/g, '[…]');
+    const kept = byReason.get(reason);
+    if (kept) kept.count++;
+    else byReason.set(reason, { count: 1, first: p });
+  }
+  const lines: string[] = [];
+  for (const [reason, { count, first }] of byReason) {
+    if (lines.length === maxLines) break;
+    lines.push(count === 1 ? first : `${count} times: ${reason} (first: ${first})`);
+  }
+  const rest = byReason.size - lines.length;
+  if (rest > 0) lines.push(`and ${rest} other kinds of problems`);
+  return lines;
 }

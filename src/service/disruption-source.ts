@@ -4,15 +4,15 @@
  * generation with the file's disruptions and the adapted runs they give; a read that fails is
  * logged and recorded, and the last good state stays in force.
  */
-import { readFileSync } from 'node:fs';
-import { DisruptionFileError, parseDisruptionFile } from '../disruptions/disruption-file.js';
+import { readFileSync, statSync } from 'node:fs';
+import { aggregateProblems, DEFAULT_DISRUPTION_FILE_LIMITS, DisruptionFileError, parseDisruptionFile, type DisruptionFileLimits } from '../disruptions/disruption-file.js';
 import { plannedRuns } from '../disruptions/planned-runs.js';
 import type { Coverage } from './coverage-registry.js';
 import { withDisruptions, type Generation } from './generation.js';
 import type { UpdaterLog } from './realtime-updater.js';
 import { fileStamp } from './source-files.js';
 
-export interface DisruptionSourceConfig {
+export interface DisruptionSourceConfig extends Partial<DisruptionFileLimits> {
   path: string;
   /** seconds between two checks of the file (default 5) */
   intervalSec?: number;
@@ -34,6 +34,7 @@ export interface DisruptionSourceStatus {
 
 export class DisruptionSource {
   readonly intervalSec: number;
+  readonly limits: DisruptionFileLimits;
   private readonly state: DisruptionSourceStatus;
   private stamp: string | undefined;
   /** the text of the last good read, applied again on each newly loaded generation */
@@ -46,6 +47,8 @@ export class DisruptionSource {
     private readonly log: UpdaterLog,
   ) {
     this.intervalSec = config.intervalSec ?? 5;
+    const d = DEFAULT_DISRUPTION_FILE_LIMITS;
+    this.limits = { maxBytes: config.maxBytes ?? d.maxBytes, maxDisruptions: config.maxDisruptions ?? d.maxDisruptions, maxImpactedObjects: config.maxImpactedObjects ?? d.maxImpactedObjects };
     this.state = { path: config.path, last_load_at: null, last_error: null, last_error_at: null, disruptions: 0, problems: 0, loads: 0, failures: 0 };
   }
 
@@ -79,6 +82,11 @@ export class DisruptionSource {
     if (!generation) return false;
     let text: string;
     try {
+      const size = statSync(this.config.path).size;
+      if (size > this.limits.maxBytes) {
+        this.failed(`${this.config.path}: ${size} bytes, more than the ${this.limits.maxBytes} allowed (disruptions.maxBytes): refused`, nowSec);
+        return false;
+      }
       text = readFileSync(this.config.path, 'utf8');
     } catch (e) {
       this.failed(`cannot read ${this.config.path}: ${(e as Error).message}`, nowSec);
@@ -94,7 +102,7 @@ export class DisruptionSource {
     }
     this.lastGoodText = text;
     this.coverage.swap(applied.generation);
-    for (const p of applied.problems) this.log.warn({ coverage: this.coverage.id }, p);
+    for (const p of aggregateProblems(applied.problems)) this.log.warn({ coverage: this.coverage.id }, p);
     Object.assign(this.state, { last_load_at: nowSec, disruptions: applied.disruptions, problems: applied.problems.length, loads: this.state.loads + 1 });
     this.log.info(
       { coverage: this.coverage.id, disruptions: applied.disruptions, adaptedRuns: applied.adaptedRuns, problems: applied.problems.length },
@@ -120,7 +128,7 @@ export class DisruptionSource {
 
   /** The file's text against a generation's data; throws DisruptionFileError when it is unusable. */
   private read(text: string, generation: Generation) {
-    const parsed = parseDisruptionFile(text, this.config.path, generation.ref, generation.tt.timezone);
+    const parsed = parseDisruptionFile(text, this.config.path, generation.ref, generation.tt.timezone, this.limits);
     const planned = plannedRuns(generation.ref, parsed.disruptions, generation.productionStartDay, generation.productionEndDay);
     return {
       generation: withDisruptions(generation, parsed.disruptions, generation.disruptions.alerts, planned.runs),
