@@ -187,7 +187,7 @@ class NearbyStops {
 }
 
 /** Straight distance between two nearby points (metres), on the plane tangent at their middle latitude. */
-export function straightDistanceM(lon1: number, lat1: number, lon2: number, lat2: number): number {
+function straightDistanceM(lon1: number, lat1: number, lon2: number, lat2: number): number {
   const cos = Math.cos((((lat1 + lat2) / 2) * Math.PI) / 180);
   return Math.hypot((lon2 - lon1) * cos, lat2 - lat1) * METRES_PER_DEGREE;
 }

@@ -8,11 +8,11 @@
  *      not the nearest one: a sidewalk reached early beside a carriageway reached late (or never)
  *      values the cell.
  *   2. Other cells (in a park, a field, a block with no street near its centre, beside streets
- *      reached too late or never): the least, over the cells of step 1, of their value plus the walk to them
- *      on the 8-neighbour grid (steps along rows, columns and diagonals at the end speed); null
- *      when the nearest cell of step 1 lies farther than the matching radius. A cell of step 1
- *      keeps the value its own streets give it, so that the cells on the two banks of a canal do
- *      not take each other's values.
+ *      reached too late or never): the least, over the cells of step 1, of their value plus the
+ *      walk to them on the 8-neighbour grid (steps along rows, columns and diagonals at the end
+ *      speed); null when the nearest cell of step 1 lies farther than the matching radius. A cell
+ *      of step 1 keeps the value its own streets give it, so that the cells on the two banks of a
+ *      canal do not take each other's values.
  *
  * Values are tenths of a second; whole seconds are truncated; null (-1) when unreached or at or
  * after the maximum duration. Cell (i, j) is longitude band i (west to east) and latitude band j
