@@ -78,44 +78,67 @@ export const runKey = (trip: number, day: number): string => `${trip}:${day}`;
 
 /** The realtime runs of a feed's TripUpdates (later entities for the same run win). */
 export function readTripUpdates(ref: Referential, feed: FeedMessage): RealtimeRuns {
-  const { tt, days } = ref;
   const out: RealtimeRuns = { runs: new Map(), added: [], problems: [] };
-  const feedTime = feed.header.timestamp ?? 0;
-  for (const entity of feed.entities) {
-    const update = entity.tripUpdate;
-    if (!update || entity.isDeleted) continue;
-    const problem = (reason: string) => out.problems.push({ entity: entity.id, reason });
-    const descriptor = update.trip;
-    const tripId = descriptor.tripId;
-    if (tripId === undefined) {
-      problem('a trip update without trip_id');
-      continue;
+  for (const entity of feed.entities) readEntity(ref, feed, entity, out);
+  return out;
+}
+
+/**
+ * `readTripUpdates`, a few milliseconds at a time: the event loop gets a turn every SLICE_MS, so
+ * that a feed updating every run of a day does not hold it. The same runs and problems.
+ */
+export async function readTripUpdatesInSlices(ref: Referential, feed: FeedMessage): Promise<RealtimeRuns> {
+  const out: RealtimeRuns = { runs: new Map(), added: [], problems: [] };
+  let sliceStart = performance.now();
+  for (let k = 0; k < feed.entities.length; k++) {
+    readEntity(ref, feed, feed.entities[k]!, out);
+    if (k % 64 === 63 && performance.now() - sliceStart > SLICE_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
     }
-    if (descriptor.scheduleRelationship === 'ADDED') {
-      const added = addedRun(ref, update, feedTime, problem);
-      if (added) out.added.push(added);
-      continue;
-    }
-    const trip = ref.indexOf('trip', tripId);
-    if (trip < 0) {
-      problem(`unknown trip ${tripId}`);
-      continue;
-    }
-    if (tt.trips.frequencyOffset[trip] !== tt.trips.frequencyOffset[trip + 1]) {
-      problem(`trip ${tripId} runs by frequency: its runs cannot be told apart without a start time`);
-      continue;
-    }
-    const day = descriptor.startDate !== undefined ? parseStartDate(descriptor.startDate) : nearestRunDay(tt, days, trip, feedTime);
-    if (day === null || !serviceRunsOn(tt, tt.trips.service[trip]!, day)) {
-      problem(`trip ${tripId} does not run on ${descriptor.startDate ?? 'any day near the feed time'}`);
-      continue;
-    }
-    const run = scheduledRun(tt, trip, day);
-    if (descriptor.scheduleRelationship === 'CANCELED' || descriptor.scheduleRelationship === 'DELETED') run.cancelled = true;
-    else applyStopTimeUpdates(ref, run, update, problem);
-    out.runs.set(runKey(trip, day), run);
   }
   return out;
+}
+
+/** How long `readTripUpdatesInSlices` reads before giving the event loop a turn. */
+const SLICE_MS = 4;
+
+/** One entity of a feed into `out`: its run, its added trip, or its problem. */
+function readEntity(ref: Referential, feed: FeedMessage, entity: FeedMessage['entities'][number], out: RealtimeRuns): void {
+  const { tt, days } = ref;
+  const feedTime = feed.header.timestamp ?? 0;
+  const update = entity.tripUpdate;
+  if (!update || entity.isDeleted) return;
+  const problem = (reason: string) => out.problems.push({ entity: entity.id, reason });
+  const descriptor = update.trip;
+  const tripId = descriptor.tripId;
+  if (tripId === undefined) {
+    problem('a trip update without trip_id');
+    return;
+  }
+  if (descriptor.scheduleRelationship === 'ADDED') {
+    const added = addedRun(ref, update, feedTime, problem);
+    if (added) out.added.push(added);
+    return;
+  }
+  const trip = ref.indexOf('trip', tripId);
+  if (trip < 0) {
+    problem(`unknown trip ${tripId}`);
+    return;
+  }
+  if (tt.trips.frequencyOffset[trip] !== tt.trips.frequencyOffset[trip + 1]) {
+    problem(`trip ${tripId} runs by frequency: its runs cannot be told apart without a start time`);
+    return;
+  }
+  const day = descriptor.startDate !== undefined ? parseStartDate(descriptor.startDate) : nearestRunDay(tt, days, trip, feedTime);
+  if (day === null || !serviceRunsOn(tt, tt.trips.service[trip]!, day)) {
+    problem(`trip ${tripId} does not run on ${descriptor.startDate ?? 'any day near the feed time'}`);
+    return;
+  }
+  const run = scheduledRun(tt, trip, day);
+  if (descriptor.scheduleRelationship === 'CANCELED' || descriptor.scheduleRelationship === 'DELETED') run.cancelled = true;
+  else applyStopTimeUpdates(ref, run, update, problem);
+  out.runs.set(runKey(trip, day), run);
 }
 
 /** The run as scheduled. */

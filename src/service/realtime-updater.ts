@@ -7,7 +7,7 @@
 import type { Timetable } from '../model/timetable.js';
 import type { FeedSource } from '../realtime/feed-source.js';
 import type { FeedMessage, VehiclePosition } from '../realtime/gtfs-rt.js';
-import { readTripUpdates, type RealtimeRuns } from '../realtime/trip-updates.js';
+import { readTripUpdates, readTripUpdatesInSlices, type RealtimeRuns } from '../realtime/trip-updates.js';
 import { coverageLanguage, readAlerts, type AlertDisruptions } from '../disruptions/alerts.js';
 import type { Disruption } from '../disruptions/disruption.js';
 import type { Coverage } from './coverage-registry.js';
@@ -83,8 +83,24 @@ export class RealtimeUpdater {
     const changesRuns = hasUpdates(message) || hasUpdates(this.latest.get(source));
     this.latest.set(source, message);
     this.positions.set(source, positionsOf(message));
-    if (changesRuns) this.apply();
+    if (changesRuns) {
+      await this.readAhead(source, message);
+      this.apply();
+    }
     return true;
+  }
+
+  /**
+   * Read `message` against the generation in force a slice at a time, so that `apply` finds it
+   * read and only swaps (a feed updating every run of a day would hold the event loop for tens of
+   * milliseconds in one piece). A generation swapped in meanwhile is read again by `apply`.
+   */
+  private async readAhead(source: FeedSource, message: FeedMessage): Promise<void> {
+    const generation = this.coverage.generation;
+    if (!generation) return;
+    const runs = await readTripUpdatesInSlices(generation.ref, message);
+    if (this.latest.get(source) !== message) return; // a newer message came meanwhile
+    this.readOf.set(source, { message, tt: generation.tt, runs, alerts: readAlerts(message, generation.ref, coverageLanguage(generation.tt)) });
   }
 
   /**

@@ -9,7 +9,7 @@ import { loadTimetable } from '../../src/gtfs/gtfs-loader.js';
 import { LoadReport } from '../../src/gtfs/load-report.js';
 import type { Timetable } from '../../src/model/timetable.js';
 import type { FeedMessage, StopTimeUpdate, TripDescriptor } from '../../src/realtime/gtfs-rt.js';
-import { NO_LINE, NO_ROUTE, readTripUpdates, runKey } from '../../src/realtime/trip-updates.js';
+import { NO_LINE, NO_ROUTE, readTripUpdates, readTripUpdatesInSlices, runKey } from '../../src/realtime/trip-updates.js';
 import { LevelRuns, RealtimeFreshness } from '../../src/ptref/realtime-freshness.js';
 import { Referential } from '../../src/ptref/referential.js';
 import { dayNumber, zonedToEpoch } from '../../src/util/datetime.js';
@@ -238,5 +238,21 @@ describe('freshness levels with realtime runs', () => {
     const f = freshness({ trip: { tripId: 'T1', startDate: '20240305' }, stopTimeUpdates: [{ stopSequence: 5, scheduleRelationship: 'SKIPPED' }] });
     assert.equal(f.departsWithin(T1(), 'realtime', at(10, 0), at(10, 9)), false);
     assert.equal(f.departsWithin(T1(), 'realtime', at(10, 10), at(10, 10)), true);
+  });
+});
+
+describe('reading a slice at a time', () => {
+  test('the same runs, added trips and problems as in one go, on a feed of thousands of updates', async () => {
+    // every trip on its day and on a day it does not run, an unknown trip, delays carried on
+    const updates = [];
+    for (let k = 0; k < 3000; k++) {
+      const tripId = k % 7 === 0 ? `ghost-${k}` : tt.trips.ids[k % tt.trips.ids.length]!;
+      updates.push({ trip: { tripId, startDate: k % 3 === 0 ? '20240305' : '20240306' }, stopTimeUpdates: [{ stopSequence: 1 + (k % 2), arrival: { delay: 60 * (k % 5) } }] });
+    }
+    const message = feed(at(9, 0), ...updates);
+    const inOneGo = readTripUpdates(ref, message);
+    const sliced = await readTripUpdatesInSlices(ref, message);
+    assert.deepEqual(sliced, inOneGo);
+    assert.ok(inOneGo.runs.size > 0 && inOneGo.problems.length > 0, 'runs and problems both');
   });
 });
