@@ -13,6 +13,7 @@
  * (DisruptionFileError, naming the file); a bad entry is reported with its index and id and skipped;
  * an impacted object the coverage does not know is reported and skipped, its disruption kept.
  */
+import { Worker } from 'node:worker_threads';
 import type { Caption } from '../ptref/object-types.js';
 import type { Referential } from '../ptref/referential.js';
 import { DatetimeParseError, parseDatetimeParam } from '../util/datetime.js';
@@ -57,6 +58,35 @@ type Json = Record<string, unknown>;
 
 /** The disruptions of a file's text; `file` names it in messages, datetimes are read in `timeZone`. */
 export function parseDisruptionFile(text: string, file: string, ref: Referential, timeZone: string, limits: DisruptionFileLimits = DEFAULT_DISRUPTION_FILE_LIMITS): ParsedDisruptions {
+  const reader = new EntryReader(file, ref, timeZone, limits);
+  disruptionEntries(text, file, limits).forEach((entry, i) => reader.read(entry, i));
+  return reader.out;
+}
+
+/**
+ * `parseDisruptionFile` off the event loop: the text is parsed in a worker thread, which hands back
+ * each entry as its own JSON text; the entries are then read a few milliseconds at a time. The same
+ * disruptions, problems and errors.
+ */
+export async function parseDisruptionFileInSlices(text: string, file: string, ref: Referential, timeZone: string, limits: DisruptionFileLimits = DEFAULT_DISRUPTION_FILE_LIMITS): Promise<ParsedDisruptions> {
+  const entries = await entriesInWorker(text, file, limits);
+  const reader = new EntryReader(file, ref, timeZone, limits);
+  let sliceStart = performance.now();
+  for (let i = 0; i < entries.length; i++) {
+    reader.read(JSON.parse(entries[i]!), i);
+    if (i % 64 === 63 && performance.now() - sliceStart > SLICE_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
+  }
+  return reader.out;
+}
+
+/** How long entries are read before the event loop gets a turn. */
+const SLICE_MS = 4;
+
+/** The entries of a file's text (the array under "disruptions"); throws DisruptionFileError when the file is unusable. */
+export function disruptionEntries(text: string, file: string, limits: DisruptionFileLimits): unknown[] {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -64,13 +94,40 @@ export function parseDisruptionFile(text: string, file: string, ref: Referential
     throw new DisruptionFileError(`${file}: not JSON: ${(e as Error).message}`);
   }
   if (!isObject(raw) || !Array.isArray(raw['disruptions'])) throw new DisruptionFileError(`${file}: expected an object with a "disruptions" array`);
-  const count = (raw['disruptions'] as unknown[]).length;
-  if (count > limits.maxDisruptions) throw new DisruptionFileError(`${file}: ${count} disruptions, more than the ${limits.maxDisruptions} allowed (disruptions.maxDisruptions): refused`);
-  const out: ParsedDisruptions = { disruptions: [], problems: [] };
-  const seen = new Set<string>();
-  (raw['disruptions'] as unknown[]).forEach((entry, i) => {
+  const entries = raw['disruptions'] as unknown[];
+  if (entries.length > limits.maxDisruptions) throw new DisruptionFileError(`${file}: ${entries.length} disruptions, more than the ${limits.maxDisruptions} allowed (disruptions.maxDisruptions): refused`);
+  return entries;
+}
+
+/** The entries of `text` as JSON texts, parsed in a worker thread (disruption-entries-worker.ts). */
+function entriesInWorker(text: string, file: string, limits: DisruptionFileLimits): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./disruption-entries-worker.js', import.meta.url), { workerData: { text, file, limits } });
+    worker.once('message', (answer: { entries?: string[]; error?: string }) => {
+      void worker.terminate();
+      if (answer.entries) resolve(answer.entries);
+      else reject(new DisruptionFileError(answer.error ?? `${file}: could not be read`));
+    });
+    worker.once('error', (e) => reject(new DisruptionFileError(`${file}: ${e.message}`)));
+  });
+}
+
+/** Reads entries one by one into `out`, keeping the ids seen. */
+class EntryReader {
+  readonly out: ParsedDisruptions = { disruptions: [], problems: [] };
+  private readonly seen = new Set<string>();
+
+  constructor(
+    private readonly file: string,
+    private readonly ref: Referential,
+    private readonly timeZone: string,
+    private readonly limits: DisruptionFileLimits,
+  ) {}
+
+  read(entry: unknown, i: number): void {
+    const { out, seen, limits } = this;
     const id = isObject(entry) && typeof entry['id'] === 'string' ? entry['id'] : undefined;
-    const where = `${file}: disruptions[${i}]${id !== undefined ? ` (id ${JSON.stringify(id)})` : ''}`;
+    const where = `${this.file}: disruptions[${i}]${id !== undefined ? ` (id ${JSON.stringify(id)})` : ''}`;
     try {
       if (!isObject(entry)) throw new EntryError('not an object');
       if (!id) throw new EntryError('"id" must be a non-empty string');
@@ -79,15 +136,14 @@ export function parseDisruptionFile(text: string, file: string, ref: Referential
       if (Array.isArray(impacted) && impacted.length > limits.maxImpactedObjects) {
         throw new EntryError(`${impacted.length} impacted objects, more than the ${limits.maxImpactedObjects} allowed (disruptions.maxImpactedObjects)`);
       }
-      const disruption = readEntry(entry, id, ref, timeZone, (reason) => out.problems.push(`${where}: ${reason}`));
+      const disruption = readEntry(entry, id, this.ref, this.timeZone, (reason) => out.problems.push(`${where}: ${reason}`));
       seen.add(id);
       out.disruptions.push(disruption);
     } catch (e) {
       if (!(e instanceof EntryError)) throw e;
       out.problems.push(`${where}: ${e.message}, skipped`);
     }
-  });
-  return out;
+  }
 }
 
 function readEntry(o: Json, id: string, ref: Referential, timeZone: string, problem: (reason: string) => void): Disruption {

@@ -4,8 +4,16 @@
  * generation with the file's disruptions and the adapted runs they give; a read that fails is
  * logged and recorded, and the last good state stays in force.
  */
-import { readFileSync, statSync } from 'node:fs';
-import { aggregateProblems, DEFAULT_DISRUPTION_FILE_LIMITS, DisruptionFileError, parseDisruptionFile, type DisruptionFileLimits } from '../disruptions/disruption-file.js';
+import { readFile, stat } from 'node:fs/promises';
+import {
+  aggregateProblems,
+  DEFAULT_DISRUPTION_FILE_LIMITS,
+  DisruptionFileError,
+  parseDisruptionFile,
+  parseDisruptionFileInSlices,
+  type DisruptionFileLimits,
+  type ParsedDisruptions,
+} from '../disruptions/disruption-file.js';
 import { plannedRuns } from '../disruptions/planned-runs.js';
 import type { Coverage } from './coverage-registry.js';
 import { withDisruptions, type Generation } from './generation.js';
@@ -40,6 +48,7 @@ export class DisruptionSource {
   /** the text of the last good read, applied again on each newly loaded generation */
   private lastGoodText: string | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private loading = false;
 
   constructor(
     readonly coverage: Coverage,
@@ -54,8 +63,10 @@ export class DisruptionSource {
 
   /** Read the file now, then check it at the interval. */
   start(): void {
-    this.check();
-    this.timer = setInterval(() => this.check(), this.intervalSec * 1000);
+    // a failure nobody awaits is recorded like any other, never left to crash the process
+    const check = () => void this.check().catch((e: Error) => this.failed(`${this.config.path}: ${e.message}`));
+    check();
+    this.timer = setInterval(check, this.intervalSec * 1000);
     this.timer.unref();
   }
 
@@ -65,7 +76,8 @@ export class DisruptionSource {
   }
 
   /** Read the file if it changed since the last check; true when a new state was swapped in. */
-  check(): boolean {
+  async check(): Promise<boolean> {
+    if (this.loading) return false; // the previous read is still under way: the next check sees the change
     const stamp = fileStamp(this.config.path) ?? 'missing';
     if (stamp === this.stamp) return false;
     this.stamp = stamp;
@@ -76,30 +88,45 @@ export class DisruptionSource {
     return this.load();
   }
 
-  /** Read and apply the file. */
-  load(nowSec = Math.floor(Date.now() / 1000)): boolean {
-    const generation = this.coverage.generation;
-    if (!generation) return false;
-    let text: string;
+  /**
+   * Read and apply the file, off the event loop: read asynchronously, parsed in a worker thread,
+   * its entries read a slice at a time (disruption-file.ts); only indexing the disruptions and the
+   * swap are one piece.
+   */
+  async load(nowSec = Math.floor(Date.now() / 1000)): Promise<boolean> {
+    if (!this.coverage.generation) return false;
+    this.loading = true;
     try {
-      const size = statSync(this.config.path).size;
-      if (size > this.limits.maxBytes) {
-        this.failed(`${this.config.path}: ${size} bytes, more than the ${this.limits.maxBytes} allowed (disruptions.maxBytes): refused`, nowSec);
+      let text: string;
+      try {
+        const size = (await stat(this.config.path)).size;
+        if (size > this.limits.maxBytes) {
+          this.failed(`${this.config.path}: ${size} bytes, more than the ${this.limits.maxBytes} allowed (disruptions.maxBytes): refused`, nowSec);
+          return false;
+        }
+        text = await readFile(this.config.path, 'utf8');
+      } catch (e) {
+        this.failed(`cannot read ${this.config.path}: ${(e as Error).message}`, nowSec);
         return false;
       }
-      text = readFileSync(this.config.path, 'utf8');
-    } catch (e) {
-      this.failed(`cannot read ${this.config.path}: ${(e as Error).message}`, nowSec);
-      return false;
+      let parsed;
+      const generation = this.coverage.generation;
+      try {
+        parsed = await parseDisruptionFileInSlices(text, this.config.path, generation.ref, generation.tt.timezone, this.limits);
+      } catch (e) {
+        if (!(e instanceof DisruptionFileError)) throw e;
+        this.failed(e.message, nowSec);
+        return false;
+      }
+      // a generation swapped in meanwhile (a reload, realtime) is read again, in one piece
+      const applied = this.coverage.generation === generation ? this.applied(parsed, generation) : this.read(text, this.coverage.generation!);
+      return this.install(text, applied, nowSec);
+    } finally {
+      this.loading = false;
     }
-    let applied;
-    try {
-      applied = this.read(text, generation);
-    } catch (e) {
-      if (!(e instanceof DisruptionFileError)) throw e;
-      this.failed(e.message, nowSec);
-      return false;
-    }
+  }
+
+  private install(text: string, applied: ReturnType<DisruptionSource['applied']>, nowSec: number): boolean {
     this.lastGoodText = text;
     this.coverage.swap(applied.generation);
     for (const p of aggregateProblems(applied.problems)) this.log.warn({ coverage: this.coverage.id }, p);
@@ -128,7 +155,11 @@ export class DisruptionSource {
 
   /** The file's text against a generation's data; throws DisruptionFileError when it is unusable. */
   private read(text: string, generation: Generation) {
-    const parsed = parseDisruptionFile(text, this.config.path, generation.ref, generation.tt.timezone, this.limits);
+    return this.applied(parseDisruptionFile(text, this.config.path, generation.ref, generation.tt.timezone, this.limits), generation);
+  }
+
+  /** `generation` with the disruptions read from the file, and what to report. */
+  private applied(parsed: ParsedDisruptions, generation: Generation) {
     const planned = plannedRuns(generation.ref, parsed.disruptions, generation.productionStartDay, generation.productionEndDay);
     return {
       generation: withDisruptions(generation, parsed.disruptions, generation.disruptions.alerts, planned.runs),

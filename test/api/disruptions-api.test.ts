@@ -47,6 +47,7 @@ before(async () => {
   registry.add(coverage);
   await loadCoverage(coverage);
   coverage.disruptionSource = new DisruptionSource(coverage, coverage.config.disruptions!, quiet);
+  await coverage.disruptionSource.check();
   coverage.disruptionSource.start();
   app = await buildApp({ registry, logger: false });
   await app.ready();
@@ -223,12 +224,12 @@ test('a disruptions file that is missing is reported once, then read when it app
   const other = new Coverage({ id: 'town', gtfs: [writeFeed(TOWN, 'town')] });
   await loadCoverage(other);
   const source = new DisruptionSource(other, { path: missing }, quiet);
-  assert.equal(source.check(), false);
+  assert.equal(await source.check(), false);
   assert.equal(source.status().last_error, `cannot read ${missing}: no such file`);
-  assert.equal(source.check(), false);
+  assert.equal(await source.check(), false);
   assert.equal(source.status().failures, 1, 'reported once, not at every check');
   writeFileSync(missing, JSON.stringify({ disruptions: [WORKS] }));
-  assert.equal(source.check(), true);
+  assert.equal(await source.check(), true);
   assert.equal(source.status().disruptions, 1);
   assert.deepEqual(
     other.generation!.disruptions.file.map((d) => d.id),

@@ -38,7 +38,7 @@ test('a reload applies the disruptions file and the realtime messages in force t
     }),
   );
   coverage.disruptionSource = new DisruptionSource(coverage, coverage.config.disruptions!, quiet);
-  assert.equal(coverage.disruptionSource.load(), true);
+  assert.equal(await coverage.disruptionSource.load(), true);
   const source = new FeedSource({ url: path.join(BART, 'trip-updates-2019-08-07.pb'), intervalSec: 60 });
   coverage.realtime = new RealtimeUpdater(coverage, [source], quiet);
   assert.equal(await coverage.realtime.poll(source), true);
@@ -48,7 +48,7 @@ test('a reload applies the disruptions file and the realtime messages in force t
 
   // the file turns bad: its last good read stays in force, on the reloaded data too
   writeFileSync(file, '{ "disruptions": [ broken');
-  assert.equal(coverage.disruptionSource.load(), false);
+  assert.equal(await coverage.disruptionSource.load(), false);
 
   const swapped: number[] = [];
   const swap = coverage.swap.bind(coverage);
