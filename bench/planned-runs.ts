@@ -9,8 +9,8 @@
  * memory they take (V8 heap plus array buffers, after a full garbage collection).
  */
 import path from 'node:path';
-import { parseDisruptionFile } from '../src/disruptions/disruption-file.js';
-import { plannedRuns } from '../src/disruptions/planned-runs.js';
+import { parseDisruptionFile } from '../src/live/disruptions/disruption-file.js';
+import { plannedRuns } from '../src/live/disruptions/planned-runs.js';
 import { Coverage } from '../src/service/coverage-registry.js';
 import { withDisruptions } from '../src/service/generation.js';
 import { loadCoverage } from '../src/service/load-coverage.js';

@@ -15,7 +15,7 @@
 import { heatMapParams } from './heat-maps-params.js';
 import { swaggerParameters } from './params.js';
 import { COVERAGE_PARAMS, tripsParams, type ApiLimits } from './trips-params.js';
-import { VERSION } from '../version.js';
+import { VERSION } from '../util/version.js';
 
 type Json = Record<string, unknown>;
 

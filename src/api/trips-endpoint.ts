@@ -6,7 +6,7 @@
  */
 import type { Generation } from '../service/generation.js';
 import type { AddedTrips } from '../ptref/added-trips.js';
-import { NO_LINE, NO_ROUTE } from '../realtime/trip-updates.js';
+import { NO_LINE, NO_ROUTE } from '../model/realtime-runs.js';
 import { FilterError } from '../ptref/filter-ast.js';
 import type { FreshnessLevel } from '../ptref/freshness.js';
 import { findTrips, UnknownTypeError, type TripsQuery } from '../ptref/trips-query.js';

@@ -21,7 +21,7 @@ import { ConfigError, DEFAULT_HEAT_MAP_SETTINGS, DEFAULT_PORT, DEFAULT_WATCH_INT
 import { progressPrinter } from './progress.js';
 import { ServedCoverages } from './served-coverages.js';
 import { mkdirSync } from 'node:fs';
-import { sourceLocation } from '../realtime/feed-source.js';
+import { sourceLocation } from '../live/realtime/feed-source.js';
 import { Metrics } from '../ops/metrics.js';
 import { DEFAULT_OPERATIONS, defaultBurst } from '../ops/settings.js';
 import { trustProxyOf } from '../ops/trust-proxy.js';

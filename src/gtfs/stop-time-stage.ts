@@ -7,6 +7,7 @@
 import { growFloat64, growInt32, growUint8 } from '../model/growable.js';
 import { NO_TIME, INTERPOLATED_BIT, WINDOW_BIT } from '../model/timetable.js';
 import type { LoadReport } from './load-report.js';
+import { crowFlyMetres } from '../util/geodesy.js';
 
 export interface StagedTrip {
   /** Index of the trip in the loader's trip list. */
@@ -168,15 +169,4 @@ export class StopTimeStage {
       pd[r]! |= INTERPOLATED_BIT;
     }
   }
-}
-
-const EARTH_RADIUS_M = 6_371_008.8;
-
-/** Great-circle distance in metres (haversine). */
-export function crowFlyMetres(lon1: number, lat1: number, lon2: number, lat2: number): number {
-  const rad = Math.PI / 180;
-  const dLat = (lat2 - lat1) * rad;
-  const dLon = (lon2 - lon1) * rad;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(dLon / 2) ** 2;
-  return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
 }

@@ -3,8 +3,9 @@
  * eight points on a circle around each stop), served as WKT and used to find the coverage of a
  * `lon;lat` in URLs.
  */
+import { degreesAround } from '../util/geodesy.js';
+
 const MARGIN_M = 500;
-const METRES_PER_DEGREE = 111_320;
 
 export type Ring = [number, number][];
 
@@ -12,8 +13,7 @@ export type Ring = [number, number][];
 export function coverageHull(lon: ArrayLike<number>, lat: ArrayLike<number>, marginM = MARGIN_M): Ring {
   const points: [number, number][] = [];
   for (let i = 0; i < lon.length; i++) {
-    const dLat = marginM / METRES_PER_DEGREE;
-    const dLon = marginM / (METRES_PER_DEGREE * Math.max(0.01, Math.cos((lat[i]! * Math.PI) / 180)));
+    const { dLon, dLat } = degreesAround(lat[i]!, marginM);
     for (let k = 0; k < 8; k++) {
       const a = (k * Math.PI) / 4;
       points.push([lon[i]! + dLon * Math.cos(a), lat[i]! + dLat * Math.sin(a)]);

@@ -8,7 +8,7 @@
  * footpaths and the walk between cells do the rest. Read after OpenTripPlanner's island pruning,
  * which uses the same threshold for islands without stops.
  */
-import { Layer, LAYER_NAMES, layerBits } from '../osm/street-access.js';
+import { Layer, LAYER_NAMES, layerBits } from './street-layers.js';
 import type { StopSnaps } from './stop-snaps.js';
 import type { StreetGraph } from './street-graph.js';
 

@@ -16,11 +16,10 @@
  *
  * Every array is on a SharedArrayBuffer: worker threads see the same graph.
  */
-import { backwardBit, forwardBit, type Layer } from '../osm/street-access.js';
+import { backwardBit, forwardBit, type Layer } from './street-layers.js';
 import { bucketOf, segmentGridBytes, type SegmentGrid } from './segment-grid.js';
+import { METRES_PER_DEGREE } from '../util/geodesy.js';
 
-/** Metres per degree of latitude (and of longitude at the equator) used throughout the heat maps. */
-export const METRES_PER_DEGREE = 111226.2991;
 
 /** Equirectangular projection around the network's centre: x east, y north, in metres. */
 export interface Projection {

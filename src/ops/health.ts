@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { regionJson } from '../api/coverage-endpoint.js';
 import type { CoverageRegistry } from '../service/coverage-registry.js';
 import { formatUtc } from '../util/datetime.js';
-import { VERSION } from '../version.js';
+import { VERSION } from '../util/version.js';
 
 
 export interface HealthOptions {

@@ -9,12 +9,14 @@
  *    nodes between two vertices are contracted into the geometry of one edge.
  * 3. Adjacency in compressed rows, segments of every edge geometry in a grid index.
  */
-import { METRES_PER_DEGREE, type Projection, type StreetGraph } from '../model/street-graph.js';
+import { METRES_PER_DEGREE } from '../util/geodesy.js';
+import { type Projection, type StreetGraph } from '../model/street-graph.js';
 import { sharedArray, sharedCopy } from '../model/shared-arrays.js';
 import { buildSegmentGrid } from '../model/segment-grid.js';
 import { Growable } from '../model/growable.js';
 import type { OsmExtract } from './osm-extract.js';
-import { CAR_BACKWARD, CAR_FORWARD, NO_PARKING, wayAccess } from './street-access.js';
+import { CAR_BACKWARD, CAR_FORWARD, NO_PARKING } from '../model/street-layers.js';
+import { wayAccess } from './street-access.js';
 import { openFalseIslands } from './false-islands.js';
 import { openUnmappedSidewalks } from './unmapped-sidewalks.js';
 

@@ -12,8 +12,9 @@
  * nodes of the denied ways, from every node of the part until a node of another part.
  */
 import type { OsmExtract } from './osm-extract.js';
-import { METRES_PER_DEGREE } from '../model/street-graph.js';
-import { backwardBit, CAR_BACKWARD, CAR_FORWARD, deniedByOwnTag, forwardBit, Layer, layerBits } from './street-access.js';
+import { planarMetres } from '../util/geodesy.js';
+import { backwardBit, CAR_BACKWARD, CAR_FORWARD, forwardBit, Layer, layerBits } from '../model/street-layers.js';
+import { deniedByOwnTag } from './street-access.js';
 
 /** Longest chain of denied ways opened to join a part: beyond, the part is taken as truly apart. */
 export const MAX_LINK_M = 2000;
@@ -159,8 +160,7 @@ class DeniedWays {
   }
 
   private distanceM(a: number, b: number): number {
-    const cos = Math.cos((this.lat[a]! * Math.PI) / 180);
-    return Math.hypot((this.lon[b]! - this.lon[a]!) * cos, this.lat[b]! - this.lat[a]!) * METRES_PER_DEGREE;
+    return planarMetres(this.lon[a]!, this.lat[a]!, this.lon[b]!, this.lat[b]!);
   }
 }
 

@@ -2,29 +2,10 @@
  * Who may use an OpenStreetMap way, and in which direction: the walk, bike and car layers of the
  * street graph, from the highway class and the access tags.
  *
- * The result is a bit set per way: for each layer, "along the way's node order" (forward) and
- * "against it" (backward), plus NO_PARKING where a car cannot be left (motorways).
+ * The result is a bit set per way (model/street-layers.ts): for each layer, "along the way's node
+ * order" (forward) and "against it" (backward), plus NO_PARKING where a car cannot be left (motorways).
  */
-export const WALK_FORWARD = 1 << 0;
-export const WALK_BACKWARD = 1 << 1;
-export const BIKE_FORWARD = 1 << 2;
-export const BIKE_BACKWARD = 1 << 3;
-export const CAR_FORWARD = 1 << 4;
-export const CAR_BACKWARD = 1 << 5;
-export const NO_PARKING = 1 << 6;
-
-export const enum Layer {
-  Walk = 0,
-  Bike = 1,
-  Car = 2,
-}
-export const LAYER_NAMES = ['walk', 'bike', 'car'] as const;
-
-/** The two direction bits of a layer: forward is `1 << (2 * layer)`, backward the next bit. */
-export const forwardBit = (layer: Layer): number => 1 << (2 * layer);
-export const backwardBit = (layer: Layer): number => 2 << (2 * layer);
-export const layerBits = (layer: Layer): number => 3 << (2 * layer);
-
+import { BIKE_BACKWARD, BIKE_FORWARD, CAR_BACKWARD, CAR_FORWARD, Layer, layerBits, NO_PARKING, WALK_BACKWARD, WALK_FORWARD } from '../model/street-layers.js';
 type Default = { walk: boolean; bike: boolean; car: boolean };
 
 /** Default access per highway value; absent values are not part of any layer. */

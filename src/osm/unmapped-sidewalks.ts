@@ -9,8 +9,9 @@
  * sidewalks and is opened to walkers in both directions.
  */
 import type { OsmExtract } from './osm-extract.js';
-import { METRES_PER_DEGREE } from '../model/street-graph.js';
-import { CAR_BACKWARD, CAR_FORWARD, deniedByOwnTag, Layer, layerBits } from './street-access.js';
+import { METRES_PER_DEGREE } from '../util/geodesy.js';
+import { CAR_BACKWARD, CAR_FORWARD, Layer, layerBits } from '../model/street-layers.js';
+import { deniedByOwnTag } from './street-access.js';
 
 /** A walkway this close (metres) to a node of the road counts as its sidewalk there. */
 export const SIDEWALK_M = 25;

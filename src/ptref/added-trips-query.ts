@@ -16,7 +16,7 @@
  * give its stop point a new line); added trips have no headsign, dataset, journey pattern, validity
  * pattern nor disruption, and their ODT level is `scheduled`.
  */
-import { NO_LINE, NO_ROUTE } from '../realtime/trip-updates.js';
+import { NO_LINE, NO_ROUTE } from '../model/realtime-runs.js';
 import { NO_NETWORK, type AddedTrips } from './added-trips.js';
 import type { FilterExpr } from './filter-ast.js';
 import { evaluate, filterWindow, type EvalContext } from './filter-eval.js';

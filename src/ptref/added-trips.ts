@@ -14,7 +14,7 @@
  *
  * A trip id given twice (two entities or two sources) counts once: the later one, at its place.
  */
-import { NO_LINE, type AddedRun } from '../realtime/trip-updates.js';
+import { NO_LINE, type AddedRun } from '../model/realtime-runs.js';
 import type { Referential } from './referential.js';
 
 /** `network` of an added trip that belongs to no line. */

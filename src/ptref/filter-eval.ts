@@ -10,13 +10,13 @@ import { FRESHNESS_LEVELS, type Freshness, type FreshnessLevel } from './freshne
 import { isCaption, type Caption } from './object-types.js';
 import type { Referential } from './referential.js';
 import { EMPTY, difference, intersect, union } from './sorted-set.js';
-import type { DisruptionIndex } from '../disruptions/disruption-index.js';
+import type { DisruptionLookup } from './disruption-lookup.js';
 
 export interface EvalContext {
   ref: Referential;
   freshness: Freshness;
   /** the generation's disruptions; none when absent */
-  disruptions?: DisruptionIndex;
+  disruptions?: DisruptionLookup;
 }
 
 const PARSE = 'Unable to parse :';

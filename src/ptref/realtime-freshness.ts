@@ -6,7 +6,7 @@
  * on their day at their level and above. The realtime level also has the trips realtime adds
  * (added-trips.ts), which the other levels never see.
  */
-import type { RealtimeRun } from '../realtime/trip-updates.js';
+import type { RealtimeRun } from '../model/realtime-runs.js';
 import type { AddedTrips } from './added-trips.js';
 import { someRunDay } from './departure-window.js';
 import { BaseFreshness, runDuration, type Freshness, type FreshnessLevel } from './freshness.js';

@@ -10,11 +10,10 @@ import KDBush from 'kdbush';
 import { csrRow, groupBy, groupByMany, type Csr } from '../model/csr.js';
 import { ServiceDays } from '../model/service-days.js';
 import type { Timetable } from '../model/timetable.js';
-import { crowFlyMetres } from '../gtfs/stop-time-stage.js';
+import { crowFlyMetres, degreesAround } from '../util/geodesy.js';
 import type { Caption } from './object-types.js';
 import { EMPTY, IndexCollector, range } from './sorted-set.js';
 
-const METRES_PER_DEGREE = 111_320;
 
 export class Referential {
   readonly days: ServiceDays;
@@ -274,8 +273,8 @@ export class Referential {
   /** Stop points (or areas) within `distanceM` metres of a point, ascending. */
   within(type: 'stop_point' | 'stop_area', lon: number, lat: number, distanceM: number): Uint32Array {
     if (!(distanceM >= 0) || (type === 'stop_point' ? this.tt.stopPoints.ids.length : this.tt.stopAreas.length) === 0) return EMPTY;
-    const dLat = distanceM / METRES_PER_DEGREE;
-    const dLon = distanceM / (METRES_PER_DEGREE * Math.max(0.01, Math.cos((lat * Math.PI) / 180)));
+    // the box around the circle, a little wider so that the haversine below decides at the edge
+    const { dLon, dLat } = degreesAround(lat, distanceM * 1.001);
     const index = type === 'stop_point' ? this.stopPointIndex : this.stopAreaIndex;
     const candidates = index.range(lon - dLon, lat - dLat, lon + dLon, lat + dLat);
     const c = this.collector(type);

@@ -16,7 +16,7 @@ import type { Freshness, FreshnessLevel } from './freshness.js';
 import { COLLECTION_CAPTIONS, COORD_COLLECTIONS, type Caption } from './object-types.js';
 import type { Referential } from './referential.js';
 import { EMPTY, intersect } from './sorted-set.js';
-import type { DisruptionIndex } from '../disruptions/disruption-index.js';
+import type { DisruptionLookup } from './disruption-lookup.js';
 
 export interface TripsQuery {
   /** `{uri}` path segments, e.g. ['lines', 'L1', 'stop_areas', 'SA1']. */
@@ -45,7 +45,7 @@ export class UnknownTypeError extends Error {
 }
 
 /** Matching trips, ascending by trip index. Throws FilterError or UnknownTypeError. */
-export function findTrips(ref: Referential, freshness: Freshness, q: TripsQuery, disruptions?: DisruptionIndex): Uint32Array {
+export function findTrips(ref: Referential, freshness: Freshness, q: TripsQuery, disruptions?: DisruptionLookup): Uint32Array {
   // the trips realtime adds, at the realtime level only (after the static ones, see added-trips.ts)
   const added = freshness.addedTrips?.(q.dataFreshness);
   const query = assembleFilter(ref, q, added);

@@ -11,9 +11,10 @@
  *
  * Pure computation on shared data and per-thread scratch: it runs in the worker threads.
  */
-import { Layer } from '../osm/street-access.js';
+import { Layer } from '../model/street-layers.js';
 import { stopSnap, SNAP_HORIZON_M, type StopSnaps } from '../model/stop-snaps.js';
-import { METRES_PER_DEGREE, projectX, projectY, snapPoint, type StreetGraph } from '../model/street-graph.js';
+import { METRES_PER_DEGREE } from '../util/geodesy.js';
+import { projectX, projectY, snapPoint, type StreetGraph } from '../model/street-graph.js';
 import { transferSec, type RaptorData } from './raptor-data.js';
 import type { RaptorOverlay } from './raptor-overlay.js';
 import { RaptorSearch } from './raptor.js';

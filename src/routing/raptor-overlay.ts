@@ -15,7 +15,7 @@
  */
 import { sharedArray, sharedCopy } from '../model/shared-arrays.js';
 import type { Timetable } from '../model/timetable.js';
-import type { AddedRun, RealtimeRun } from '../realtime/trip-updates.js';
+import type { AddedRun, RealtimeRun } from '../model/realtime-runs.js';
 import { boardAlightFlags, indexStops, type RaptorData, type RouteTable } from './raptor-data.js';
 
 /** `changedRuns` key of run (trip, day index): trip × DAY_SPAN + day - serviceFirstDay. */

@@ -44,8 +44,7 @@
 import { CAN_ALIGHT, CAN_BOARD, NO_STAY, transferSec, type RaptorData, type RouteTable } from './raptor-data.js';
 import { runChanged, type RaptorOverlay } from './raptor-overlay.js';
 
-/** Label of a stop not reached; above every label, which are all below the 24 h horizon. */
-export const UNREACHED = 0x7fffffff;
+import { UNREACHED } from './unreached.js';
 /** The search never looks further than this from t0 (Navitia caps its RAPTOR bound at 24 h). */
 export const MAX_HORIZON_SEC = 86400;
 /** Run of an access label: no vehicle (run ids are >= 0). */

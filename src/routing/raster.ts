@@ -18,9 +18,11 @@
  * after the maximum duration. Cell (i, j) is longitude band i (west to east) and latitude band j
  * (south to north), stored at i * R + j, the order of Navitia's `lines[i].duration[j]`.
  */
-import { layerBits, type Layer } from '../osm/street-access.js';
-import { METRES_PER_DEGREE, projectX, projectY, type StreetGraph } from '../model/street-graph.js';
-import { UNREACHED, type StreetSearch } from './street-search.js';
+import { layerBits, type Layer } from '../model/street-layers.js';
+import { degreesAround, METRES_PER_DEGREE } from '../util/geodesy.js';
+import { projectX, projectY, type StreetGraph } from '../model/street-graph.js';
+import { UNREACHED } from './unreached.js';
+import { type StreetSearch } from './street-search.js';
 
 export interface Grid {
   minLon: number;
@@ -39,8 +41,7 @@ export class BoxBuilder {
 
   /** A square of half-side `halfM` metres centred on (lon, lat), the longitude span widened by 1/cos(lat). */
   addSquare(lon: number, lat: number, halfM: number): void {
-    const dLat = halfM / METRES_PER_DEGREE;
-    const dLon = halfM / (METRES_PER_DEGREE * Math.max(0.01, Math.cos((lat * Math.PI) / 180)));
+    const { dLon, dLat } = degreesAround(lat, halfM);
     if (lon - dLon < this.minLon) this.minLon = lon - dLon;
     if (lon + dLon > this.maxLon) this.maxLon = lon + dLon;
     if (lat - dLat < this.minLat) this.minLat = lat - dLat;

@@ -11,10 +11,10 @@
  * One instance per thread and graph: its arrays are allocated once and reset by a stamp, so a
  * search costs only the vertices it touches.
  */
-import { backwardBit, forwardBit, type Layer } from '../osm/street-access.js';
+import { backwardBit, forwardBit, type Layer } from '../model/street-layers.js';
 import { pointAlong, type Snap, type StreetGraph } from '../model/street-graph.js';
 
-export const UNREACHED = 0x7fffffff;
+import { UNREACHED } from './unreached.js';
 
 export class StreetSearch {
   private readonly cost: Int32Array;

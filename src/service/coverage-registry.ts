@@ -3,7 +3,7 @@
  */
 import type { ReadLimits } from '../gtfs/read-limits.js';
 import { ringContains } from '../model/coverage-shape.js';
-import type { FeedSourceConfig } from '../realtime/feed-source.js';
+import type { FeedSourceConfig } from '../live/realtime/feed-source.js';
 import type { Generation } from './generation.js';
 import type { RealtimeUpdater } from './realtime-updater.js';
 import type { DisruptionSource, DisruptionSourceConfig } from './disruption-source.js';

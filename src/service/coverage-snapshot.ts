@@ -8,7 +8,7 @@ import path from 'node:path';
 import { LoadReport, type LoadReportState } from '../gtfs/load-report.js';
 import type { Timetable } from '../model/timetable.js';
 import { readSnapshotFile, SnapshotError, writeSnapshotFile } from '../model/snapshot-file.js';
-import { VERSION } from '../version.js';
+import { VERSION } from '../util/version.js';
 import type { CoverageConfig } from './coverage-registry.js';
 import { coverageSourcePaths, describeSourceFiles, sourcesDiffer, type SourceFile } from './source-files.js';
 import { withStreetDataId, type StreetData } from './street-data.js';

@@ -13,8 +13,8 @@ import {
   parseDisruptionFileInSlices,
   type DisruptionFileLimits,
   type ParsedDisruptions,
-} from '../disruptions/disruption-file.js';
-import { plannedRuns } from '../disruptions/planned-runs.js';
+} from '../live/disruptions/disruption-file.js';
+import { plannedRuns } from '../live/disruptions/planned-runs.js';
 import type { Coverage } from './coverage-registry.js';
 import { withDisruptions, type Generation } from './generation.js';
 import type { UpdaterLog } from './realtime-updater.js';

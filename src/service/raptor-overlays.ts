@@ -6,8 +6,9 @@
  */
 import type { Timetable } from '../model/timetable.js';
 import type { FreshnessLevel } from '../ptref/freshness.js';
-import type { RealtimeRun, RealtimeRuns } from '../realtime/trip-updates.js';
-import { runKey } from '../realtime/trip-updates.js';
+import type { RealtimeRun } from '../model/realtime-runs.js';
+import type { RealtimeRuns } from '../live/realtime/trip-updates.js';
+import { runKey } from '../model/realtime-runs.js';
 import type { RaptorData } from '../routing/raptor-data.js';
 import { buildRaptorOverlay, type RaptorOverlay } from '../routing/raptor-overlay.js';
 

@@ -5,11 +5,11 @@
  * that fails is logged and counted, and its last good message stays in force.
  */
 import type { Timetable } from '../model/timetable.js';
-import type { FeedSource } from '../realtime/feed-source.js';
-import type { FeedMessage, VehiclePosition } from '../realtime/gtfs-rt.js';
-import { readTripUpdates, readTripUpdatesInSlices, type RealtimeRuns } from '../realtime/trip-updates.js';
-import { coverageLanguage, readAlerts, type AlertDisruptions } from '../disruptions/alerts.js';
-import type { Disruption } from '../disruptions/disruption.js';
+import type { FeedSource } from '../live/realtime/feed-source.js';
+import type { FeedMessage, VehiclePosition } from '../live/realtime/gtfs-rt.js';
+import { readTripUpdates, readTripUpdatesInSlices, type RealtimeRuns } from '../live/realtime/trip-updates.js';
+import { coverageLanguage, readAlerts, type AlertDisruptions } from '../live/disruptions/alerts.js';
+import type { Disruption } from '../live/disruptions/disruption.js';
 import type { Coverage } from './coverage-registry.js';
 import { withChanges, type Generation } from './generation.js';
 

@@ -5,10 +5,11 @@
  */
 import { readOsm } from '../osm/read-osm.js';
 import { buildStreetGraph } from '../osm/build-street-graph.js';
-import { LAYER_NAMES } from '../osm/street-access.js';
+import { LAYER_NAMES } from '../model/street-layers.js';
 import { ServiceDays } from '../model/service-days.js';
 import { sharedCopy } from '../model/shared-arrays.js';
-import { snapStops, walkingFootpaths } from '../model/stop-snaps.js';
+import { walkingFootpaths } from '../routing/footpaths.js';
+import { snapStops } from '../model/stop-snaps.js';
 import { removeSmallIslands } from '../model/small-islands.js';
 import { streetGraphBytes } from '../model/street-graph.js';
 import type { Timetable } from '../model/timetable.js';

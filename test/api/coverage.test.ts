@@ -135,10 +135,10 @@ test('the shape is a closed WKT polygon around every stop, 500 m wide of them', 
   const ring = parseWkt((await get('/v1/coverage/town')).json.regions[0].shape);
   assert.deepEqual(ring[0], ring[ring.length - 1], 'closed');
   for (const [id, stop] of Object.entries(TOWN_STOPS)) assert.ok(inside(ring, stop), `${id} inside`);
-  // Bounding box: the stops' box widened by 500 m (latitude degrees of 111.32 km, longitude ones
-  // shortened by the cosine of the latitude), to the 6 decimals of the WKT.
-  const dLat = 500 / 111_320;
-  const dLon = (lat: number) => 500 / (111_320 * Math.cos((lat * Math.PI) / 180));
+  // Bounding box: the stops' box widened by 500 m (latitude degrees of 111.226 km, Navitia's sphere,
+  // longitude ones shortened by the cosine of the latitude), to the 6 decimals of the WKT.
+  const dLat = 500 / 111_226.2991;
+  const dLon = (lat: number) => 500 / (111_226.2991 * Math.cos((lat * Math.PI) / 180));
   const xs = ring.map((p) => p[0]);
   const ys = ring.map((p) => p[1]);
   const near = (a: number, b: number, what: string) => assert.ok(Math.abs(a - b) < 2e-6, `${what}: ${a} vs ${b}`);

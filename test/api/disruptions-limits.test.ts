@@ -13,7 +13,7 @@ import { buildApp } from '../../src/api/app.js';
 import { disruptionJson, PAGE_DISRUPTIONS_MAX, PAGE_IMPACTED_OBJECTS_MAX } from '../../src/api/disruption-json.js';
 import { Coverage, CoverageRegistry } from '../../src/service/coverage-registry.js';
 import { DisruptionSource } from '../../src/service/disruption-source.js';
-import { parseDisruptionFile, parseDisruptionFileInSlices } from '../../src/disruptions/disruption-file.js';
+import { parseDisruptionFile, parseDisruptionFileInSlices } from '../../src/live/disruptions/disruption-file.js';
 import { loadCoverage } from '../../src/service/load-coverage.js';
 import { writeFeed } from '../helpers/gtfs-fixture.js';
 import { TOWN } from './fixture.js';

@@ -21,7 +21,7 @@ import { NO_TOKEN_MESSAGE, UNKNOWN_TOKEN_MESSAGE, tokenOf } from '../../src/ops/
 import { matches } from '../../src/ops/http-cache.js';
 import { Metrics } from '../../src/ops/metrics.js';
 import { APP_DEFAULT_OPERATIONS, type OperationsSettings } from '../../src/ops/settings.js';
-import { VERSION } from '../../src/version.js';
+import { VERSION } from '../../src/util/version.js';
 import { writeFeed } from '../helpers/gtfs-fixture.js';
 import { fixtureGtfs, fixtureOsmXml } from '../heat-maps/fixture.js';
 

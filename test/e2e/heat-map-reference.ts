@@ -16,8 +16,9 @@
  * Times: street costs are tenths of a second (numbers, Infinity when unreached); transit times are
  * whole epoch seconds.
  */
-import { METRES_PER_DEGREE, type StreetGraph } from '../../src/model/street-graph.js';
-import { CLOSE_STOPS_M, TRANSFER_DETOUR } from '../../src/model/stop-snaps.js';
+import { METRES_PER_DEGREE } from '../../src/util/geodesy.js';
+import { type StreetGraph } from '../../src/model/street-graph.js';
+import { CLOSE_STOPS_M, TRANSFER_DETOUR } from '../../src/routing/footpaths.js';
 import type { Timetable } from '../../src/model/timetable.js';
 import { serviceRunsOn, PICKUP_MASK, DROP_OFF_SHIFT } from '../../src/model/timetable.js';
 

@@ -27,7 +27,7 @@ import { ServiceDays } from '../../src/model/service-days.js';
 import { DROP_OFF_SHIFT, PICKUP_MASK, serviceRunsOn, WINDOW_BIT, type Timetable } from '../../src/model/timetable.js';
 import { buildRaptorData, type Footpaths, type RaptorData } from '../../src/routing/raptor-data.js';
 import { buildRaptorOverlay } from '../../src/routing/raptor-overlay.js';
-import { NO_LINE, NO_ROUTE, runKey, type AddedRun, type RealtimeRun } from '../../src/realtime/trip-updates.js';
+import { NO_LINE, NO_ROUTE, runKey, type AddedRun, type RealtimeRun } from '../../src/model/realtime-runs.js';
 import { RaptorSearch, type RaptorQuery } from '../../src/routing/raptor.js';
 import { dayNumber, zonedToEpoch } from '../../src/util/datetime.js';
 import { SHARED_DATA } from '../helpers/gtfs-fixture.js';

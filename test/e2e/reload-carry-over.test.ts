@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { FeedSource } from '../../src/realtime/feed-source.js';
+import { FeedSource } from '../../src/live/realtime/feed-source.js';
 import { Coverage } from '../../src/service/coverage-registry.js';
 import { DisruptionSource } from '../../src/service/disruption-source.js';
 import { loadCoverage } from '../../src/service/load-coverage.js';

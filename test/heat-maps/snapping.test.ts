@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/api/app.js';
-import { METRES_PER_DEGREE } from '../../src/model/street-graph.js';
+import { METRES_PER_DEGREE } from '../../src/util/geodesy.js';
 import { Coverage, CoverageRegistry } from '../../src/service/coverage-registry.js';
 import { loadCoverage } from '../../src/service/load-coverage.js';
 import { writeFeed } from '../helpers/gtfs-fixture.js';

@@ -4,7 +4,7 @@
  */
 import { buildStreetGraph } from '../../src/osm/build-street-graph.js';
 import type { OsmExtract } from '../../src/osm/osm-extract.js';
-import { METRES_PER_DEGREE } from '../../src/model/street-graph.js';
+import { METRES_PER_DEGREE } from '../../src/util/geodesy.js';
 
 export const lonOfX = (x: number) => x / METRES_PER_DEGREE;
 export const latOfY = (y: number) => y / METRES_PER_DEGREE;

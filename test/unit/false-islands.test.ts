@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Layer } from '../../src/osm/street-access.js';
+import { Layer } from '../../src/model/street-layers.js';
 import { MAX_LINK_M } from '../../src/osm/false-islands.js';
 import { canTraverse, type StreetGraph } from '../../src/model/street-graph.js';
 import { graphOf } from '../helpers/street-fixture.js';

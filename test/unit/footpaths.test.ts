@@ -8,7 +8,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CLOSE_STOPS_M, snapStops, TRANSFER_DETOUR, walkingFootpaths } from '../../src/model/stop-snaps.js';
+import { CLOSE_STOPS_M, TRANSFER_DETOUR, walkingFootpaths } from '../../src/routing/footpaths.js';
+import { snapStops } from '../../src/model/stop-snaps.js';
 import { graphOf, latOfY, lonOfX } from '../helpers/street-fixture.js';
 
 function footpathsOf(stops: [number, number][], points: [number, number][], ways: { nodes: number[]; tags: Record<string, string> }[]) {

@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PbfWriter } from 'pbf';
 import { encode, message, type Write } from '../helpers/pbf-writer.js';
-import { decodeFeedMessage, decodeFeedMessageInSlices, GtfsRealtimeError, type FeedEntity, type FeedMessage, type StopTimeEvent } from '../../src/realtime/gtfs-rt.js';
+import { decodeFeedMessage, decodeFeedMessageInSlices, GtfsRealtimeError, type FeedEntity, type FeedMessage, type StopTimeEvent } from '../../src/live/realtime/gtfs-rt.js';
 import { SHARED_DATA } from '../helpers/gtfs-fixture.js';
 import { mulberry32 } from '../helpers/random.js';
 

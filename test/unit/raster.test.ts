@@ -1,9 +1,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { heatMatrixJson } from '../../src/api/heat-map-json.js';
-import { Layer, layerBits } from '../../src/osm/street-access.js';
+import { Layer, layerBits } from '../../src/model/street-layers.js';
 import { BoxBuilder, cellSizeM, matchRadiusM, nearbyRadiusM, Rasterizer, toSeconds, type Grid } from '../../src/routing/raster.js';
-import { StreetSearch, UNREACHED } from '../../src/routing/street-search.js';
+import { UNREACHED } from '../../src/routing/unreached.js';
+import { StreetSearch } from '../../src/routing/street-search.js';
 import { nearestSegment, projectX, projectY, segmentDistance2, type StreetGraph } from '../../src/model/street-graph.js';
 import { graphOf, latOfY, lonOfX } from '../helpers/street-fixture.js';
 import { lcg } from '../helpers/random.js';

@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Layer } from '../../src/osm/street-access.js';
+import { Layer } from '../../src/model/street-layers.js';
 import { removeSmallIslands, SMALL_ISLAND_EDGES } from '../../src/model/small-islands.js';
 import { snapStops } from '../../src/model/stop-snaps.js';
 import { projectX, projectY, snapPoint, type StreetGraph } from '../../src/model/street-graph.js';

@@ -1,18 +1,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  BIKE_BACKWARD,
-  BIKE_FORWARD,
-  CAR_BACKWARD,
-  CAR_FORWARD,
-  Layer,
-  NO_PARKING,
-  WALK_BACKWARD,
-  WALK_FORWARD,
-  wayAccess,
-} from '../../src/osm/street-access.js';
+import { BIKE_BACKWARD, BIKE_FORWARD, CAR_BACKWARD, CAR_FORWARD, Layer, NO_PARKING, WALK_BACKWARD, WALK_FORWARD } from '../../src/model/street-layers.js';
+import { wayAccess } from '../../src/osm/street-access.js';
 import { nearestSegment, projectX, projectY, segmentDistance2, snapPoint } from '../../src/model/street-graph.js';
-import { StreetSearch, UNREACHED } from '../../src/routing/street-search.js';
+import { UNREACHED } from '../../src/routing/unreached.js';
+import { StreetSearch } from '../../src/routing/street-search.js';
 import { graphOf } from '../helpers/street-fixture.js';
 import { lcg } from '../helpers/random.js';
 

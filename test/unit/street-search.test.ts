@@ -6,9 +6,10 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { backwardBit, forwardBit, Layer } from '../../src/osm/street-access.js';
+import { backwardBit, forwardBit, Layer } from '../../src/model/street-layers.js';
 import type { StreetGraph } from '../../src/model/street-graph.js';
-import { StreetSearch, UNREACHED } from '../../src/routing/street-search.js';
+import { UNREACHED } from '../../src/routing/unreached.js';
+import { StreetSearch } from '../../src/routing/street-search.js';
 import { graphOf } from '../helpers/street-fixture.js';
 import { mulberry32 } from '../helpers/random.js';
 

@@ -21,46 +21,12 @@
  *   route in its direction_id (else the line's first route); without route_id, to no line. One
  *   whose route_id we do not know, or whose trip_id is a static trip's, is reported and skipped.
  */
-import type { ServiceDays } from '../model/service-days.js';
-import type { Referential } from '../ptref/referential.js';
-import { serviceRunsOn, type Timetable } from '../model/timetable.js';
-import { dayNumber } from '../util/datetime.js';
+import type { ServiceDays } from '../../model/service-days.js';
+import type { Referential } from '../../ptref/referential.js';
+import { serviceRunsOn, type Timetable } from '../../model/timetable.js';
+import { dayNumber } from '../../util/datetime.js';
 import type { FeedMessage, StopTimeEvent, StopTimeUpdate, TripUpdate } from './gtfs-rt.js';
-
-/** One run of a static trip on one service day, as realtime tells it. */
-export interface RealtimeRun {
-  trip: number;
-  /** service day number (days since 1970-01-01) */
-  day: number;
-  cancelled: boolean;
-  /** per stop time of the trip, in its order: seconds after the service day's origin */
-  arrivalSec: Int32Array;
-  departureSec: Int32Array;
-  /** 1 where the stop is skipped */
-  skipped: Uint8Array;
-}
-
-/** `AddedRun.line` and `.route` of an added trip whose TripUpdate names no route. */
-export const NO_LINE = -1;
-export const NO_ROUTE = -1;
-
-/** A run the timetable does not have. */
-export interface AddedRun {
-  tripId: string;
-  /** GTFS route_id ('' when the update gives none) */
-  routeId: string;
-  /** its line and route indexes, NO_LINE / NO_ROUTE when it names no route */
-  line: number;
-  route: number;
-  day: number;
-  /** epoch second of the service day's origin (the coverage's time zone) */
-  originSec: number;
-  /** stop point indexes, in order */
-  stops: Uint32Array;
-  /** seconds after the service day's origin */
-  arrivalSec: Int32Array;
-  departureSec: Int32Array;
-}
+import { NO_LINE, NO_ROUTE, runKey, type AddedRun, type RealtimeRun } from '../../model/realtime-runs.js';
 
 export interface TripUpdateProblem {
   entity: string;
@@ -74,7 +40,6 @@ export interface RealtimeRuns {
   problems: TripUpdateProblem[];
 }
 
-export const runKey = (trip: number, day: number): string => `${trip}:${day}`;
 
 /** The realtime runs of a feed's TripUpdates (later entities for the same run win). */
 export function readTripUpdates(ref: Referential, feed: FeedMessage): RealtimeRuns {

@@ -12,10 +12,10 @@
  * Planned runs keep the scheduled times: their time arrays are views on the timetable (consumers
  * must not write them), so a long closure of a busy stop costs one skip flag per stop of each run.
  */
-import type { Referential } from '../ptref/referential.js';
-import { serviceRunsOn } from '../model/timetable.js';
-import { runKey, type RealtimeRun } from '../realtime/trip-updates.js';
-import { IndexCollector } from '../ptref/sorted-set.js';
+import type { Referential } from '../../ptref/referential.js';
+import { serviceRunsOn } from '../../model/timetable.js';
+import { runKey, type RealtimeRun } from '../../model/realtime-runs.js';
+import { IndexCollector } from '../../ptref/sorted-set.js';
 import type { Disruption, Period } from './disruption.js';
 
 export const MAX_PLANNED_RUNS = 2_000_000;

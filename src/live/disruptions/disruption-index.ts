@@ -7,12 +7,13 @@
  * The listed disruptions are the file's, in file order, then the ServiceAlerts', in feed order. An
  * alert takes the tags of the file entry with its id, which it replaces in the list.
  */
-import { csrRow, groupByMany, type Csr } from '../model/csr.js';
-import type { Referential } from '../ptref/referential.js';
-import { EMPTY, IndexCollector } from '../ptref/sorted-set.js';
+import type { DisruptionLookup } from '../../ptref/disruption-lookup.js';
+import { csrRow, groupByMany, type Csr } from '../../model/csr.js';
+import type { Referential } from '../../ptref/referential.js';
+import { EMPTY, IndexCollector } from '../../ptref/sorted-set.js';
 import type { Disruption } from './disruption.js';
 
-export class DisruptionIndex {
+export class DisruptionIndex implements DisruptionLookup {
   /** every disruption listed, file entries first (index = position) */
   readonly all: Disruption[];
   /** trips of each disruption, ascending */

@@ -12,7 +12,7 @@
  *   line (route_id), else a network (agency_id). Ids the coverage does not know are reported.
  */
 import type { Alert, EntitySelector, FeedMessage, TranslatedString } from '../realtime/gtfs-rt.js';
-import type { Referential } from '../ptref/referential.js';
+import type { Referential } from '../../ptref/referential.js';
 import { ALWAYS, EFFECTS, type Disruption, type Effect, type ImpactedObject, type Message } from './disruption.js';
 
 export interface AlertProblem {
