@@ -11,9 +11,9 @@
 import path from 'node:path';
 import fc from 'fast-check';
 import { buildApp } from '../src/api/app.js';
-import { DEFAULT_LIMITS } from '../src/api/trips-params.js';
+import { DEFAULT_LIMITS } from '../src/api/trips/trips-params.js';
 import { Coverage, CoverageRegistry } from '../src/service/coverage-registry.js';
-import { HeatMapPool } from '../src/service/heat-map-pool.js';
+import { HeatMapPool } from '../src/api/heat-maps/heat-map-pool.js';
 import { loadCoverage } from '../src/service/load-coverage.js';
 import { fuzzCoverage, mapProblem, validHeatMapRequest } from '../test/helpers/heat-map-requests.js';
 

@@ -12,11 +12,11 @@
 import path from 'node:path';
 import { buildApp } from '../src/api/app.js';
 import { Coverage, CoverageRegistry } from '../src/service/coverage-registry.js';
-import { HeatMapPool } from '../src/service/heat-map-pool.js';
+import { HeatMapPool } from '../src/api/heat-maps/heat-map-pool.js';
 import { loadCoverage } from '../src/service/load-coverage.js';
 import { HeatMapEngine, type HeatMapQuery } from '../src/routing/heat-map.js';
 import { zonedToEpoch } from '../src/util/datetime.js';
-import { DEFAULT_LIMITS } from '../src/api/trips-params.js';
+import { DEFAULT_LIMITS } from '../src/api/trips/trips-params.js';
 import { lcg } from '../test/helpers/random.js';
 
 const dir = path.resolve('../shared/data/rnv-mannheim');

@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CoverageConfig } from '../src/service/coverage-registry.js';
+import type { CoverageConfig } from '../src/service/coverage-config.js';
 import { snapshotPath, writeCoverageSnapshot } from '../src/service/coverage-snapshot.js';
 import { compileCoverage, loadGeneration } from '../src/service/load-coverage.js';
 

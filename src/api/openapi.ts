@@ -12,9 +12,9 @@
  * type: values that may be null carry `x-nullable`, which the OpenAPI 3 translation turns into
  * `nullable`.
  */
-import { heatMapParams } from './heat-maps-params.js';
+import { heatMapParams } from './heat-maps/heat-maps-params.js';
 import { swaggerParameters } from './params.js';
-import { COVERAGE_PARAMS, tripsParams, type ApiLimits } from './trips-params.js';
+import { COVERAGE_PARAMS, tripsParams, type ApiLimits } from './trips/trips-params.js';
 import { VERSION } from '../util/version.js';
 
 type Json = Record<string, unknown>;

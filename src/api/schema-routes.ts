@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { openApiDocument, swaggerDocument } from './openapi.js';
-import type { ApiLimits } from './trips-params.js';
+import type { ApiLimits } from './trips/trips-params.js';
 
 export function registerSchemaRoutes(app: FastifyInstance, limits: ApiLimits): void {
   const swagger = JSON.stringify(swaggerDocument(limits));

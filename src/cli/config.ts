@@ -11,9 +11,9 @@ import path from 'node:path';
 import { sourceLocation, type FeedSourceConfig } from '../live/realtime/feed-source.js';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../gtfs/read-limits.js';
 import { DEFAULT_DISRUPTION_FILE_LIMITS, type DisruptionFileLimits } from '../live/disruptions/disruption-file.js';
-import type { CoverageConfig } from '../service/coverage-registry.js';
-import type { DisruptionSourceConfig } from '../service/disruption-source.js';
-import { operationsSettingsOf, type OperationsSettings } from '../ops/settings.js';
+import type { CoverageConfig } from '../service/coverage-config.js';
+import type { DisruptionSourceConfig } from '../service/coverage-config.js';
+import { operationsSettingsOf, type OperationsSettings } from '../api/operations/settings.js';
 
 export interface ServerConfig {
   coverages: CoverageConfig[];

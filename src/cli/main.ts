@@ -12,9 +12,10 @@ import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { buildApp } from '../api/app.js';
-import { DEFAULT_LIMITS } from '../api/trips-params.js';
-import { HeatMapPool } from '../service/heat-map-pool.js';
-import { Coverage, CoverageRegistry, type CoverageConfig } from '../service/coverage-registry.js';
+import { DEFAULT_LIMITS } from '../api/trips/trips-params.js';
+import { HeatMapPool } from '../api/heat-maps/heat-map-pool.js';
+import { type CoverageConfig } from '../service/coverage-config.js';
+import { Coverage, CoverageRegistry } from '../service/coverage-registry.js';
 import { compileCoverage } from '../service/load-coverage.js';
 import { snapshotPath, writeCoverageSnapshot } from '../service/coverage-snapshot.js';
 import { ConfigError, DEFAULT_HEAT_MAP_SETTINGS, DEFAULT_PORT, DEFAULT_WATCH_INTERVAL_SEC, readConfigFile, watchIntervalOf, type ServerConfig } from './config.js';
@@ -22,9 +23,9 @@ import { progressPrinter } from './progress.js';
 import { ServedCoverages } from './served-coverages.js';
 import { mkdirSync } from 'node:fs';
 import { sourceLocation } from '../live/realtime/feed-source.js';
-import { Metrics } from '../ops/metrics.js';
-import { DEFAULT_OPERATIONS, defaultBurst } from '../ops/settings.js';
-import { trustProxyOf } from '../ops/trust-proxy.js';
+import { Metrics } from '../api/operations/metrics.js';
+import { DEFAULT_OPERATIONS, defaultBurst } from '../api/operations/settings.js';
+import { trustProxyOf } from '../api/operations/trust-proxy.js';
 
 const USAGE = `Usage:
   navette serve --gtfs PATH [--gtfs PATH…] [--osm PATH] [--realtime FILE_OR_URL…] [--realtime-interval SECONDS]

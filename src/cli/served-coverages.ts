@@ -5,7 +5,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { FeedError } from '../gtfs/load-report.js';
-import type { Metrics } from '../ops/metrics.js';
+import type { Metrics } from '../api/operations/metrics.js';
 import { FeedSource } from '../live/realtime/feed-source.js';
 import type { Coverage, CoverageRegistry } from '../service/coverage-registry.js';
 import { CoverageReloader } from '../service/coverage-reloader.js';

@@ -22,7 +22,7 @@ import type { FilterExpr } from './filter-ast.js';
 import { evaluate, filterWindow, type EvalContext } from './filter-eval.js';
 import { isCaption, type Caption } from './object-types.js';
 import { contains } from './sorted-set.js';
-import type { TripsQuery } from './trips-query.js';
+import type { TripsQuery } from './trips-criteria.js';
 
 /** Trip indexes of the added trips that the query keeps, ascending (feed order). */
 export function addedTripsMatching(added: AddedTrips, expr: FilterExpr, q: TripsQuery, ctx: EvalContext): Uint32Array {

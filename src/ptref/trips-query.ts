@@ -12,30 +12,12 @@ import { addedTripsMatching } from './added-trips-query.js';
 import { FilterError } from './filter-ast.js';
 import { evaluate } from './filter-eval.js';
 import { parseFilter, quoteFilterString } from './filter-parser.js';
-import type { Freshness, FreshnessLevel } from './freshness.js';
+import type { Freshness } from './freshness.js';
+import type { TripsQuery } from './trips-criteria.js';
 import { COLLECTION_CAPTIONS, COORD_COLLECTIONS, type Caption } from './object-types.js';
 import type { Referential } from './referential.js';
 import { EMPTY, intersect } from './sorted-set.js';
 import type { DisruptionLookup } from './disruption-lookup.js';
-
-export interface TripsQuery {
-  /** `{uri}` path segments, e.g. ['lines', 'L1', 'stop_areas', 'SA1']. */
-  uri: string[];
-  /** `{id}` of the id forms. */
-  id?: string;
-  /** The `filter` parameter (list forms only). */
-  filter?: string;
-  headsign?: string;
-  tags: string[];
-  forbiddenUris: string[];
-  externalCode?: string;
-  odtLevel: 'all' | 'scheduled' | 'with_stops' | 'zonal';
-  dataFreshness: FreshnessLevel;
-  sinceSec?: number;
-  untilSec?: number;
-  /** Metres, for coordinates in `{uri}`. */
-  distance: number;
-}
 
 /** `{uri}` names a collection we do not know: HTTP 400 `{"message": "unknown type: <segment>"}`. */
 export class UnknownTypeError extends Error {

@@ -1,32 +1,16 @@
 /**
  * The coverages a server answers for, each with its status and its current data generation.
  */
-import type { ReadLimits } from '../gtfs/read-limits.js';
 import { ringContains } from '../model/coverage-shape.js';
-import type { FeedSourceConfig } from '../live/realtime/feed-source.js';
+import type { CoverageConfig } from './coverage-config.js';
+import type { LiveTarget } from './live-target.js';
 import type { Generation } from './generation.js';
+import type { DisruptionSource } from './disruption-source.js';
 import type { RealtimeUpdater } from './realtime-updater.js';
-import type { DisruptionSource, DisruptionSourceConfig } from './disruption-source.js';
-
-export interface CoverageConfig {
-  id: string;
-  /** GTFS feeds: zip files or folders. */
-  gtfs: string[];
-  /** OpenStreetMap extract (PBF or XML) for the street network. */
-  osm?: string;
-  /** Coverage time zone; defaults to the first agency's. */
-  timezone?: string;
-  /** GTFS-Realtime sources (TripUpdates), polled once the coverage is loaded */
-  realtime?: FeedSourceConfig[];
-  /** The disruptions file, read once the coverage is loaded and again when it changes */
-  disruptions?: DisruptionSourceConfig;
-  /** What reading its GTFS feeds may cost (gtfs/read-limits.ts): the defaults where it says nothing */
-  readLimits?: Partial<ReadLimits>;
-}
 
 export type CoverageStatus = 'loading_data' | 'running' | 'dead';
 
-export class Coverage {
+export class Coverage implements LiveTarget {
   status: CoverageStatus = 'loading_data';
   generation: Generation | undefined;
   /** Why the last load failed (status dead). */
@@ -48,8 +32,8 @@ export class Coverage {
    */
   install(loaded: Generation): void {
     let generation = loaded;
-    if (this.disruptionSource) generation = this.disruptionSource.applyTo(generation);
-    if (this.realtime?.hasMessages) generation = this.realtime.applyTo(generation);
+    if (this.disruptionSource?.hasState) generation = this.disruptionSource.applyTo(generation);
+    if (this.realtime?.hasState) generation = this.realtime.applyTo(generation);
     this.swap(generation);
   }
 

@@ -9,7 +9,7 @@ import { LoadReport, type LoadReportState } from '../gtfs/load-report.js';
 import type { Timetable } from '../model/timetable.js';
 import { readSnapshotFile, SnapshotError, writeSnapshotFile } from '../model/snapshot-file.js';
 import { VERSION } from '../util/version.js';
-import type { CoverageConfig } from './coverage-registry.js';
+import type { CoverageConfig } from './coverage-config.js';
 import { coverageSourcePaths, describeSourceFiles, sourcesDiffer, type SourceFile } from './source-files.js';
 import { withStreetDataId, type StreetData } from './street-data.js';
 

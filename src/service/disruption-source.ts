@@ -15,16 +15,11 @@ import {
   type ParsedDisruptions,
 } from '../live/disruptions/disruption-file.js';
 import { plannedRuns } from '../live/disruptions/planned-runs.js';
-import type { Coverage } from './coverage-registry.js';
+import type { DisruptionSourceConfig } from './coverage-config.js';
+import type { LiveTarget } from './live-target.js';
 import { withDisruptions, type Generation } from './generation.js';
 import type { UpdaterLog } from './realtime-updater.js';
 import { fileStamp } from './source-files.js';
-
-export interface DisruptionSourceConfig extends Partial<DisruptionFileLimits> {
-  path: string;
-  /** seconds between two checks of the file (default 5) */
-  intervalSec?: number;
-}
 
 export interface DisruptionSourceStatus {
   path: string;
@@ -51,7 +46,7 @@ export class DisruptionSource {
   private loading = false;
 
   constructor(
-    readonly coverage: Coverage,
+    readonly coverage: LiveTarget,
     readonly config: DisruptionSourceConfig,
     private readonly log: UpdaterLog,
   ) {
@@ -142,6 +137,11 @@ export class DisruptionSource {
    * `generation` with the disruptions of the last good read (a newly loaded generation gets them
    * before it is installed; they are read again against its data).
    */
+  /** Whether the file has been read well once (LiveSource). */
+  get hasState(): boolean {
+    return this.lastGoodText !== undefined;
+  }
+
   applyTo(generation: Generation): Generation {
     if (this.lastGoodText === undefined) return generation;
     try {

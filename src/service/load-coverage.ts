@@ -5,7 +5,8 @@
 import { loadTimetable, type LoadProgress } from '../gtfs/gtfs-loader.js';
 import { LoadReport, type Problem } from '../gtfs/load-report.js';
 import { SnapshotError } from '../model/snapshot-file.js';
-import type { Coverage, CoverageConfig } from './coverage-registry.js';
+import type { CoverageConfig } from './coverage-config.js';
+import type { Coverage } from './coverage-registry.js';
 import { readCoverageSnapshot, snapshotPath, writeCoverageSnapshot, type CompiledCoverage } from './coverage-snapshot.js';
 import { makeGeneration, type Generation } from './generation.js';
 

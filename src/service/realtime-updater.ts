@@ -10,7 +10,7 @@ import type { FeedMessage, VehiclePosition } from '../live/realtime/gtfs-rt.js';
 import { readTripUpdates, readTripUpdatesInSlices, type RealtimeRuns } from '../live/realtime/trip-updates.js';
 import { coverageLanguage, readAlerts, type AlertDisruptions } from '../live/disruptions/alerts.js';
 import type { Disruption } from '../live/disruptions/disruption.js';
-import type { Coverage } from './coverage-registry.js';
+import type { LiveTarget } from './live-target.js';
 import { withChanges, type Generation } from './generation.js';
 
 /** A message's positions by trip_id (a position without a trip is ignored; one without a time takes the message's). */
@@ -45,7 +45,7 @@ export class RealtimeUpdater {
   onApplied: ((seconds: number) => void) | undefined;
 
   constructor(
-    readonly coverage: Coverage,
+    readonly coverage: LiveTarget,
     readonly sources: FeedSource[],
     private readonly log: UpdaterLog,
   ) {}
@@ -120,8 +120,8 @@ export class RealtimeUpdater {
     return merged;
   }
 
-  /** Whether some source has given a message yet. */
-  get hasMessages(): boolean {
+  /** Whether some source has given a message yet (LiveSource). */
+  get hasState(): boolean {
     return this.latest.size > 0;
   }
 

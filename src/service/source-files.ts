@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { CoverageConfig } from './coverage-registry.js';
+import type { CoverageConfig } from './coverage-config.js';
 
 export interface SourceFile {
   path: string;

@@ -3,7 +3,7 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { COVERAGE_PARAMS } from '../../src/api/trips-params.js';
+import { COVERAGE_PARAMS } from '../../src/api/trips/trips-params.js';
 import { get, mtimeSec, paramMessage, testServer, TOWN_STOPS } from './fixture.js';
 
 after(async () => (await testServer()).app.close());

@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../../src/api/app.js';
-import { disruptionJson, PAGE_DISRUPTIONS_MAX, PAGE_IMPACTED_OBJECTS_MAX } from '../../src/api/disruption-json.js';
+import { disruptionJson, PAGE_DISRUPTIONS_MAX, PAGE_IMPACTED_OBJECTS_MAX } from '../../src/api/trips/disruption-json.js';
 import { Coverage, CoverageRegistry } from '../../src/service/coverage-registry.js';
 import { DisruptionSource } from '../../src/service/disruption-source.js';
 import { parseDisruptionFile, parseDisruptionFileInSlices } from '../../src/live/disruptions/disruption-file.js';

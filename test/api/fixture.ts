@@ -30,7 +30,7 @@ import { statSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/api/app.js';
 import type { ParamSpec } from '../../src/api/params.js';
-import { DEFAULT_LIMITS, tripsParams } from '../../src/api/trips-params.js';
+import { DEFAULT_LIMITS, tripsParams } from '../../src/api/trips/trips-params.js';
 import { Coverage, CoverageRegistry } from '../../src/service/coverage-registry.js';
 import { loadCoverage } from '../../src/service/load-coverage.js';
 import { writeFeed } from '../helpers/gtfs-fixture.js';

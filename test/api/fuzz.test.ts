@@ -10,8 +10,8 @@ import path from 'node:path';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/api/app.js';
-import { heatMapParams } from '../../src/api/heat-maps-params.js';
-import { COVERAGE_PARAMS, DEFAULT_LIMITS, tripsParams } from '../../src/api/trips-params.js';
+import { heatMapParams } from '../../src/api/heat-maps/heat-maps-params.js';
+import { COVERAGE_PARAMS, DEFAULT_LIMITS, tripsParams } from '../../src/api/trips/trips-params.js';
 import { Coverage, CoverageRegistry } from '../../src/service/coverage-registry.js';
 import { loadCoverage } from '../../src/service/load-coverage.js';
 

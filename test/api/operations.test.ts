@@ -13,14 +13,15 @@ import path from 'node:path';
 import { buildApp, type AppOptions } from '../../src/api/app.js';
 import { Coverage, CoverageRegistry } from '../../src/service/coverage-registry.js';
 import { withRealtime } from '../../src/service/generation.js';
-import { lazyInProcessRunner, type HeatMapRunner } from '../../src/service/heat-map-runner.js';
+import { lazyInProcessRunner } from '../../src/api/heat-maps/lazy-runner.js';
+import { type HeatMapRunner } from '../../src/api/heat-maps/heat-map-runner.js';
 import { loadCoverage } from '../../src/service/load-coverage.js';
 import { RealtimeUpdater } from '../../src/service/realtime-updater.js';
-import { DEFAULT_LIMITS } from '../../src/api/trips-params.js';
-import { NO_TOKEN_MESSAGE, UNKNOWN_TOKEN_MESSAGE, tokenOf } from '../../src/ops/access.js';
-import { matches } from '../../src/ops/http-cache.js';
-import { Metrics } from '../../src/ops/metrics.js';
-import { APP_DEFAULT_OPERATIONS, type OperationsSettings } from '../../src/ops/settings.js';
+import { DEFAULT_LIMITS } from '../../src/api/trips/trips-params.js';
+import { NO_TOKEN_MESSAGE, UNKNOWN_TOKEN_MESSAGE, tokenOf } from '../../src/api/operations/access.js';
+import { matches } from '../../src/api/operations/http-cache.js';
+import { Metrics } from '../../src/api/operations/metrics.js';
+import { APP_DEFAULT_OPERATIONS, type OperationsSettings } from '../../src/api/operations/settings.js';
 import { VERSION } from '../../src/util/version.js';
 import { writeFeed } from '../helpers/gtfs-fixture.js';
 import { fixtureGtfs, fixtureOsmXml } from '../heat-maps/fixture.js';
@@ -226,10 +227,10 @@ describe('metrics', () => {
 
   test('a heat map refused by the runner is counted with its outcome', async () => {
     const { registry } = await fixtureRegistry();
-    const { HeatMapUnavailable } = await import('../../src/service/heat-map-runner.js');
+    const { WorkUnavailable } = await import('../../src/service/worker-pool.js');
     const full: HeatMapRunner = {
       run: async () => {
-        throw new HeatMapUnavailable('queue_full', 1);
+        throw new WorkUnavailable('queue_full', 1);
       },
       close: async () => undefined,
     };

@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/api/app.js';
-import { APP_DEFAULT_OPERATIONS } from '../../src/ops/settings.js';
-import { addressMatcher } from '../../src/ops/address-list.js';
+import { APP_DEFAULT_OPERATIONS } from '../../src/api/operations/settings.js';
+import { addressMatcher } from '../../src/api/operations/address-list.js';
 import { testServer } from './fixture.js';
 
 const TIMEOUT_MS = 1000;

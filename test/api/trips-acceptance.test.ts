@@ -10,7 +10,7 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { COVERAGE_PARAMS } from '../../src/api/trips-params.js';
+import { COVERAGE_PARAMS } from '../../src/api/trips/trips-params.js';
 import { get, ids, NOT_FOUND_MESSAGE, paramMessage, testServer, TOWN_TRIPS } from './fixture.js';
 
 after(async () => (await testServer()).app.close());

@@ -10,7 +10,8 @@ import { appendFileSync, cpSync, mkdtempSync, readFileSync, statSync, utimesSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../../src/api/app.js';
-import { Coverage, CoverageRegistry, type CoverageConfig } from '../../src/service/coverage-registry.js';
+import { type CoverageConfig } from '../../src/service/coverage-config.js';
+import { Coverage, CoverageRegistry } from '../../src/service/coverage-registry.js';
 import { readCoverageSnapshot, snapshotPath, writeCoverageSnapshot } from '../../src/service/coverage-snapshot.js';
 import { compileCoverage, loadCoverage, loadGeneration } from '../../src/service/load-coverage.js';
 import { writeFeed } from '../helpers/gtfs-fixture.js';

@@ -30,7 +30,7 @@
  *     stop reached, its arrival plus the straight-line walk from it (no limit but the horizon).
  *   - Times are epoch seconds; a value is truncated to whole seconds like the heat map's.
  */
-import { COVERAGE_DEFAULTS } from '../../src/api/traveler-profiles.js';
+import { COVERAGE_DEFAULTS } from '../../src/api/heat-maps/traveler-profiles.js';
 import { gtfsTime, RawFeed, serviceDayOrigin, serviceDays } from './raw-gtfs.js';
 
 export const DETOUR = 1.3;

@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DEFAULT_HEAT_MAP_SETTINGS, DEFAULT_WATCH_INTERVAL_SEC, readConfigFile } from '../../src/cli/config.js';
-import { DEFAULT_OPERATIONS } from '../../src/ops/settings.js';
+import { DEFAULT_OPERATIONS } from '../../src/api/operations/settings.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'navette-config-'));
 const write = (json: unknown) => {

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { heatMatrixJson } from '../../src/api/heat-map-json.js';
+import { heatMatrixJson } from '../../src/api/heat-maps/heat-map-json.js';
 import { Layer, layerBits } from '../../src/model/street-layers.js';
 import { BoxBuilder, cellSizeM, matchRadiusM, nearbyRadiusM, Rasterizer, toSeconds, type Grid } from '../../src/routing/raster.js';
 import { UNREACHED } from '../../src/routing/unreached.js';

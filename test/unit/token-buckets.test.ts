@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TokenBuckets } from '../../src/ops/token-buckets.js';
+import { TokenBuckets } from '../../src/api/operations/token-buckets.js';
 
 function clocked(ratePerSec: number, burst: number, maxClients?: number) {
   const clock = { t: 1000 };

@@ -4,9 +4,9 @@
  * validators the coverage routes use. `app.ts` calls `registerOperations` after CORS and compression.
  */
 import type { FastifyInstance } from 'fastify';
-import { coverageRef } from '../api/coverage-resolution.js';
-import type { CoverageRegistry } from '../service/coverage-registry.js';
-import type { HeatMapRunner } from '../service/heat-map-runner.js';
+import { coverageRef } from '../coverage/coverage-resolution.js';
+import type { CoverageRegistry } from '../../service/coverage-registry.js';
+import type { HeatMapRunner } from '../heat-maps/heat-map-runner.js';
 import { pathOf, registerAccess } from './access.js';
 import { addressMatcher } from './address-list.js';
 import { registerHealth } from './health.js';

@@ -1,6 +1,6 @@
 /** Query parameters of the two heat-map operations (interface.md, heat maps; decisions.md, Heat maps). */
-import type { ParamSpec } from './params.js';
-import { CURRENT_DATETIME, type ApiLimits } from './trips-params.js';
+import type { ParamSpec } from '../params.js';
+import { CURRENT_DATETIME, type ApiLimits } from '../trips/trips-params.js';
 
 export const STREET_MODES = ['walking', 'bike', 'bss', 'car', 'car_no_park', 'ridesharing', 'taxi'] as const;
 export type StreetMode = (typeof STREET_MODES)[number];

@@ -14,9 +14,10 @@
  *   process_*, nodejs_*                                  prom-client's default metrics (memory, event loop, GC)
  */
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { RenderedHeatMap } from '../api/heat-map-render.js';
-import type { CoverageRegistry } from '../service/coverage-registry.js';
-import { HeatMapUnavailable, type HeatMapRunner } from '../service/heat-map-runner.js';
+import type { RenderedHeatMap } from '../heat-maps/heat-map-render.js';
+import type { CoverageRegistry } from '../../service/coverage-registry.js';
+import { WorkUnavailable } from '../../service/worker-pool.js';
+import { type HeatMapRunner } from '../heat-maps/heat-map-runner.js';
 
 export type RouteKind = 'coverage' | 'trips' | 'heat_maps' | 'other';
 
@@ -122,7 +123,7 @@ export class Metrics {
           outcome = 'ok';
           return result;
         } catch (e) {
-          if (e instanceof HeatMapUnavailable) outcome = e.reason;
+          if (e instanceof WorkUnavailable) outcome = e.reason;
           throw e;
         } finally {
           this.heatMapsInFlight--;

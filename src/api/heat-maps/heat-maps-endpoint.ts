@@ -2,22 +2,23 @@
  * `/v1/coverage/{region|lon;lat}/heat_maps`: parameters, Navitia's checks in Navitia's order
  * (navitia-heat-maps.md §4.1), the centre, the request for the worker pool, and the response.
  */
-import { nearestSegment, projectX, projectY } from '../model/street-graph.js';
-import type { HeatMapMode, HeatMapQuery } from '../routing/heat-map.js';
-import type { CoverageRegistry } from '../service/coverage-registry.js';
-import type { Generation } from '../service/generation.js';
-import type { FreshnessLevel } from '../ptref/freshness.js';
-import { HeatMapUnavailable, type HeatMapRunner } from '../service/heat-map-runner.js';
-import { dayNumber, formatLocal, parseDatetimeParam } from '../util/datetime.js';
-import { resolveCoverage, type CoverageRef } from './coverage-resolution.js';
-import { engineStatus, httpError, plainError, type EngineErrorId } from './errors.js';
+import { nearestSegment, projectX, projectY } from '../../model/street-graph.js';
+import type { HeatMapMode, HeatMapQuery } from '../../routing/heat-map.js';
+import type { CoverageRegistry } from '../../service/coverage-registry.js';
+import type { Generation } from '../../service/generation.js';
+import type { FreshnessLevel } from '../../ptref/freshness.js';
+import { WorkUnavailable } from '../../service/worker-pool.js';
+import { type HeatMapRunner } from './heat-map-runner.js';
+import { dayNumber, formatLocal, parseDatetimeParam } from '../../util/datetime.js';
+import { resolveCoverage, type CoverageRef } from '../coverage/coverage-resolution.js';
+import { engineStatus, httpError, plainError, type EngineErrorId } from '../errors.js';
 import { chooseEncoding, type HeatMapRender, type RenderedHeatMap } from './heat-map-render.js';
 import { heatMapParams, type StreetMode } from './heat-maps-params.js';
-import type { RequestInfo } from './links.js';
-import { parseParams, type ParsedParams } from './params.js';
-import { contextJson, publishersJson } from './serialize.js';
+import type { RequestInfo } from '../links.js';
+import { parseParams, type ParsedParams } from '../params.js';
+import { contextJson, publishersJson } from '../serialize.js';
 import { COVERAGE_DEFAULTS, TRAVELER_PROFILES } from './traveler-profiles.js';
-import type { ApiLimits } from './trips-params.js';
+import type { ApiLimits } from '../trips/trips-params.js';
 
 export interface HeatMapAnswer {
   status: number;
@@ -93,7 +94,7 @@ export async function answerHeatMap(
   try {
     result = await runner.run(coverage.id, generation, query, render);
   } catch (e) {
-    if (e instanceof HeatMapUnavailable) {
+    if (e instanceof WorkUnavailable) {
       const headers = { 'retry-after': String(e.retryAfterSec) };
       if (e.reason === 'timeout') {
         return { status: 503, headers, body: JSON.stringify({ error: { id: 'dead_socket', message: `The region ${coverage.id} is dead` }, message: `The region ${coverage.id} is dead` }) };

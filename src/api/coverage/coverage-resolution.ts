@@ -2,9 +2,9 @@
  * From the coverage segment of a path (`{region}` or `{lon};{lat}`) to a coverage
  * (navitia-trips.md §5).
  */
-import type { Coverage, CoverageRegistry } from '../service/coverage-registry.js';
-import { noRegionForCoordinates, unknownRegion } from './errors.js';
-import { pyFloat } from './links.js';
+import type { Coverage, CoverageRegistry } from '../../service/coverage-registry.js';
+import { noRegionForCoordinates, unknownRegion } from '../errors.js';
+import { pyFloat } from '../links.js';
 
 export type CoverageRef = { kind: 'region'; text: string } | { kind: 'coord'; text: string; lon: number; lat: number };
 

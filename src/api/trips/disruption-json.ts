@@ -3,9 +3,9 @@
  * disruption's id, like `disruption_id` and `disruption_uri`). Datetimes are coverage-local; an
  * open application period is shown bounded by the production period.
  */
-import { statusAt, type Disruption, type ImpactedObject } from '../live/disruptions/disruption.js';
-import type { Generation } from '../service/generation.js';
-import { formatDayNumber, formatLocal } from '../util/datetime.js';
+import { statusAt, type Disruption, type ImpactedObject } from '../../live/disruptions/disruption.js';
+import type { Generation } from '../../service/generation.js';
+import { formatDayNumber, formatLocal } from '../../util/datetime.js';
 
 /** Most disruptions one page of trips embeds. */
 export const PAGE_DISRUPTIONS_MAX = 100;

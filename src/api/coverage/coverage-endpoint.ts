@@ -1,7 +1,7 @@
 /** `/v1/coverage`, `/v1/coverage/{region}`, `/v1/coverage/{lon};{lat}` (navitia-trips.md §9). */
-import type { Coverage } from '../service/coverage-registry.js';
-import { formatDayNumber, formatUtc } from '../util/datetime.js';
-import { cleanHref, type Link } from './links.js';
+import type { Coverage } from '../../service/coverage-registry.js';
+import { formatDayNumber, formatUtc } from '../../util/datetime.js';
+import { cleanHref, type Link } from '../links.js';
 
 const COLLECTIONS = [
   'stop_points',

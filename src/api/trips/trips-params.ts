@@ -1,5 +1,5 @@
 /** Query parameters of the eight trips operations (interface.md §4.1) and of the coverage endpoints. */
-import type { ParamSpec } from './params.js';
+import type { ParamSpec } from '../params.js';
 
 export interface ApiLimits {
   /** Largest `count`; larger values are lowered to it (Navitia: 1000). */

@@ -16,10 +16,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { resolveCoverage, type CoverageRef } from '../api/coverage-resolution.js';
-import type { RequestInfo } from '../api/links.js';
-import { hasKey } from '../api/query-string.js';
-import type { Coverage, CoverageRegistry } from '../service/coverage-registry.js';
+import { resolveCoverage, type CoverageRef } from '../coverage/coverage-resolution.js';
+import type { RequestInfo } from '../links.js';
+import { hasKey } from '../query-string.js';
+import type { Coverage, CoverageRegistry } from '../../service/coverage-registry.js';
 import type { CacheSettings } from './settings.js';
 
 export interface CacheTarget {

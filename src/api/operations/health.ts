@@ -8,10 +8,10 @@
  *                   status, dates, generation and realtime sources, the heat-map queue
  */
 import type { FastifyInstance } from 'fastify';
-import { regionJson } from '../api/coverage-endpoint.js';
-import type { CoverageRegistry } from '../service/coverage-registry.js';
-import { formatUtc } from '../util/datetime.js';
-import { VERSION } from '../util/version.js';
+import { regionJson } from '../coverage/coverage-endpoint.js';
+import type { CoverageRegistry } from '../../service/coverage-registry.js';
+import { formatUtc } from '../../util/datetime.js';
+import { VERSION } from '../../util/version.js';
 
 
 export interface HealthOptions {

@@ -8,7 +8,7 @@
  * the client takes it.
  */
 import { brotliCompressSync, constants, deflateSync, gzipSync } from 'node:zlib';
-import type { HeatMapResult } from '../routing/heat-map.js';
+import type { HeatMapResult } from '../../routing/heat-map.js';
 import { heatMapBody, type HeatMapBodyParts } from './heat-map-json.js';
 
 export type BodyEncoding = 'gzip' | 'br' | 'deflate';

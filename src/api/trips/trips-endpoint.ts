@@ -4,19 +4,20 @@
  * Pipeline (navitia-trips.md §2): parameters → coverage → `{uri}` and filter → trips → our own
  * filters → page → JSON written as a string.
  */
-import type { Generation } from '../service/generation.js';
-import type { AddedTrips } from '../ptref/added-trips.js';
-import { NO_LINE, NO_ROUTE } from '../model/realtime-runs.js';
-import { FilterError } from '../ptref/filter-ast.js';
-import type { FreshnessLevel } from '../ptref/freshness.js';
-import { findTrips, UnknownTypeError, type TripsQuery } from '../ptref/trips-query.js';
-import { engineError, plainError } from './errors.js';
-import { cleanHref, paginationLinks, type Link, type PageInfo, type RequestInfo } from './links.js';
-import { parseParams, resolveDatetime } from './params.js';
-import { contextJson, publishersJson } from './serialize.js';
+import type { Generation } from '../../service/generation.js';
+import type { AddedTrips } from '../../ptref/added-trips.js';
+import { NO_LINE, NO_ROUTE } from '../../model/realtime-runs.js';
+import { FilterError } from '../../ptref/filter-ast.js';
+import type { FreshnessLevel } from '../../ptref/freshness.js';
+import { type TripsQuery } from '../../ptref/trips-criteria.js';
+import { findTrips, UnknownTypeError } from '../../ptref/trips-query.js';
+import { engineError, plainError } from '../errors.js';
+import { cleanHref, paginationLinks, type Link, type PageInfo, type RequestInfo } from '../links.js';
+import { parseParams, resolveDatetime } from '../params.js';
+import { contextJson, publishersJson } from '../serialize.js';
 import { pageDisruptionsJson } from './disruption-json.js';
 import { tripsParams, type ApiLimits } from './trips-params.js';
-import type { CoverageRef } from './coverage-resolution.js';
+import type { CoverageRef } from '../coverage/coverage-resolution.js';
 
 export interface TripsRequest {
   req: RequestInfo;

@@ -1,0 +1,39 @@
+/** Heat maps on the worker pool: each map is a task (`heat-map-task.ts`) computed and rendered on a worker thread. */
+import type { HeatMapQuery } from '../../routing/heat-map.js';
+import type { EngineLimits } from '../../service/engine-cache.js';
+import type { Generation } from '../../service/generation.js';
+import { WorkerPool, type WorkerPoolOptions } from '../../service/worker-pool.js';
+import type { HeatMapRender, RenderedHeatMap } from './heat-map-render.js';
+import type { HeatMapRunner } from './heat-map-runner.js';
+import type { HeatMapTask } from './heat-map-task.js';
+
+export interface HeatMapPoolOptions extends EngineLimits, Omit<WorkerPoolOptions, 'module'> {
+  /** the module the threads run (default: heat-map-task.js; tests give their own) */
+  workerModule?: URL;
+}
+
+export class HeatMapPool implements HeatMapRunner {
+  private readonly pool: WorkerPool;
+  private readonly limits: EngineLimits;
+
+  constructor(options: HeatMapPoolOptions) {
+    const { workerModule, maxDurationSec, maxResolution, ...poolOptions } = options;
+    this.pool = new WorkerPool({ ...poolOptions, module: workerModule ?? new URL('./heat-map-task.js', import.meta.url) });
+    this.limits = { maxDurationSec, maxResolution };
+  }
+
+  /** Maps being computed or waiting for a thread. */
+  get pending(): number {
+    return this.pool.pending;
+  }
+
+  run(coverageId: string, generation: Generation, query: HeatMapQuery, render: HeatMapRender): Promise<RenderedHeatMap> {
+    const streets = generation.streets!;
+    const task: HeatMapTask = { coverageId, dataId: streets.id, data: streets.data, limits: this.limits, query, render };
+    return this.pool.run<RenderedHeatMap>(task);
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * The heat-map task of the worker pool (`heat-map-pool.ts`), run on a worker thread: keeps one
+ * engine (scratch arrays) per coverage, computes the map and makes its response there. The coverage
+ * data arrives on shared memory with each task and is only read.
+ */
+import type { HeatMapData, HeatMapQuery } from '../../routing/heat-map.js';
+import { EngineCache, type EngineLimits } from '../../service/engine-cache.js';
+import { renderHeatMap, type HeatMapRender } from './heat-map-render.js';
+
+export interface HeatMapTask {
+  coverageId: string;
+  /** `StreetData.id` of `data` */
+  dataId: number;
+  data: HeatMapData;
+  limits: EngineLimits;
+  query: HeatMapQuery;
+  render: HeatMapRender;
+}
+
+let cache: EngineCache | undefined;
+
+export default function computeHeatMap(task: HeatMapTask) {
+  cache ??= new EngineCache(task.limits);
+  const engine = cache.get(task.coverageId, task.dataId, task.data);
+  return renderHeatMap(engine.compute(task.query), task.render);
+}

@@ -1,0 +1,22 @@
+/** Heat maps computed on the calling thread. */
+import type { HeatMapQuery } from '../../routing/heat-map.js';
+import { EngineCache, type EngineLimits } from '../../service/engine-cache.js';
+import type { Generation } from '../../service/generation.js';
+import { renderHeatMap, type HeatMapRender, type RenderedHeatMap } from './heat-map-render.js';
+import type { HeatMapRunner } from './heat-map-runner.js';
+
+export class InProcessRunner implements HeatMapRunner {
+  private readonly cache: EngineCache;
+
+  constructor(limits: EngineLimits) {
+    this.cache = new EngineCache(limits);
+  }
+
+  async run(coverageId: string, generation: Generation, query: HeatMapQuery, render: HeatMapRender): Promise<RenderedHeatMap> {
+    const streets = generation.streets!;
+    const engine = this.cache.get(coverageId, streets.id, streets.data);
+    return renderHeatMap(engine.compute(query), render);
+  }
+
+  async close(): Promise<void> {}
+}

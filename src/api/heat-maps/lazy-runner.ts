@@ -1,0 +1,17 @@
+/**
+ * An in-process runner loaded on the first heat map: an application that never computes one (a
+ * test of trips, a coverage without streets) does not load the routing engine.
+ */
+import type { EngineLimits } from '../../service/engine-cache.js';
+import type { HeatMapRunner } from './heat-map-runner.js';
+
+export function lazyInProcessRunner(limits: EngineLimits): HeatMapRunner {
+  let runner: Promise<HeatMapRunner> | undefined;
+  const get = () => (runner ??= import('./in-process-runner.js').then((m) => new m.InProcessRunner(limits)));
+  return {
+    run: async (coverageId, generation, query, render) => (await get()).run(coverageId, generation, query, render),
+    close: async () => {
+      if (runner) await (await runner).close();
+    },
+  };
+}

@@ -1,0 +1,21 @@
+/** What a trips request asks for, once its parameters are read: the input of the trips query (trips-query.ts). */
+import type { FreshnessLevel } from './freshness.js';
+
+export interface TripsQuery {
+  /** `{uri}` path segments, e.g. ['lines', 'L1', 'stop_areas', 'SA1']. */
+  uri: string[];
+  /** `{id}` of the id forms. */
+  id?: string;
+  /** The `filter` parameter (list forms only). */
+  filter?: string;
+  headsign?: string;
+  tags: string[];
+  forbiddenUris: string[];
+  externalCode?: string;
+  odtLevel: 'all' | 'scheduled' | 'with_stops' | 'zonal';
+  dataFreshness: FreshnessLevel;
+  sinceSec?: number;
+  untilSec?: number;
+  /** Metres, for coordinates in `{uri}`. */
+  distance: number;
+}

@@ -1,0 +1,26 @@
+/** What the configuration says of a coverage: its sources and their settings. */
+import type { ReadLimits } from '../gtfs/read-limits.js';
+import type { FeedSourceConfig } from '../live/realtime/feed-source.js';
+import type { DisruptionFileLimits } from '../live/disruptions/disruption-file.js';
+
+export interface CoverageConfig {
+  id: string;
+  /** GTFS feeds: zip files or folders. */
+  gtfs: string[];
+  /** OpenStreetMap extract (PBF or XML) for the street network. */
+  osm?: string;
+  /** Coverage time zone; defaults to the first agency's. */
+  timezone?: string;
+  /** GTFS-Realtime sources (TripUpdates), polled once the coverage is loaded */
+  realtime?: FeedSourceConfig[];
+  /** The disruptions file, read once the coverage is loaded and again when it changes */
+  disruptions?: DisruptionSourceConfig;
+  /** What reading its GTFS feeds may cost (gtfs/read-limits.ts): the defaults where it says nothing */
+  readLimits?: Partial<ReadLimits>;
+}
+
+export interface DisruptionSourceConfig extends Partial<DisruptionFileLimits> {
+  path: string;
+  /** seconds between two checks of the file (default 5) */
+  intervalSec?: number;
+}
