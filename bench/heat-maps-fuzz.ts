@@ -11,7 +11,7 @@
 import path from 'node:path';
 import fc from 'fast-check';
 import { buildApp } from '../src/api/app.js';
-import { DEFAULT_LIMITS } from '../src/api/trips/trips-params.js';
+import { DEFAULT_LIMITS } from '../src/service/limits.js';
 import { Coverage, CoverageRegistry } from '../src/service/coverage-registry.js';
 import { HeatMapPool } from '../src/api/heat-maps/heat-map-pool.js';
 import { loadCoverage } from '../src/service/load-coverage.js';

@@ -16,7 +16,7 @@ import { HeatMapPool } from '../src/api/heat-maps/heat-map-pool.js';
 import { loadCoverage } from '../src/service/load-coverage.js';
 import { HeatMapEngine, type HeatMapQuery } from '../src/routing/heat-map.js';
 import { zonedToEpoch } from '../src/util/datetime.js';
-import { DEFAULT_LIMITS } from '../src/api/trips/trips-params.js';
+import { DEFAULT_LIMITS } from '../src/service/limits.js';
 import { lcg } from '../test/helpers/random.js';
 
 const dir = path.resolve('../shared/data/rnv-mannheim');

@@ -22,7 +22,8 @@ import { hasKey, parseQueryString, type QueryPair } from './query-string.js';
 import { engineErrorResponse } from './serialize.js';
 import { registerSchemaRoutes } from './schema-routes.js';
 import { answerTrips, parseTripsParams, type TripsRequest } from './trips/trips-endpoint.js';
-import { COVERAGE_PARAMS, DEFAULT_LIMITS, tripsParams, type ApiLimits } from './trips/trips-params.js';
+import { DEFAULT_LIMITS, type Limits } from '../service/limits.js';
+import { COVERAGE_PARAMS, tripsParams } from './trips/trips-params.js';
 import type { HttpCache } from './operations/http-cache.js';
 import type { Metrics } from './operations/metrics.js';
 import { registerOperations } from './operations/operations.js';
@@ -33,7 +34,7 @@ const DEFAULT_TIMEZONE = 'Europe/Paris';
 
 export interface AppOptions {
   registry: CoverageRegistry;
-  limits?: ApiLimits;
+  limits?: Limits;
   /** Fastify logger option: false in tests, a pino config in the server. */
   logger?: boolean | object;
   /** Allowed CORS origins; `*` by default. */
@@ -174,7 +175,7 @@ function isKnownPath(req: FastifyRequest): boolean {
   }
 }
 
-function handleCoverage(req: FastifyRequest, reply: FastifyReply, registry: CoverageRegistry, limits: ApiLimits, heatMaps: HeatMapRunner, cache: HttpCache) {
+function handleCoverage(req: FastifyRequest, reply: FastifyReply, registry: CoverageRegistry, limits: Limits, heatMaps: HeatMapRunner, cache: HttpCache) {
   const target = targetOf(req);
   reply.type('application/json');
   // ETag and Cache-Control; a matching If-None-Match is answered 304 before any work
@@ -208,7 +209,7 @@ function answerCoverage(reply: FastifyReply, registry: CoverageRegistry, segment
   return reply.send(coverageJson([coverage], coverageLinks(info.base, ref.text), now, disableGeojson));
 }
 
-function answerTripsRequest(reply: FastifyReply, registry: CoverageRegistry, limits: ApiLimits, r: TripsRequest) {
+function answerTripsRequest(reply: FastifyReply, registry: CoverageRegistry, limits: Limits, r: TripsRequest) {
   const params = parseTripsParams(r, limits);
   const now = nowOf(r.req.pairs, params);
   const coverage = resolveCoverage(registry, r.coverageRef);
@@ -233,7 +234,7 @@ function answerTripsRequest(reply: FastifyReply, registry: CoverageRegistry, lim
 async function answerHeatMapRequest(
   reply: FastifyReply,
   registry: CoverageRegistry,
-  limits: ApiLimits,
+  limits: Limits,
   heatMaps: HeatMapRunner,
   info: RequestInfo,
   ref: CoverageRef,

@@ -14,7 +14,8 @@
  */
 import { heatMapParams } from './heat-maps/heat-maps-params.js';
 import { swaggerParameters } from './params.js';
-import { COVERAGE_PARAMS, tripsParams, type ApiLimits } from './trips/trips-params.js';
+import { type Limits } from '../service/limits.js';
+import { COVERAGE_PARAMS, tripsParams } from './trips/trips-params.js';
 import { VERSION } from '../util/version.js';
 
 type Json = Record<string, unknown>;
@@ -288,7 +289,7 @@ interface Operation {
   others?: OtherAnswer[];
 }
 
-function operations(limits: ApiLimits): Operation[] {
+function operations(limits: Limits): Operation[] {
   const coverage = swaggerParameters(COVERAGE_PARAMS);
   const list = swaggerParameters(tripsParams(limits, true));
   const one = swaggerParameters(tripsParams(limits, false));
@@ -355,7 +356,7 @@ function probe(operationId: string, summary: string, responses: Json, type = 'ap
 const DESCRIPTION = 'A Navitia-compatible public transport API: trips and heat maps.';
 
 /** The Swagger 2.0 document. */
-export function swaggerDocument(limits: ApiLimits): Json {
+export function swaggerDocument(limits: Limits): Json {
   const paths: Json = {};
   for (const op of operations(limits)) {
     paths[op.path] = {
@@ -388,7 +389,7 @@ export function swaggerDocument(limits: ApiLimits): Json {
 // OpenAPI 3
 
 /** The OpenAPI 3.0 translation of the Swagger 2.0 document. */
-export function openApiDocument(limits: ApiLimits): Json {
+export function openApiDocument(limits: Limits): Json {
   const swagger = swaggerDocument(limits);
   const paths: Json = {};
   for (const [path, item] of Object.entries(swagger['paths'] as Record<string, { get: Json }>)) paths[path] = { get: operation3(item.get) };

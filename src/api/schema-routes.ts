@@ -5,9 +5,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { openApiDocument, swaggerDocument } from './openapi.js';
-import type { ApiLimits } from './trips/trips-params.js';
+import type { Limits } from '../service/limits.js';
 
-export function registerSchemaRoutes(app: FastifyInstance, limits: ApiLimits): void {
+export function registerSchemaRoutes(app: FastifyInstance, limits: Limits): void {
   const swagger = JSON.stringify(swaggerDocument(limits));
   const openApi = openApiDocument(limits);
   const openApiText = JSON.stringify(openApi);

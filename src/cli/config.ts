@@ -11,15 +11,17 @@ import path from 'node:path';
 import { sourceLocation, type FeedSourceConfig } from '../live/realtime/feed-source.js';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../gtfs/read-limits.js';
 import { DEFAULT_DISRUPTION_FILE_LIMITS, type DisruptionFileLimits } from '../live/disruptions/disruption-file.js';
-import type { CoverageConfig } from '../service/coverage-config.js';
-import type { DisruptionSourceConfig } from '../service/coverage-config.js';
+import type { CoverageConfig, DisruptionSourceConfig } from '../service/coverage-config.js';
 import { operationsSettingsOf, type OperationsSettings } from '../api/operations/settings.js';
+import { DEFAULT_LIMITS, type Limits } from '../service/limits.js';
+import { DEFAULT_BUDGET_MS } from '../service/worker-pool.js';
 
 export interface ServerConfig {
   coverages: CoverageConfig[];
   port: number;
   host: string;
-  maxCount: number;
+  /** `maxCount`, `heatMaps.maxDurationSec`, `heatMaps.maxResolution` */
+  limits: Limits;
   heatMaps: HeatMapSettings;
   /** `rateLimit`, `tokens`, `cache` (ops/settings.ts) */
   operations: OperationsSettings;
@@ -31,21 +33,17 @@ export interface ServerConfig {
 
 export const DEFAULT_WATCH_INTERVAL_SEC = 10;
 
-/** Worker pool and limits of the heat maps. */
+/** The worker pool of the heat maps (their limits are in `limits`). */
 export interface HeatMapSettings {
   /** worker threads (default: one per core) */
   threads?: number;
   /** requests waiting beyond the running ones before 503 (default: 4 per thread) */
   maxQueue?: number;
-  /** time budget of one heat map in milliseconds (default 10000) */
+  /** time budget of one heat map in milliseconds */
   budgetMs: number;
-  /** largest max_duration accepted, seconds (default 86400) */
-  maxDurationSec: number;
-  /** largest resolution; larger ones are lowered to it (default 1000) */
-  maxResolution: number;
 }
 
-export const DEFAULT_HEAT_MAP_SETTINGS: HeatMapSettings = { budgetMs: 10_000, maxDurationSec: 86400, maxResolution: 1000 };
+export const DEFAULT_HEAT_MAP_SETTINGS: HeatMapSettings = { budgetMs: DEFAULT_BUDGET_MS };
 
 export const DEFAULT_PORT = 9090;
 
@@ -66,7 +64,7 @@ export function readConfigFile(file: string): ServerConfig {
     coverages,
     port: numberOr(obj['port'], DEFAULT_PORT, `${file}: port`),
     host: typeof obj['host'] === 'string' ? obj['host'] : '0.0.0.0',
-    maxCount: numberOr(obj['maxCount'], 1000, `${file}: maxCount`),
+    limits: limitsOf(obj, file),
     heatMaps: heatMapSettingsOf(obj['heatMaps'], file),
     operations: operationsSettingsOf(obj, (message) => {
       throw new ConfigError(`${file}: ${message}`);
@@ -98,8 +96,17 @@ function heatMapSettingsOf(v: unknown, file: string): HeatMapSettings {
     threads: o['threads'] === undefined ? undefined : numberOr(o['threads'], 1, `${file}: heatMaps.threads`),
     maxQueue: o['maxQueue'] === undefined ? undefined : numberOr(o['maxQueue'], 1, `${file}: heatMaps.maxQueue`),
     budgetMs: numberOr(o['budgetMs'], d.budgetMs, `${file}: heatMaps.budgetMs`),
-    maxDurationSec: numberOr(o['maxDurationSec'], d.maxDurationSec, `${file}: heatMaps.maxDurationSec`),
-    maxResolution: numberOr(o['maxResolution'], d.maxResolution, `${file}: heatMaps.maxResolution`),
+  };
+}
+
+/** `maxCount` at the top of the file, the heat maps' limits in `heatMaps` (where they have always been). */
+function limitsOf(obj: Record<string, unknown>, file: string): Limits {
+  const heatMaps = (obj['heatMaps'] && typeof obj['heatMaps'] === 'object' ? obj['heatMaps'] : {}) as Record<string, unknown>;
+  const d = DEFAULT_LIMITS;
+  return {
+    maxCount: numberOr(obj['maxCount'], d.maxCount, `${file}: maxCount`),
+    maxDurationSec: numberOr(heatMaps['maxDurationSec'], d.maxDurationSec, `${file}: heatMaps.maxDurationSec`),
+    maxResolution: numberOr(heatMaps['maxResolution'], d.maxResolution, `${file}: heatMaps.maxResolution`),
   };
 }
 

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { buildApp } from '../api/app.js';
-import { DEFAULT_LIMITS } from '../api/trips/trips-params.js';
+import { DEFAULT_LIMITS } from '../service/limits.js';
 import { HeatMapPool } from '../api/heat-maps/heat-map-pool.js';
 import { type CoverageConfig } from '../service/coverage-config.js';
 import { Coverage, CoverageRegistry } from '../service/coverage-registry.js';
@@ -98,7 +98,7 @@ function configFromArgs(command: 'serve' | 'build', args: string[]): ServerConfi
       coverages: [{ id, gtfs: values.gtfs.map((g) => path.resolve(g)), osm: values.osm ? path.resolve(values.osm) : undefined, timezone: values.timezone, realtime, disruptions }],
       port: DEFAULT_PORT,
       host: '0.0.0.0',
-      maxCount: 1000,
+      limits: { ...DEFAULT_LIMITS },
       heatMaps: { ...DEFAULT_HEAT_MAP_SETTINGS },
       operations: structuredClone(DEFAULT_OPERATIONS),
       watchIntervalSec: DEFAULT_WATCH_INTERVAL_SEC,
@@ -150,8 +150,8 @@ async function serve(args: string[]): Promise<number> {
   }
   const registry = new CoverageRegistry();
   for (const c of config.coverages) registry.add(new Coverage(c));
-  const limits = { ...DEFAULT_LIMITS, maxCount: config.maxCount, maxDurationSec: config.heatMaps.maxDurationSec, maxResolution: config.heatMaps.maxResolution };
-  const heatMaps = new HeatMapPool(config.heatMaps);
+  const limits = config.limits;
+  const heatMaps = new HeatMapPool({ ...config.heatMaps, ...limits });
   const metrics = new Metrics();
   const app = await buildApp({ registry, limits, heatMaps, operations: config.operations, metrics, logger: { level: process.env['LOG_LEVEL'] ?? 'info' } });
   app.addHook('onClose', async () => heatMaps.close());

@@ -82,27 +82,27 @@ interface ModeLeg {
   extraDs: number;
 }
 
-/** The legs a mode stands for at the cells' side: bss is a bike plus walking. */
+/**
+ * The street legs each mode stands for, on its layer at the speed of its own name: bss is a bike
+ * plus walking (a bike taken and left at a station). The same table serves the centre's side (the
+ * access to transit) and the cells' side.
+ */
+const MODE_LEGS: Record<HeatMapMode, { layer: Layer; speedOf: HeatMapMode }[]> = {
+  walking: [{ layer: Layer.Walk, speedOf: 'walking' }],
+  bike: [{ layer: Layer.Bike, speedOf: 'bike' }],
+  bss: [
+    { layer: Layer.Bike, speedOf: 'bss' },
+    { layer: Layer.Walk, speedOf: 'walking' },
+  ],
+  car: [{ layer: Layer.Car, speedOf: 'car' }],
+  car_no_park: [{ layer: Layer.Car, speedOf: 'car_no_park' }],
+  taxi: [{ layer: Layer.Car, speedOf: 'taxi' }],
+};
+
+/** The legs of a mode at the cells' side; a taxi's carry its extra time there. */
 function endLegs(mode: HeatMapMode, q: HeatMapQuery): ModeLeg[] {
-  const sp = q.speeds;
-  const taxiExtra = q.taxiEndExtraSec * 10;
-  switch (mode) {
-    case 'walking':
-      return [{ layer: Layer.Walk, speed: sp.walking, extraDs: 0 }];
-    case 'bike':
-      return [{ layer: Layer.Bike, speed: sp.bike, extraDs: 0 }];
-    case 'bss':
-      return [
-        { layer: Layer.Bike, speed: sp.bss, extraDs: 0 },
-        { layer: Layer.Walk, speed: sp.walking, extraDs: 0 },
-      ];
-    case 'car':
-      return [{ layer: Layer.Car, speed: sp.car, extraDs: 0 }];
-    case 'car_no_park':
-      return [{ layer: Layer.Car, speed: sp.car_no_park, extraDs: 0 }];
-    case 'taxi':
-      return [{ layer: Layer.Car, speed: sp.taxi, extraDs: taxiExtra }];
-  }
+  const extraDs = mode === 'taxi' ? q.taxiEndExtraSec * 10 : 0;
+  return MODE_LEGS[mode].map(({ layer, speedOf }) => ({ layer, speed: q.speeds[speedOf], extraDs }));
 }
 
 /** Per-thread state for one coverage's data. */
@@ -140,7 +140,11 @@ export class HeatMapEngine {
   compute(q: HeatMapQuery): HeatMapResult {
     const { graph } = this.data;
     const reverse = q.direction === 'arrival';
-    const T = Math.min(q.maxDurationSec, this.maxDurationSec);
+    // the parameter tables cap both; an engine is sized for its limits and never stretched past them
+    if (q.maxDurationSec > this.maxDurationSec || q.resolution > this.maxResolution) {
+      throw new RangeError(`a heat map of ${q.maxDurationSec} s at resolution ${q.resolution} exceeds the engine's ${this.maxDurationSec} s, ${this.maxResolution}`);
+    }
+    const T = q.maxDurationSec;
     const cx = projectX(graph.projection, q.centreLon);
     const cy = projectY(graph.projection, q.centreLat);
 
@@ -193,7 +197,7 @@ export class HeatMapEngine {
       const fastest = Math.max(...legs.map((l) => l.speed));
       box.addSquare(q.centreLon, q.centreLat, T * fastest + 500);
     }
-    const R = Math.min(q.resolution, this.maxResolution);
+    const R = q.resolution;
     const grid = box.grid(R);
     const values = this.cellValues.subarray(0, R * R);
     values.fill(Infinity);
@@ -328,24 +332,7 @@ interface AccessLeg {
   walkSpeed: number;
 }
 
+/** The legs of a mode at the centre's side: a car (not car_no_park, not a taxi) is parked, then the traveller walks. */
 function accessLegs(mode: HeatMapMode, q: HeatMapQuery): AccessLeg[] {
-  const sp = q.speeds;
-  const walk = sp.walking;
-  switch (mode) {
-    case 'walking':
-      return [{ layer: Layer.Walk, speed: walk, parkThenWalk: false, walkSpeed: walk }];
-    case 'bike':
-      return [{ layer: Layer.Bike, speed: sp.bike, parkThenWalk: false, walkSpeed: walk }];
-    case 'bss':
-      return [
-        { layer: Layer.Bike, speed: sp.bss, parkThenWalk: false, walkSpeed: walk },
-        { layer: Layer.Walk, speed: walk, parkThenWalk: false, walkSpeed: walk },
-      ];
-    case 'car':
-      return [{ layer: Layer.Car, speed: sp.car, parkThenWalk: true, walkSpeed: walk }];
-    case 'car_no_park':
-      return [{ layer: Layer.Car, speed: sp.car_no_park, parkThenWalk: false, walkSpeed: walk }];
-    case 'taxi':
-      return [{ layer: Layer.Car, speed: sp.taxi, parkThenWalk: false, walkSpeed: walk }];
-  }
+  return MODE_LEGS[mode].map(({ layer, speedOf }) => ({ layer, speed: q.speeds[speedOf], parkThenWalk: mode === 'car', walkSpeed: q.speeds.walking }));
 }

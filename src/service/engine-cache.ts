@@ -4,12 +4,7 @@
  * thread that computes heat maps keeps one cache.
  */
 import { HeatMapEngine, type HeatMapData } from '../routing/heat-map.js';
-
-/** The largest map an engine is sized for. */
-export interface EngineLimits {
-  maxDurationSec: number;
-  maxResolution: number;
-}
+import type { EngineLimits } from './limits.js';
 
 export class EngineCache {
   private readonly engines = new Map<string, { dataId: number; engine: HeatMapEngine }>();

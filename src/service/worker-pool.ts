@@ -9,6 +9,9 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 
+/** Time budget of one task unless told otherwise, milliseconds. */
+export const DEFAULT_BUDGET_MS = 10_000;
+
 export interface WorkerPoolOptions {
   /** the module the threads run: its default export computes one task */
   module: URL;
@@ -42,7 +45,7 @@ export class WorkerPool {
     const maxQueue = options.maxQueue ?? 4 * threads;
     this.capacity = threads + maxQueue;
     this.pool = new Piscina({ filename: options.module.href, minThreads: threads, maxThreads: threads, maxQueue, idleTimeout: 60_000 });
-    this.budgetMs = options.budgetMs ?? 10_000;
+    this.budgetMs = options.budgetMs ?? DEFAULT_BUDGET_MS;
   }
 
   /** Tasks running or waiting for a thread. */

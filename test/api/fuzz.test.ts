@@ -11,7 +11,8 @@ import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/api/app.js';
 import { heatMapParams } from '../../src/api/heat-maps/heat-maps-params.js';
-import { COVERAGE_PARAMS, DEFAULT_LIMITS, tripsParams } from '../../src/api/trips/trips-params.js';
+import { DEFAULT_LIMITS } from '../../src/service/limits.js';
+import { COVERAGE_PARAMS, tripsParams } from '../../src/api/trips/trips-params.js';
 import { Coverage, CoverageRegistry } from '../../src/service/coverage-registry.js';
 import { loadCoverage } from '../../src/service/load-coverage.js';
 

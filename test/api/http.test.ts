@@ -6,7 +6,8 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { DEFAULT_LIMITS, tripsParams } from '../../src/api/trips/trips-params.js';
+import { DEFAULT_LIMITS } from '../../src/service/limits.js';
+import { tripsParams } from '../../src/api/trips/trips-params.js';
 import { testServer } from './fixture.js';
 
 after(async () => (await testServer()).app.close());

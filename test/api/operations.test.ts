@@ -17,7 +17,7 @@ import { lazyInProcessRunner } from '../../src/api/heat-maps/lazy-runner.js';
 import { type HeatMapRunner } from '../../src/api/heat-maps/heat-map-runner.js';
 import { loadCoverage } from '../../src/service/load-coverage.js';
 import { RealtimeUpdater } from '../../src/service/realtime-updater.js';
-import { DEFAULT_LIMITS } from '../../src/api/trips/trips-params.js';
+import { DEFAULT_LIMITS } from '../../src/service/limits.js';
 import { NO_TOKEN_MESSAGE, UNKNOWN_TOKEN_MESSAGE, tokenOf } from '../../src/api/operations/access.js';
 import { matches } from '../../src/api/operations/http-cache.js';
 import { Metrics } from '../../src/api/operations/metrics.js';

@@ -4,7 +4,7 @@
  */
 import openapiTS, { astToString } from 'openapi-typescript';
 import { openApiDocument } from '../../src/api/openapi.js';
-import { DEFAULT_LIMITS } from '../../src/api/trips/trips-params.js';
+import { DEFAULT_LIMITS } from '../../src/service/limits.js';
 
 export const API_TYPES_FILE = 'test/contract/api-types.ts';
 

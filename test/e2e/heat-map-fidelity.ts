@@ -33,7 +33,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/api/app.js';
-import { DEFAULT_LIMITS } from '../../src/api/trips/trips-params.js';
+import { DEFAULT_LIMITS } from '../../src/service/limits.js';
 import { Coverage, CoverageRegistry } from '../../src/service/coverage-registry.js';
 import { HeatMapPool } from '../../src/api/heat-maps/heat-map-pool.js';
 import { loadCoverage } from '../../src/service/load-coverage.js';

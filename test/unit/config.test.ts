@@ -35,7 +35,7 @@ test('coverages: paths relative to the file, realtime sources as paths, URLs or 
   ]);
   assert.deepEqual(config.heatMaps, DEFAULT_HEAT_MAP_SETTINGS);
   assert.equal(config.port, 9090);
-  assert.equal(config.maxCount, 1000);
+  assert.deepEqual(config.limits, { maxCount: 1000, maxDurationSec: 86400, maxResolution: 1000 });
 });
 
 test('the disruptions file of a coverage: a path or { path, intervalSec }, relative to the configuration', () => {
@@ -55,7 +55,8 @@ test('the disruptions file of a coverage: a path or { path, intervalSec }, relat
 
 test('heat-map settings', () => {
   const config = readConfigFile(write({ coverages: [], heatMaps: { threads: 3, maxQueue: 5, budgetMs: 2000, maxDurationSec: 7200, maxResolution: 300 } }));
-  assert.deepEqual(config.heatMaps, { threads: 3, maxQueue: 5, budgetMs: 2000, maxDurationSec: 7200, maxResolution: 300 });
+  assert.deepEqual(config.heatMaps, { threads: 3, maxQueue: 5, budgetMs: 2000 });
+  assert.deepEqual(config.limits, { maxCount: 1000, maxDurationSec: 7200, maxResolution: 300 });
 });
 
 test('errors name the file and the key', () => {
@@ -102,7 +103,7 @@ test('operating settings: defaults, values, and rateLimit 0 turns the limit off'
   });
   assert.deepEqual(readConfigFile(write({ coverages: [], rateLimit: { requestsPerSecond: 0 } })).operations.rateLimit, { requestsPerSecond: 0, burst: 1 });
   assert.deepEqual(readConfigFile(write({ coverages: [], rateLimit: { requestsPerSecond: 10 } })).operations.rateLimit, { requestsPerSecond: 10, burst: 20 }, 'burst: two seconds of requests');
-  assert.equal(readConfigFile(write({ coverages: [], maxCount: 200 })).maxCount, 200);
+  assert.equal(readConfigFile(write({ coverages: [], maxCount: 200 })).limits.maxCount, 200);
 });
 
 test('trustProxy: true, false, or proxy addresses and CIDR ranges, comma-separated or listed', () => {

@@ -1,6 +1,6 @@
 /** Heat maps on the worker pool: each map is a task (`heat-map-task.ts`) computed and rendered on a worker thread. */
 import type { HeatMapQuery } from '../../routing/heat-map.js';
-import type { EngineLimits } from '../../service/engine-cache.js';
+import type { EngineLimits } from '../../service/limits.js';
 import type { Generation } from '../../service/generation.js';
 import { WorkerPool, type WorkerPoolOptions } from '../../service/worker-pool.js';
 import type { HeatMapRender, RenderedHeatMap } from './heat-map-render.js';

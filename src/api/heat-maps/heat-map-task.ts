@@ -4,7 +4,8 @@
  * data arrives on shared memory with each task and is only read.
  */
 import type { HeatMapData, HeatMapQuery } from '../../routing/heat-map.js';
-import { EngineCache, type EngineLimits } from '../../service/engine-cache.js';
+import { type EngineLimits } from '../../service/limits.js';
+import { EngineCache } from '../../service/engine-cache.js';
 import { renderHeatMap, type HeatMapRender } from './heat-map-render.js';
 
 export interface HeatMapTask {

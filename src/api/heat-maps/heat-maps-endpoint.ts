@@ -18,7 +18,7 @@ import type { RequestInfo } from '../links.js';
 import { parseParams, type ParsedParams } from '../params.js';
 import { contextJson, publishersJson } from '../serialize.js';
 import { COVERAGE_DEFAULTS, TRAVELER_PROFILES } from './traveler-profiles.js';
-import type { ApiLimits } from '../trips/trips-params.js';
+import type { Limits } from '../../service/limits.js';
 
 export interface HeatMapAnswer {
   status: number;
@@ -30,7 +30,7 @@ const OSM_PUBLISHER = { id: 'osm', name: 'openstreetmap', url: 'https://www.open
 
 export async function answerHeatMap(
   registry: CoverageRegistry,
-  limits: ApiLimits,
+  limits: Limits,
   runner: HeatMapRunner,
   req: RequestInfo,
   coverageRef: CoverageRef,
@@ -80,7 +80,7 @@ export async function answerHeatMap(
   if (centre.kind === 'unknown') return engineError('unknown_object', `The entry point: ${placeId} is not valid`, generation);
   if (!generation.streets) return engineError('no_solution', 'no street network data, impossible to compute a heat_map', generation);
 
-  const query = buildQuery(params, generation, direction, centre, t0, limits);
+  const query = buildQuery(params, generation, direction, centre, t0);
   const e = envelope(generation);
   const render: HeatMapRender = {
     placeKey: direction === 'departure' ? 'from' : 'to',
@@ -200,7 +200,6 @@ function buildQuery(
   direction: 'departure' | 'arrival',
   centre: Centre & { lon: number; lat: number },
   t0: number,
-  limits: ApiLimits,
 ): HeatMapQuery {
   const profile = params['traveler_type'] ? TRAVELER_PROFILES[params['traveler_type'] as string] : undefined;
   const num = (name: string, fallback: number): number => (params[name] as number | undefined) ?? fallback;
@@ -252,7 +251,7 @@ function buildQuery(
     taxiAccessExtraSec: Math.max(0, num(direction === 'departure' ? 'additional_time_after_first_section_taxi' : 'additional_time_before_last_section_taxi', 0)),
     taxiEndExtraSec: Math.max(0, num(direction === 'departure' ? 'additional_time_before_last_section_taxi' : 'additional_time_after_first_section_taxi', 0)),
     t0,
-    maxDurationSec: Math.min(params['max_duration'] as number, limits.maxDurationSec),
+    maxDurationSec: params['max_duration'] as number,
     resolution: params['resolution'] as number,
     maxTransfers: Math.max(0, num('max_nb_transfers', 10)),
     minTransfers: Math.max(0, num('min_nb_transfers', 0)),

@@ -1,11 +1,12 @@
 /** Query parameters of the two heat-map operations (interface.md, heat maps; decisions.md, Heat maps). */
 import type { ParamSpec } from '../params.js';
-import { CURRENT_DATETIME, type ApiLimits } from '../trips/trips-params.js';
+import { type Limits } from '../../service/limits.js';
+import { CURRENT_DATETIME } from '../trips/trips-params.js';
+import { FRESHNESS_LEVELS } from '../../ptref/freshness.js';
 
 export const STREET_MODES = ['walking', 'bike', 'bss', 'car', 'car_no_park', 'ridesharing', 'taxi'] as const;
 export type StreetMode = (typeof STREET_MODES)[number];
 export const TRAVELER_TYPES = ['standard', 'slow_walker', 'fast_walker', 'luggage', 'wheelchair', 'cyclist', 'motorist'] as const;
-export const FRESHNESS_LEVELS = ['base_schedule', 'adapted_schedule', 'realtime'] as const;
 
 const speed = (mode: string, max: number, what: string): ParamSpec => ({
   name: `${mode}_speed`,
@@ -20,7 +21,7 @@ const toPt = (mode: string, what: string): ParamSpec => ({
   description: `Longest ${what} leg to or from public transport, in seconds.`,
 });
 
-export function heatMapParams(limits: ApiLimits): ParamSpec[] {
+export function heatMapParams(limits: Limits): ParamSpec[] {
   return [
     { name: 'from', kind: 'string', description: 'Centre of a departure heat map: a stop area, a stop point or a coordinate lon;lat.' },
     { name: 'to', kind: 'string', description: 'Centre of an arrival heat map: a stop area, a stop point or a coordinate lon;lat.' },

@@ -16,7 +16,8 @@ import { cleanHref, paginationLinks, type Link, type PageInfo, type RequestInfo 
 import { parseParams, resolveDatetime } from '../params.js';
 import { contextJson, publishersJson } from '../serialize.js';
 import { pageDisruptionsJson } from './disruption-json.js';
-import { tripsParams, type ApiLimits } from './trips-params.js';
+import { type Limits } from '../../service/limits.js';
+import { tripsParams } from './trips-params.js';
 import type { CoverageRef } from '../coverage/coverage-resolution.js';
 
 export interface TripsRequest {
@@ -28,7 +29,7 @@ export interface TripsRequest {
 }
 
 /** Validate parameters first: a bad parameter beats an unknown region (§2). */
-export function parseTripsParams(r: TripsRequest, limits: ApiLimits) {
+export function parseTripsParams(r: TripsRequest, limits: Limits) {
   return parseParams(tripsParams(limits, r.id === undefined), r.req.pairs);
 }
 

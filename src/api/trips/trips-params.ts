@@ -1,16 +1,7 @@
 /** Query parameters of the eight trips operations (interface.md §4.1) and of the coverage endpoints. */
 import type { ParamSpec } from '../params.js';
-
-export interface ApiLimits {
-  /** Largest `count`; larger values are lowered to it (Navitia: 1000). */
-  maxCount: number;
-  /** Largest heat-map `resolution`; larger values are lowered to it (Navitia: 1000). */
-  maxResolution: number;
-  /** Largest heat-map `max_duration`, seconds; larger values are refused. */
-  maxDurationSec: number;
-}
-
-export const DEFAULT_LIMITS: ApiLimits = { maxCount: 1000, maxResolution: 1000, maxDurationSec: 86400 };
+import type { Limits } from '../../service/limits.js';
+import { FRESHNESS_LEVELS } from '../../ptref/freshness.js';
 
 /** Hidden parameter of every endpoint: the "now" of the request, in UTC. */
 export const CURRENT_DATETIME: ParamSpec = {
@@ -20,7 +11,7 @@ export const CURRENT_DATETIME: ParamSpec = {
   hidden: true,
 };
 
-export function tripsParams(limits: ApiLimits, withFilter: boolean): ParamSpec[] {
+export function tripsParams(limits: Limits, withFilter: boolean): ParamSpec[] {
   const params: ParamSpec[] = [
     { name: 'start_page', kind: 'int', default: 0, min: 0, description: 'Index of the page to return, from 0.' },
     { name: 'count', kind: 'int', default: 25, min: 0, clampMax: limits.maxCount, description: `Number of trips per page (at most ${limits.maxCount}).` },
@@ -30,7 +21,7 @@ export function tripsParams(limits: ApiLimits, withFilter: boolean): ParamSpec[]
     { name: 'external_code', kind: 'string', description: 'Only the trips with this external code (GTFS trip_id or trip_short_name).' },
     { name: 'headsign', kind: 'string', description: 'Only the trips with this headsign (the trip headsign or a stop headsign), exactly.' },
     { name: 'odt_level', kind: 'enum', values: ['all', 'scheduled', 'with_stops', 'zonal'], default: 'all', description: 'On-demand transport level of the trips: scheduled, with_stops (booking needed at stops), zonal, or all.' },
-    { name: 'data_freshness', kind: 'enum', values: ['base_schedule', 'adapted_schedule', 'realtime'], default: 'base_schedule', description: 'Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime.' },
+    { name: 'data_freshness', kind: 'enum', values: FRESHNESS_LEVELS, default: 'base_schedule', description: 'Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime.' },
     { name: 'distance', kind: 'int', default: 200, description: 'Radius in metres around a coordinate given in the path.' },
     { name: 'since', kind: 'datetime', description: 'Only the trips with a run whose first departure is at or after this time (local time of the coverage unless an offset is given).' },
     { name: 'until', kind: 'datetime', description: 'Only the trips with a run whose first departure is at or before this time.' },

@@ -1,0 +1,18 @@
+/**
+ * What one request may ask of the server: the configuration's `maxCount` and `heatMaps.maxDurationSec`
+ * / `heatMaps.maxResolution`, with Navitia's values as defaults. The parameter tables cap or refuse
+ * against them, and heat-map engines size their scratch memory by them.
+ */
+export interface Limits {
+  /** Largest `count`; larger values are lowered to it (Navitia: 1000). */
+  maxCount: number;
+  /** Largest heat-map `resolution`; larger values are lowered to it (Navitia: 1000). */
+  maxResolution: number;
+  /** Largest heat-map `max_duration`, seconds; larger values are refused. */
+  maxDurationSec: number;
+}
+
+export const DEFAULT_LIMITS: Limits = { maxCount: 1000, maxResolution: 1000, maxDurationSec: 86400 };
+
+/** The largest map a heat-map engine is sized for. */
+export type EngineLimits = Pick<Limits, 'maxDurationSec' | 'maxResolution'>;
