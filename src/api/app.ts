@@ -15,7 +15,7 @@ import { answerHeatMap } from './heat-maps/heat-maps-endpoint.js';
 import { heatMapParams } from './heat-maps/heat-maps-params.js';
 import { lazyInProcessRunner } from './heat-maps/lazy-runner.js';
 import { type HeatMapRunner } from './heat-maps/heat-map-runner.js';
-import { ApiError, bodyRefused, httpError, notFoundRoute, plainBody, plainError } from './errors.js';
+import { ApiError, bodyRefused, deadRegion, LOADING_DATA, methodNotAllowed, notFoundRoute, plainBody } from './errors.js';
 import { baseUrl, type RequestInfo } from './links.js';
 import { parseParams, swaggerParameters } from './params.js';
 import { hasKey, parseQueryString, type QueryPair } from './query-string.js';
@@ -41,7 +41,7 @@ export interface AppOptions {
   corsOrigin?: string | string[];
   /** Where heat maps are computed (a worker pool in the server); without one, heat maps compute in-process. */
   heatMaps?: HeatMapRunner;
-  /** Rate limit, tokens, HTTP caching, trusted proxies (default: no limit, no token, no proxy; see ops/settings.ts). */
+  /** Rate limit, tokens, HTTP caching, trusted proxies (default: no limit, no token, no proxy; see operations/settings.ts). */
   operations?: OperationsSettings;
   /** The server's metrics registry (default: one of the app's own). */
   metrics?: Metrics;
@@ -99,7 +99,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setNotFoundHandler((req, reply) => {
     // A known path asked with another method: 405, like Navitia (navitia-trips.md §8.1, family D).
     const known = req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS' && isKnownPath(req);
-    const error = known ? plainError(405, 'The method is not allowed for the requested URL.') : notFoundRoute();
+    const error = known ? methodNotAllowed() : notFoundRoute();
     const { status, json } = plainBody(error.body as Exclude<ApiError['body'], { family: 'engine' }>);
     if (known) reply.header('allow', 'GET, HEAD, OPTIONS');
     return reply.code(status).type('application/json').send(JSON.stringify(json));
@@ -216,8 +216,8 @@ function answerTripsRequest(reply: FastifyReply, registry: CoverageRegistry, lim
   const generation = coverage.generation;
   const hasFilterKey = hasKey(r.req.pairs, 'filter');
   if (!generation) {
-    if (coverage.status === 'dead') throw httpError(503, 'dead_socket', `The region ${coverage.id} is dead`);
-    const { status, body } = engineErrorResponse('service_unavailable', 'The service is loading data', hasFilterKey, undefined, now, coverage.config.timezone ?? DEFAULT_TIMEZONE);
+    if (coverage.status === 'dead') throw deadRegion(coverage.id);
+    const { status, body } = engineErrorResponse('service_unavailable', LOADING_DATA, hasFilterKey, undefined, now, coverage.config.timezone ?? DEFAULT_TIMEZONE);
     return reply.code(status).send(body);
   }
   try {
@@ -247,4 +247,3 @@ async function answerHeatMapRequest(
   return reply.code(answer.status).send(answer.body);
 }
 
-export { plainError };

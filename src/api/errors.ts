@@ -44,6 +44,27 @@ export const engineError = (id: EngineErrorId, message: string) => new ApiError(
 export const plainError = (status: number, message: string) => new ApiError({ family: 'plain', status, message });
 export const httpError = (status: number, id: string, message: string) => new ApiError({ family: 'http', status, id, message });
 
+// The messages the endpoints give, each once. Engine errors travel as (id, message) pairs in their envelope.
+
+/** A coverage whose data failed to load (or a heat map past its time budget, as Navitia answers a dead kraken). */
+export const deadRegionMessage = (region: string) => `The region ${region} is dead`;
+export const DEAD_REGION_ID = 'dead_socket';
+export const deadRegion = (region: string) => httpError(503, DEAD_REGION_ID, deadRegionMessage(region));
+/** A coverage still loading its data: engine error `service_unavailable`. */
+export const LOADING_DATA = 'The service is loading data';
+/** More heat maps waiting than the pool's queue holds: engine error `service_unavailable`. */
+export const HEAT_MAPS_QUEUE_FULL = 'Too many heat maps are being computed, retry later';
+export const methodNotAllowed = () => plainError(405, 'The method is not allowed for the requested URL.');
+export const unknownExternalCode = (code: string) => engineError('unknown_object', `Unable to find an object for the external_code ${code}`);
+/** Heat maps (Navitia's words). */
+export const heatMapNoCentre = () => plainError(400, "you should provide a 'from' or a 'to' argument");
+export const heatMapNoMaxDuration = () => plainError(400, "you should provide a 'max_duration' argument");
+export const heatMapTwoCentres = () => plainError(400, "you cannot provide a 'from' and a 'to' argument");
+export const heatMapRidesharing = () => plainError(400, "ridesharing isn't available on heatmaps");
+export const invalidEntryPoint = (place: string) => `The entry point: ${place} is not valid`;
+export const OUT_OF_PRODUCTION = 'date is not in data production period';
+export const NO_STREET_NETWORK = 'no street network data, impossible to compute a heat_map';
+
 export const unknownRegion = (region: string) => httpError(404, 'unknown_object', `The region ${region} doesn't exists`);
 export const noRegionForCoordinates = (lon: string, lat: string) => httpError(404, 'unknown_object', `No region available for the coordinates:${lon}, ${lat}`);
 /** Every endpoint reads its query string only: a request with a body is answered before the body is read. */
@@ -68,4 +89,42 @@ export function plainBody(body: Exclude<ApiErrorBody, { family: 'engine' }>): { 
     case 'plain':
       return { status: body.status, json: { message: body.message } };
   }
+}
+
+/**
+ * Every error of the catalogue above (X, Y for the values a message quotes), as the README's
+ * "Errors" table lists them; a test holds the two together. Parameter errors and the filter's own
+ * messages are families of their own (the README gives their forms).
+ */
+export function errorCatalogue(): { status: number; id: string; message: string }[] {
+  const errors = [
+    unknownRegion('X'),
+    noRegionForCoordinates('X', 'Y'),
+    deadRegion('X'),
+    engineError('service_unavailable', LOADING_DATA),
+    notFoundRoute(),
+    methodNotAllowed(),
+    bodyRefused(),
+    unknownExternalCode('X'),
+    heatMapNoCentre(),
+    heatMapTwoCentres(),
+    heatMapNoMaxDuration(),
+    heatMapRidesharing(),
+    engineError('unknown_object', invalidEntryPoint('X')),
+    engineError('date_out_of_bounds', OUT_OF_PRODUCTION),
+    engineError('no_solution', NO_STREET_NETWORK),
+    engineError('service_unavailable', HEAT_MAPS_QUEUE_FULL),
+  ];
+  return errors.map(({ body }) => {
+    switch (body.family) {
+      case 'engine':
+        return { status: ENGINE_ERROR_STATUS[body.id], id: body.id, message: body.message };
+      case 'http':
+        return { status: body.status, id: body.id, message: body.message };
+      case 'plain':
+        return { status: body.status, id: '', message: body.message };
+      case 'parameter':
+        return { status: 400, id: '', message: body.reason };
+    }
+  });
 }

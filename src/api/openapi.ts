@@ -326,7 +326,7 @@ function operations(limits: Limits): Operation[] {
 }
 
 /**
- * The probes and metrics, at the server root (ops/operations.ts): Swagger 2.0 path items, which the
+ * The probes and metrics, at the server root (operations/operations.ts): Swagger 2.0 path items, which the
  * OpenAPI 3 translation reads and the Swagger document leaves out. They need no token and are not
  * rate limited.
  */

@@ -23,7 +23,7 @@ export interface ServerConfig {
   /** `maxCount`, `heatMaps.maxDurationSec`, `heatMaps.maxResolution` */
   limits: Limits;
   heatMaps: HeatMapSettings;
-  /** `rateLimit`, `tokens`, `cache` (ops/settings.ts) */
+  /** `rateLimit`, `tokens`, `cache` (api/operations/settings.ts) */
   operations: OperationsSettings;
   /** Folder of the coverages' snapshots (`navette build --out`); none: load from the sources. */
   snapshots?: string;

@@ -1,4 +1,5 @@
 /** `/v1/coverage`, `/v1/coverage/{region}`, `/v1/coverage/{lon};{lat}` (navitia-trips.md §9). */
+import { DEAD_REGION_ID, deadRegionMessage } from '../errors.js';
 import type { Coverage } from '../../service/coverage-registry.js';
 import { formatDayNumber, formatUtc } from '../../util/datetime.js';
 import { cleanHref, type Link } from '../links.js';
@@ -58,7 +59,7 @@ export function regionJson(c: Coverage, disableGeojson: boolean): Record<string,
     dataset_created_at: g && g.datasetCreatedAtSec > 0 ? formatUtc(g.datasetCreatedAtSec) : 'not-a-date-time',
     shape: disableGeojson ? null : (g?.shapeWkt ?? ''),
   };
-  if (c.status === 'dead') region['error'] = { code: 'dead_socket', value: `The region ${c.id} is dead` };
+  if (c.status === 'dead') region['error'] = { code: DEAD_REGION_ID, value: deadRegionMessage(c.id) };
   // not in Navitia's region object (clients ignore it): the state of each realtime source
   if (c.realtime) region['realtime_sources'] = c.realtime.status();
   // likewise: the state of its disruptions file

@@ -11,7 +11,22 @@ import { WorkUnavailable } from '../../service/worker-pool.js';
 import { type HeatMapRunner } from './heat-map-runner.js';
 import { dayNumber, formatLocal, parseDatetimeParam } from '../../util/datetime.js';
 import { resolveCoverage, type CoverageRef } from '../coverage/coverage-resolution.js';
-import { engineStatus, httpError, plainError, type EngineErrorId } from '../errors.js';
+import {
+  deadRegion,
+  engineStatus,
+  HEAT_MAPS_QUEUE_FULL,
+  heatMapNoCentre,
+  heatMapNoMaxDuration,
+  heatMapRidesharing,
+  heatMapTwoCentres,
+  invalidEntryPoint,
+  LOADING_DATA,
+  NO_STREET_NETWORK,
+  OUT_OF_PRODUCTION,
+  plainBody,
+  type ApiErrorBody,
+  type EngineErrorId,
+} from '../errors.js';
 import { chooseEncoding, type HeatMapRender, type RenderedHeatMap } from './heat-map-render.js';
 import { heatMapParams, type StreetMode } from './heat-maps-params.js';
 import type { RequestInfo } from '../links.js';
@@ -42,12 +57,12 @@ export async function answerHeatMap(
 
   const from = (params['from'] as string | undefined) || undefined;
   const to = (params['to'] as string | undefined) || undefined;
-  if (!from && !to) throw plainError(400, "you should provide a 'from' or a 'to' argument");
-  if (!params['max_duration']) throw plainError(400, "you should provide a 'max_duration' argument");
-  if (from && to) throw plainError(400, "you cannot provide a 'from' and a 'to' argument");
+  if (!from && !to) throw heatMapNoCentre();
+  if (!params['max_duration']) throw heatMapNoMaxDuration();
+  if (from && to) throw heatMapTwoCentres();
   const modesOf = (name: string) => (params[name] as string[]).filter((m) => m !== '') as StreetMode[];
   if ([...modesOf('first_section_mode'), ...modesOf('last_section_mode'), ...modesOf('direct_path_mode')].includes('ridesharing')) {
-    throw plainError(400, "ridesharing isn't available on heatmaps");
+    throw heatMapRidesharing();
   }
 
   const generation = coverage.generation;
@@ -65,8 +80,8 @@ export async function answerHeatMap(
     };
   };
   if (!generation) {
-    if (coverage.status === 'dead') throw httpError(503, 'dead_socket', `The region ${coverage.id} is dead`);
-    return engineError('service_unavailable', 'The service is loading data', undefined);
+    if (coverage.status === 'dead') throw deadRegion(coverage.id);
+    return engineError('service_unavailable', LOADING_DATA, undefined);
   }
 
   const direction = from ? 'departure' : 'arrival';
@@ -75,10 +90,10 @@ export async function answerHeatMap(
 
   // the centre: typed ids that do not resolve fail before the date check, untyped ones after it
   const centre = resolveCentre(generation, placeId);
-  if (centre.kind === 'invalid') return engineError('unknown_object', `The entry point: ${placeId} is not valid`, generation);
-  if (!inProduction(generation, t0, timeZone)) return engineError('date_out_of_bounds', 'date is not in data production period', generation);
-  if (centre.kind === 'unknown') return engineError('unknown_object', `The entry point: ${placeId} is not valid`, generation);
-  if (!generation.streets) return engineError('no_solution', 'no street network data, impossible to compute a heat_map', generation);
+  if (centre.kind === 'invalid') return engineError('unknown_object', invalidEntryPoint(placeId), generation);
+  if (!inProduction(generation, t0, timeZone)) return engineError('date_out_of_bounds', OUT_OF_PRODUCTION, generation);
+  if (centre.kind === 'unknown') return engineError('unknown_object', invalidEntryPoint(placeId), generation);
+  if (!generation.streets) return engineError('no_solution', NO_STREET_NETWORK, generation);
 
   const query = buildQuery(params, generation, direction, centre, t0);
   const e = envelope(generation);
@@ -97,9 +112,10 @@ export async function answerHeatMap(
     if (e instanceof WorkUnavailable) {
       const headers = { 'retry-after': String(e.retryAfterSec) };
       if (e.reason === 'timeout') {
-        return { status: 503, headers, body: JSON.stringify({ error: { id: 'dead_socket', message: `The region ${coverage.id} is dead` }, message: `The region ${coverage.id} is dead` }) };
+        const { status, json } = plainBody(deadRegion(coverage.id).body as Exclude<ApiErrorBody, { family: 'engine' }>);
+        return { status, headers, body: JSON.stringify(json) };
       }
-      return { ...engineError('service_unavailable', e.message, generation), headers };
+      return { ...engineError('service_unavailable', HEAT_MAPS_QUEUE_FULL, generation), headers };
     }
     throw e;
   }

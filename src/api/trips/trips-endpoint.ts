@@ -11,7 +11,7 @@ import { FilterError } from '../../ptref/filter-ast.js';
 import type { FreshnessLevel } from '../../ptref/freshness.js';
 import { type TripsQuery } from '../../ptref/trips-criteria.js';
 import { findTrips, UnknownTypeError } from '../../ptref/trips-query.js';
-import { engineError, plainError } from '../errors.js';
+import { engineError, plainError, unknownExternalCode } from '../errors.js';
 import { cleanHref, paginationLinks, type Link, type PageInfo, type RequestInfo } from '../links.js';
 import { parseParams, resolveDatetime } from '../params.js';
 import { contextJson, publishersJson } from '../serialize.js';
@@ -58,7 +58,7 @@ export function answerTrips(r: TripsRequest, generation: Generation, params: Ret
     if (e instanceof FilterError) {
       // An external code that matches nothing names the code, like Navitia's other collections.
       if (query.externalCode !== undefined && e.id === 'bad_filter' && !generation.ref.tt.tripCodes.has(query.externalCode)) {
-        throw engineError('unknown_object', `Unable to find an object for the external_code ${query.externalCode}`);
+        throw unknownExternalCode(query.externalCode);
       }
       throw engineError(e.id, e.message);
     }

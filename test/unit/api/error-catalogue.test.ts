@@ -1,0 +1,31 @@
+/** The error catalogue of src/api/errors.ts and the README's table of it say the same, row for row. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { errorCatalogue } from '../../../src/api/errors.js';
+
+const README = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../README.md');
+
+/** The rows (status, id, message) of the table under "### The error catalogue". */
+function readmeRows(): string[] {
+  const text = readFileSync(README, 'utf8');
+  const start = text.indexOf('### The error catalogue');
+  assert.ok(start >= 0, 'the README has the section');
+  const lines = text.slice(start).split('\n');
+  const first = lines.findIndex((l) => l.startsWith('|---'));
+  const rows: string[] = [];
+  for (const line of lines.slice(first + 1)) {
+    if (!line.startsWith('|')) break;
+    const [status, id, message] = line.split(' | ').map((c) => c.replace(/^\| ?/, '').trim());
+    rows.push(`${status} ${id!.replace(/`/g, '')} ${message!.replace(/^`|`$/g, '')}`);
+  }
+  return rows;
+}
+
+test('every error of the catalogue is in the README table, and nothing else', () => {
+  const catalogue = errorCatalogue().map((e) => `${e.status} ${e.id} ${e.message}`);
+  assert.ok(catalogue.length >= 10);
+  assert.deepEqual(readmeRows().sort(), catalogue.sort());
+});
