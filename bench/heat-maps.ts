@@ -15,7 +15,7 @@ import { Coverage, CoverageRegistry } from '../src/service/coverage-registry.js'
 import { HeatMapPool } from '../src/api/heat-maps/heat-map-pool.js';
 import { loadCoverage } from '../src/service/load-coverage.js';
 import { HeatMapEngine, type HeatMapQuery } from '../src/routing/heat-map.js';
-import { zonedToEpoch } from '../src/util/datetime.js';
+import { zonedToEpoch } from '../src/util/time-zones.js';
 import { DEFAULT_LIMITS } from '../src/service/limits.js';
 import { lcg } from '../test/helpers/random.js';
 

@@ -18,7 +18,7 @@ import { ServiceDays } from '../src/model/service-days.js';
 import type { Timetable } from '../src/model/timetable.js';
 import { buildRaptorData, raptorDataBytes } from '../src/routing/raptor-data.js';
 import { RaptorSearch, type RaptorQuery } from '../src/routing/raptor.js';
-import { zonedToEpoch } from '../src/util/datetime.js';
+import { zonedToEpoch } from '../src/util/time-zones.js';
 import { mulberry32 } from '../test/helpers/random.js';
 
 const feed = process.argv[2] ?? path.resolve('../shared/data/rnv-mannheim/gtfs.zip');

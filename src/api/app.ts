@@ -7,7 +7,7 @@ import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { CoverageRegistry } from '../service/coverage-registry.js';
-import { parseDatetimeParam } from '../util/datetime.js';
+import { parseDatetimeParam } from '../util/api-datetime.js';
 import { coverageJson, coverageLinks } from './coverage/coverage-endpoint.js';
 import { COLLECTION_CAPTIONS } from '../ptref/object-types.js';
 import { coverageRef, resolveCoverage, type CoverageRef } from './coverage/coverage-resolution.js';

@@ -2,7 +2,7 @@
  * Query parameters declared as data: one table per endpoint drives parsing, validation messages
  * (Navitia's family-A errors), and the API documents. No parameter is described twice.
  */
-import { DatetimeParseError, parseDatetimeParam } from '../util/datetime.js';
+import { DatetimeParseError, parseDatetimeParam } from '../util/api-datetime.js';
 import { parameterError } from './errors.js';
 import { valuesOf, type QueryPair } from './query-string.js';
 

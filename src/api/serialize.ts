@@ -1,5 +1,6 @@
 /** JSON pieces shared by responses: context, feed publishers, the engine-error envelope. */
-import { formatLocal, formatUtc } from '../util/datetime.js';
+import { formatUtc } from '../util/calendar.js';
+import { formatLocal } from '../util/time-zones.js';
 import type { Generation } from '../service/generation.js';
 import { engineStatus, type EngineErrorId } from './errors.js';
 

@@ -25,7 +25,9 @@ import {
   type StopArea,
   type Timetable,
 } from '../model/timetable.js';
-import { dayNumber, isValidTimeZone, parseGtfsDate } from '../util/datetime.js';
+import { dayNumber } from '../util/calendar.js';
+import { isValidTimeZone } from '../util/time-zones.js';
+import { parseGtfsDate } from '../util/gtfs-times.js';
 import type { CsvRow } from './csv-reader.js';
 import { openFeedSource, type FeedSource } from './feed-source.js';
 import { readLimitsOf, type ReadLimits } from './read-limits.js';

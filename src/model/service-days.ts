@@ -5,7 +5,8 @@
  *
  *   originSec[tz][d - firstDay]   (Float64Array per time zone)
  */
-import { dateOfDayNumber, serviceDayOrigin } from '../util/datetime.js';
+import { dateOfDayNumber } from '../util/calendar.js';
+import { serviceDayOrigin } from '../util/time-zones.js';
 import type { Timetable } from './timetable.js';
 
 export class ServiceDays {

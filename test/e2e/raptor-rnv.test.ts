@@ -29,7 +29,8 @@ import { buildRaptorData, type Footpaths, type RaptorData } from '../../src/rout
 import { buildRaptorOverlay } from '../../src/routing/raptor-overlay.js';
 import { NO_LINE, NO_ROUTE, runKey, type AddedRun, type RealtimeRun } from '../../src/model/realtime-runs.js';
 import { RaptorSearch, type RaptorQuery } from '../../src/routing/raptor.js';
-import { dayNumber, zonedToEpoch } from '../../src/util/datetime.js';
+import { dayNumber } from '../../src/util/calendar.js';
+import { zonedToEpoch } from '../../src/util/time-zones.js';
 import { SHARED_DATA } from '../helpers/gtfs-fixture.js';
 import { mulberry32 } from '../helpers/random.js';
 

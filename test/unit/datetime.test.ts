@@ -1,5 +1,5 @@
 /**
- * Unit tests for src/util/datetime.ts.
+ * Unit tests for the datetime modules of src/util/: api-datetime.ts (the API grammar), time-zones.ts, calendar.ts, gtfs-times.ts.
  *
  * Expected instants are worked out by hand from day numbers; the anchors used below:
  *   1970-01-01 → day 0.
@@ -14,11 +14,10 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  DatetimeParseError, INVALID_GTFS_DATE, INVALID_GTFS_TIME, dateOfDayNumber, dayNumber, formatDayNumber,
-  formatLocal, formatUtc, isValidTimeZone, parseDatetimeParam, parseGtfsDate, parseGtfsTime, serviceDayOrigin,
-  utcOffsetSec, zonedToEpoch,
-} from '../../src/util/datetime.js';
+import { dateOfDayNumber, dayNumber, formatDayNumber, formatUtc } from '../../src/util/calendar.js';
+import { formatLocal, isValidTimeZone, serviceDayOrigin, utcOffsetSec, zonedToEpoch } from '../../src/util/time-zones.js';
+import { DatetimeParseError, parseDatetimeParam } from '../../src/util/api-datetime.js';
+import { INVALID_GTFS_DATE, INVALID_GTFS_TIME, parseGtfsDate, parseGtfsTime } from '../../src/util/gtfs-times.js';
 
 const PARIS = 'Europe/Paris';
 const NEW_YORK = 'America/New_York';

@@ -16,7 +16,8 @@ import { DisruptionFileError, parseDisruptionFile } from '../../src/live/disrupt
 import { coverageLanguage, pickTranslation, readAlerts } from '../../src/live/disruptions/alerts.js';
 import { DisruptionIndex } from '../../src/live/disruptions/disruption-index.js';
 import { plannedRuns } from '../../src/live/disruptions/planned-runs.js';
-import { dayNumber, zonedToEpoch } from '../../src/util/datetime.js';
+import { dayNumber } from '../../src/util/calendar.js';
+import { zonedToEpoch } from '../../src/util/time-zones.js';
 import { SHARED_DATA, writeFeed } from '../helpers/gtfs-fixture.js';
 import { TOWN } from '../api/fixture.js';
 

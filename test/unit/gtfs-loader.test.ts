@@ -5,7 +5,7 @@ import path from 'node:path';
 import { loadTimetable } from '../../src/gtfs/gtfs-loader.js';
 import { FeedError, LoadReport } from '../../src/gtfs/load-report.js';
 import { INTERPOLATED_BIT, OdtLevel, serviceRunsOn, type Timetable } from '../../src/model/timetable.js';
-import { dayNumber } from '../../src/util/datetime.js';
+import { dayNumber } from '../../src/util/calendar.js';
 import { writeFeed } from '../helpers/gtfs-fixture.js';
 
 /*

@@ -10,7 +10,7 @@ import { ServiceDays } from '../../src/model/service-days.js';
 import type { Timetable } from '../../src/model/timetable.js';
 import { buildRaptorData, raptorDataBytes, type Footpaths, type RaptorData } from '../../src/routing/raptor-data.js';
 import { RaptorSearch, type RaptorQuery } from '../../src/routing/raptor.js';
-import { zonedToEpoch } from '../../src/util/datetime.js';
+import { zonedToEpoch } from '../../src/util/time-zones.js';
 import { writeFeed } from '../helpers/gtfs-fixture.js';
 
 /** Agency in `tz`, one calendar running every day of January to April 2024, lines L1..L9. */

@@ -13,7 +13,8 @@ import { NO_LINE, NO_ROUTE, runKey } from '../../src/model/realtime-runs.js';
 import { readTripUpdates, readTripUpdatesInSlices } from '../../src/live/realtime/trip-updates.js';
 import { LevelRuns, RealtimeFreshness } from '../../src/ptref/realtime-freshness.js';
 import { Referential } from '../../src/ptref/referential.js';
-import { dayNumber, zonedToEpoch } from '../../src/util/datetime.js';
+import { dayNumber } from '../../src/util/calendar.js';
+import { zonedToEpoch } from '../../src/util/time-zones.js';
 import { writeFeed } from '../helpers/gtfs-fixture.js';
 
 // T1 runs every day A 10:00 -> B 10:10 -> C 10:20 -> D 10:30 (stop_sequence 5, 10, 15, 20);

@@ -1,7 +1,7 @@
 /** `/v1/coverage`, `/v1/coverage/{region}`, `/v1/coverage/{lon};{lat}` (navitia-trips.md §9). */
 import { DEAD_REGION_ID, deadRegionMessage } from '../errors.js';
 import type { Coverage } from '../../service/coverage-registry.js';
-import { formatDayNumber, formatUtc } from '../../util/datetime.js';
+import { formatDayNumber, formatUtc } from '../../util/calendar.js';
 import { cleanHref, type Link } from '../links.js';
 
 const COLLECTIONS = [

@@ -9,7 +9,9 @@ import type { Generation } from '../../service/generation.js';
 import type { FreshnessLevel } from '../../ptref/freshness.js';
 import { WorkUnavailable } from '../../service/worker-pool.js';
 import { type HeatMapRunner } from './heat-map-runner.js';
-import { dayNumber, formatLocal, parseDatetimeParam } from '../../util/datetime.js';
+import { dayNumber } from '../../util/calendar.js';
+import { formatLocal } from '../../util/time-zones.js';
+import { parseDatetimeParam } from '../../util/api-datetime.js';
 import { resolveCoverage, type CoverageRef } from '../coverage/coverage-resolution.js';
 import {
   deadRegion,

@@ -10,7 +10,7 @@
 import type { FastifyInstance } from 'fastify';
 import { regionJson } from '../coverage/coverage-endpoint.js';
 import type { CoverageRegistry } from '../../service/coverage-registry.js';
-import { formatUtc } from '../../util/datetime.js';
+import { formatUtc } from '../../util/calendar.js';
 import { VERSION } from '../../util/version.js';
 
 

@@ -5,7 +5,8 @@
  */
 import { statusAt, type Disruption, type ImpactedObject } from '../../live/disruptions/disruption.js';
 import type { Generation } from '../../service/generation.js';
-import { formatDayNumber, formatLocal } from '../../util/datetime.js';
+import { formatDayNumber } from '../../util/calendar.js';
+import { formatLocal } from '../../util/time-zones.js';
 
 /** Most disruptions one page of trips embeds. */
 export const PAGE_DISRUPTIONS_MAX = 100;

@@ -16,7 +16,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Caption } from '../../ptref/object-types.js';
 import type { Referential } from '../../ptref/referential.js';
-import { DatetimeParseError, parseDatetimeParam } from '../../util/datetime.js';
+import { DatetimeParseError, parseDatetimeParam } from '../../util/api-datetime.js';
 import { ALWAYS, EFFECTS, IMPACTED_TYPES, type Channel, type Disruption, type Effect, type ImpactedObject, type ImpactedType, type Message, type Period } from './disruption.js';
 
 export class DisruptionFileError extends Error {

@@ -24,7 +24,7 @@
 import type { ServiceDays } from '../../model/service-days.js';
 import type { Referential } from '../../ptref/referential.js';
 import { serviceRunsOn, type Timetable } from '../../model/timetable.js';
-import { dayNumber } from '../../util/datetime.js';
+import { dayNumber } from '../../util/calendar.js';
 import type { FeedMessage, StopTimeEvent, StopTimeUpdate, TripUpdate } from './gtfs-rt.js';
 import { NO_LINE, NO_ROUTE, runKey, type AddedRun, type RealtimeRun } from '../../model/realtime-runs.js';
 
