@@ -7,7 +7,6 @@ import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { CoverageRegistry } from '../service/coverage-registry.js';
-import { parseDatetimeParam } from '../util/api-datetime.js';
 import { coverageJson, coverageLinks } from './coverage/coverage-endpoint.js';
 import { COLLECTION_CAPTIONS } from '../ptref/object-types.js';
 import { coverageRef, resolveCoverage, type CoverageRef } from './coverage/coverage-resolution.js';
@@ -17,8 +16,8 @@ import { lazyInProcessRunner } from './heat-maps/lazy-runner.js';
 import { type HeatMapRunner } from './heat-maps/heat-map-runner.js';
 import { ApiError, bodyRefused, deadRegion, LOADING_DATA, methodNotAllowed, notFoundRoute, plainBody } from './errors.js';
 import { baseUrl, type RequestInfo } from './links.js';
-import { parseParams, swaggerParameters } from './params.js';
-import { hasKey, parseQueryString, type QueryPair } from './query-string.js';
+import { parseParams, requestNow, swaggerParameters } from './params.js';
+import { hasKey, parseQueryString } from './query-string.js';
 import { engineErrorResponse } from './serialize.js';
 import { registerSchemaRoutes } from './schema-routes.js';
 import { answerTrips, parseTripsParams, type TripsRequest } from './trips/trips-endpoint.js';
@@ -191,16 +190,10 @@ function handleCoverage(req: FastifyRequest, reply: FastifyReply, registry: Cove
   return answerTripsRequest(reply, registry, limits, target.trips);
 }
 
-function nowOf(pairs: QueryPair[], params: Record<string, unknown>): number {
-  const text = params['_current_datetime'] as string | undefined;
-  void pairs;
-  return text !== undefined ? parseDatetimeParam(text, 'UTC') : Math.floor(Date.now() / 1000);
-}
-
 function answerCoverage(reply: FastifyReply, registry: CoverageRegistry, segment: string | undefined, info: RequestInfo) {
   const params = parseParams(COVERAGE_PARAMS, info.pairs);
-  const now = nowOf(info.pairs, params);
-  const disableGeojson = params['disable_geojson'] as boolean;
+  const now = requestNow(params);
+  const disableGeojson = params.disable_geojson;
   if (segment === undefined) {
     return reply.send(coverageJson(registry.list(), coverageLinks(info.base, '{regions.id}'), now, disableGeojson));
   }
@@ -211,7 +204,7 @@ function answerCoverage(reply: FastifyReply, registry: CoverageRegistry, segment
 
 function answerTripsRequest(reply: FastifyReply, registry: CoverageRegistry, limits: Limits, r: TripsRequest) {
   const params = parseTripsParams(r, limits);
-  const now = nowOf(r.req.pairs, params);
+  const now = requestNow(params);
   const coverage = resolveCoverage(registry, r.coverageRef);
   const generation = coverage.generation;
   const hasFilterKey = hasKey(r.req.pairs, 'filter');

@@ -3,7 +3,7 @@
  * (Navitia's family-A errors), and the API documents. No parameter is described twice.
  */
 import { DatetimeParseError, parseDatetimeParam } from '../util/api-datetime.js';
-import { parameterError } from './errors.js';
+import { parameterError, type ApiError } from './errors.js';
 import { valuesOf, type QueryPair } from './query-string.js';
 
 export type ParamKind = 'int' | 'uint' | 'float' | 'bool' | 'string' | 'enum' | 'datetime';
@@ -25,22 +25,74 @@ export interface ParamSpec {
   /** Not advertised in documents (still parsed). */
   hidden?: boolean;
   deprecated?: boolean;
+  /** Refused when missing (absent, empty or 0) unless the parameter named `unless` is given. */
+  required?: { error: () => ApiError; unless?: string };
+  /** Refused with `error` when given together with the parameter `name`. */
+  exclusiveWith?: { name: string; error: () => ApiError };
+  /** An array refused with `error` when it has more than `count` items. */
+  maxItems?: { count: number; error: () => ApiError };
 }
 
-export type ParamValue = number | string | boolean | string[] | undefined;
-export type ParsedParams = Record<string, ParamValue>;
+interface KindValues {
+  int: number;
+  uint: number;
+  float: number;
+  bool: boolean;
+  string: string;
+  enum: string;
+  datetime: string;
+}
+
+/** The value type of one parameter: its enum's values, else its kind's type. */
+type ValueOf<S extends ParamSpec> = S extends { kind: 'enum'; values: readonly (infer V extends string)[] } ? V : KindValues[S['kind']];
+
+/** Arrays are always there (maybe empty); scalars with a default or always required are always there. */
+type ParsedValue<S extends ParamSpec> = S extends { array: true }
+  ? ValueOf<S>[]
+  : S extends { default: number | string | boolean }
+    ? ValueOf<S>
+    : S extends { required: infer R }
+      ? R extends { unless: string }
+        ? ValueOf<S> | undefined
+        : ValueOf<S>
+      : ValueOf<S> | undefined;
+
+/** The parsed parameters of a table, typed from the table itself. */
+export type ParamsOf<T extends readonly ParamSpec[]> = { [S in T[number] as S['name']]: ParsedValue<S> };
+
+type ParamValue = number | string | boolean | string[] | number[] | undefined;
 
 /**
  * Parse and validate the parameters of `specs` from the query pairs. A scalar given several times
  * is validated each time and the first value is used. Unknown parameters are ignored.
  * Datetimes are validated here and returned as written (their time zone is the coverage's).
+ * Then the rules between parameters, in Navitia's order: every `required` in table order, then every
+ * `maxItems`, then every `exclusiveWith`.
  */
-export function parseParams(specs: readonly ParamSpec[], pairs: QueryPair[]): ParsedParams {
-  const out: ParsedParams = {};
+export function parseParams<const T extends readonly ParamSpec[]>(specs: T, pairs: QueryPair[]): ParamsOf<T> {
+  const out = parseValues(specs, pairs);
+  const given = (name: string) => {
+    const v = out[name];
+    return v !== undefined && v !== '' && v !== 0 && !(Array.isArray(v) && v.length === 0);
+  };
+  for (const spec of specs) {
+    if (spec.required && !given(spec.name) && !(spec.required.unless !== undefined && given(spec.required.unless))) throw spec.required.error();
+  }
+  for (const spec of specs) {
+    if (spec.maxItems && (out[spec.name] as unknown[]).length > spec.maxItems.count) throw spec.maxItems.error();
+  }
+  for (const spec of specs) {
+    if (spec.exclusiveWith && given(spec.name) && given(spec.exclusiveWith.name)) throw spec.exclusiveWith.error();
+  }
+  return out as ParamsOf<T>;
+}
+
+function parseValues(specs: readonly ParamSpec[], pairs: QueryPair[]): Record<string, ParamValue> {
+  const out: Record<string, ParamValue> = {};
   for (const spec of specs) {
     const raw = spec.array ? valuesOf(pairs, spec.name) : pairs.filter((p) => p.name === spec.name).map((p) => p.value);
     if (spec.array) {
-      out[spec.name] = raw.map((v) => String(parseOne(spec, v)));
+      out[spec.name] = raw.map((v) => parseOne(spec, v)) as string[] | number[];
       continue;
     }
     if (raw.length === 0) {
@@ -113,6 +165,20 @@ function pythonList(values: readonly string[]): string {
   return `[${values.map((v) => `'${v}'`).join(', ')}]`;
 }
 
+/** Hidden parameter of every endpoint: the "now" of the request, in UTC. */
+export const CURRENT_DATETIME = {
+  name: '_current_datetime',
+  kind: 'datetime',
+  description: 'The date and time taken as now (UTC), for tests and for statuses relative to now.',
+  hidden: true,
+} as const satisfies ParamSpec;
+
+/** The request's now in epoch seconds: `_current_datetime` when given, else the clock. */
+export function requestNow(params: { _current_datetime?: string | undefined }): number {
+  const text = params._current_datetime;
+  return text !== undefined ? parseDatetimeParam(text, 'UTC') : Math.floor(Date.now() / 1000);
+}
+
 /** Resolve a validated datetime parameter in the coverage's time zone (epoch seconds). */
 export function resolveDatetime(text: string | undefined, timeZone: string): number | undefined {
   return text === undefined ? undefined : parseDatetimeParam(text, timeZone);
@@ -126,7 +192,8 @@ export function swaggerParameters(specs: readonly ParamSpec[]): Record<string, u
     .map((spec) => {
       const item: Record<string, unknown> = { type: typeOf(spec.kind) };
       if (spec.values) item['enum'] = [...spec.values];
-      const p: Record<string, unknown> = { name: spec.array ? `${spec.name}[]` : spec.name, in: 'query', required: false, description: spec.description };
+      const required = spec.required !== undefined && spec.required.unless === undefined;
+      const p: Record<string, unknown> = { name: spec.array ? `${spec.name}[]` : spec.name, in: 'query', required, description: spec.description };
       if (spec.array) Object.assign(p, { type: 'array', items: item, collectionFormat: 'multi' });
       else Object.assign(p, item);
       if (spec.default !== undefined) p['default'] = spec.default;

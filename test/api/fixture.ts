@@ -241,7 +241,7 @@ export async function townTrips(query = '', uri = ''): Promise<string[]> {
 export const NOT_FOUND_MESSAGE = 'ptref : Filters: Unable to find object';
 
 /** Family A body text of a bad trips parameter: the reason, then the help text of the parameter table. */
-export function paramMessage(name: string, reason: string, specs: ParamSpec[] = tripsParams(DEFAULT_LIMITS, true)): string {
+export function paramMessage(name: string, reason: string, specs: readonly ParamSpec[] = tripsParams(DEFAULT_LIMITS, true)): string {
   const bare = name.replace(/\[\]$/, '');
   const spec = specs.find((s) => s.name === bare);
   if (!spec) throw new Error(`no parameter ${name}`);

@@ -13,6 +13,7 @@ import { buildApp } from '../../src/api/app.js';
 import { heatMapParams } from '../../src/api/heat-maps/heat-maps-params.js';
 import { DEFAULT_LIMITS } from '../../src/service/limits.js';
 import { COVERAGE_PARAMS, tripsParams } from '../../src/api/trips/trips-params.js';
+import type { ParamSpec } from '../../src/api/params.js';
 import { Coverage, CoverageRegistry } from '../../src/service/coverage-registry.js';
 import { loadCoverage } from '../../src/service/load-coverage.js';
 
@@ -41,7 +42,7 @@ after(async () => {
 // ---------------------------------------------------------------------------------------------
 // generators
 
-const PARAM_NAMES = [...new Set([...tripsParams(DEFAULT_LIMITS, true), ...heatMapParams(DEFAULT_LIMITS), ...COVERAGE_PARAMS].map((p) => (p.array ? `${p.name}[]` : p.name)))];
+const PARAM_NAMES = [...new Set([...tripsParams(DEFAULT_LIMITS, true), ...heatMapParams(DEFAULT_LIMITS), ...COVERAGE_PARAMS].map((p: ParamSpec) => (p.array ? `${p.name}[]` : p.name)))];
 
 const hostileText = fc.oneof(
   fc.constantFrom('', ' ', 'NaN', 'nan', 'Infinity', '-Infinity', '1e308', '-1e308', '1e-400', '99999999999999999999999', '-1', '0', '-0', '0x10', '1_000', 'true', 'TRUE', 'null', 'undefined'),

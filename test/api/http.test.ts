@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { DEFAULT_LIMITS } from '../../src/service/limits.js';
 import { tripsParams } from '../../src/api/trips/trips-params.js';
+import type { ParamSpec } from '../../src/api/params.js';
 import { testServer } from './fixture.js';
 
 after(async () => (await testServer()).app.close());
@@ -86,8 +87,8 @@ test('OPTIONS ?schema=true answers the endpoint\'s parameters as Swagger objects
   assert.equal(res.headers['access-control-allow-origin'], '*');
   const body = JSON.parse(res.body);
   const names = body.get.parameters.map((p: { name: string }) => p.name);
-  const visible = tripsParams(DEFAULT_LIMITS, true).filter((p) => !p.hidden);
-  assert.deepEqual(names, visible.map((p) => (p.array ? `${p.name}[]` : p.name)));
+  const visible = tripsParams(DEFAULT_LIMITS, true).filter((p: ParamSpec) => !p.hidden);
+  assert.deepEqual(names, visible.map((p: ParamSpec) => (p.array ? `${p.name}[]` : p.name)));
   assert.ok(names.includes('filter') && names.includes('forbidden_uris[]') && !names.includes('_current_datetime'));
   const count = body.get.parameters.find((p: { name: string }) => p.name === 'count');
   assert.deepEqual(count, { name: 'count', in: 'query', required: false, description: visible.find((p) => p.name === 'count')!.description, type: 'integer', default: 25, minimum: 0 });

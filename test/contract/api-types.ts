@@ -1404,7 +1404,7 @@ export interface operations {
     };
     getCoverageRegionHeatMaps: {
         parameters: {
-            query?: {
+            query: {
                 /** @description Centre of a departure heat map: a stop area, a stop point or a coordinate lon;lat. */
                 from?: string;
                 /** @description Centre of an arrival heat map: a stop area, a stop point or a coordinate lon;lat. */
@@ -1463,7 +1463,7 @@ export interface operations {
                 /** @description Timetable used: base_schedule (default), adapted_schedule or realtime. */
                 data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
                 /** @description Maximum duration of journeys in seconds from datetime (required, at most 86400). */
-                max_duration?: number;
+                max_duration: number;
                 /** @description Only accessible vehicles and stops (false unless the traveller profile says otherwise). */
                 wheelchair?: boolean;
                 /** @description A traveller profile giving speeds, modes, access limits and accessibility; explicit parameters win. */
@@ -2070,7 +2070,7 @@ export interface operations {
     };
     getCoverageLonLatHeatMaps: {
         parameters: {
-            query?: {
+            query: {
                 /** @description Centre of a departure heat map: a stop area, a stop point or a coordinate lon;lat. */
                 from?: string;
                 /** @description Centre of an arrival heat map: a stop area, a stop point or a coordinate lon;lat. */
@@ -2129,7 +2129,7 @@ export interface operations {
                 /** @description Timetable used: base_schedule (default), adapted_schedule or realtime. */
                 data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
                 /** @description Maximum duration of journeys in seconds from datetime (required, at most 86400). */
-                max_duration?: number;
+                max_duration: number;
                 /** @description Only accessible vehicles and stops (false unless the traveller profile says otherwise). */
                 wheelchair?: boolean;
                 /** @description A traveller profile giving speeds, modes, access limits and accessibility; explicit parameters win. */

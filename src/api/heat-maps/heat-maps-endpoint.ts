@@ -17,10 +17,7 @@ import {
   deadRegion,
   engineStatus,
   HEAT_MAPS_QUEUE_FULL,
-  heatMapNoCentre,
-  heatMapNoMaxDuration,
   heatMapRidesharing,
-  heatMapTwoCentres,
   invalidEntryPoint,
   LOADING_DATA,
   NO_STREET_NETWORK,
@@ -30,12 +27,14 @@ import {
   type EngineErrorId,
 } from '../errors.js';
 import { chooseEncoding, type HeatMapRender, type RenderedHeatMap } from './heat-map-render.js';
-import { heatMapParams, type StreetMode } from './heat-maps-params.js';
+import { heatMapParams } from './heat-maps-params.js';
 import type { RequestInfo } from '../links.js';
-import { parseParams, type ParsedParams } from '../params.js';
+import { parseParams, requestNow, type ParamsOf } from '../params.js';
 import { contextJson, publishersJson } from '../serialize.js';
 import { COVERAGE_DEFAULTS, TRAVELER_PROFILES } from './traveler-profiles.js';
 import type { Limits } from '../../service/limits.js';
+
+type HeatMapParams = ParamsOf<ReturnType<typeof heatMapParams>>;
 
 export interface HeatMapAnswer {
   status: number;
@@ -54,18 +53,12 @@ export async function answerHeatMap(
   acceptEncoding?: string,
 ): Promise<HeatMapAnswer> {
   const params = parseParams(heatMapParams(limits), req.pairs);
-  const now = params['_current_datetime'] !== undefined ? parseDatetimeParam(params['_current_datetime'] as string, 'UTC') : Math.floor(Date.now() / 1000);
+  const now = requestNow(params);
   const coverage = resolveCoverage(registry, coverageRef);
 
-  const from = (params['from'] as string | undefined) || undefined;
-  const to = (params['to'] as string | undefined) || undefined;
-  if (!from && !to) throw heatMapNoCentre();
-  if (!params['max_duration']) throw heatMapNoMaxDuration();
-  if (from && to) throw heatMapTwoCentres();
-  const modesOf = (name: string) => (params[name] as string[]).filter((m) => m !== '') as StreetMode[];
-  if ([...modesOf('first_section_mode'), ...modesOf('last_section_mode'), ...modesOf('direct_path_mode')].includes('ridesharing')) {
-    throw heatMapRidesharing();
-  }
+  const from = params.from || undefined;
+  const to = params.to || undefined;
+  if ([...params.first_section_mode, ...params.last_section_mode, ...params.direct_path_mode].includes('ridesharing')) throw heatMapRidesharing();
 
   const generation = coverage.generation;
   const timeZone = generation?.tt.timezone ?? coverage.config.timezone ?? 'UTC';
@@ -88,7 +81,7 @@ export async function answerHeatMap(
 
   const direction = from ? 'departure' : 'arrival';
   const placeId = (from ?? to)!;
-  const t0 = params['datetime'] !== undefined ? parseDatetimeParam(params['datetime'] as string, timeZone) : now;
+  const t0 = params.datetime !== undefined ? parseDatetimeParam(params.datetime, timeZone) : now;
 
   // the centre: typed ids that do not resolve fail before the date check, untyped ones after it
   const centre = resolveCentre(generation, placeId);
@@ -213,15 +206,15 @@ function streetNameNear(g: Generation, lon: number, lat: number): string {
 
 /** Request parameters, traveller profile and coverage defaults → the computation's query. */
 function buildQuery(
-  params: ParsedParams,
+  params: HeatMapParams,
   g: Generation,
   direction: 'departure' | 'arrival',
   centre: Centre & { lon: number; lat: number },
   t0: number,
 ): HeatMapQuery {
-  const profile = params['traveler_type'] ? TRAVELER_PROFILES[params['traveler_type'] as string] : undefined;
-  const num = (name: string, fallback: number): number => (params[name] as number | undefined) ?? fallback;
-  const given = (name: string) => [...new Set((params[name] as string[]).filter((m) => m !== ''))] as HeatMapMode[];
+  const profile = params.traveler_type ? TRAVELER_PROFILES[params.traveler_type] : undefined;
+  // ridesharing is refused before this point
+  const given = (name: 'first_section_mode' | 'last_section_mode' | 'direct_path_mode') => [...new Set(params[name])] as HeatMapMode[];
   const modes = (name: 'first_section_mode' | 'last_section_mode'): HeatMapMode[] => {
     const list = given(name);
     return list.length > 0 ? list : [...((profile?.[name] as HeatMapMode[] | undefined) ?? ['walking'])];
@@ -231,16 +224,15 @@ function buildQuery(
   const endModes = direction === 'departure' ? last : first;
   const directModes = given('direct_path_mode');
   const speeds = {
-    walking: num('walking_speed', profile?.walking_speed ?? COVERAGE_DEFAULTS.walking_speed),
-    bike: num('bike_speed', profile?.bike_speed ?? COVERAGE_DEFAULTS.bike_speed),
-    bss: num('bss_speed', profile?.bss_speed ?? COVERAGE_DEFAULTS.bss_speed),
-    car: num('car_speed', profile?.car_speed ?? COVERAGE_DEFAULTS.car_speed),
-    car_no_park: num('car_no_park_speed', COVERAGE_DEFAULTS.car_no_park_speed),
-    taxi: num('taxi_speed', COVERAGE_DEFAULTS.taxi_speed),
+    walking: params.walking_speed ?? profile?.walking_speed ?? COVERAGE_DEFAULTS.walking_speed,
+    bike: params.bike_speed ?? profile?.bike_speed ?? COVERAGE_DEFAULTS.bike_speed,
+    bss: params.bss_speed ?? profile?.bss_speed ?? COVERAGE_DEFAULTS.bss_speed,
+    car: params.car_speed ?? profile?.car_speed ?? COVERAGE_DEFAULTS.car_speed,
+    car_no_park: params.car_no_park_speed ?? COVERAGE_DEFAULTS.car_no_park_speed,
+    taxi: params.taxi_speed ?? COVERAGE_DEFAULTS.taxi_speed,
   };
-  const allToPt = params['max_duration_to_pt'] as number | undefined;
-  const toPt = (mode: string, profileValue: number | undefined) =>
-    allToPt ?? (params[`max_${mode}_duration_to_pt`] as number | undefined) ?? profileValue ?? COVERAGE_DEFAULTS.max_duration_to_pt;
+  const toPt = (mode: HeatMapMode, profileValue: number | undefined) =>
+    params.max_duration_to_pt ?? params[`max_${mode}_duration_to_pt`] ?? profileValue ?? COVERAGE_DEFAULTS.max_duration_to_pt;
   const maxToPtSec = {
     walking: toPt('walking', profile?.max_walking_duration_to_pt),
     bike: toPt('bike', profile?.max_bike_duration_to_pt),
@@ -249,30 +241,30 @@ function buildQuery(
     car_no_park: toPt('car_no_park', undefined),
     taxi: toPt('taxi', undefined),
   };
-  const wheelchair = (params['wheelchair'] as boolean | undefined) ?? profile?.wheelchair ?? false;
+  const wheelchair = params.wheelchair ?? profile?.wheelchair ?? false;
   const freeStops: number[] = [];
   if (centre.kind === 'stop_point') freeStops.push(centre.index);
   else if (centre.kind === 'stop_area') for (const s of g.ref.convert('stop_area', 'stop_point', Uint32Array.of(centre.index))) freeStops.push(s);
-  const directPath = params['direct_path'] as string;
-  const { tripAllowed, stopAllowed } = transitMasks(g, params['forbidden_uris'] as string[], params['allowed_id'] as string[]);
+  const directPath = params.direct_path;
+  const { tripAllowed, stopAllowed } = transitMasks(g, params.forbidden_uris, params.allowed_id);
   return {
     direction,
     centreLon: centre.lon,
     centreLat: centre.lat,
     freeStops,
-    freeRadiusM: Math.max(0, num(direction === 'departure' ? 'free_radius_from' : 'free_radius_to', 0)),
+    freeRadiusM: Math.max(0, direction === 'departure' ? params.free_radius_from : params.free_radius_to),
     accessModes: direction === 'departure' ? first : last,
     endModes,
     directModes: directModes.length > 0 ? directModes : endModes,
     speeds,
     maxToPtSec,
-    taxiAccessExtraSec: Math.max(0, num(direction === 'departure' ? 'additional_time_after_first_section_taxi' : 'additional_time_before_last_section_taxi', 0)),
-    taxiEndExtraSec: Math.max(0, num(direction === 'departure' ? 'additional_time_before_last_section_taxi' : 'additional_time_after_first_section_taxi', 0)),
+    taxiAccessExtraSec: Math.max(0, direction === 'departure' ? params.additional_time_after_first_section_taxi : params.additional_time_before_last_section_taxi),
+    taxiEndExtraSec: Math.max(0, direction === 'departure' ? params.additional_time_before_last_section_taxi : params.additional_time_after_first_section_taxi),
     t0,
-    maxDurationSec: params['max_duration'] as number,
-    resolution: params['resolution'] as number,
-    maxTransfers: Math.max(0, num('max_nb_transfers', 10)),
-    minTransfers: Math.max(0, num('min_nb_transfers', 0)),
+    maxDurationSec: params.max_duration,
+    resolution: params.resolution,
+    maxTransfers: Math.max(0, params.max_nb_transfers),
+    minTransfers: Math.max(0, params.min_nb_transfers),
     wheelchair,
     directPath: directPath !== 'none',
     transit: directPath !== 'only',
@@ -283,8 +275,8 @@ function buildQuery(
 }
 
 /** data_freshness, else realtime when the deprecated disruption_active=true, else base_schedule (Navitia's order). */
-function freshnessLevel(params: ParsedParams): FreshnessLevel {
-  return (params['data_freshness'] as FreshnessLevel | undefined) ?? (params['disruption_active'] ? 'realtime' : 'base_schedule');
+function freshnessLevel(params: HeatMapParams): FreshnessLevel {
+  return params.data_freshness ?? (params.disruption_active ? 'realtime' : 'base_schedule');
 }
 
 /** Types an id of forbidden_uris[] or allowed_id[] may name, in the order they are tried. */

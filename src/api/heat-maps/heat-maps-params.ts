@@ -1,29 +1,37 @@
 /** Query parameters of the two heat-map operations (interface.md, heat maps; decisions.md, Heat maps). */
-import type { ParamSpec } from '../params.js';
+import { CURRENT_DATETIME, type ParamSpec } from '../params.js';
 import { type Limits } from '../../service/limits.js';
-import { CURRENT_DATETIME } from '../trips/trips-params.js';
 import { FRESHNESS_LEVELS } from '../../ptref/freshness.js';
+import { heatMapNoCentre, heatMapNoMaxDuration, heatMapTwoCentres } from '../errors.js';
 
 export const STREET_MODES = ['walking', 'bike', 'bss', 'car', 'car_no_park', 'ridesharing', 'taxi'] as const;
 export type StreetMode = (typeof STREET_MODES)[number];
 export const TRAVELER_TYPES = ['standard', 'slow_walker', 'fast_walker', 'luggage', 'wheelchair', 'cyclist', 'motorist'] as const;
 
-const speed = (mode: string, max: number, what: string): ParamSpec => ({
-  name: `${mode}_speed`,
-  kind: 'float',
-  min: 0.01,
-  max,
-  description: `${what} speed in metres per second, from 0.01 to ${max}.`,
-});
-const toPt = (mode: string, what: string): ParamSpec => ({
-  name: `max_${mode}_duration_to_pt`,
-  kind: 'int',
-  description: `Longest ${what} leg to or from public transport, in seconds.`,
-});
+const speed = <M extends StreetMode>(mode: M, max: number, what: string) =>
+  ({
+    name: `${mode}_speed`,
+    kind: 'float',
+    min: 0.01,
+    max,
+    description: `${what} speed in metres per second, from 0.01 to ${max}.`,
+  }) as const satisfies ParamSpec;
+const toPt = <M extends StreetMode>(mode: M, what: string) =>
+  ({
+    name: `max_${mode}_duration_to_pt`,
+    kind: 'int',
+    description: `Longest ${what} leg to or from public transport, in seconds.`,
+  }) as const satisfies ParamSpec;
 
-export function heatMapParams(limits: Limits): ParamSpec[] {
+export function heatMapParams(limits: Limits) {
   return [
-    { name: 'from', kind: 'string', description: 'Centre of a departure heat map: a stop area, a stop point or a coordinate lon;lat.' },
+    {
+      name: 'from',
+      kind: 'string',
+      required: { error: heatMapNoCentre, unless: 'to' },
+      exclusiveWith: { name: 'to', error: heatMapTwoCentres },
+      description: 'Centre of a departure heat map: a stop area, a stop point or a coordinate lon;lat.',
+    },
     { name: 'to', kind: 'string', description: 'Centre of an arrival heat map: a stop area, a stop point or a coordinate lon;lat.' },
     { name: 'datetime', kind: 'datetime', description: 'Departure time (with from) or arrival time (with to); local time of the coverage unless an offset is given. Now by default.' },
     { name: 'datetime_represents', kind: 'enum', values: ['departure', 'arrival'], default: 'departure', description: 'Kept for compatibility: the direction comes from from or to.' },
@@ -54,6 +62,7 @@ export function heatMapParams(limits: Limits): ParamSpec[] {
       name: 'max_duration',
       kind: 'uint',
       max: limits.maxDurationSec,
+      required: { error: heatMapNoMaxDuration },
       description: `Maximum duration of journeys in seconds from datetime (required, at most ${limits.maxDurationSec}).`,
     },
     { name: 'wheelchair', kind: 'bool', description: 'Only accessible vehicles and stops (false unless the traveller profile says otherwise).' },
@@ -74,5 +83,5 @@ export function heatMapParams(limits: Limits): ParamSpec[] {
       description: `Sampling resolution: cells per side of the grid (1 to ${limits.maxResolution}).`,
     },
     CURRENT_DATETIME,
-  ];
+  ] as const satisfies readonly ParamSpec[];
 }

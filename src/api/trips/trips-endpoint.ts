@@ -8,7 +8,6 @@ import type { Generation } from '../../service/generation.js';
 import type { AddedTrips } from '../../ptref/added-trips.js';
 import { NO_LINE, NO_ROUTE } from '../../model/realtime-runs.js';
 import { FilterError } from '../../ptref/filter-ast.js';
-import type { FreshnessLevel } from '../../ptref/freshness.js';
 import { type TripsQuery } from '../../ptref/trips-criteria.js';
 import { findTrips, UnknownTypeError } from '../../ptref/trips-query.js';
 import { engineError, plainError, unknownExternalCode } from '../errors.js';
@@ -35,20 +34,20 @@ export function parseTripsParams(r: TripsRequest, limits: Limits) {
 
 export function answerTrips(r: TripsRequest, generation: Generation, params: ReturnType<typeof parseTripsParams>, nowSec: number): string {
   const tz = generation.tt.timezone;
-  const forbidden = [...((params['forbidden_uris'] as string[]) ?? []), ...((params['forbidden_id'] as string[]) ?? [])];
+  const forbidden = [...params.forbidden_uris, ...params.forbidden_id];
   const query: TripsQuery = {
     uri: r.uri,
     id: r.id,
-    filter: r.id === undefined ? (params['filter'] as string | undefined) : undefined,
-    headsign: (params['headsign'] as string | undefined) || undefined,
-    tags: (params['tags'] as string[]) ?? [],
+    filter: r.id === undefined ? params.filter : undefined,
+    headsign: params.headsign || undefined,
+    tags: params.tags,
     forbiddenUris: forbidden,
-    externalCode: params['external_code'] as string | undefined,
-    odtLevel: params['odt_level'] as TripsQuery['odtLevel'],
-    dataFreshness: params['data_freshness'] as FreshnessLevel,
-    sinceSec: resolveDatetime(params['since'] as string | undefined, tz),
-    untilSec: resolveDatetime(params['until'] as string | undefined, tz),
-    distance: params['distance'] as number,
+    externalCode: params.external_code,
+    odtLevel: params.odt_level,
+    dataFreshness: params.data_freshness,
+    sinceSec: resolveDatetime(params.since, tz),
+    untilSec: resolveDatetime(params.until, tz),
+    distance: params.distance,
   };
   let trips: Uint32Array;
   try {
@@ -64,8 +63,8 @@ export function answerTrips(r: TripsRequest, generation: Generation, params: Ret
     }
     throw e;
   }
-  const startPage = params['start_page'] as number;
-  const count = params['count'] as number;
+  const startPage = params.start_page;
+  const count = params.count;
   const from = startPage * count;
   const page = from < trips.length ? trips.subarray(from, Math.min(trips.length, from + count)) : trips.subarray(0, 0);
   const info: PageInfo = { totalResult: trips.length, startPage, itemsPerPage: count, itemsOnPage: page.length };
@@ -76,15 +75,15 @@ export function answerTrips(r: TripsRequest, generation: Generation, params: Ret
   }
   if (r.coverageRef.kind === 'region') links.push(...paginationLinks(r.req, info));
 
-  const depth = params['depth'] as number;
+  const depth = params.depth;
   const parts: string[] = [];
   parts.push(`{"pagination":{"total_result":${info.totalResult},"start_page":${startPage},"items_per_page":${count},"items_on_page":${info.itemsOnPage}}`);
   if (page.length > 0) {
     const items: string[] = [];
-    for (let k = 0; k < page.length; k++) items.push(tripJson(generation, page[k]!, depth, params['disable_geojson'] as boolean));
+    for (let k = 0; k < page.length; k++) items.push(tripJson(generation, page[k]!, depth, params.disable_geojson));
     parts.push(`,"trips":[${items.join(',')}]`);
   }
-  parts.push(`,"disruptions":${params['disable_disruption'] ? '[]' : pageDisruptionsJson(generation, page, nowSec)}`);
+  parts.push(`,"disruptions":${params.disable_disruption ? '[]' : pageDisruptionsJson(generation, page, nowSec)}`);
   parts.push(`,"feed_publishers":${publishersJson(generation)}`);
   parts.push(`,"context":${contextJson(nowSec, tz)}`);
   parts.push(`,"links":${JSON.stringify(links)}}`);

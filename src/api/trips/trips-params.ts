@@ -1,18 +1,13 @@
 /** Query parameters of the eight trips operations (interface.md §4.1) and of the coverage endpoints. */
-import type { ParamSpec } from '../params.js';
+import { CURRENT_DATETIME, type ParamSpec } from '../params.js';
 import type { Limits } from '../../service/limits.js';
 import { FRESHNESS_LEVELS } from '../../ptref/freshness.js';
 
-/** Hidden parameter of every endpoint: the "now" of the request, in UTC. */
-export const CURRENT_DATETIME: ParamSpec = {
-  name: '_current_datetime',
-  kind: 'datetime',
-  description: 'The date and time taken as now (UTC), for tests and for statuses relative to now.',
-  hidden: true,
-};
+const FILTER = { name: 'filter', kind: 'string', description: 'A filter expression of the PT-referential language, for example line.code=1A.' } as const satisfies ParamSpec;
 
-export function tripsParams(limits: Limits, withFilter: boolean): ParamSpec[] {
-  const params: ParamSpec[] = [
+/** The table of the trips lists (`withFilter`) or of one trip. */
+export function tripsParams(limits: Limits, withFilter: boolean) {
+  const params = [
     { name: 'start_page', kind: 'int', default: 0, min: 0, description: 'Index of the page to return, from 0.' },
     { name: 'count', kind: 'int', default: 25, min: 0, clampMax: limits.maxCount, description: `Number of trips per page (at most ${limits.maxCount}).` },
     { name: 'depth', kind: 'int', default: 1, min: 0, max: 3, description: 'Level of detail of the returned trips, 0 to 3: from 2 on, trips carry their headsign, route, line and modes, and from 3 on their geometry.' },
@@ -29,12 +24,11 @@ export function tripsParams(limits: Limits, withFilter: boolean): ParamSpec[] {
     { name: 'disable_disruption', kind: 'bool', default: false, description: 'When true, the disruptions list of the response is empty.' },
     { name: 'tags', kind: 'string', array: true, description: 'Only the trips impacted by a disruption that carries one of these tags.' },
     CURRENT_DATETIME,
-  ];
-  if (withFilter) params.push({ name: 'filter', kind: 'string', description: 'A filter expression of the PT-referential language, for example line.code=1A.' });
-  return params;
+  ] as const satisfies readonly ParamSpec[];
+  return [...params, ...(withFilter ? [FILTER] : [])];
 }
 
-export const COVERAGE_PARAMS: ParamSpec[] = [
+export const COVERAGE_PARAMS = [
   { name: 'disable_geojson', kind: 'bool', default: false, description: 'When true, the shape of the coverage is not returned.' },
   CURRENT_DATETIME,
-];
+] as const satisfies readonly ParamSpec[];
