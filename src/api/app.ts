@@ -14,11 +14,11 @@ import { answerHeatMap } from './heat-maps/heat-maps-endpoint.js';
 import { heatMapParams } from './heat-maps/heat-maps-params.js';
 import { lazyInProcessRunner } from './heat-maps/lazy-runner.js';
 import { type HeatMapRunner } from './heat-maps/heat-map-runner.js';
-import { ApiError, bodyRefused, deadRegion, LOADING_DATA, methodNotAllowed, notFoundRoute, plainBody } from './errors.js';
+import { ApiError, bodyRefused, deadRegion, engineError, errorReply, LOADING_DATA, methodNotAllowed, notFoundRoute } from './errors.js';
 import { baseUrl, type RequestInfo } from './links.js';
 import { parseParams, requestNow, swaggerParameters } from './params.js';
 import { hasKey, parseQueryString } from './query-string.js';
-import { engineErrorResponse } from './serialize.js';
+import { ptEnvelope } from './serialize.js';
 import { registerSchemaRoutes } from './schema-routes.js';
 import { answerTrips, parseTripsParams, type TripsRequest } from './trips/trips-endpoint.js';
 import { DEFAULT_LIMITS, type Limits } from '../service/limits.js';
@@ -63,8 +63,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('navitia-request-id', req.id);
     // no endpoint takes a body: refuse one at once, rather than wait for a client that may trickle it
     if (hasBody(req)) {
-      const { status, json } = plainBody(bodyRefused().body as Exclude<ApiError['body'], { family: 'engine' }>);
-      return reply.code(status).header('connection', 'close').type('application/json').send(JSON.stringify(json));
+      return sendError(reply.header('connection', 'close'), bodyRefused());
     }
   });
   const corsOptions = {
@@ -84,10 +83,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const ops = registerOperations(app, { registry, settings: options.operations, metrics: options.metrics });
 
   app.setErrorHandler((error, req, reply) => {
-    if (error instanceof ApiError && error.body.family !== 'engine') {
-      const { status, json } = plainBody(error.body);
-      return reply.code(status).type('application/json').send(JSON.stringify(json));
-    }
+    if (error instanceof ApiError) return sendError(reply, error);
     const statusCode = (error as { statusCode?: number }).statusCode;
     if (statusCode && statusCode >= 400 && statusCode < 500) {
       return reply.code(statusCode).type('application/json').send(JSON.stringify({ message: (error as Error).message }));
@@ -98,10 +94,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setNotFoundHandler((req, reply) => {
     // A known path asked with another method: 405, like Navitia (navitia-trips.md §8.1, family D).
     const known = req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS' && isKnownPath(req);
-    const error = known ? methodNotAllowed() : notFoundRoute();
-    const { status, json } = plainBody(error.body as Exclude<ApiError['body'], { family: 'engine' }>);
-    if (known) reply.header('allow', 'GET, HEAD, OPTIONS');
-    return reply.code(status).type('application/json').send(JSON.stringify(json));
+    return sendError(reply, known ? methodNotAllowed().withHeaders({ allow: 'GET, HEAD, OPTIONS' }) : notFoundRoute());
   });
 
   const runner = options.heatMaps ?? lazyInProcessRunner(limits);
@@ -207,19 +200,15 @@ function answerTripsRequest(reply: FastifyReply, registry: CoverageRegistry, lim
   const now = requestNow(params);
   const coverage = resolveCoverage(registry, r.coverageRef);
   const generation = coverage.generation;
-  const hasFilterKey = hasKey(r.req.pairs, 'filter');
+  const envelope = ptEnvelope(generation, now, generation?.tt.timezone ?? coverage.config.timezone ?? DEFAULT_TIMEZONE, hasKey(r.req.pairs, 'filter'));
   if (!generation) {
     if (coverage.status === 'dead') throw deadRegion(coverage.id);
-    const { status, body } = engineErrorResponse('service_unavailable', LOADING_DATA, hasFilterKey, undefined, now, coverage.config.timezone ?? DEFAULT_TIMEZONE);
-    return reply.code(status).send(body);
+    throw engineError('service_unavailable', LOADING_DATA).within(envelope);
   }
   try {
     return reply.send(answerTrips(r, generation, params, now));
   } catch (e) {
-    if (e instanceof ApiError && e.body.family === 'engine') {
-      const { status, body } = engineErrorResponse(e.body.id, e.body.message, hasFilterKey, generation, now, generation.tt.timezone);
-      return reply.code(status).send(body);
-    }
+    if (e instanceof ApiError && e.body.family === 'engine') throw e.within(envelope);
     throw e;
   }
 }
@@ -234,9 +223,12 @@ async function answerHeatMapRequest(
   acceptEncoding: string | undefined,
 ) {
   // the map's body comes compressed already (see heat-map-render.ts): the compression plugin leaves it
-  const answer = await answerHeatMap(registry, limits, heatMaps, info, ref, acceptEncoding);
   reply.header('vary', 'Accept-Encoding');
-  if (answer.headers) reply.headers(answer.headers);
-  return reply.code(answer.status).send(answer.body);
+  const answer = await answerHeatMap(registry, limits, heatMaps, info, ref, acceptEncoding);
+  return reply.headers(answer.headers).send(answer.body);
 }
 
+function sendError(reply: FastifyReply, error: ApiError) {
+  const { status, body, headers } = errorReply(error);
+  return reply.code(status).headers(headers).type('application/json').send(body);
+}

@@ -32,10 +32,36 @@ export type ApiErrorBody =
   | { family: 'engine'; id: EngineErrorId; message: string }
   | { family: 'plain'; status: number; message: string };
 
+/**
+ * What an endpoint answers an engine error in: Navitia puts it inside the endpoint's own body (the
+ * trips' zeroed pagination, the heat maps' empty `heat_maps`), next to the publishers and context.
+ */
+export interface EngineEnvelope {
+  /** the whole body around `"error":{…}` (given as JSON text) */
+  wrap(errorJson: string): string;
+  /** the query string has a `filter` key (§8.3: no 400 → 404 rewrite then) */
+  hasFilterKey: boolean;
+}
+
 export class ApiError extends Error {
+  envelope: EngineEnvelope | undefined;
+  headers: Record<string, string> = {};
+
   constructor(readonly body: ApiErrorBody) {
     super(body.family === 'parameter' ? `parameter "${body.name}" invalid: ${body.reason}` : body.message);
     this.name = 'ApiError';
+  }
+
+  /** The same error, answered inside an endpoint's envelope (engine errors only). */
+  within(envelope: EngineEnvelope): this {
+    this.envelope = envelope;
+    return this;
+  }
+
+  /** The same error, answered with these headers too. */
+  withHeaders(headers: Record<string, string>): this {
+    Object.assign(this.headers, headers);
+    return this;
   }
 }
 
@@ -69,6 +95,16 @@ export const unknownRegion = (region: string) => httpError(404, 'unknown_object'
 export const noRegionForCoordinates = (lon: string, lat: string) => httpError(404, 'unknown_object', `No region available for the coordinates:${lon}, ${lat}`);
 /** Every endpoint reads its query string only: a request with a body is answered before the body is read. */
 export const bodyRefused = () => plainError(413, 'This service takes no request body: give the parameters in the query string.');
+/** Access (operations/access.ts): no or an unknown token when tokens are configured; past the rate limit. */
+export const noToken = () =>
+  plainError(401, 'no token. Send your token as the Authorization header, alone or as the user name of Basic authentication (an empty password)').withHeaders({
+    'www-authenticate': 'Basic realm="navette"',
+  });
+export const unknownToken = () => plainError(401, 'authentication refused: unknown token').withHeaders({ 'www-authenticate': 'Basic realm="navette"' });
+export const tooManyRequests = (perSecond: number | string, burst: number | string, retryAfterSec: number | string) =>
+  plainError(429, `too many requests: at most ${perSecond} per second (bursts of ${burst}) for one client; retry in ${retryAfterSec} s`).withHeaders({
+    'retry-after': String(retryAfterSec),
+  });
 export const notFoundRoute = () =>
   plainError(404, 'The requested URL was not found on the server. If you entered the URL manually please check your spelling and try again.');
 
@@ -79,15 +115,29 @@ export function engineStatus(id: EngineErrorId, hasFilterKey: boolean): { status
   return { status, id };
 }
 
-/** JSON body of the non-engine families. */
-export function plainBody(body: Exclude<ApiErrorBody, { family: 'engine' }>): { status: number; json: unknown } {
+export interface ErrorReply {
+  status: number;
+  /** JSON text */
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** The one place an error becomes an answer: its status, Navitia's body for its family, its headers. */
+export function errorReply(error: ApiError): ErrorReply {
+  const body = error.body;
+  const reply = (status: number, json: unknown): ErrorReply => ({ status, body: JSON.stringify(json), headers: error.headers });
   switch (body.family) {
     case 'parameter':
-      return { status: 400, json: { message: `parameter "${body.name}" invalid: ${body.reason}\n${body.name} description: ${body.help}` } };
+      return reply(400, { message: `parameter "${body.name}" invalid: ${body.reason}\n${body.name} description: ${body.help}` });
     case 'http':
-      return { status: body.status, json: { error: { id: body.id, message: body.message }, message: body.message } };
+      return reply(body.status, { error: { id: body.id, message: body.message }, message: body.message });
     case 'plain':
-      return { status: body.status, json: { message: body.message } };
+      return reply(body.status, { message: body.message });
+    case 'engine': {
+      const { status, id } = engineStatus(body.id, error.envelope?.hasFilterKey ?? false);
+      const errorJson = JSON.stringify({ id, message: body.message });
+      return { status, body: error.envelope ? error.envelope.wrap(errorJson) : `{"error":${errorJson}}`, headers: error.headers };
+    }
   }
 }
 
@@ -105,6 +155,9 @@ export function errorCatalogue(): { status: number; id: string; message: string 
     notFoundRoute(),
     methodNotAllowed(),
     bodyRefused(),
+    noToken(),
+    unknownToken(),
+    tooManyRequests('X', 'Y', 'Z'),
     unknownExternalCode('X'),
     heatMapNoCentre(),
     heatMapTwoCentres(),

@@ -2,7 +2,7 @@
 import { formatUtc } from '../util/calendar.js';
 import { formatLocal } from '../util/time-zones.js';
 import type { Generation } from '../service/generation.js';
-import { engineStatus, type EngineErrorId } from './errors.js';
+import type { EngineEnvelope } from './errors.js';
 
 export function contextJson(nowSec: number, timeZone: string): string {
   return JSON.stringify({ current_datetime: formatLocal(nowSec, timeZone), timezone: timeZone });
@@ -14,23 +14,17 @@ export function publishersJson(g: Generation | undefined): string {
 }
 
 /**
- * Family C: an engine error inside the PT envelope (zeroed pagination, no collection, no links),
- * with Navitia's 400 → 404 rewrite when the query string has no `filter` key.
+ * Family C: the envelope of an engine error in the PT collections (zeroed pagination, no
+ * collection, no links).
  */
-export function engineErrorResponse(
-  id: EngineErrorId,
-  message: string,
-  hasFilterKey: boolean,
-  g: Generation | undefined,
-  nowSec: number,
-  timeZone: string,
-): { status: number; body: string } {
-  const mapped = engineStatus(id, hasFilterKey);
-  const body =
-    `{"error":${JSON.stringify({ id: mapped.id, message })}` +
-    `,"pagination":{"total_result":0,"start_page":0,"items_per_page":0,"items_on_page":0}` +
-    `,"disruptions":[],"feed_publishers":${publishersJson(g)},"context":${contextJson(nowSec, timeZone)}}`;
-  return { status: mapped.status, body };
+export function ptEnvelope(g: Generation | undefined, nowSec: number, timeZone: string, hasFilterKey: boolean): EngineEnvelope {
+  return {
+    hasFilterKey,
+    wrap: (errorJson) =>
+      `{"error":${errorJson}` +
+      `,"pagination":{"total_result":0,"start_page":0,"items_per_page":0,"items_on_page":0}` +
+      `,"disruptions":[],"feed_publishers":${publishersJson(g)},"context":${contextJson(nowSec, timeZone)}}`,
+  };
 }
 
 export { formatUtc };

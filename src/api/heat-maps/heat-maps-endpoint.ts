@@ -15,15 +15,14 @@ import { parseDatetimeParam } from '../../util/api-datetime.js';
 import { resolveCoverage, type CoverageRef } from '../coverage/coverage-resolution.js';
 import {
   deadRegion,
-  engineStatus,
   HEAT_MAPS_QUEUE_FULL,
   heatMapRidesharing,
   invalidEntryPoint,
   LOADING_DATA,
   NO_STREET_NETWORK,
   OUT_OF_PRODUCTION,
-  plainBody,
-  type ApiErrorBody,
+  engineError,
+  type EngineEnvelope,
   type EngineErrorId,
 } from '../errors.js';
 import { chooseEncoding, type HeatMapRender, type RenderedHeatMap } from './heat-map-render.js';
@@ -36,10 +35,10 @@ import type { Limits } from '../../service/limits.js';
 
 type HeatMapParams = ParamsOf<ReturnType<typeof heatMapParams>>;
 
+/** A computed map (errors are thrown as ApiError). */
 export interface HeatMapAnswer {
-  status: number;
-  body: Buffer | string;
-  headers?: Record<string, string>;
+  body: Buffer;
+  headers: Record<string, string>;
 }
 
 const OSM_PUBLISHER = { id: 'osm', name: 'openstreetmap', url: 'https://www.openstreetmap.org/copyright', license: 'ODbL' };
@@ -62,21 +61,12 @@ export async function answerHeatMap(
 
   const generation = coverage.generation;
   const timeZone = generation?.tt.timezone ?? coverage.config.timezone ?? 'UTC';
-  const envelope = (g: Generation | undefined) => ({
-    publishers: publishersWithOsm(g),
-    context: contextJson(now, timeZone),
-  });
-  const engineError = (id: EngineErrorId, message: string, g: Generation | undefined): HeatMapAnswer => {
-    const { status, id: mapped } = engineStatus(id, false);
-    const e = envelope(g);
-    return {
-      status,
-      body: `{"heat_maps":[],"feed_publishers":${e.publishers},"links":[],"warnings":[],"context":${e.context},"error":${JSON.stringify({ id: mapped, message })}}`,
-    };
-  };
+  const publishers = (g: Generation | undefined) => publishersWithOsm(g);
+  const context = contextJson(now, timeZone);
+  const fail = (id: EngineErrorId, message: string, g: Generation | undefined) => engineError(id, message).within(mapEnvelope('heat_maps', publishers(g), context));
   if (!generation) {
     if (coverage.status === 'dead') throw deadRegion(coverage.id);
-    return engineError('service_unavailable', LOADING_DATA, undefined);
+    throw fail('service_unavailable', LOADING_DATA, undefined);
   }
 
   const direction = from ? 'departure' : 'arrival';
@@ -85,19 +75,18 @@ export async function answerHeatMap(
 
   // the centre: typed ids that do not resolve fail before the date check, untyped ones after it
   const centre = resolveCentre(generation, placeId);
-  if (centre.kind === 'invalid') return engineError('unknown_object', invalidEntryPoint(placeId), generation);
-  if (!inProduction(generation, t0, timeZone)) return engineError('date_out_of_bounds', OUT_OF_PRODUCTION, generation);
-  if (centre.kind === 'unknown') return engineError('unknown_object', invalidEntryPoint(placeId), generation);
-  if (!generation.streets) return engineError('no_solution', NO_STREET_NETWORK, generation);
+  if (centre.kind === 'invalid') throw fail('unknown_object', invalidEntryPoint(placeId), generation);
+  if (!inProduction(generation, t0, timeZone)) throw fail('date_out_of_bounds', OUT_OF_PRODUCTION, generation);
+  if (centre.kind === 'unknown') throw fail('unknown_object', invalidEntryPoint(placeId), generation);
+  if (!generation.streets) throw fail('no_solution', NO_STREET_NETWORK, generation);
 
   const query = buildQuery(params, generation, direction, centre, t0);
-  const e = envelope(generation);
   const render: HeatMapRender = {
     placeKey: direction === 'departure' ? 'from' : 'to',
     placeJson: placeJson(generation, centre),
     requestedDateTime: formatLocal(t0, timeZone),
-    publishersJson: e.publishers,
-    contextJson: e.context,
+    publishersJson: publishers(generation),
+    contextJson: context,
     encoding: chooseEncoding(acceptEncoding),
   };
   let result: RenderedHeatMap;
@@ -106,16 +95,21 @@ export async function answerHeatMap(
   } catch (e) {
     if (e instanceof WorkUnavailable) {
       const headers = { 'retry-after': String(e.retryAfterSec) };
-      if (e.reason === 'timeout') {
-        const { status, json } = plainBody(deadRegion(coverage.id).body as Exclude<ApiErrorBody, { family: 'engine' }>);
-        return { status, headers, body: JSON.stringify(json) };
-      }
-      return { ...engineError('service_unavailable', HEAT_MAPS_QUEUE_FULL, generation), headers };
+      if (e.reason === 'timeout') throw deadRegion(coverage.id).withHeaders(headers);
+      throw fail('service_unavailable', HEAT_MAPS_QUEUE_FULL, generation).withHeaders(headers);
     }
     throw e;
   }
   const body = Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength);
-  return { status: 200, body, ...(result.encoding ? { headers: { 'content-encoding': result.encoding } } : {}) };
+  return { body, headers: result.encoding ? { 'content-encoding': result.encoding } : {} };
+}
+
+/** The body of a map endpoint that failed: its collection empty, the error last. */
+function mapEnvelope(collection: 'heat_maps', publishers: string, context: string): EngineEnvelope {
+  return {
+    hasFilterKey: false,
+    wrap: (errorJson) => `{"${collection}":[],"feed_publishers":${publishers},"links":[],"warnings":[],"context":${context},"error":${errorJson}}`,
+  };
 }
 
 function publishersWithOsm(g: Generation | undefined): string {

@@ -12,10 +12,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RateLimitSettings } from './settings.js';
 import { TokenBuckets } from './token-buckets.js';
-
-export const NO_TOKEN_MESSAGE =
-  'no token. Send your token as the Authorization header, alone or as the user name of Basic authentication (an empty password)';
-export const UNKNOWN_TOKEN_MESSAGE = 'authentication refused: unknown token';
+import { noToken, tooManyRequests, unknownToken } from '../errors.js';
 
 /** The token of an `Authorization` header value, if any. */
 export function tokenOf(header: string | undefined): string | undefined {
@@ -51,15 +48,9 @@ export function registerAccess(app: FastifyInstance, options: AccessOptions): vo
     const known = token !== undefined && tokens.has(token);
     if (buckets) {
       const taken = buckets.take(known ? `token ${token}` : `address ${req.ip}`);
-      if (!taken.allowed) {
-        const message = `too many requests: at most ${requestsPerSecond} per second (bursts of ${burst}) for one client; retry in ${taken.retryAfterSec} s`;
-        return reply.code(429).header('retry-after', String(taken.retryAfterSec)).type('application/json').send(JSON.stringify({ message }));
-      }
+      if (!taken.allowed) throw tooManyRequests(requestsPerSecond, burst, taken.retryAfterSec);
     }
-    if (tokens.size > 0 && !known) {
-      const message = token === undefined ? NO_TOKEN_MESSAGE : UNKNOWN_TOKEN_MESSAGE;
-      return reply.code(401).header('www-authenticate', 'Basic realm="navette"').type('application/json').send(JSON.stringify({ message }));
-    }
+    if (tokens.size > 0 && !known) throw token === undefined ? noToken() : unknownToken();
   });
 }
 
