@@ -5,12 +5,11 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/api/app.js';
 import type { Problem } from '../../src/gtfs/load-report.js';
-import { Coverage, CoverageRegistry } from '../../src/service/coverage-registry.js';
+import { Coverage } from '../../src/service/coverage-registry.js';
 import type { Generation } from '../../src/service/generation.js';
-import { loadCoverage } from '../../src/service/load-coverage.js';
 import { SHARED_DATA } from '../helpers/gtfs-fixture.js';
+import { serveCoverages } from '../helpers/app.js';
 
 export const COVERAGE = 'e2e';
 
@@ -29,13 +28,9 @@ export interface Served {
 }
 
 export async function serve(feeds: string[], timezone?: string): Promise<Served> {
-  const registry = new CoverageRegistry();
-  const coverage = new Coverage({ id: COVERAGE, gtfs: feeds, timezone });
-  registry.add(coverage);
-  const problems: Problem[] = [];
-  const { generation } = await loadCoverage(coverage, { onProblem: (p) => problems.push(p) });
-  const app = await buildApp({ registry });
-  return { app, generation, coverage, problems, close: () => app.close() };
+  const served = await serveCoverages([{ id: COVERAGE, gtfs: feeds, timezone }]);
+  const { app, problems } = served;
+  return { app, generation: served.generations.get(COVERAGE)!, coverage: served.coverages.get(COVERAGE)!, problems, close: served.close };
 }
 
 export async function getJson(app: FastifyInstance, url: string): Promise<{ status: number; body: any }> {

@@ -10,13 +10,11 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/api/app.js';
 import { DEFAULT_LIMITS } from '../../src/service/limits.js';
-import { Coverage, CoverageRegistry } from '../../src/service/coverage-registry.js';
 import { HeatMapPool } from '../../src/api/heat-maps/heat-map-pool.js';
-import { loadCoverage } from '../../src/service/load-coverage.js';
 import { SHARED_DATA } from '../helpers/gtfs-fixture.js';
 import { fuzzCoverage, mapProblem, validHeatMapRequest, type FuzzCoverage } from '../helpers/heat-map-requests.js';
+import { serveCoverages } from '../helpers/app.js';
 
 const MAX_RESOLUTION = 120;
 let app: FastifyInstance;
@@ -24,21 +22,21 @@ let pool: HeatMapPool;
 const coverages: FuzzCoverage[] = [];
 
 before(async () => {
-  const registry = new CoverageRegistry();
   const demoDir = path.resolve('data/demo');
   const rnvDir = path.join(SHARED_DATA, 'rnv-mannheim');
-  const demo = new Coverage({ id: 'demo', gtfs: [path.join(demoDir, 'gtfs')], osm: path.join(demoDir, 'valmont.osm'), timezone: 'Europe/Paris' });
-  const rnv = new Coverage({ id: 'rnv', gtfs: [path.join(rnvDir, 'gtfs.zip')], osm: path.join(rnvDir, 'osm.pbf') });
-  registry.add(demo);
-  registry.add(rnv);
-  const demoData = await loadCoverage(demo);
-  const rnvData = await loadCoverage(rnv);
-  coverages.push(fuzzCoverage('demo', demoData.generation, ['20261124T080000', '20261124T173000', '20261125T064500']));
-  coverages.push(fuzzCoverage('rnv', rnvData.generation, ['20161108T080000', '20161108T171500', '20161110T063000', '20161112T120000']));
   const limits = { ...DEFAULT_LIMITS, maxResolution: MAX_RESOLUTION };
   // a budget far above what any of these maps takes (milliseconds): only a computation that never ends meets it
   pool = new HeatMapPool({ ...limits, threads: 2, budgetMs: 8000 });
-  app = await buildApp({ registry, limits, heatMaps: pool });
+  const served = await serveCoverages(
+    [
+      { id: 'demo', gtfs: [path.join(demoDir, 'gtfs')], osm: path.join(demoDir, 'valmont.osm'), timezone: 'Europe/Paris' },
+      { id: 'rnv', gtfs: [path.join(rnvDir, 'gtfs.zip')], osm: path.join(rnvDir, 'osm.pbf') },
+    ],
+    { app: { limits, heatMaps: pool } },
+  );
+  app = served.app;
+  coverages.push(fuzzCoverage('demo', served.generations.get('demo')!, ['20261124T080000', '20261124T173000', '20261125T064500']));
+  coverages.push(fuzzCoverage('rnv', served.generations.get('rnv')!, ['20161108T080000', '20161108T171500', '20161110T063000', '20161112T120000']));
 });
 
 after(async () => {

@@ -9,18 +9,17 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/api/app.js';
 import type { RealtimeRun } from '../../src/model/realtime-runs.js';
 import type { RealtimeRuns } from '../../src/live/realtime/trip-updates.js';
 import { runKey } from '../../src/model/realtime-runs.js';
-import { Coverage, CoverageRegistry } from '../../src/service/coverage-registry.js';
+import { Coverage } from '../../src/service/coverage-registry.js';
 import { withDisruptions, withRealtime, type Generation } from '../../src/service/generation.js';
 import { parseDisruptionFile } from '../../src/live/disruptions/disruption-file.js';
 import { plannedRuns } from '../../src/live/disruptions/planned-runs.js';
-import { loadCoverage } from '../../src/service/load-coverage.js';
 import { ServiceDays } from '../../src/model/service-days.js';
 import { serviceRunsOn } from '../../src/model/timetable.js';
 import { SHARED_DATA } from '../helpers/gtfs-fixture.js';
+import { serveCoverages } from '../helpers/app.js';
 
 const DIR = path.join(SHARED_DATA, 'rnv-mannheim');
 const DATETIME = '20161108T080000';
@@ -35,11 +34,10 @@ let centre: string;
 let leaving: number[];
 
 before(async () => {
-  const registry = new CoverageRegistry();
-  coverage = new Coverage({ id: 'rnv', gtfs: [path.join(DIR, 'gtfs.zip')], osm: path.join(DIR, 'osm.pbf') });
-  registry.add(coverage);
-  ({ generation: base } = await loadCoverage(coverage));
-  app = await buildApp({ registry });
+  const served = await serveCoverages([{ id: 'rnv', gtfs: [path.join(DIR, 'gtfs.zip')], osm: path.join(DIR, 'osm.pbf') }]);
+  ({ app } = served);
+  coverage = served.coverages.get('rnv')!;
+  base = served.generations.get('rnv')!;
   const tt = base.tt;
   const days = new ServiceDays(tt);
   const byStop = new Map<number, number[]>();

@@ -26,16 +26,14 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/api/app.js';
 import { NEARBY_M } from '../../src/routing/raster.js';
-import { Coverage, CoverageRegistry } from '../../src/service/coverage-registry.js';
 import type { Generation } from '../../src/service/generation.js';
-import { loadCoverage } from '../../src/service/load-coverage.js';
 import { ServiceDays } from '../../src/model/service-days.js';
 import type { StreetGraph } from '../../src/model/street-graph.js';
 import { SHARED_DATA } from '../helpers/gtfs-fixture.js';
 import { ReferenceModel, SNAP_RADIUS_M, WALK_BACKWARD, WALK_FORWARD, type RefPointSeed, type RefSnap } from './heat-map-reference.js';
 import { mulberry32 } from '../helpers/random.js';
+import { serveCoverages } from '../helpers/app.js';
 
 const DIR = path.join(SHARED_DATA, 'rnv-mannheim');
 /** Navitia's metres per degree (navitia-heat-maps.md §3). */
@@ -71,11 +69,9 @@ const py = (lat: number) => (lat - graph.projection.lat0) * K;
 const footSec = (lengthM: number) => Math.ceil(lengthM / WALKING_SPEED);
 
 before(async () => {
-  const registry = new CoverageRegistry();
-  const coverage = new Coverage({ id: 'rnv', gtfs: [path.join(DIR, 'gtfs.zip')], osm: path.join(DIR, 'osm.pbf') });
-  registry.add(coverage);
-  ({ generation } = await loadCoverage(coverage));
-  app = await buildApp({ registry });
+  const rnv = await serveCoverages([{ id: 'rnv', gtfs: [path.join(DIR, 'gtfs.zip')], osm: path.join(DIR, 'osm.pbf') }]);
+  ({ app } = rnv);
+  generation = rnv.generations.get('rnv')!;
   const streets = generation.streets;
   assert.ok(streets, 'the coverage has a street network');
   graph = streets.data.graph;

@@ -14,7 +14,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/api/app.js';
 import { FeedSource } from '../../src/live/realtime/feed-source.js';
 import { decodeFeedMessage } from '../../src/live/realtime/gtfs-rt.js';
 import { Coverage, CoverageRegistry } from '../../src/service/coverage-registry.js';
@@ -23,6 +22,7 @@ import { RealtimeUpdater } from '../../src/service/realtime-updater.js';
 import { SHARED_DATA } from '../helpers/gtfs-fixture.js';
 import { encode, message } from '../helpers/pbf-writer.js';
 import { gtfsDay, gtfsTime, RawFeed, serviceDayOrigin } from './raw-gtfs.js';
+import { serveCoverages } from '../helpers/app.js';
 
 const BART = path.join(SHARED_DATA, 'rt', 'bart');
 const FEED = readFileSync(path.join(BART, 'trip-updates-2019-08-07.pb'));
@@ -62,11 +62,9 @@ before(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/trip-updates`;
-  const registry = new CoverageRegistry();
-  coverage = new Coverage({ id: 'bart', gtfs: [path.join(BART, 'gtfs.zip')] });
-  registry.add(coverage);
-  await loadCoverage(coverage);
-  app = await buildApp({ registry });
+  const served = await serveCoverages([{ id: 'bart', gtfs: [path.join(BART, 'gtfs.zip')] }]);
+  ({ app } = served);
+  coverage = served.coverages.get('bart')!;
 });
 
 after(async () => {

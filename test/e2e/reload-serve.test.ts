@@ -13,8 +13,8 @@ import { promisify } from 'node:util';
 import { SNAPSHOT_FORMAT } from '../../src/model/snapshot-file.js';
 import { writeFeed } from '../helpers/gtfs-fixture.js';
 import { serveRefusal, startServer, type RunningServer } from '../helpers/serve.js';
-import { VALLEY } from '../api/fixture.js';
-import { fixtureGtfs, fixtureOsmXml } from '../heat-maps/fixture.js';
+import { VALLEY } from '../helpers/town-app.js';
+import { fixtureGtfs, fixtureOsmXml } from '../unit/api/heat-maps/fixture.js';
 
 const run = promisify(execFile);
 const HEAT_MAP = '/streets/heat_maps?datetime=20120614T080100&from=stopB&max_duration=3600&resolution=20&_current_datetime=20120614T080000';

@@ -15,7 +15,7 @@ import { Coverage, CoverageRegistry } from '../../src/service/coverage-registry.
 import { readCoverageSnapshot, snapshotPath, writeCoverageSnapshot } from '../../src/service/coverage-snapshot.js';
 import { compileCoverage, loadCoverage, loadGeneration } from '../../src/service/load-coverage.js';
 import { writeFeed } from '../helpers/gtfs-fixture.js';
-import { VALLEY } from '../api/fixture.js';
+import { VALLEY } from '../helpers/town-app.js';
 import { sharedFeed } from './coverage-app.js';
 
 const tempDir = () => mkdtempSync(path.join(tmpdir(), 'navette-snapshots-'));

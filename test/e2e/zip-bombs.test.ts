@@ -19,7 +19,7 @@ import { Coverage, CoverageRegistry } from '../../src/service/coverage-registry.
 import { loadCoverage } from '../../src/service/load-coverage.js';
 import { writeFeed } from '../helpers/gtfs-fixture.js';
 import { repeated, writeZip, type ZipEntry } from '../helpers/zip-writer.js';
-import { VALLEY } from '../api/fixture.js';
+import { VALLEY } from '../helpers/town-app.js';
 
 const BOMB_BYTES = 200 << 20;
 

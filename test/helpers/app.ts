@@ -1,0 +1,81 @@
+/**
+ * The one way the suites serve coverages: a registry of the given coverages, each loaded as the
+ * server loads it (`loadCoverage`), and the HTTP application over them, queried with `inject`.
+ */
+import assert from 'node:assert/strict';
+import type { FastifyInstance } from 'fastify';
+import { buildApp, type AppOptions } from '../../src/api/app.js';
+import type { Problem } from '../../src/gtfs/load-report.js';
+import type { CoverageConfig } from '../../src/service/coverage-config.js';
+import { Coverage, CoverageRegistry } from '../../src/service/coverage-registry.js';
+import type { Generation } from '../../src/service/generation.js';
+import { loadCoverage, type LoadOptions } from '../../src/service/load-coverage.js';
+
+export interface ServeOptions {
+  /** options of the app besides the registry */
+  app?: Omit<AppOptions, 'registry'>;
+  /** options of every load (problems are collected in `ServedApp.problems` too) */
+  load?: LoadOptions;
+  /** coverages left unloaded (a coverage still loading) */
+  unloaded?: string[];
+  /** coverages whose load is expected to fail (a dead coverage) */
+  failing?: string[];
+}
+
+export interface ServedApp {
+  app: FastifyInstance;
+  registry: CoverageRegistry;
+  /** by id, in the order given */
+  coverages: Map<string, Coverage>;
+  /** the generation each loaded coverage got first */
+  generations: Map<string, Generation>;
+  problems: Problem[];
+  close(): Promise<void>;
+}
+
+export async function serveCoverages(configs: CoverageConfig[], options: ServeOptions = {}): Promise<ServedApp> {
+  const registry = new CoverageRegistry();
+  const coverages = new Map<string, Coverage>();
+  const generations = new Map<string, Generation>();
+  const problems: Problem[] = [];
+  for (const config of configs) {
+    const coverage = new Coverage(config);
+    registry.add(coverage);
+    coverages.set(config.id, coverage);
+  }
+  const onProblem = (p: Problem) => {
+    problems.push(p);
+    options.load?.onProblem?.(p);
+  };
+  for (const [id, coverage] of coverages) {
+    if (options.unloaded?.includes(id)) continue;
+    if (options.failing?.includes(id)) {
+      await assert.rejects(loadCoverage(coverage, { ...options.load, onProblem }), `coverage ${id} was expected to fail to load`);
+      continue;
+    }
+    generations.set(id, (await loadCoverage(coverage, { ...options.load, onProblem })).generation);
+  }
+  const app = await buildApp({ registry, ...options.app });
+  await app.ready();
+  return { app, registry, coverages, generations, problems, close: () => app.close() };
+}
+
+export interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  /** the parsed JSON body (undefined when the body is not JSON) */
+  json: any;
+  body: string;
+}
+
+/** GET `url` through `inject`. */
+export async function getAnswer(app: FastifyInstance, url: string, headers: Record<string, string> = {}): Promise<Answer> {
+  const res = await app.inject({ method: 'GET', url, headers });
+  let json: unknown;
+  try {
+    json = JSON.parse(res.body);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.statusCode, headers: res.headers, json, body: res.body };
+}

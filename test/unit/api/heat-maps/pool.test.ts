@@ -1,0 +1,145 @@
+/**
+ * Heat maps on the worker pool: the same answers as in-process, trips keep answering meanwhile,
+ * the queue bound and the time budget answer 503 with Retry-After, and bodies come compressed from
+ * the worker as the client asks.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../../../../src/api/app.js';
+import { Coverage, CoverageRegistry } from '../../../../src/service/coverage-registry.js';
+import { withRealtime } from '../../../../src/service/generation.js';
+import { HeatMapPool } from '../../../../src/api/heat-maps/heat-map-pool.js';
+import { EngineCache } from '../../../../src/service/engine-cache.js';
+import { loadCoverage } from '../../../../src/service/load-coverage.js';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { chooseEncoding } from '../../../../src/api/heat-maps/heat-map-render.js';
+import { writeFeed } from '../../../helpers/gtfs-fixture.js';
+import { fixtureGtfs, fixtureOsmXml } from './fixture.js';
+import { SPINNING_DURATION_SEC } from './spinning-worker.js';
+
+// a fixed "now": bodies compared whole must not differ by their context's current_datetime
+const URL = '/v1/coverage/main_routing_test/heat_maps?datetime=20120614T080100&from=stopB&max_duration=3600&resolution=200&_current_datetime=20120614T080000';
+let registry: CoverageRegistry;
+
+before(async () => {
+  const osm = path.join(mkdtempSync(path.join(tmpdir(), 'navette-osm-')), 'streets.osm');
+  writeFileSync(osm, fixtureOsmXml());
+  registry = new CoverageRegistry();
+  const coverage = new Coverage({ id: 'main_routing_test', gtfs: [writeFeed(fixtureGtfs())], osm, timezone: 'UTC' });
+  registry.add(coverage);
+  await loadCoverage(coverage);
+});
+
+describe('heat-map worker pool', () => {
+  const pools: HeatMapPool[] = [];
+  after(async () => {
+    for (const p of pools) await p.close();
+  });
+  const appWith = async (options: ConstructorParameters<typeof HeatMapPool>[0]) => {
+    const pool = new HeatMapPool(options);
+    pools.push(pool);
+    return buildApp({ registry, heatMaps: pool });
+  };
+  const limits = { maxDurationSec: 86400, maxResolution: 1000 };
+
+  test('answers exactly as the in-process computation, and trips meanwhile', async () => {
+    const pooled = await appWith({ ...limits, threads: 2 });
+    const local = await buildApp({ registry });
+    const [a, b, trips] = await Promise.all([
+      pooled.inject({ method: 'GET', url: URL }),
+      local.inject({ method: 'GET', url: URL }),
+      pooled.inject({ method: 'GET', url: '/v1/coverage/main_routing_test/trips' }),
+    ]);
+    assert.equal(a.statusCode, 200);
+    assert.equal(a.body, b.body);
+    assert.equal(trips.statusCode, 200);
+    assert.equal(JSON.parse(trips.body).trips.length, 4);
+    await local.close();
+  });
+
+  test('bodies compressed in the worker decode to the plain body, in the encoding the client prefers', async () => {
+    const app = await appWith({ ...limits, threads: 1 });
+    const get = (acceptEncoding?: string) =>
+      app.inject({ method: 'GET', url: URL, headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding } });
+    const plain = await get();
+    assert.equal(plain.statusCode, 200);
+    assert.equal(plain.headers['content-encoding'], undefined);
+    assert.match(String(plain.headers['vary']), /accept-encoding/i);
+    const decoders = { gzip: gunzipSync, br: brotliDecompressSync, deflate: inflateSync };
+    const cases: Array<[string, keyof typeof decoders]> = [
+      ['gzip, deflate, br', 'gzip'],
+      ['br', 'br'],
+      ['deflate', 'deflate'],
+      ['gzip;q=0, br', 'br'],
+      ['*', 'gzip'],
+    ];
+    for (const [accept, expected] of cases) {
+      const res = await get(accept);
+      assert.equal(res.headers['content-encoding'], expected, accept);
+      assert.match(String(res.headers['vary']), /accept-encoding/i);
+      assert.ok(res.rawPayload.length < plain.rawPayload.length / 3, `${accept}: compressed to under a third`);
+      assert.equal(decoders[expected](res.rawPayload).toString('utf8'), plain.body, accept);
+    }
+    const refused = await get('identity, gzip;q=0');
+    assert.equal(refused.headers['content-encoding'], undefined);
+    assert.equal(refused.body, plain.body);
+  });
+
+  test('encoding choice from Accept-Encoding', () => {
+    assert.equal(chooseEncoding(undefined), null);
+    assert.equal(chooseEncoding(''), null);
+    assert.equal(chooseEncoding('br, gzip'), 'gzip');
+    assert.equal(chooseEncoding('BR;q=0.5'), 'br');
+    assert.equal(chooseEncoding('*;q=0, deflate'), 'deflate');
+    assert.equal(chooseEncoding('gzip;q=0, br;q=0, deflate;q=0'), null);
+    assert.equal(chooseEncoding('compress, identity'), null);
+  });
+
+  test('a realtime update keeps the engines: they follow the street data, not the generation', () => {
+    const generation = registry.get('main_routing_test')!.generation!;
+    const updated = withRealtime(generation, { runs: new Map(), added: [], problems: [] });
+    assert.notEqual(updated.number, generation.number);
+    const cache = new EngineCache(limits);
+    const engine = cache.get('main_routing_test', generation.streets!.id, generation.streets!.data);
+    assert.equal(cache.get('main_routing_test', updated.streets!.id, updated.streets!.data), engine);
+    assert.notEqual(cache.get('main_routing_test', generation.streets!.id + 1, generation.streets!.data), engine, 'new street data, a new engine');
+  });
+
+  test('past the queue bound: 503 with Retry-After', async () => {
+    const app = await appWith({ ...limits, threads: 1, maxQueue: 1 });
+    const heavy = URL.replace('resolution=200', 'resolution=1000');
+    const answers = await Promise.all(Array.from({ length: 12 }, () => app.inject({ method: 'GET', url: heavy })));
+    const refused = answers.filter((r) => r.statusCode === 503);
+    assert.ok(refused.length > 0, 'some requests are refused');
+    assert.ok(answers.some((r) => r.statusCode === 200), 'the others are answered');
+    for (const r of refused) {
+      assert.equal(r.headers['retry-after'], '1');
+      assert.equal(JSON.parse(r.body).error.id, 'service_unavailable');
+    }
+  });
+
+  test('past the time budget: 503 like a dead region, with Retry-After', async () => {
+    const app = await appWith({ ...limits, threads: 1, budgetMs: 1 });
+    const r = await app.inject({ method: 'GET', url: URL.replace('resolution=200', 'resolution=1000') });
+    assert.equal(r.statusCode, 503);
+    assert.ok(r.headers['retry-after']);
+    assert.deepEqual(JSON.parse(r.body).error, { id: 'dead_socket', message: 'The region main_routing_test is dead' });
+  });
+
+  test('a computation that never ends is cut off at the budget: its thread is replaced and the next map is answered', async () => {
+    const app = await appWith({ ...limits, threads: 1, budgetMs: 1500, workerModule: new globalThis.URL('./spinning-worker.js', import.meta.url) });
+    // warm the thread (first use loads the engine), so the budget below is the computation's own
+    assert.equal((await app.inject({ method: 'GET', url: URL })).statusCode, 200);
+    const stuck = await app.inject({ method: 'GET', url: URL.replace('max_duration=3600', `max_duration=${SPINNING_DURATION_SEC}`) });
+    assert.equal(stuck.statusCode, 503);
+    assert.equal(JSON.parse(stuck.body).error.id, 'dead_socket');
+    // the only thread was stuck in a loop: left spinning, it would hold this one until its budget too
+    for (let i = 0; i < 3; i++) {
+      const next = await app.inject({ method: 'GET', url: URL });
+      assert.equal(next.statusCode, 200, `map ${i} after the stuck one`);
+    }
+  });
+});

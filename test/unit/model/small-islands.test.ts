@@ -1,0 +1,45 @@
+/**
+ * Small islands (model/small-islands.ts): a centre does not attach to a piece of footway joined to
+ * nothing when the network is within reach, unless a stop point holds that piece.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Layer } from '../../../src/model/street-layers.js';
+import { removeSmallIslands, SMALL_ISLAND_EDGES } from '../../../src/model/small-islands.js';
+import { snapStops } from '../../../src/model/stop-snaps.js';
+import { projectX, projectY, snapPoint, type StreetGraph } from '../../../src/model/street-graph.js';
+import { graphOf, latOfY, lonOfX } from '../../helpers/street-fixture.js';
+
+/** A street of SMALL_ISLAND_EDGES + 10 edges along y = 0 (nodes every 20 m), and a 30 m footway along y = 100 joined to nothing. */
+function network() {
+  const points: [number, number][] = [];
+  const ways: { nodes: number[]; tags: Record<string, string> }[] = [];
+  const n = SMALL_ISLAND_EDGES + 10;
+  for (let k = 0; k <= n; k++) points.push([k * 20, 0]);
+  for (let k = 0; k < n; k++) ways.push({ nodes: [k, k + 1], tags: { highway: 'residential' } });
+  points.push([100, 100], [130, 100]);
+  ways.push({ nodes: [n + 1, n + 2], tags: { highway: 'footway' } });
+  return graphOf(points, ways).graph;
+}
+
+/** The snap of the point (x, y) metres, on the walking layer within 500 m. */
+const snapAt = (g: StreetGraph, x: number, y: number) => snapPoint(g, Layer.Walk, projectX(g.projection, lonOfX(x)), projectY(g.projection, latOfY(y)), 500)!;
+
+test('a centre near a piece of footway joined to nothing attaches to the network, 90 m away', () => {
+  const g = network();
+  const noStops = snapStops(g, new Float64Array(0), new Float64Array(0));
+  // (115, 90): 10 m from the footway, 90 m from the street
+  const before = snapAt(g, 115, 90);
+  assert.equal(Math.round(before.offsetM), 10, 'the footway is nearest');
+  assert.deepEqual(removeSmallIslands(g, noStops), [1, 0, 0]);
+  const after = snapAt(g, 115, 90);
+  assert.equal(Math.round(after.offsetM), 90);
+  assert.equal(g.edgeAccess[after.edge]! & 3, 3, 'on the street');
+});
+
+test('a piece of footway holding a stop point stays: the stop and a centre beside it attach to it', () => {
+  const g = network();
+  const stops = snapStops(g, Float64Array.of(lonOfX(120)), Float64Array.of(latOfY(105)));
+  assert.deepEqual(removeSmallIslands(g, stops), [0, 0, 0]);
+  assert.equal(Math.round(snapAt(g, 115, 90).offsetM), 10);
+});

@@ -1,0 +1,59 @@
+/**
+ * The layout of a coverage's compiled data, as a snapshot holds it. When it changes (a field added,
+ * renamed, retyped), snapshots written before can no longer be read right: SNAPSHOT_FORMAT must
+ * change with it, so that they are refused and rebuilt. This test fails until both are updated.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { SNAPSHOT_FORMAT } from '../../../src/model/snapshot-file.js';
+import { compileCoverage } from '../../../src/service/load-coverage.js';
+import { writeFeed } from '../../helpers/gtfs-fixture.js';
+import { fixtureGtfs, fixtureOsmXml } from '../api/heat-maps/fixture.js';
+
+/** The layout each format version stands for: a hash of the shape of the compiled data. */
+const LAYOUTS: Record<number, string> = {
+  1: '581a0f33b41ecf66',
+  // street statistics: roads opened for their unmapped sidewalks, ways opened against false islands, small islands
+  2: 'a053eeb574e86e5f',
+};
+
+/** One line per path of the tree and the kind of value found there (array elements merged). */
+function shapeLines(value: unknown, at: string, lines: Set<string>): void {
+  if (ArrayBuffer.isView(value)) {
+    lines.add(`${at}: ${value.constructor.name}`);
+  } else if (value instanceof Map) {
+    for (const [k, v] of value) {
+      shapeLines(k, `${at}{key}`, lines);
+      shapeLines(v, `${at}{value}`, lines);
+    }
+  } else if (Array.isArray(value)) {
+    lines.add(`${at}: array`);
+    for (const v of value) shapeLines(v, `${at}[]`, lines);
+  } else if (value !== null && typeof value === 'object') {
+    lines.add(`${at}: object`);
+    for (const [k, v] of Object.entries(value)) shapeLines(v, `${at}.${k}`, lines);
+  } else {
+    lines.add(`${at}: ${value === null ? 'null' : typeof value}`);
+  }
+}
+
+test('the layout of the compiled data is the one SNAPSHOT_FORMAT stands for', async () => {
+  const osm = path.join(mkdtempSync(path.join(tmpdir(), 'navette-layout-')), 'streets.osm');
+  writeFileSync(osm, fixtureOsmXml());
+  const compiled = await compileCoverage({ id: 'layout', gtfs: [writeFeed(fixtureGtfs())], osm, timezone: 'UTC' });
+  const lines = new Set<string>();
+  // what coverage-snapshot.ts writes: the street data without its id
+  const { id, ...streets } = compiled.streets!;
+  void id;
+  shapeLines({ tt: compiled.tt, report: compiled.report.state(), streets }, '', lines);
+  const layout = createHash('sha256').update([...lines].sort().join('\n')).digest('hex').slice(0, 16);
+  assert.equal(
+    LAYOUTS[SNAPSHOT_FORMAT],
+    layout,
+    `the compiled data's layout changed: raise SNAPSHOT_FORMAT in src/model/snapshot-file.ts and add its layout here.\n${[...lines].sort().join('\n')}`,
+  );
+});
