@@ -25,7 +25,7 @@ import { DEFAULT_LIMITS, type Limits } from '../service/limits.js';
 import { COVERAGE_PARAMS, tripsParams } from './trips/trips-params.js';
 import type { HttpCache } from './operations/http-cache.js';
 import type { Metrics } from './operations/metrics.js';
-import { registerOperations } from './operations/operations.js';
+import { operations } from './operations/operations.js';
 import { APP_DEFAULT_OPERATIONS, type OperationsSettings } from './operations/settings.js';
 
 /** Time zone of a coverage whose data gives none (yet): Navitia's default (navitia-trips.md §3.6). */
@@ -80,8 +80,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip', 'deflate'] });
   const limits = options.limits ?? DEFAULT_LIMITS;
   const registry = options.registry;
-  const ops = registerOperations(app, { registry, settings: options.operations, metrics: options.metrics });
-
+  // before any route: a route keeps the error handler of the moment it is added
   app.setErrorHandler((error, req, reply) => {
     if (error instanceof ApiError) return sendError(reply, error);
     const statusCode = (error as { statusCode?: number }).statusCode;
@@ -91,6 +90,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     req.log.error({ err: error }, 'request failed');
     return reply.code(500).type('application/json').send(JSON.stringify({ message: 'Internal Server Error' }));
   });
+  await app.register(operations, { registry, settings: options.operations, metrics: options.metrics });
+  const ops = app.operations;
+
   app.setNotFoundHandler((req, reply) => {
     // A known path asked with another method: 405, like Navitia (navitia-trips.md §8.1, family D).
     const known = req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS' && isKnownPath(req);

@@ -9,7 +9,8 @@
  * made-up tokens cannot buy a fresh bucket each): `req.ip`, the socket's peer, or behind trusted
  * proxies the client they name (trust-proxy.ts). Past it: 429 with `Retry-After`.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import type { RateLimitSettings } from './settings.js';
 import { TokenBuckets } from './token-buckets.js';
 import { noToken, tooManyRequests, unknownToken } from '../errors.js';
@@ -36,23 +37,26 @@ export interface AccessOptions {
 }
 
 /** The onRequest hook of both checks (after CORS, whose preflight answers end before it). */
-export function registerAccess(app: FastifyInstance, options: AccessOptions): void {
-  const tokens = new Set(options.tokens);
-  const { requestsPerSecond, burst } = options.rateLimit;
-  const buckets = requestsPerSecond > 0 ? new TokenBuckets({ ratePerSec: requestsPerSecond, burst }) : undefined;
-  if (!buckets && tokens.size === 0) return;
-  app.addHook('onRequest', async (req: FastifyRequest, reply) => {
-    if (reply.sent || options.exempt(pathOf(req.url))) return;
-    const header = req.headers['authorization'];
-    const token = tokenOf(Array.isArray(header) ? header[0] : header);
-    const known = token !== undefined && tokens.has(token);
-    if (buckets) {
-      const taken = buckets.take(known ? `token ${token}` : `address ${req.ip}`);
-      if (!taken.allowed) throw tooManyRequests(requestsPerSecond, burst, taken.retryAfterSec);
-    }
-    if (tokens.size > 0 && !known) throw token === undefined ? noToken() : unknownToken();
-  });
-}
+export const access = fp<AccessOptions>(
+  async (app, options) => {
+    const tokens = new Set(options.tokens);
+    const { requestsPerSecond, burst } = options.rateLimit;
+    const buckets = requestsPerSecond > 0 ? new TokenBuckets({ ratePerSec: requestsPerSecond, burst }) : undefined;
+    if (!buckets && tokens.size === 0) return;
+    app.addHook('onRequest', async (req: FastifyRequest, reply) => {
+      if (reply.sent || options.exempt(pathOf(req.url))) return;
+      const header = req.headers['authorization'];
+      const token = tokenOf(Array.isArray(header) ? header[0] : header);
+      const known = token !== undefined && tokens.has(token);
+      if (buckets) {
+        const taken = buckets.take(known ? `token ${token}` : `address ${req.ip}`);
+        if (!taken.allowed) throw tooManyRequests(requestsPerSecond, burst, taken.retryAfterSec);
+      }
+      if (tokens.size > 0 && !known) throw token === undefined ? noToken() : unknownToken();
+    });
+  },
+  { name: 'navette-access', fastify: '5.x' },
+);
 
 export function pathOf(url: string): string {
   const q = url.indexOf('?');

@@ -7,12 +7,11 @@
  *   GET /v1/status  Navitia-like {"status": {…}}: version, start time, each coverage (region) with its
  *                   status, dates, generation and realtime sources, the heat-map queue
  */
-import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { regionJson } from '../coverage/coverage-endpoint.js';
 import type { CoverageRegistry } from '../../service/coverage-registry.js';
 import { formatUtc } from '../../util/calendar.js';
 import { VERSION } from '../../util/version.js';
-
 
 export interface HealthOptions {
   registry: CoverageRegistry;
@@ -20,38 +19,41 @@ export interface HealthOptions {
   heatMapQueueDepth: () => number;
 }
 
-export function registerHealth(app: FastifyInstance, options: HealthOptions): void {
-  const { registry } = options;
-  const startedAtSec = Math.floor(Date.now() / 1000);
-  const noStore = { 'cache-control': 'no-store' };
-  // probes come every few seconds: their answers are not worth a log line each
-  app.get('/healthz', { logLevel: 'warn' }, async (_req, reply) => reply.headers(noStore).type('application/json').send('{"status":"ok"}'));
-  app.get('/readyz', { logLevel: 'warn' }, async (_req, reply) => {
-    const coverages = registry.list().map((c) => ({ id: c.id, status: c.status }));
-    const loading = coverages.some((c) => c.status === 'loading_data');
-    const ready = !loading && coverages.some((c) => c.status === 'running');
-    const status = ready ? 'ready' : loading ? 'loading' : 'dead';
-    return reply.code(ready ? 200 : 503).headers(noStore).type('application/json').send(JSON.stringify({ status, coverages }));
-  });
-  app.get('/v1/status', async (_req, reply) => {
-    const regions = registry.list().map((c) => {
-      const { id, shape, ...region } = regionJson(c, true);
-      void shape;
-      return {
-        region_id: id,
-        ...region,
-        generation: c.generation?.number ?? null,
-        loaded_from: c.generation?.loadedFrom ?? null,
-        is_realtime_loaded: c.generation?.realtime !== undefined,
-      };
+export const health = fp<HealthOptions>(
+  async (app, options) => {
+    const { registry } = options;
+    const startedAtSec = Math.floor(Date.now() / 1000);
+    const noStore = { 'cache-control': 'no-store' };
+    // probes come every few seconds: their answers are not worth a log line each
+    app.get('/healthz', { logLevel: 'warn' }, async (_req, reply) => reply.headers(noStore).type('application/json').send('{"status":"ok"}'));
+    app.get('/readyz', { logLevel: 'warn' }, async (_req, reply) => {
+      const coverages = registry.list().map((c) => ({ id: c.id, status: c.status }));
+      const loading = coverages.some((c) => c.status === 'loading_data');
+      const ready = !loading && coverages.some((c) => c.status === 'running');
+      const status = ready ? 'ready' : loading ? 'loading' : 'dead';
+      return reply.code(ready ? 200 : 503).headers(noStore).type('application/json').send(JSON.stringify({ status, coverages }));
     });
-    const status = {
-      navette_version: VERSION,
-      started_at: formatUtc(startedAtSec),
-      uptime_sec: Math.floor(Date.now() / 1000) - startedAtSec,
-      regions,
-      heat_maps: { queue_depth: options.heatMapQueueDepth() },
-    };
-    return reply.headers(noStore).type('application/json').send(JSON.stringify({ status }));
-  });
-}
+    app.get('/v1/status', async (_req, reply) => {
+      const regions = registry.list().map((c) => {
+        const { id, shape, ...region } = regionJson(c, true);
+        void shape;
+        return {
+          region_id: id,
+          ...region,
+          generation: c.generation?.number ?? null,
+          loaded_from: c.generation?.loadedFrom ?? null,
+          is_realtime_loaded: c.generation?.realtime !== undefined,
+        };
+      });
+      const status = {
+        navette_version: VERSION,
+        started_at: formatUtc(startedAtSec),
+        uptime_sec: Math.floor(Date.now() / 1000) - startedAtSec,
+        regions,
+        heat_maps: { queue_depth: options.heatMapQueueDepth() },
+      };
+      return reply.headers(noStore).type('application/json').send(JSON.stringify({ status }));
+    });
+  },
+  { name: 'navette-health', fastify: '5.x' },
+);

@@ -16,11 +16,26 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { resolveCoverage, type CoverageRef } from '../coverage/coverage-resolution.js';
 import type { RequestInfo } from '../links.js';
 import { hasKey } from '../query-string.js';
 import type { Coverage, CoverageRegistry } from '../../service/coverage-registry.js';
 import type { CacheSettings } from './settings.js';
+
+/** Validators belong to full answers only: an error answer loses the ones set before the work. */
+export const cacheValidators = fp(
+  async (app) => {
+    app.addHook('onSend', async (_req, reply, payload) => {
+      if (reply.statusCode !== 200 && reply.statusCode !== 304 && reply.hasHeader('etag')) {
+        reply.removeHeader('etag');
+        reply.removeHeader('cache-control');
+      }
+      return payload;
+    });
+  },
+  { name: 'navette-cache-validators', fastify: '5.x' },
+);
 
 export interface CacheTarget {
   kind: 'coverage' | 'trips' | 'heat_maps';
