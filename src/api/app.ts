@@ -10,8 +10,9 @@ import type { CoverageRegistry } from '../service/coverage-registry.js';
 import { coverageJson, coverageLinks } from './coverage/coverage-endpoint.js';
 import { COLLECTION_CAPTIONS } from '../ptref/object-types.js';
 import { coverageRef, resolveCoverage, type CoverageRef } from './coverage/coverage-resolution.js';
-import { answerHeatMap } from './heat-maps/heat-maps-endpoint.js';
-import { heatMapParams } from './heat-maps/heat-maps-params.js';
+import { answerHeatMap, type MapAnswer } from './heat-maps/heat-maps-endpoint.js';
+import { answerIsochrones } from './heat-maps/isochrones-endpoint.js';
+import { heatMapParams, isochroneParams } from './heat-maps/heat-maps-params.js';
 import { lazyInProcessRunner } from './heat-maps/lazy-runner.js';
 import { type HeatMapRunner } from './heat-maps/heat-map-runner.js';
 import { ApiError, bodyRefused, deadRegion, engineError, errorReply, LOADING_DATA, methodNotAllowed, notFoundRoute } from './errors.js';
@@ -109,7 +110,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const schema = (req: FastifyRequest, reply: FastifyReply) => {
     const target = targetOf(req);
     const specs =
-      target.kind === 'coverage' ? COVERAGE_PARAMS : target.kind === 'heat_maps' ? heatMapParams(limits) : tripsParams(limits, target.trips.id === undefined);
+      target.kind === 'coverage'
+        ? COVERAGE_PARAMS
+        : target.kind === 'heat_maps'
+          ? heatMapParams(limits)
+          : target.kind === 'isochrones'
+            ? isochroneParams(limits)
+            : tripsParams(limits, target.trips.id === undefined);
     return reply.header('allow', 'GET, HEAD, OPTIONS').type('application/json').send(JSON.stringify({ get: { parameters: swaggerParameters(specs) } }));
   };
   app.options('/v1/coverage', schema);
@@ -121,7 +128,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 type Target =
   | { kind: 'coverage'; info: RequestInfo; segment: string | undefined }
   | { kind: 'trips'; trips: TripsRequest }
-  | { kind: 'heat_maps'; info: RequestInfo; coverageRef: CoverageRef };
+  | { kind: 'heat_maps'; info: RequestInfo; coverageRef: CoverageRef }
+  | { kind: 'isochrones'; info: RequestInfo; coverageRef: CoverageRef };
 
 /** Which endpoint a `/v1/coverage…` path names (throws the not-found route error for none). */
 function targetOf(req: FastifyRequest): Target {
@@ -143,6 +151,7 @@ function targetOf(req: FastifyRequest): Target {
   const rest = segments.slice(1);
   const ref = coverageRef(segments[0]!);
   if (rest.length === 1 && rest[0] === 'heat_maps') return { kind: 'heat_maps', info, coverageRef: ref };
+  if (rest.length === 1 && rest[0] === 'isochrones') return { kind: 'isochrones', info, coverageRef: ref };
   const last = rest.length - 1;
   // After a collection name, `trips` is an object id: `lines/trips` names the line `trips`, not a
   // trips collection (navitia-trips.md §1, route ambiguity); `trips/trips` is the trip `trips`.
@@ -176,12 +185,15 @@ function handleCoverage(req: FastifyRequest, reply: FastifyReply, registry: Cove
   const cacheTarget =
     target.kind === 'trips'
       ? { kind: target.kind, ref: target.trips.coverageRef, info: target.trips.req }
-      : target.kind === 'heat_maps'
+      : target.kind === 'heat_maps' || target.kind === 'isochrones'
         ? { kind: target.kind, ref: target.coverageRef, info: target.info }
         : { kind: target.kind, ref: target.segment === undefined ? undefined : coverageRef(target.segment), info: target.info };
   if (cache.answerIfFresh(req, reply, cacheTarget)) return reply;
   if (target.kind === 'coverage') return answerCoverage(reply, registry, target.segment, target.info);
-  if (target.kind === 'heat_maps') return answerHeatMapRequest(reply, registry, limits, heatMaps, target.info, target.coverageRef, req.headers['accept-encoding']);
+  if (target.kind === 'heat_maps' || target.kind === 'isochrones') {
+    const answer = target.kind === 'heat_maps' ? answerHeatMap : answerIsochrones;
+    return answerMapRequest(reply, answer(registry, limits, heatMaps, target.info, target.coverageRef, req.headers['accept-encoding']));
+  }
   return answerTripsRequest(reply, registry, limits, target.trips);
 }
 
@@ -215,18 +227,10 @@ function answerTripsRequest(reply: FastifyReply, registry: CoverageRegistry, lim
   }
 }
 
-async function answerHeatMapRequest(
-  reply: FastifyReply,
-  registry: CoverageRegistry,
-  limits: Limits,
-  heatMaps: HeatMapRunner,
-  info: RequestInfo,
-  ref: CoverageRef,
-  acceptEncoding: string | undefined,
-) {
+async function answerMapRequest(reply: FastifyReply, answering: Promise<MapAnswer>) {
   // the map's body comes compressed already (see heat-map-render.ts): the compression plugin leaves it
   reply.header('vary', 'Accept-Encoding');
-  const answer = await answerHeatMap(registry, limits, heatMaps, info, ref, acceptEncoding);
+  const answer = await answering;
   return reply.headers(answer.headers).send(answer.body);
 }
 

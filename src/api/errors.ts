@@ -87,6 +87,12 @@ export const heatMapNoCentre = () => plainError(400, "you should provide a 'from
 export const heatMapNoMaxDuration = () => plainError(400, "you should provide a 'max_duration' argument");
 export const heatMapTwoCentres = () => plainError(400, "you cannot provide a 'from' and a 'to' argument");
 export const heatMapRidesharing = () => plainError(400, "ridesharing isn't available on heatmaps");
+/** Isochrones (Navitia's words; the centre checks are the heat maps'). */
+export const isochroneNoDuration = () => plainError(400, "you should provide a 'boundary_duration[]' or a 'max_duration' argument");
+/** At most this many isochrone boundaries (Navitia's limit). */
+export const MAX_BOUNDARIES = 10;
+export const isochroneTooManyBoundaries = () => plainError(400, `you cannot provide more than ${MAX_BOUNDARIES} 'boundary_duration[]'`);
+export const isochroneRidesharing = () => plainError(400, "ridesharing isn't available on isochrone");
 export const invalidEntryPoint = (place: string) => `The entry point: ${place} is not valid`;
 export const OUT_OF_PRODUCTION = 'date is not in data production period';
 export const NO_STREET_NETWORK = 'no street network data, impossible to compute a heat_map';
@@ -163,6 +169,9 @@ export function errorCatalogue(): { status: number; id: string; message: string 
     heatMapTwoCentres(),
     heatMapNoMaxDuration(),
     heatMapRidesharing(),
+    isochroneNoDuration(),
+    isochroneTooManyBoundaries(),
+    isochroneRidesharing(),
     engineError('unknown_object', invalidEntryPoint('X')),
     engineError('date_out_of_bounds', OUT_OF_PRODUCTION),
     engineError('no_solution', NO_STREET_NETWORK),

@@ -12,7 +12,7 @@
  * type: values that may be null carry `x-nullable`, which the OpenAPI 3 translation turns into
  * `nullable`.
  */
-import { heatMapParams } from './heat-maps/heat-maps-params.js';
+import { heatMapParams, isochroneParams } from './heat-maps/heat-maps-params.js';
 import { swaggerParameters } from './params.js';
 import { type Limits } from '../service/limits.js';
 import { COVERAGE_PARAMS, tripsParams } from './trips/trips-params.js';
@@ -170,6 +170,42 @@ const DEFINITIONS: Record<string, Json> = {
     },
     ['heat_maps', 'feed_publishers', 'links', 'warnings', 'context'],
   ),
+  MultiPolygon: object({ type: { type: 'string', enum: ['MultiPolygon'] }, coordinates: arrayOf(arrayOf(arrayOf(arrayOf(num)))) }),
+  Isochrone: object(
+    {
+      geojson: ref('MultiPolygon'),
+      max_duration: int,
+      min_duration: int,
+      from: ref('Place'),
+      to: ref('Place'),
+      requested_date_time: str,
+      min_date_time: str,
+      max_date_time: str,
+    },
+    ['geojson', 'max_duration', 'min_duration', 'requested_date_time', 'min_date_time', 'max_date_time'],
+  ),
+  Isochrones: object(
+    {
+      isochrones: arrayOf(ref('Isochrone')),
+      feed_publishers: arrayOf(ref('FeedPublisher')),
+      links: arrayOf(ref('Link')),
+      warnings: arrayOf({ type: 'object' }),
+      context: ref('Context'),
+      error: ref('EngineError'),
+    },
+    ['isochrones', 'feed_publishers', 'links', 'warnings', 'context'],
+  ),
+  /** Not in Navitia: the isochrone bands of a heat map as GeoJSON (`format=geojson`). */
+  Bands: object({
+    type: { type: 'string', enum: ['FeatureCollection'] },
+    features: arrayOf(
+      object({
+        type: { type: 'string', enum: ['Feature'] },
+        properties: object({ min_duration: int, max_duration: int, min_date_time: str, max_date_time: str }),
+        geometry: ref('MultiPolygon'),
+      }),
+    ),
+  }),
   /** Not in Navitia: the state of a realtime source of the coverage (times in epoch seconds). */
   RealtimeSource: object({
     source: str,
@@ -287,13 +323,23 @@ interface Operation {
   ok: string;
   /** default: COVERAGE_ANSWERS */
   others?: OtherAnswer[];
+  /** other media types of the success answer, with their schema */
+  formats?: Record<string, Json>;
 }
+
+/** The heat map's other formats (`format=tiff|png|geojson`). */
+const HEAT_MAP_MEDIA: Record<string, Json> = {
+  'image/tiff': { type: 'string', format: 'binary' },
+  'image/png': { type: 'string', format: 'binary' },
+  'application/geo+json': ref('Bands'),
+};
 
 function operations(limits: Limits): Operation[] {
   const coverage = swaggerParameters(COVERAGE_PARAMS);
   const list = swaggerParameters(tripsParams(limits, true));
   const one = swaggerParameters(tripsParams(limits, false));
   const heat = swaggerParameters(heatMapParams(limits));
+  const iso = swaggerParameters(isochroneParams(limits));
   const ops: Operation[] = [
     { path: '/coverage', operationId: 'getCoverage', tag: 'coverage', summary: 'The coverages served.', pathParams: [], query: coverage, ok: 'Coverages' },
     { path: '/coverage/{region}', operationId: 'getCoverageRegion', tag: 'coverage', summary: 'One coverage.', pathParams: [REGION], query: coverage, ok: 'Coverages' },
@@ -308,7 +354,25 @@ function operations(limits: Limits): Operation[] {
       { path: `/coverage/${form}/trips/{id}`, operationId: `getCoverage${name}TripsId`, tag: 'trips', summary: 'One trip.', pathParams: [...params, ID], query: one, ok: 'Trips' },
       { path: `/coverage/${form}/{uri}/trips`, operationId: `getCoverage${name}UriTrips`, tag: 'trips', summary: 'List the trips of an object.', pathParams: [...params, URI], query: list, ok: 'Trips' },
       { path: `/coverage/${form}/{uri}/trips/{id}`, operationId: `getCoverage${name}UriTripsId`, tag: 'trips', summary: 'One trip of an object.', pathParams: [...params, URI, ID], query: one, ok: 'Trips' },
-      { path: `/coverage/${form}/heat_maps`, operationId: `getCoverage${name}HeatMaps`, tag: 'heat_maps', summary: 'A grid of travel durations from or to a place.', pathParams: [...params], query: heat, ok: 'HeatMaps' },
+      {
+        path: `/coverage/${form}/heat_maps`,
+        operationId: `getCoverage${name}HeatMaps`,
+        tag: 'heat_maps',
+        summary: 'A grid of travel durations from or to a place; with format, the same map as a GeoTIFF, a PNG or GeoJSON bands.',
+        pathParams: [...params],
+        query: heat,
+        ok: 'HeatMaps',
+        formats: HEAT_MAP_MEDIA,
+      },
+      {
+        path: `/coverage/${form}/isochrones`,
+        operationId: `getCoverage${name}Isochrones`,
+        tag: 'isochrones',
+        summary: 'The areas reachable within duration bands from or to a place, contoured from the street-exact travel times (not circles around stops).',
+        pathParams: [...params],
+        query: iso,
+        ok: 'Isochrones',
+      },
     );
   }
   ops.push({
@@ -353,7 +417,7 @@ function probe(operationId: string, summary: string, responses: Json, type = 'ap
   return { get: { operationId, tags: ['operations'], summary, produces: [type], parameters: [], responses } };
 }
 
-const DESCRIPTION = 'A Navitia-compatible public transport API: trips and heat maps.';
+const DESCRIPTION = 'A Navitia-compatible public transport API: trips, heat maps and isochrones.';
 
 /** The Swagger 2.0 document. */
 export function swaggerDocument(limits: Limits): Json {
@@ -364,9 +428,10 @@ export function swaggerDocument(limits: Limits): Json {
         operationId: op.operationId,
         tags: [op.tag],
         summary: op.summary,
-        produces: ['application/json'],
+        produces: ['application/json', ...Object.keys(op.formats ?? {})],
         parameters: [...op.pathParams, ...op.query],
         responses: responses(op.ok, op.summary, op.others ?? COVERAGE_ANSWERS),
+        ...(op.formats ? { 'x-formats': op.formats } : {}),
       },
     };
   }
@@ -409,9 +474,12 @@ export function openApiDocument(limits: Limits): Json {
 /** A Swagger 2.0 operation as OpenAPI 3: each answer's schema under the operation's media type. */
 function operation3(get: Json): Json {
   const type = (get['produces'] as string[])[0]!;
+  const formats = (get['x-formats'] ?? {}) as Record<string, Json>;
   const responses: Json = {};
   for (const [code, r] of Object.entries(get['responses'] as Record<string, { description: string; schema: Json }>)) {
-    responses[code] = { description: r.description, content: { [type]: { schema: schema3(r.schema) } } };
+    const content: Json = { [type]: { schema: schema3(r.schema) } };
+    if (code === '200') for (const [media, schema] of Object.entries(formats)) content[media] = { schema: schema3(schema) };
+    responses[code] = { description: r.description, content };
   }
   return {
     operationId: get['operationId'],

@@ -126,8 +126,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A grid of travel durations from or to a place. */
+        /** A grid of travel durations from or to a place; with format, the same map as a GeoTIFF, a PNG or GeoJSON bands. */
         get: operations["getCoverageRegionHeatMaps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/isochrones": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The areas reachable within duration bands from or to a place, contoured from the street-exact travel times (not circles around stops). */
+        get: operations["getCoverageRegionIsochrones"];
         put?: never;
         post?: never;
         delete?: never;
@@ -211,8 +228,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A grid of travel durations from or to a place. */
+        /** A grid of travel durations from or to a place; with format, the same map as a GeoTIFF, a PNG or GeoJSON bands. */
         get: operations["getCoverageLonLatHeatMaps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{lon};{lat}/isochrones": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The areas reachable within duration bands from or to a place, contoured from the street-exact travel times (not circles around stops). */
+        get: operations["getCoverageLonLatIsochrones"];
         put?: never;
         post?: never;
         delete?: never;
@@ -530,6 +564,44 @@ export interface components {
             warnings: Record<string, never>[];
             context: components["schemas"]["Context"];
             error?: components["schemas"]["EngineError"];
+        };
+        MultiPolygon: {
+            /** @enum {string} */
+            type: "MultiPolygon";
+            coordinates: number[][][][];
+        };
+        Isochrone: {
+            geojson: components["schemas"]["MultiPolygon"];
+            max_duration: number;
+            min_duration: number;
+            from?: components["schemas"]["Place"];
+            to?: components["schemas"]["Place"];
+            requested_date_time: string;
+            min_date_time: string;
+            max_date_time: string;
+        };
+        Isochrones: {
+            isochrones: components["schemas"]["Isochrone"][];
+            feed_publishers: components["schemas"]["FeedPublisher"][];
+            links: components["schemas"]["Link"][];
+            warnings: Record<string, never>[];
+            context: components["schemas"]["Context"];
+            error?: components["schemas"]["EngineError"];
+        };
+        Bands: {
+            /** @enum {string} */
+            type: "FeatureCollection";
+            features: {
+                /** @enum {string} */
+                type: "Feature";
+                properties: {
+                    min_duration: number;
+                    max_duration: number;
+                    min_date_time: string;
+                    max_date_time: string;
+                };
+                geometry: components["schemas"]["MultiPolygon"];
+            }[];
         };
         RealtimeSource: {
             source: string;
@@ -1405,9 +1477,9 @@ export interface operations {
     getCoverageRegionHeatMaps: {
         parameters: {
             query: {
-                /** @description Centre of a departure heat map: a stop area, a stop point or a coordinate lon;lat. */
+                /** @description Centre of a departure map: a stop area, a stop point or a coordinate lon;lat. */
                 from?: string;
-                /** @description Centre of an arrival heat map: a stop area, a stop point or a coordinate lon;lat. */
+                /** @description Centre of an arrival map: a stop area, a stop point or a coordinate lon;lat. */
                 to?: string;
                 /** @description Departure time (with from) or arrival time (with to); local time of the coverage unless an offset is given. Now by default. */
                 datetime?: string;
@@ -1462,8 +1534,6 @@ export interface operations {
                 disruption_active?: boolean;
                 /** @description Timetable used: base_schedule (default), adapted_schedule or realtime. */
                 data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
-                /** @description Maximum duration of journeys in seconds from datetime (required, at most 86400). */
-                max_duration: number;
                 /** @description Only accessible vehicles and stops (false unless the traveller profile says otherwise). */
                 wheelchair?: boolean;
                 /** @description A traveller profile giving speeds, modes, access limits and accessibility; explicit parameters win. */
@@ -1482,8 +1552,16 @@ export interface operations {
                 additional_time_after_first_section_taxi?: number;
                 /** @description Seconds added before a taxi leg to the cells. */
                 additional_time_before_last_section_taxi?: number;
+                /** @description Maximum duration of journeys in seconds from datetime (required, at most 86400). */
+                max_duration: number;
                 /** @description Sampling resolution: cells per side of the grid (1 to 1000). */
                 resolution?: number;
+                /** @description json: Navitia's heat matrix; tiff: a GeoTIFF of the seconds (EPSG:4326); png: a coloured picture, unreachable cells transparent; geojson: the isochrone bands of boundary_duration[] (every 10 minutes by default). */
+                format?: "json" | "tiff" | "png" | "geojson";
+                /** @description Durations in seconds between the bands (at most 10); the bands run from min_duration to max_duration. */
+                "boundary_duration[]"?: number[];
+                /** @description Tolerance in metres of the simplification of the band outlines (10 by default; 0 keeps every vertex). */
+                simplify?: number;
             };
             header?: never;
             path: {
@@ -1494,13 +1572,188 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A grid of travel durations from or to a place. */
+            /** @description A grid of travel durations from or to a place; with format, the same map as a GeoTIFF, a PNG or GeoJSON bands. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["HeatMaps"];
+                    "image/tiff": string;
+                    "image/png": string;
+                    "application/geo+json": components["schemas"]["Bands"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionIsochrones: {
+        parameters: {
+            query?: {
+                /** @description Centre of a departure map: a stop area, a stop point or a coordinate lon;lat. */
+                from?: string;
+                /** @description Centre of an arrival map: a stop area, a stop point or a coordinate lon;lat. */
+                to?: string;
+                /** @description Departure time (with from) or arrival time (with to); local time of the coverage unless an offset is given. Now by default. */
+                datetime?: string;
+                /** @description Kept for compatibility: the direction comes from from or to. */
+                datetime_represents?: "departure" | "arrival";
+                /** @description Largest number of transfers of a journey. */
+                max_nb_transfers?: number;
+                /** @description Smallest number of transfers of a journey that reaches a stop by public transport. */
+                min_nb_transfers?: number;
+                /** @description Modes from the centre of a departure map to public transport (and of the cells of an arrival map). Walking by default. */
+                "first_section_mode[]"?: ("walking" | "bike" | "bss" | "car" | "car_no_park" | "ridesharing" | "taxi")[];
+                /** @description Modes from public transport to the cells of a departure map (and to the centre of an arrival map). Walking by default. */
+                "last_section_mode[]"?: ("walking" | "bike" | "bss" | "car" | "car_no_park" | "ridesharing" | "taxi")[];
+                /** @description Longest street leg to or from public transport, in seconds, for every mode. */
+                max_duration_to_pt?: number;
+                /** @description Longest walking leg to or from public transport, in seconds. */
+                max_walking_duration_to_pt?: number;
+                /** @description Longest bike leg to or from public transport, in seconds. */
+                max_bike_duration_to_pt?: number;
+                /** @description Longest bike-sharing leg to or from public transport, in seconds. */
+                max_bss_duration_to_pt?: number;
+                /** @description Longest car leg to or from public transport, in seconds. */
+                max_car_duration_to_pt?: number;
+                /** @description Longest ridesharing leg to or from public transport, in seconds. */
+                max_ridesharing_duration_to_pt?: number;
+                /** @description Longest car (without parking) leg to or from public transport, in seconds. */
+                max_car_no_park_duration_to_pt?: number;
+                /** @description Longest taxi leg to or from public transport, in seconds. */
+                max_taxi_duration_to_pt?: number;
+                /** @description Walking speed in metres per second, from 0.01 to 4. */
+                walking_speed?: number;
+                /** @description Cycling speed in metres per second, from 0.01 to 15. */
+                bike_speed?: number;
+                /** @description Bike-sharing speed in metres per second, from 0.01 to 15. */
+                bss_speed?: number;
+                /** @description Driving speed in metres per second, from 0.01 to 50. */
+                car_speed?: number;
+                /** @description Ridesharing speed in metres per second, from 0.01 to 50. */
+                ridesharing_speed?: number;
+                /** @description Driving (without parking) speed in metres per second, from 0.01 to 50. */
+                car_no_park_speed?: number;
+                /** @description Taxi speed in metres per second, from 0.01 to 50. */
+                taxi_speed?: number;
+                /** @description Public transport objects not to use: lines, routes, networks, modes, stop points, stop areas. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only these public transport objects may be used (with forbidden_uris[] also applied). */
+                "allowed_id[]"?: string[];
+                /**
+                 * @deprecated
+                 * @description Deprecated: true is data_freshness=realtime.
+                 */
+                disruption_active?: boolean;
+                /** @description Timetable used: base_schedule (default), adapted_schedule or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Only accessible vehicles and stops (false unless the traveller profile says otherwise). */
+                wheelchair?: boolean;
+                /** @description A traveller profile giving speeds, modes, access limits and accessibility; explicit parameters win. */
+                traveler_type?: "standard" | "slow_walker" | "fast_walker" | "luggage" | "wheelchair" | "cyclist" | "motorist";
+                /** @description none: cells reached by public transport only; only: by the street only. */
+                direct_path?: "indifferent" | "only" | "none" | "only_with_alternatives";
+                /** @description Stops within this many metres of a departure centre are reached at no cost. */
+                free_radius_from?: number;
+                /** @description Stops within this many metres of an arrival centre are reached at no cost. */
+                free_radius_to?: number;
+                /** @description Modes of the street-only part from the centre (default: the end modes). */
+                "direct_path_mode[]"?: ("walking" | "bike" | "bss" | "car" | "car_no_park" | "ridesharing" | "taxi")[];
+                /** @description Kept for compatibility; no partner service takes part in heat maps. */
+                "partner_services[]"?: "ridesharing"[];
+                /** @description Seconds added after a taxi leg from the centre. */
+                additional_time_after_first_section_taxi?: number;
+                /** @description Seconds added before a taxi leg to the cells. */
+                additional_time_before_last_section_taxi?: number;
+                /** @description Upper bound of the last band in seconds (at most 86400; the largest boundary_duration[] when absent). */
+                max_duration?: number;
+                /** @description Lower bound of the first band in seconds. */
+                min_duration?: number;
+                /** @description Sampling resolution: cells per side of the grid (1 to 1000). */
+                resolution?: number;
+                /** @description Durations in seconds between the bands (at most 10); the bands run from min_duration to max_duration. */
+                "boundary_duration[]"?: number[];
+                /** @description Tolerance in metres of the simplification of the band outlines (10 by default; 0 keeps every vertex). */
+                simplify?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The areas reachable within duration bands from or to a place, contoured from the street-exact travel times (not circles around stops). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Isochrones"];
                 };
             };
             /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
@@ -2071,9 +2324,9 @@ export interface operations {
     getCoverageLonLatHeatMaps: {
         parameters: {
             query: {
-                /** @description Centre of a departure heat map: a stop area, a stop point or a coordinate lon;lat. */
+                /** @description Centre of a departure map: a stop area, a stop point or a coordinate lon;lat. */
                 from?: string;
-                /** @description Centre of an arrival heat map: a stop area, a stop point or a coordinate lon;lat. */
+                /** @description Centre of an arrival map: a stop area, a stop point or a coordinate lon;lat. */
                 to?: string;
                 /** @description Departure time (with from) or arrival time (with to); local time of the coverage unless an offset is given. Now by default. */
                 datetime?: string;
@@ -2128,8 +2381,6 @@ export interface operations {
                 disruption_active?: boolean;
                 /** @description Timetable used: base_schedule (default), adapted_schedule or realtime. */
                 data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
-                /** @description Maximum duration of journeys in seconds from datetime (required, at most 86400). */
-                max_duration: number;
                 /** @description Only accessible vehicles and stops (false unless the traveller profile says otherwise). */
                 wheelchair?: boolean;
                 /** @description A traveller profile giving speeds, modes, access limits and accessibility; explicit parameters win. */
@@ -2148,8 +2399,16 @@ export interface operations {
                 additional_time_after_first_section_taxi?: number;
                 /** @description Seconds added before a taxi leg to the cells. */
                 additional_time_before_last_section_taxi?: number;
+                /** @description Maximum duration of journeys in seconds from datetime (required, at most 86400). */
+                max_duration: number;
                 /** @description Sampling resolution: cells per side of the grid (1 to 1000). */
                 resolution?: number;
+                /** @description json: Navitia's heat matrix; tiff: a GeoTIFF of the seconds (EPSG:4326); png: a coloured picture, unreachable cells transparent; geojson: the isochrone bands of boundary_duration[] (every 10 minutes by default). */
+                format?: "json" | "tiff" | "png" | "geojson";
+                /** @description Durations in seconds between the bands (at most 10); the bands run from min_duration to max_duration. */
+                "boundary_duration[]"?: number[];
+                /** @description Tolerance in metres of the simplification of the band outlines (10 by default; 0 keeps every vertex). */
+                simplify?: number;
             };
             header?: never;
             path: {
@@ -2162,13 +2421,190 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A grid of travel durations from or to a place. */
+            /** @description A grid of travel durations from or to a place; with format, the same map as a GeoTIFF, a PNG or GeoJSON bands. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["HeatMaps"];
+                    "image/tiff": string;
+                    "image/png": string;
+                    "application/geo+json": components["schemas"]["Bands"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageLonLatIsochrones: {
+        parameters: {
+            query?: {
+                /** @description Centre of a departure map: a stop area, a stop point or a coordinate lon;lat. */
+                from?: string;
+                /** @description Centre of an arrival map: a stop area, a stop point or a coordinate lon;lat. */
+                to?: string;
+                /** @description Departure time (with from) or arrival time (with to); local time of the coverage unless an offset is given. Now by default. */
+                datetime?: string;
+                /** @description Kept for compatibility: the direction comes from from or to. */
+                datetime_represents?: "departure" | "arrival";
+                /** @description Largest number of transfers of a journey. */
+                max_nb_transfers?: number;
+                /** @description Smallest number of transfers of a journey that reaches a stop by public transport. */
+                min_nb_transfers?: number;
+                /** @description Modes from the centre of a departure map to public transport (and of the cells of an arrival map). Walking by default. */
+                "first_section_mode[]"?: ("walking" | "bike" | "bss" | "car" | "car_no_park" | "ridesharing" | "taxi")[];
+                /** @description Modes from public transport to the cells of a departure map (and to the centre of an arrival map). Walking by default. */
+                "last_section_mode[]"?: ("walking" | "bike" | "bss" | "car" | "car_no_park" | "ridesharing" | "taxi")[];
+                /** @description Longest street leg to or from public transport, in seconds, for every mode. */
+                max_duration_to_pt?: number;
+                /** @description Longest walking leg to or from public transport, in seconds. */
+                max_walking_duration_to_pt?: number;
+                /** @description Longest bike leg to or from public transport, in seconds. */
+                max_bike_duration_to_pt?: number;
+                /** @description Longest bike-sharing leg to or from public transport, in seconds. */
+                max_bss_duration_to_pt?: number;
+                /** @description Longest car leg to or from public transport, in seconds. */
+                max_car_duration_to_pt?: number;
+                /** @description Longest ridesharing leg to or from public transport, in seconds. */
+                max_ridesharing_duration_to_pt?: number;
+                /** @description Longest car (without parking) leg to or from public transport, in seconds. */
+                max_car_no_park_duration_to_pt?: number;
+                /** @description Longest taxi leg to or from public transport, in seconds. */
+                max_taxi_duration_to_pt?: number;
+                /** @description Walking speed in metres per second, from 0.01 to 4. */
+                walking_speed?: number;
+                /** @description Cycling speed in metres per second, from 0.01 to 15. */
+                bike_speed?: number;
+                /** @description Bike-sharing speed in metres per second, from 0.01 to 15. */
+                bss_speed?: number;
+                /** @description Driving speed in metres per second, from 0.01 to 50. */
+                car_speed?: number;
+                /** @description Ridesharing speed in metres per second, from 0.01 to 50. */
+                ridesharing_speed?: number;
+                /** @description Driving (without parking) speed in metres per second, from 0.01 to 50. */
+                car_no_park_speed?: number;
+                /** @description Taxi speed in metres per second, from 0.01 to 50. */
+                taxi_speed?: number;
+                /** @description Public transport objects not to use: lines, routes, networks, modes, stop points, stop areas. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only these public transport objects may be used (with forbidden_uris[] also applied). */
+                "allowed_id[]"?: string[];
+                /**
+                 * @deprecated
+                 * @description Deprecated: true is data_freshness=realtime.
+                 */
+                disruption_active?: boolean;
+                /** @description Timetable used: base_schedule (default), adapted_schedule or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Only accessible vehicles and stops (false unless the traveller profile says otherwise). */
+                wheelchair?: boolean;
+                /** @description A traveller profile giving speeds, modes, access limits and accessibility; explicit parameters win. */
+                traveler_type?: "standard" | "slow_walker" | "fast_walker" | "luggage" | "wheelchair" | "cyclist" | "motorist";
+                /** @description none: cells reached by public transport only; only: by the street only. */
+                direct_path?: "indifferent" | "only" | "none" | "only_with_alternatives";
+                /** @description Stops within this many metres of a departure centre are reached at no cost. */
+                free_radius_from?: number;
+                /** @description Stops within this many metres of an arrival centre are reached at no cost. */
+                free_radius_to?: number;
+                /** @description Modes of the street-only part from the centre (default: the end modes). */
+                "direct_path_mode[]"?: ("walking" | "bike" | "bss" | "car" | "car_no_park" | "ridesharing" | "taxi")[];
+                /** @description Kept for compatibility; no partner service takes part in heat maps. */
+                "partner_services[]"?: "ridesharing"[];
+                /** @description Seconds added after a taxi leg from the centre. */
+                additional_time_after_first_section_taxi?: number;
+                /** @description Seconds added before a taxi leg to the cells. */
+                additional_time_before_last_section_taxi?: number;
+                /** @description Upper bound of the last band in seconds (at most 86400; the largest boundary_duration[] when absent). */
+                max_duration?: number;
+                /** @description Lower bound of the first band in seconds. */
+                min_duration?: number;
+                /** @description Sampling resolution: cells per side of the grid (1 to 1000). */
+                resolution?: number;
+                /** @description Durations in seconds between the bands (at most 10); the bands run from min_duration to max_duration. */
+                "boundary_duration[]"?: number[];
+                /** @description Tolerance in metres of the simplification of the band outlines (10 by default; 0 keeps every vertex). */
+                simplify?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Longitude of the coordinate to query. */
+                lon: number;
+                /** @description Latitude of the coordinate to query. */
+                lat: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The areas reachable within duration bands from or to a place, contoured from the street-exact travel times (not circles around stops). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Isochrones"];
                 };
             };
             /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */

@@ -1,6 +1,7 @@
 /**
- * The finished heat-map response: the JSON body and its compression, made where the map was
- * computed (a worker thread), so that the event loop only sends bytes.
+ * The finished map response, made where the map was computed (a worker thread), so that the event
+ * loop only sends bytes: Navitia's heat matrix or isochrones, GeoJSON bands, a GeoTIFF or a PNG, the
+ * JSON ones compressed.
  *
  * Heat maps are large (a 500 × 500 grid is about 1.3 MB of JSON) and made once per request: gzip
  * at level 1 compresses one in about 10 ms to under a quarter, where level 6 takes 2.5 times as
@@ -9,17 +10,30 @@
  */
 import { brotliCompressSync, constants, deflateSync, gzipSync } from 'node:zlib';
 import type { HeatMapResult } from '../../routing/heat-map.js';
+import { writeGeoTiff } from '../../formats/geotiff.js';
+import { writePng } from '../../formats/png.js';
 import { heatMapBody, type HeatMapBodyParts } from './heat-map-json.js';
+import { bandsFeatureCollection, contourBands, isochronesBody, type Band } from './isochrones-json.js';
 
 export type BodyEncoding = 'gzip' | 'br' | 'deflate';
 
+/** What the computed map is answered as. */
+export type MapFormat =
+  | { kind: 'heat_matrix' }
+  | { kind: 'isochrones'; bands: Band[]; simplifyM: number }
+  | { kind: 'geojson'; bands: Band[]; simplifyM: number }
+  | { kind: 'tiff' }
+  | { kind: 'png'; maxDurationSec: number };
+
 /** The parts of the response the request decides: everything but the grid. */
 export interface HeatMapRender extends Omit<HeatMapBodyParts, 'grid' | 'seconds'> {
+  format: MapFormat;
   encoding: BodyEncoding | null;
 }
 
 export interface RenderedHeatMap {
   body: Uint8Array;
+  contentType: string;
   encoding: BodyEncoding | null;
 }
 
@@ -27,16 +41,33 @@ export interface RenderedHeatMap {
 const COMPRESS_FROM = 1024;
 
 export function renderHeatMap(result: HeatMapResult, render: HeatMapRender): RenderedHeatMap {
-  const { encoding, ...parts } = render;
-  const json = heatMapBody({ ...parts, grid: result.grid, seconds: result.seconds });
-  if (encoding === null || json.length < COMPRESS_FROM) return { body: json, encoding: null };
+  const { encoding, format, ...parts } = render;
+  const { grid, seconds } = result;
+  switch (format.kind) {
+    case 'heat_matrix':
+      return compressed(heatMapBody({ ...parts, grid, seconds }), JSON_TYPE, encoding);
+    case 'isochrones':
+      return compressed(isochronesBody(parts, contourBands(grid, seconds, format.bands, format.simplifyM)), JSON_TYPE, encoding);
+    case 'geojson':
+      return compressed(bandsFeatureCollection(contourBands(grid, seconds, format.bands, format.simplifyM)), 'application/geo+json', encoding);
+    case 'tiff':
+      return { body: writeGeoTiff(grid, seconds), contentType: 'image/tiff', encoding: null };
+    case 'png':
+      return { body: writePng(grid, seconds, format.maxDurationSec), contentType: 'image/png', encoding: null };
+  }
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+function compressed(body: Uint8Array, contentType: string, encoding: BodyEncoding | null): RenderedHeatMap {
+  if (encoding === null || body.length < COMPRESS_FROM) return { body, contentType, encoding: null };
   switch (encoding) {
     case 'gzip':
-      return { body: gzipSync(json, { level: 1 }), encoding };
+      return { body: gzipSync(body, { level: 1 }), contentType, encoding };
     case 'deflate':
-      return { body: deflateSync(json, { level: 1 }), encoding };
+      return { body: deflateSync(body, { level: 1 }), contentType, encoding };
     case 'br':
-      return { body: brotliCompressSync(json, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: json.length } }), encoding };
+      return { body: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }), contentType, encoding };
   }
 }
 

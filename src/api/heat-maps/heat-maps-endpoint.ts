@@ -22,27 +22,43 @@ import {
   NO_STREET_NETWORK,
   OUT_OF_PRODUCTION,
   engineError,
+  type ApiError,
   type EngineEnvelope,
   type EngineErrorId,
 } from '../errors.js';
-import { chooseEncoding, type HeatMapRender, type RenderedHeatMap } from './heat-map-render.js';
-import { heatMapParams } from './heat-maps-params.js';
+import { chooseEncoding, type HeatMapRender, type MapFormat, type RenderedHeatMap } from './heat-map-render.js';
+import type { Band } from './isochrones-json.js';
+import { heatMapParams, type mapParams } from './heat-maps-params.js';
 import type { RequestInfo } from '../links.js';
 import { parseParams, requestNow, type ParamsOf } from '../params.js';
 import { contextJson, publishersJson } from '../serialize.js';
 import { COVERAGE_DEFAULTS, TRAVELER_PROFILES } from './traveler-profiles.js';
 import type { Limits } from '../../service/limits.js';
 
-type HeatMapParams = ParamsOf<ReturnType<typeof heatMapParams>>;
+type MapParams = ParamsOf<ReturnType<typeof mapParams>>;
 
 /** A computed map (errors are thrown as ApiError). */
-export interface HeatMapAnswer {
+export interface MapAnswer {
   body: Buffer;
   headers: Record<string, string>;
 }
 
+/** What a map endpoint asks of the shared flow, from its own parameters. */
+export interface MapRequest {
+  collection: 'heat_maps' | 'isochrones';
+  params: MapParams;
+  maxDurationSec: number;
+  resolution: number;
+  ridesharing: () => ApiError;
+  /** what to answer, once the start time and the direction are known */
+  format(t0: number, direction: Direction, timeZone: string): MapFormat;
+}
+
+type Direction = 'departure' | 'arrival';
+
 const OSM_PUBLISHER = { id: 'osm', name: 'openstreetmap', url: 'https://www.openstreetmap.org/copyright', license: 'ODbL' };
 
+/** `/heat_maps`: Navitia's heat matrix, or the same map as GeoTIFF, PNG or GeoJSON bands (`format`). */
 export async function answerHeatMap(
   registry: CoverageRegistry,
   limits: Limits,
@@ -50,26 +66,71 @@ export async function answerHeatMap(
   req: RequestInfo,
   coverageRef: CoverageRef,
   acceptEncoding?: string,
-): Promise<HeatMapAnswer> {
+): Promise<MapAnswer> {
   const params = parseParams(heatMapParams(limits), req.pairs);
+  const maxDurationSec = params.max_duration;
+  const format = (t0: number, direction: Direction, timeZone: string): MapFormat => {
+    switch (params.format) {
+      case 'json':
+        return { kind: 'heat_matrix' };
+      case 'tiff':
+        return { kind: 'tiff' };
+      case 'png':
+        return { kind: 'png', maxDurationSec };
+      case 'geojson': {
+        const boundaries = params.boundary_duration.length > 0 ? params.boundary_duration : everyStep(GEOJSON_BAND_SEC, maxDurationSec);
+        return { kind: 'geojson', bands: bandsOf(0, boundaries, maxDurationSec, t0, direction, timeZone), simplifyM: params.simplify };
+      }
+    }
+  };
+  const map: MapRequest = { collection: 'heat_maps', params, maxDurationSec, resolution: params.resolution, ridesharing: heatMapRidesharing, format };
+  return answerMap(registry, runner, coverageRef, map, acceptEncoding);
+}
+
+/** Default bands of the GeoJSON format: every 10 minutes. */
+const GEOJSON_BAND_SEC = 600;
+
+const everyStep = (step: number, max: number) => Array.from({ length: Math.ceil(max / step) - 1 }, (_, k) => (k + 1) * step);
+
+/**
+ * Navitia's bands: the sorted bounds [min, boundaries strictly between min and max…, max], one band
+ * per consecutive pair; none when min is not below max.
+ */
+export function bandsOf(minSec: number, boundaries: readonly number[], maxSec: number, t0: number, direction: Direction, timeZone: string): Band[] {
+  if (minSec >= maxSec) return [];
+  const cuts = [...new Set(boundaries.filter((b) => b > minSec && b < maxSec))].sort((a, b) => a - b);
+  const bounds = [minSec, ...cuts, maxSec];
+  const at = (sec: number) => formatLocal(direction === 'departure' ? t0 + sec : t0 - sec, timeZone);
+  return bounds.slice(1).map((hi, k) => {
+    const lo = bounds[k]!;
+    return { lo, hi, minDateTime: direction === 'departure' ? at(lo) : at(hi), maxDateTime: direction === 'departure' ? at(hi) : at(lo) };
+  });
+}
+
+/**
+ * The flow both map endpoints share, in Navitia's order (navitia-heat-maps.md §4.1): the coverage,
+ * the centre, the production period, the street network, then the computation on the runner.
+ */
+export async function answerMap(registry: CoverageRegistry, runner: HeatMapRunner, coverageRef: CoverageRef, map: MapRequest, acceptEncoding?: string): Promise<MapAnswer> {
+  const { params } = map;
   const now = requestNow(params);
   const coverage = resolveCoverage(registry, coverageRef);
 
   const from = params.from || undefined;
   const to = params.to || undefined;
-  if ([...params.first_section_mode, ...params.last_section_mode, ...params.direct_path_mode].includes('ridesharing')) throw heatMapRidesharing();
+  if ([...params.first_section_mode, ...params.last_section_mode, ...params.direct_path_mode].includes('ridesharing')) throw map.ridesharing();
 
   const generation = coverage.generation;
   const timeZone = generation?.tt.timezone ?? coverage.config.timezone ?? 'UTC';
   const publishers = (g: Generation | undefined) => publishersWithOsm(g);
   const context = contextJson(now, timeZone);
-  const fail = (id: EngineErrorId, message: string, g: Generation | undefined) => engineError(id, message).within(mapEnvelope('heat_maps', publishers(g), context));
+  const fail = (id: EngineErrorId, message: string, g: Generation | undefined) => engineError(id, message).within(mapEnvelope(map.collection, publishers(g), context));
   if (!generation) {
     if (coverage.status === 'dead') throw deadRegion(coverage.id);
     throw fail('service_unavailable', LOADING_DATA, undefined);
   }
 
-  const direction = from ? 'departure' : 'arrival';
+  const direction: Direction = from ? 'departure' : 'arrival';
   const placeId = (from ?? to)!;
   const t0 = params.datetime !== undefined ? parseDatetimeParam(params.datetime, timeZone) : now;
 
@@ -80,13 +141,14 @@ export async function answerHeatMap(
   if (centre.kind === 'unknown') throw fail('unknown_object', invalidEntryPoint(placeId), generation);
   if (!generation.streets) throw fail('no_solution', NO_STREET_NETWORK, generation);
 
-  const query = buildQuery(params, generation, direction, centre, t0);
+  const query = buildQuery(params, generation, direction, centre, t0, map);
   const render: HeatMapRender = {
     placeKey: direction === 'departure' ? 'from' : 'to',
     placeJson: placeJson(generation, centre),
     requestedDateTime: formatLocal(t0, timeZone),
     publishersJson: publishers(generation),
     contextJson: context,
+    format: map.format(t0, direction, timeZone),
     encoding: chooseEncoding(acceptEncoding),
   };
   let result: RenderedHeatMap;
@@ -101,11 +163,13 @@ export async function answerHeatMap(
     throw e;
   }
   const body = Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength);
-  return { body, headers: result.encoding ? { 'content-encoding': result.encoding } : {} };
+  const headers: Record<string, string> = { 'content-type': result.contentType };
+  if (result.encoding) headers['content-encoding'] = result.encoding;
+  return { body, headers };
 }
 
 /** The body of a map endpoint that failed: its collection empty, the error last. */
-function mapEnvelope(collection: 'heat_maps', publishers: string, context: string): EngineEnvelope {
+function mapEnvelope(collection: MapRequest['collection'], publishers: string, context: string): EngineEnvelope {
   return {
     hasFilterKey: false,
     wrap: (errorJson) => `{"${collection}":[],"feed_publishers":${publishers},"links":[],"warnings":[],"context":${context},"error":${errorJson}}`,
@@ -200,11 +264,12 @@ function streetNameNear(g: Generation, lon: number, lat: number): string {
 
 /** Request parameters, traveller profile and coverage defaults → the computation's query. */
 function buildQuery(
-  params: HeatMapParams,
+  params: MapParams,
   g: Generation,
   direction: 'departure' | 'arrival',
   centre: Centre & { lon: number; lat: number },
   t0: number,
+  map: MapRequest,
 ): HeatMapQuery {
   const profile = params.traveler_type ? TRAVELER_PROFILES[params.traveler_type] : undefined;
   // ridesharing is refused before this point
@@ -255,8 +320,8 @@ function buildQuery(
     taxiAccessExtraSec: Math.max(0, direction === 'departure' ? params.additional_time_after_first_section_taxi : params.additional_time_before_last_section_taxi),
     taxiEndExtraSec: Math.max(0, direction === 'departure' ? params.additional_time_before_last_section_taxi : params.additional_time_after_first_section_taxi),
     t0,
-    maxDurationSec: params.max_duration,
-    resolution: params.resolution,
+    maxDurationSec: map.maxDurationSec,
+    resolution: map.resolution,
     maxTransfers: Math.max(0, params.max_nb_transfers),
     minTransfers: Math.max(0, params.min_nb_transfers),
     wheelchair,
@@ -269,7 +334,7 @@ function buildQuery(
 }
 
 /** data_freshness, else realtime when the deprecated disruption_active=true, else base_schedule (Navitia's order). */
-function freshnessLevel(params: HeatMapParams): FreshnessLevel {
+function freshnessLevel(params: MapParams): FreshnessLevel {
   return params.data_freshness ?? (params.disruption_active ? 'realtime' : 'base_schedule');
 }
 

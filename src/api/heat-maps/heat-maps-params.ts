@@ -1,11 +1,18 @@
-/** Query parameters of the two heat-map operations (interface.md, heat maps; decisions.md, Heat maps). */
+/** Query parameters of the heat-map and isochrone operations (interface.md, heat maps; decisions.md, Heat maps and Isochrones). */
 import { CURRENT_DATETIME, type ParamSpec } from '../params.js';
 import { type Limits } from '../../service/limits.js';
 import { FRESHNESS_LEVELS } from '../../ptref/freshness.js';
-import { heatMapNoCentre, heatMapNoMaxDuration, heatMapTwoCentres } from '../errors.js';
+import { heatMapNoCentre, heatMapNoMaxDuration, heatMapTwoCentres, isochroneNoDuration, isochroneTooManyBoundaries, MAX_BOUNDARIES } from '../errors.js';
 
 export const STREET_MODES = ['walking', 'bike', 'bss', 'car', 'car_no_park', 'ridesharing', 'taxi'] as const;
 export type StreetMode = (typeof STREET_MODES)[number];
+/** What the heat-map endpoint can answer (`format`). */
+export const HEAT_MAP_FORMATS = ['json', 'tiff', 'png', 'geojson'] as const;
+export type HeatMapFormat = (typeof HEAT_MAP_FORMATS)[number];
+/** Cells per side of an isochrone's grid unless `resolution` says otherwise. */
+export const ISOCHRONE_RESOLUTION = 400;
+/** Default outline simplification, metres: well under a cell of a city-sized map. */
+export const DEFAULT_SIMPLIFY_M = 10;
 export const TRAVELER_TYPES = ['standard', 'slow_walker', 'fast_walker', 'luggage', 'wheelchair', 'cyclist', 'motorist'] as const;
 
 const speed = <M extends StreetMode>(mode: M, max: number, what: string) =>
@@ -23,16 +30,17 @@ const toPt = <M extends StreetMode>(mode: M, what: string) =>
     description: `Longest ${what} leg to or from public transport, in seconds.`,
   }) as const satisfies ParamSpec;
 
-export function heatMapParams(limits: Limits) {
+/** The parameters every map takes (heat maps and isochrones); the checks run in table order. */
+export function mapParams() {
   return [
     {
       name: 'from',
       kind: 'string',
       required: { error: heatMapNoCentre, unless: 'to' },
       exclusiveWith: { name: 'to', error: heatMapTwoCentres },
-      description: 'Centre of a departure heat map: a stop area, a stop point or a coordinate lon;lat.',
+      description: 'Centre of a departure map: a stop area, a stop point or a coordinate lon;lat.',
     },
-    { name: 'to', kind: 'string', description: 'Centre of an arrival heat map: a stop area, a stop point or a coordinate lon;lat.' },
+    { name: 'to', kind: 'string', description: 'Centre of an arrival map: a stop area, a stop point or a coordinate lon;lat.' },
     { name: 'datetime', kind: 'datetime', description: 'Departure time (with from) or arrival time (with to); local time of the coverage unless an offset is given. Now by default.' },
     { name: 'datetime_represents', kind: 'enum', values: ['departure', 'arrival'], default: 'departure', description: 'Kept for compatibility: the direction comes from from or to.' },
     { name: 'max_nb_transfers', kind: 'int', default: 10, description: 'Largest number of transfers of a journey.' },
@@ -58,13 +66,6 @@ export function heatMapParams(limits: Limits) {
     { name: 'allowed_id', kind: 'string', array: true, description: 'Only these public transport objects may be used (with forbidden_uris[] also applied).' },
     { name: 'disruption_active', kind: 'bool', default: false, deprecated: true, description: 'Deprecated: true is data_freshness=realtime.' },
     { name: 'data_freshness', kind: 'enum', values: FRESHNESS_LEVELS, description: 'Timetable used: base_schedule (default), adapted_schedule or realtime.' },
-    {
-      name: 'max_duration',
-      kind: 'uint',
-      max: limits.maxDurationSec,
-      required: { error: heatMapNoMaxDuration },
-      description: `Maximum duration of journeys in seconds from datetime (required, at most ${limits.maxDurationSec}).`,
-    },
     { name: 'wheelchair', kind: 'bool', description: 'Only accessible vehicles and stops (false unless the traveller profile says otherwise).' },
     { name: 'traveler_type', kind: 'enum', values: TRAVELER_TYPES, description: 'A traveller profile giving speeds, modes, access limits and accessibility; explicit parameters win.' },
     { name: 'direct_path', kind: 'enum', values: ['indifferent', 'only', 'none', 'only_with_alternatives'], default: 'indifferent', description: 'none: cells reached by public transport only; only: by the street only.' },
@@ -74,14 +75,74 @@ export function heatMapParams(limits: Limits) {
     { name: 'partner_services', kind: 'enum', array: true, values: ['ridesharing'], description: 'Kept for compatibility; no partner service takes part in heat maps.' },
     { name: 'additional_time_after_first_section_taxi', kind: 'int', default: 0, description: 'Seconds added after a taxi leg from the centre.' },
     { name: 'additional_time_before_last_section_taxi', kind: 'int', default: 0, description: 'Seconds added before a taxi leg to the cells.' },
-    {
-      name: 'resolution',
-      kind: 'uint',
-      default: 500,
-      min: 1,
-      clampMax: limits.maxResolution,
-      description: `Sampling resolution: cells per side of the grid (1 to ${limits.maxResolution}).`,
-    },
     CURRENT_DATETIME,
+  ] as const satisfies readonly ParamSpec[];
+}
+
+const resolution = (limits: Limits, byDefault: number) =>
+  ({
+    name: 'resolution',
+    kind: 'uint',
+    default: byDefault,
+    min: 1,
+    clampMax: limits.maxResolution,
+    description: `Sampling resolution: cells per side of the grid (1 to ${limits.maxResolution}).`,
+  }) as const satisfies ParamSpec;
+
+const bandParams = (limits: Limits) =>
+  [
+    {
+      name: 'boundary_duration',
+      kind: 'uint',
+      array: true,
+      max: limits.maxDurationSec,
+      maxItems: { count: MAX_BOUNDARIES, error: isochroneTooManyBoundaries },
+      description: `Durations in seconds between the bands (at most ${MAX_BOUNDARIES}); the bands run from min_duration to max_duration.`,
+    },
+    {
+      name: 'simplify',
+      kind: 'float',
+      default: DEFAULT_SIMPLIFY_M,
+      min: 0,
+      description: `Tolerance in metres of the simplification of the band outlines (${DEFAULT_SIMPLIFY_M} by default; 0 keeps every vertex).`,
+    },
+  ] as const satisfies readonly ParamSpec[];
+
+export function heatMapParams(limits: Limits) {
+  return [
+    ...mapParams(),
+    {
+      name: 'max_duration',
+      kind: 'uint',
+      max: limits.maxDurationSec,
+      required: { error: heatMapNoMaxDuration },
+      description: `Maximum duration of journeys in seconds from datetime (required, at most ${limits.maxDurationSec}).`,
+    },
+    resolution(limits, 500),
+    {
+      name: 'format',
+      kind: 'enum',
+      values: HEAT_MAP_FORMATS,
+      default: 'json',
+      description:
+        'json: Navitia\'s heat matrix; tiff: a GeoTIFF of the seconds (EPSG:4326); png: a coloured picture, unreachable cells transparent; geojson: the isochrone bands of boundary_duration[] (every 10 minutes by default).',
+    },
+    ...bandParams(limits),
+  ] as const satisfies readonly ParamSpec[];
+}
+
+export function isochroneParams(limits: Limits) {
+  return [
+    ...mapParams(),
+    {
+      name: 'max_duration',
+      kind: 'uint',
+      max: limits.maxDurationSec,
+      required: { error: isochroneNoDuration, unless: 'boundary_duration' },
+      description: `Upper bound of the last band in seconds (at most ${limits.maxDurationSec}; the largest boundary_duration[] when absent).`,
+    },
+    { name: 'min_duration', kind: 'uint', default: 0, description: 'Lower bound of the first band in seconds.' },
+    resolution(limits, ISOCHRONE_RESOLUTION),
+    ...bandParams(limits),
   ] as const satisfies readonly ParamSpec[];
 }

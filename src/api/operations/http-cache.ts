@@ -38,7 +38,7 @@ export const cacheValidators = fp(
 );
 
 export interface CacheTarget {
-  kind: 'coverage' | 'trips' | 'heat_maps';
+  kind: 'coverage' | 'trips' | 'heat_maps' | 'isochrones';
   /** the coverage of the path; none for the coverage list */
   ref: CoverageRef | undefined;
   info: RequestInfo;

@@ -3,7 +3,7 @@
  * share counters. Names, labels and units:
  *
  *   navette_http_request_duration_seconds{kind, coverage, status}  histogram of every answer
- *       kind: coverage | trips | heat_maps | other; coverage: a known coverage id, else ""
+ *       kind: coverage | trips | heat_maps | isochrones | other; coverage: a known coverage id, else ""
  *   navette_heat_map_queue_depth                         gauge, heat maps running or waiting (read at scrape)
  *   navette_heat_map_compute_seconds{coverage, outcome}  histogram around the runner (waiting included)
  *       outcome: ok | queue_full | timeout | error
@@ -19,7 +19,7 @@ import type { CoverageRegistry } from '../../service/coverage-registry.js';
 import { WorkUnavailable } from '../../service/worker-pool.js';
 import { type HeatMapRunner } from '../heat-maps/heat-map-runner.js';
 
-export type RouteKind = 'coverage' | 'trips' | 'heat_maps' | 'other';
+export type RouteKind = 'coverage' | 'trips' | 'heat_maps' | 'isochrones' | 'other';
 
 export class Metrics {
   readonly registry = new Registry();

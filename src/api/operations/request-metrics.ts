@@ -48,6 +48,7 @@ export function routeOf(registry: CoverageRegistry, path: string): { kind: Route
   } catch {
     // a malformed escape: no coverage
   }
-  const kind: RouteKind = rest.length === 1 ? 'coverage' : rest.length === 2 && rest[1] === 'heat_maps' ? 'heat_maps' : rest.slice(1).includes('trips') ? 'trips' : 'other';
+  const map = rest.length === 2 && (rest[1] === 'heat_maps' || rest[1] === 'isochrones') ? rest[1] : undefined;
+  const kind: RouteKind = rest.length === 1 ? 'coverage' : (map ?? (rest.slice(1).includes('trips') ? 'trips' : 'other'));
   return { kind, coverage };
 }
