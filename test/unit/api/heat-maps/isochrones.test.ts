@@ -155,3 +155,13 @@ describe('the heat map in other formats', () => {
     assert.match(body.message, /The format argument must be in list \['json', 'tiff', 'png', 'geojson'\], you gave svg/);
   });
 });
+
+test('OPTIONS isochrones?schema=true lists its parameters, max_duration not required (boundaries may stand for it)', async () => {
+  const res = await app.inject({ method: 'OPTIONS', url: '/v1/coverage/main_routing_test/isochrones?schema=true' });
+  assert.equal(res.statusCode, 200);
+  const parameters = res.json().get.parameters as { name: string; required: boolean }[];
+  const names = parameters.map((p) => p.name);
+  for (const name of ['from', 'to', 'min_duration', 'boundary_duration[]', 'simplify', 'resolution', 'data_freshness']) assert.ok(names.includes(name), name);
+  assert.equal(parameters.find((p) => p.name === 'max_duration')!.required, false);
+  assert.ok(!names.includes('format'), 'the formats are the heat map’s');
+});
