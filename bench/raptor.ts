@@ -20,6 +20,7 @@ import { buildRaptorData, raptorDataBytes } from '../src/routing/raptor-data.js'
 import { RaptorSearch, type RaptorQuery } from '../src/routing/raptor.js';
 import { zonedToEpoch } from '../src/util/time-zones.js';
 import { mulberry32 } from '../test/helpers/random.js';
+import { loadMinotor, type Minotor, type MinotorParser, type MinotorResult } from './minotor-api.js';
 
 const feed = process.argv[2] ?? path.resolve('../shared/data/rnv-mannheim/gtfs.zip');
 const [year, month, day] = (process.argv[3] ?? '2016-11-08').split('-').map(Number) as [number, number, number];
@@ -119,10 +120,10 @@ await benchMinotor();
 
 async function benchMinotor(): Promise<void> {
   console.log(`minotor 1.0.7 declares node >= 21.1.0; running on ${process.version}`);
-  let minotor: typeof import('minotor');
-  let parser: typeof import('minotor/parser');
+  let minotor: Minotor;
+  let parser: MinotorParser;
   try {
-    [minotor, parser] = await Promise.all([import('minotor'), import('minotor/parser')]);
+    ({ minotor, parser } = await loadMinotor());
   } catch (e) {
     console.log(`minotor: cannot be loaded: ${(e as Error).message}`);
     return;
@@ -141,7 +142,7 @@ async function benchMinotor(): Promise<void> {
   let warnings = 0;
   const warn = console.warn;
   console.warn = () => void warnings++;
-  let parsed: Awaited<ReturnType<InstanceType<typeof parser.GtfsParser>['parse']>>;
+  let parsed: Awaited<ReturnType<InstanceType<MinotorParser['GtfsParser']>['parse']>>;
   const a = performance.now();
   try {
     parsed = await new parser.GtfsParser(feed, profile).parse(new Date(year, month - 1, day));
@@ -163,7 +164,7 @@ async function benchMinotor(): Promise<void> {
   const queries = origins.map((s) =>
     new minotor.Query.Builder().from(minotorId(tt.stopPoints.ids[s]!)).to([]).departureTime(minotor.Time.fromHMS(HOUR, 0, 0)).maxTransfers(MAX_TRANSFERS).build(),
   );
-  let results: ReturnType<typeof router.route>[] = [];
+  let results: MinotorResult[] = [];
   try {
     results = queries.map((q) => router.route(q)); // warm-up, and the answers
   } catch (e) {
