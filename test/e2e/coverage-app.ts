@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Problem } from '../../src/gtfs/load-report.js';
 import { Coverage } from '../../src/service/coverage-registry.js';
 import type { Generation } from '../../src/service/generation.js';
-import { SHARED_DATA } from '../helpers/gtfs-fixture.js';
+import { SHARED_DATA } from '../helpers/shared-data.js';
 import { serveCoverages } from '../helpers/app.js';
 
 export const COVERAGE = 'e2e';

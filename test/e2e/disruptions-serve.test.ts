@@ -10,7 +10,7 @@ import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SHARED_DATA } from '../helpers/gtfs-fixture.js';
+import { SHARED_DATA } from '../helpers/shared-data.js';
 import { startServer } from '../helpers/serve.js';
 
 const BART = path.join(SHARED_DATA, 'rt', 'bart');

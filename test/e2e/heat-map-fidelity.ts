@@ -37,7 +37,7 @@ import { DEFAULT_LIMITS } from '../../src/service/limits.js';
 import { Coverage, CoverageRegistry } from '../../src/service/coverage-registry.js';
 import { HeatMapPool } from '../../src/api/heat-maps/heat-map-pool.js';
 import { loadCoverage } from '../../src/service/load-coverage.js';
-import { SHARED_DATA } from '../helpers/gtfs-fixture.js';
+import { SHARED_DATA } from '../helpers/shared-data.js';
 import { mulberry32 } from '../helpers/random.js';
 import { localTime, naiveDatetime } from './raw-gtfs.js';
 import { StraightLineScan } from './straight-line-scan.js';

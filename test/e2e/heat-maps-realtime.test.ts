@@ -18,7 +18,7 @@ import { parseDisruptionFile } from '../../src/live/disruptions/disruption-file.
 import { plannedRuns } from '../../src/live/disruptions/planned-runs.js';
 import { ServiceDays } from '../../src/model/service-days.js';
 import { serviceRunsOn } from '../../src/model/timetable.js';
-import { SHARED_DATA } from '../helpers/gtfs-fixture.js';
+import { SHARED_DATA } from '../helpers/shared-data.js';
 import { serveCoverages } from '../helpers/app.js';
 
 const DIR = path.join(SHARED_DATA, 'rnv-mannheim');

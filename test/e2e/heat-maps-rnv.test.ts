@@ -30,7 +30,7 @@ import { NEARBY_M } from '../../src/routing/raster.js';
 import type { Generation } from '../../src/service/generation.js';
 import { ServiceDays } from '../../src/model/service-days.js';
 import type { StreetGraph } from '../../src/model/street-graph.js';
-import { SHARED_DATA } from '../helpers/gtfs-fixture.js';
+import { SHARED_DATA } from '../helpers/shared-data.js';
 import { ReferenceModel, SNAP_RADIUS_M, WALK_BACKWARD, WALK_FORWARD, type RefPointSeed, type RefSnap } from './heat-map-reference.js';
 import { mulberry32 } from '../helpers/random.js';
 import { serveCoverages } from '../helpers/app.js';

@@ -11,7 +11,7 @@ import { insideRing } from '../../src/formats/rings.js';
 import type { Generation } from '../../src/service/generation.js';
 import { serveCoverages } from '../helpers/app.js';
 import { invalidity } from '../helpers/geometry-validity.js';
-import { SHARED_DATA } from '../helpers/gtfs-fixture.js';
+import { SHARED_DATA } from '../helpers/shared-data.js';
 import { mulberry32 } from '../helpers/random.js';
 
 const DIR = path.join(SHARED_DATA, 'rnv-mannheim');

@@ -31,7 +31,7 @@ import { NO_LINE, NO_ROUTE, runKey, type AddedRun, type RealtimeRun } from '../.
 import { RaptorSearch, type RaptorQuery } from '../../src/routing/raptor.js';
 import { dayNumber } from '../../src/util/calendar.js';
 import { zonedToEpoch } from '../../src/util/time-zones.js';
-import { SHARED_DATA } from '../helpers/gtfs-fixture.js';
+import { SHARED_DATA } from '../helpers/shared-data.js';
 import { mulberry32 } from '../helpers/random.js';
 
 const FEED = path.join(SHARED_DATA, 'rnv-mannheim', 'gtfs.zip');

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { decodeFeedMessage, type FeedEntity, type FeedMessage } from '../../src/live/realtime/gtfs-rt.js';
 import { readTripUpdates } from '../../src/live/realtime/trip-updates.js';
 import { withRealtime } from '../../src/service/generation.js';
-import { SHARED_DATA } from '../helpers/gtfs-fixture.js';
+import { SHARED_DATA } from '../helpers/shared-data.js';
 import { COVERAGE, getJson, serve, tripIds, type Served } from './coverage-app.js';
 import { gtfsDay, RawFeed, serviceDayOrigin } from './raw-gtfs.js';
 

@@ -13,7 +13,7 @@ import { decodeFeedMessage, type FeedMessage } from '../../src/live/realtime/gtf
 import { runKey } from '../../src/model/realtime-runs.js';
 import { readTripUpdates } from '../../src/live/realtime/trip-updates.js';
 import { Referential } from '../../src/ptref/referential.js';
-import { SHARED_DATA } from '../helpers/gtfs-fixture.js';
+import { SHARED_DATA } from '../helpers/shared-data.js';
 import { gtfsDay, gtfsTime, RawFeed, serviceDayOrigin } from './raw-gtfs.js';
 
 const RT = path.join(SHARED_DATA, 'rt');

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { decodeFeedMessage, type FeedMessage } from '../../src/live/realtime/gtfs-rt.js';
 import { readTripUpdates } from '../../src/live/realtime/trip-updates.js';
 import { withRealtime } from '../../src/service/generation.js';
-import { SHARED_DATA } from '../helpers/gtfs-fixture.js';
+import { SHARED_DATA } from '../helpers/shared-data.js';
 import { getJson, serve, sorted, tripIds, tripsUrl, type Served } from './coverage-app.js';
 import { dayText, gtfsDay, rawTrips, RawFeed, serviceDayOrigin, serviceDays, type RawTrip } from './raw-gtfs.js';
 

@@ -19,7 +19,7 @@ import { decodeFeedMessage } from '../../src/live/realtime/gtfs-rt.js';
 import { Coverage, CoverageRegistry } from '../../src/service/coverage-registry.js';
 import { loadCoverage } from '../../src/service/load-coverage.js';
 import { RealtimeUpdater } from '../../src/service/realtime-updater.js';
-import { SHARED_DATA } from '../helpers/gtfs-fixture.js';
+import { SHARED_DATA } from '../helpers/shared-data.js';
 import { encode, message } from '../helpers/pbf-writer.js';
 import { gtfsDay, gtfsTime, RawFeed, serviceDayOrigin } from './raw-gtfs.js';
 import { serveCoverages } from '../helpers/app.js';

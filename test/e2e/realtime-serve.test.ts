@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
-import { SHARED_DATA } from '../helpers/gtfs-fixture.js';
+import { SHARED_DATA } from '../helpers/shared-data.js';
 import { startServer } from '../helpers/serve.js';
 
 const BART = path.join(SHARED_DATA, 'rt', 'bart');

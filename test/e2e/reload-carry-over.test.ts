@@ -13,7 +13,7 @@ import { Coverage } from '../../src/service/coverage-registry.js';
 import { DisruptionSource } from '../../src/service/disruption-source.js';
 import { loadCoverage } from '../../src/service/load-coverage.js';
 import { RealtimeUpdater } from '../../src/service/realtime-updater.js';
-import { SHARED_DATA } from '../helpers/gtfs-fixture.js';
+import { SHARED_DATA } from '../helpers/shared-data.js';
 
 const BART = path.join(SHARED_DATA, 'rt', 'bart');
 const quiet = { info: () => {}, warn: () => {} };

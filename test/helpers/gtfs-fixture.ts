@@ -35,5 +35,3 @@ export function writeFeed(text: string, name = 'gtfs'): string {
   return dir;
 }
 
-/** The real feeds shared with the project (read-only). */
-export const SHARED_DATA = path.resolve(process.cwd(), '../shared/data');

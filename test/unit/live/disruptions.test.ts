@@ -18,7 +18,8 @@ import { DisruptionIndex } from '../../../src/live/disruptions/disruption-index.
 import { plannedRuns } from '../../../src/live/disruptions/planned-runs.js';
 import { dayNumber } from '../../../src/util/calendar.js';
 import { zonedToEpoch } from '../../../src/util/time-zones.js';
-import { SHARED_DATA, writeFeed } from '../../helpers/gtfs-fixture.js';
+import { writeFeed } from '../../helpers/gtfs-fixture.js';
+import { SHARED_DATA, SHARED_DATA_MISSING } from '../../helpers/shared-data.js';
 import { TOWN } from '../../helpers/town-app.js';
 
 const PARIS = 'Europe/Paris';
@@ -164,7 +165,7 @@ describe('status at an instant', () => {
   });
 });
 
-describe('ServiceAlerts', () => {
+describe('ServiceAlerts', { skip: SHARED_DATA_MISSING }, () => {
   const BART = path.join(SHARED_DATA, 'rt', 'bart');
   let bart: Referential;
   let feed: FeedMessage;

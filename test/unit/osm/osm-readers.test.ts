@@ -22,7 +22,7 @@ import { KEPT_WAY_TAGS, type OsmExtract, type OsmStats } from '../../../src/osm/
 import { readOsmPbf } from '../../../src/osm/pbf-reader.js';
 import { readOsm } from '../../../src/osm/read-osm.js';
 import { readOsmXml } from '../../../src/osm/xml-reader.js';
-import { SHARED_DATA } from '../../helpers/gtfs-fixture.js';
+import { SHARED_DATA, SHARED_DATA_MISSING } from '../../helpers/shared-data.js';
 
 type Tags = Record<string, string>;
 type Bbox = [number, number, number, number];
@@ -246,7 +246,7 @@ const REAL: RealExtract[] = [
 ];
 
 for (const real of REAL) {
-  describe(`real extract ${real.dir}/osm.pbf`, () => {
+  describe(`real extract ${real.dir}/osm.pbf`, { skip: SHARED_DATA_MISSING }, () => {
     let x: OsmExtract;
     before(async () => {
       x = await readOsmPbf(path.join(SHARED_DATA, real.dir, 'osm.pbf'));

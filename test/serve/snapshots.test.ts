@@ -16,11 +16,12 @@ import { readCoverageSnapshot, snapshotPath, writeCoverageSnapshot } from '../..
 import { compileCoverage, loadCoverage, loadGeneration } from '../../src/service/load-coverage.js';
 import { writeFeed } from '../helpers/gtfs-fixture.js';
 import { VALLEY } from '../helpers/town-app.js';
-import { sharedFeed } from './coverage-app.js';
+import { sharedFeed } from '../e2e/coverage-app.js';
+import { SHARED_DATA_MISSING } from '../helpers/shared-data.js';
 
 const tempDir = () => mkdtempSync(path.join(tmpdir(), 'navette-snapshots-'));
 
-test('porto-alegre (two feeds and a street network): the snapshot gives the same data and the same answers', async () => {
+test('porto-alegre (two feeds and a street network): the snapshot gives the same data and the same answers', { skip: SHARED_DATA_MISSING }, async () => {
   const config: CoverageConfig = {
     id: 'poa',
     gtfs: [sharedFeed('porto-alegre', 'gtfs-eptc.zip'), sharedFeed('porto-alegre', 'gtfs-trensurb.zip')],
