@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { SHARED_DATA_MISSING, sharedDataRequired } from '../test/helpers/shared-data.js';
 
-const SUITES = ['dist/test/unit', 'dist/test/contract', 'dist/test/serve'];
+const SUITES = ['dist/test/unit', 'dist/test/contract', 'dist/test/serve', 'dist/test/browser'];
 const REAL_FEED_SUITES = ['dist/test/e2e'];
 
 function suites(): string[] {

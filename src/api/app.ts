@@ -10,6 +10,8 @@ import type { CoverageRegistry } from '../service/coverage-registry.js';
 import { coverageJson, coverageLinks } from './coverage/coverage-endpoint.js';
 import { COLLECTION_CAPTIONS } from '../ptref/object-types.js';
 import { coverageRef, resolveCoverage, type CoverageRef } from './coverage/coverage-resolution.js';
+import { streetNetworkBody } from './coverage/street-network-endpoint.js';
+import { chooseEncoding } from './heat-maps/heat-map-render.js';
 import { answerHeatMap, type MapAnswer } from './heat-maps/heat-maps-endpoint.js';
 import { answerIsochrones } from './heat-maps/isochrones-endpoint.js';
 import { heatMapParams, isochroneParams } from './heat-maps/heat-maps-params.js';
@@ -21,6 +23,8 @@ import { parseParams, requestNow, swaggerParameters } from './params.js';
 import { hasKey, parseQueryString } from './query-string.js';
 import { ptEnvelope } from './serialize.js';
 import { registerSchemaRoutes } from './schema-routes.js';
+import { registerApiIndex } from './api-index.js';
+import { registerExplorer, type ExplorerSettings } from './explorer/explorer-routes.js';
 import { answerTrips, parseTripsParams, type TripsRequest } from './trips/trips-endpoint.js';
 import { DEFAULT_LIMITS, type Limits } from '../service/limits.js';
 import { COVERAGE_PARAMS, tripsParams } from './trips/trips-params.js';
@@ -45,6 +49,8 @@ export interface AppOptions {
   operations?: OperationsSettings;
   /** The server's metrics registry (default: one of the app's own). */
   metrics?: Metrics;
+  /** The explorer page's online background (default: the coverage's own streets only). */
+  explorer?: ExplorerSettings;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -114,6 +120,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         ? COVERAGE_PARAMS
         : target.kind === 'heat_maps'
           ? heatMapParams(limits)
+          : target.kind === 'street_network'
+            ? []
           : target.kind === 'isochrones'
             ? isochroneParams(limits)
             : tripsParams(limits, target.trips.id === undefined);
@@ -122,6 +130,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.options('/v1/coverage', schema);
   app.options('/v1/coverage/*', schema);
   registerSchemaRoutes(app, limits);
+  registerApiIndex(app);
+  registerExplorer(app, options.explorer);
   return app;
 }
 
@@ -129,7 +139,8 @@ type Target =
   | { kind: 'coverage'; info: RequestInfo; segment: string | undefined }
   | { kind: 'trips'; trips: TripsRequest }
   | { kind: 'heat_maps'; info: RequestInfo; coverageRef: CoverageRef }
-  | { kind: 'isochrones'; info: RequestInfo; coverageRef: CoverageRef };
+  | { kind: 'isochrones'; info: RequestInfo; coverageRef: CoverageRef }
+  | { kind: 'street_network'; info: RequestInfo; coverageRef: CoverageRef };
 
 /** Which endpoint a `/v1/coverage…` path names (throws the not-found route error for none). */
 function targetOf(req: FastifyRequest): Target {
@@ -152,6 +163,7 @@ function targetOf(req: FastifyRequest): Target {
   const ref = coverageRef(segments[0]!);
   if (rest.length === 1 && rest[0] === 'heat_maps') return { kind: 'heat_maps', info, coverageRef: ref };
   if (rest.length === 1 && rest[0] === 'isochrones') return { kind: 'isochrones', info, coverageRef: ref };
+  if (rest.length === 1 && rest[0] === 'street_network') return { kind: 'street_network', info, coverageRef: ref };
   const last = rest.length - 1;
   // After a collection name, `trips` is an object id: `lines/trips` names the line `trips`, not a
   // trips collection (navitia-trips.md §1, route ambiguity); `trips/trips` is the trip `trips`.
@@ -185,7 +197,7 @@ function handleCoverage(req: FastifyRequest, reply: FastifyReply, registry: Cove
   const cacheTarget =
     target.kind === 'trips'
       ? { kind: target.kind, ref: target.trips.coverageRef, info: target.trips.req }
-      : target.kind === 'heat_maps' || target.kind === 'isochrones'
+      : target.kind === 'heat_maps' || target.kind === 'isochrones' || target.kind === 'street_network'
         ? { kind: target.kind, ref: target.coverageRef, info: target.info }
         : { kind: target.kind, ref: target.segment === undefined ? undefined : coverageRef(target.segment), info: target.info };
   if (cache.answerIfFresh(req, reply, cacheTarget)) return reply;
@@ -194,7 +206,19 @@ function handleCoverage(req: FastifyRequest, reply: FastifyReply, registry: Cove
     const answer = target.kind === 'heat_maps' ? answerHeatMap : answerIsochrones;
     return answerMapRequest(reply, answer(registry, limits, heatMaps, target.info, target.coverageRef, req.headers['accept-encoding']));
   }
+  if (target.kind === 'street_network') return answerStreetNetwork(req, reply, registry, target.coverageRef);
   return answerTripsRequest(reply, registry, limits, target.trips);
+}
+
+async function answerStreetNetwork(req: FastifyRequest, reply: FastifyReply, registry: CoverageRegistry, ref: CoverageRef) {
+  const coverage = resolveCoverage(registry, ref);
+  const generation = coverage.generation;
+  if (!generation) throw coverage.status === 'dead' ? deadRegion(coverage.id) : engineError('service_unavailable', LOADING_DATA);
+  const body = await streetNetworkBody(generation);
+  reply.header('vary', 'Accept-Encoding').type('application/geo+json');
+  // compressed once per network (see street-network-endpoint.ts): the compression plugin leaves it
+  if (chooseEncoding(req.headers['accept-encoding']) === 'gzip') return reply.header('content-encoding', 'gzip').send(body.gzipped);
+  return reply.send(body.json);
 }
 
 function answerCoverage(reply: FastifyReply, registry: CoverageRegistry, segment: string | undefined, info: RequestInfo) {

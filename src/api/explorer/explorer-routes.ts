@@ -1,0 +1,74 @@
+/**
+ * The explorer: a page served by Navette itself at `/` (explorer/ at the package's root: plain HTML,
+ * CSS and one ES module, no build step) with the map library it draws with (Leaflet, from the
+ * package's own dependencies), so it works with no CDN and no internet. Files are read once, when
+ * the app is built, and answered from memory with an ETag; `/explorer/settings.json` carries the
+ * optional online background (a raster tile URL and its attribution) from the configuration.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { matches } from '../operations/http-cache.js';
+
+export interface ExplorerSettings {
+  /** a raster tile URL template (`https://tile.example/{z}/{x}/{y}.png`) drawn under the coverage's streets */
+  tileUrl?: string;
+  /** the tiles' attribution, HTML; OpenStreetMap's by default */
+  tileAttribution?: string;
+}
+
+export const OSM_ATTRIBUTION = '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors';
+
+/** The package's explorer/ folder, seen from this module compiled (dist/src/api/explorer/). */
+const PAGE_DIR = fileURLToPath(new URL('../../../../explorer/', import.meta.url));
+const LEAFLET_DIR = path.dirname(createRequire(import.meta.url).resolve('leaflet/dist/leaflet.js'));
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.png': 'image/png',
+  '.json': 'application/json; charset=utf-8',
+};
+
+interface StaticFile {
+  body: Buffer;
+  type: string;
+  etag: string;
+}
+
+function file(dir: string, name: string): StaticFile {
+  return staticFile(readFileSync(path.join(dir, name)), TYPES[path.extname(name)]!);
+}
+
+function staticFile(body: Buffer, type: string): StaticFile {
+  return { body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };
+}
+
+export function registerExplorer(app: FastifyInstance, settings: ExplorerSettings = {}): void {
+  const files = new Map<string, StaticFile>([
+    ['/', file(PAGE_DIR, 'index.html')],
+    ['/explorer/explorer.js', file(PAGE_DIR, 'explorer.js')],
+    ['/explorer/explorer.css', file(PAGE_DIR, 'explorer.css')],
+    ['/explorer/leaflet/leaflet.js', file(LEAFLET_DIR, 'leaflet.js')],
+    ['/explorer/leaflet/leaflet.css', file(LEAFLET_DIR, 'leaflet.css')],
+    ...['layers.png', 'layers-2x.png', 'marker-icon.png', 'marker-icon-2x.png', 'marker-shadow.png'].map(
+      (name): [string, StaticFile] => [`/explorer/leaflet/images/${name}`, file(path.join(LEAFLET_DIR, 'images'), name)],
+    ),
+    [
+      '/explorer/settings.json',
+      staticFile(Buffer.from(JSON.stringify({ tile_url: settings.tileUrl ?? null, tile_attribution: settings.tileUrl ? (settings.tileAttribution ?? OSM_ATTRIBUTION) : null })), TYPES['.json']!),
+    ],
+  ]);
+  const answer = (req: FastifyRequest, reply: FastifyReply) => {
+    const f = files.get(req.routeOptions.url ?? '')!;
+    reply.header('etag', f.etag).header('cache-control', 'public, no-cache');
+    const ifNoneMatch = req.headers['if-none-match'];
+    if (ifNoneMatch !== undefined && matches(ifNoneMatch, f.etag)) return reply.code(304).send();
+    return reply.type(f.type).send(f.body);
+  };
+  for (const url of files.keys()) app.get(url, answer);
+}

@@ -1,0 +1,80 @@
+/**
+ * A coverage's street network drawn as GeoJSON, for a map's background that needs no tile server:
+ * a FeatureCollection of two MultiLineStrings, the streets open to cars (`kind: "road"`) and the
+ * others (`kind: "path"`: open to walkers or cyclists only). Each edge's geometry is simplified by
+ * Douglas–Peucker in the graph's metres, its ends kept, so the network stays connected on screen;
+ * coordinates are written to 5 decimals (about a metre).
+ */
+import { unprojectLat, unprojectLon, type StreetGraph } from '../model/street-graph.js';
+import { Layer, layerBits } from '../model/street-layers.js';
+
+/** Default tolerance of the simplification, metres: below a pixel at street zoom levels. */
+export const STREET_LINES_TOLERANCE_M = 5;
+
+export function streetLinesGeoJson(g: StreetGraph, toleranceM = STREET_LINES_TOLERANCE_M): string {
+  const carBits = layerBits(Layer.Car);
+  const roads: string[] = [];
+  const paths: string[] = [];
+  let keep = new Uint8Array(64);
+  const stack: number[] = [];
+  for (let e = 0; e < g.edgeCount; e++) {
+    const p0 = g.geomOffset[e]!;
+    const p1 = g.geomOffset[e + 1]!;
+    const n = p1 - p0;
+    if (n < 2) continue;
+    if (keep.length < n) keep = new Uint8Array(n * 2);
+    keep.fill(0, 0, n);
+    markKept(g, p0, n, toleranceM * toleranceM, keep, stack);
+    let line = '[';
+    for (let i = 0; i < n; i++) {
+      if (!keep[i]) continue;
+      const p = p0 + i;
+      if (line.length > 1) line += ',';
+      line += `[${round5(unprojectLon(g.projection, g.geomX[p]!))},${round5(unprojectLat(g.projection, g.geomY[p]!))}]`;
+    }
+    line += ']';
+    ((g.edgeAccess[e]! & carBits) !== 0 ? roads : paths).push(line);
+  }
+  const feature = (kind: string, lines: string[]) =>
+    `{"type":"Feature","properties":{"kind":"${kind}"},"geometry":{"type":"MultiLineString","coordinates":[${lines.join(',')}]}}`;
+  return `{"type":"FeatureCollection","features":[${feature('road', roads)},${feature('path', paths)}]}`;
+}
+
+/** Douglas–Peucker over points [p0, p0 + n): sets keep[i] for the points that stay (both ends always). */
+function markKept(g: StreetGraph, p0: number, n: number, tolerance2: number, keep: Uint8Array, stack: number[]): void {
+  keep[0] = 1;
+  keep[n - 1] = 1;
+  stack.length = 0;
+  stack.push(0, n - 1);
+  while (stack.length > 0) {
+    const b = stack.pop()!;
+    const a = stack.pop()!;
+    const ax = g.geomX[p0 + a]!;
+    const ay = g.geomY[p0 + a]!;
+    const dx = g.geomX[p0 + b]! - ax;
+    const dy = g.geomY[p0 + b]! - ay;
+    const len2 = dx * dx + dy * dy;
+    let worst = -1;
+    let worstD2 = tolerance2;
+    for (let i = a + 1; i < b; i++) {
+      const px = g.geomX[p0 + i]! - ax;
+      const py = g.geomY[p0 + i]! - ay;
+      // squared distance from the point to the segment a–b
+      const t = len2 > 0 ? Math.max(0, Math.min(1, (px * dx + py * dy) / len2)) : 0;
+      const ex = px - t * dx;
+      const ey = py - t * dy;
+      const d2 = ex * ex + ey * ey;
+      if (d2 > worstD2) {
+        worstD2 = d2;
+        worst = i;
+      }
+    }
+    if (worst < 0) continue;
+    keep[worst] = 1;
+    stack.push(a, worst, worst, b);
+  }
+}
+
+function round5(v: number): number {
+  return Math.round(v * 1e5) / 1e5;
+}
