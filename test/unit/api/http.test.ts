@@ -56,7 +56,7 @@ test('a client accepting both gets one of them, correctly encoded', async () => 
 });
 
 test('every answer is application/json, errors included', async () => {
-  for (const url of ['/v1/coverage', '/v1/coverage/town/trips', '/v1/coverage/town/trips?count=x', '/v1/coverage/nowhere/trips', '/v1/coverage/town/trips/NOPE', '/v1/coverage/pending/trips', '/v1/nothing', '/']) {
+  for (const url of ['/v1/coverage', '/v1/coverage/town/trips', '/v1/coverage/town/trips?count=x', '/v1/coverage/nowhere/trips', '/v1/coverage/town/trips/NOPE', '/v1/coverage/pending/trips', '/v1/nothing', '/v1', '/nothing']) {
     const res = await inject(url);
     assert.match(String(res.headers['content-type']), /^application\/json/, url);
     JSON.parse(res.body);
@@ -118,8 +118,45 @@ test('navitia-request-id: a fresh uuid on every answer', async () => {
   assert.equal(seen.size, 6);
 });
 
+test('/v1: an index of links, from the request\'s host', async () => {
+  const res = await inject('/v1');
+  assert.equal(res.statusCode, 200);
+  const { links } = JSON.parse(res.body) as { links: { href: string; rel: string; templated: boolean }[] };
+  assert.deepEqual(
+    links.map((l) => [l.rel, l.href, l.templated]),
+    [
+      ['coverage', 'http://localhost:80/v1/coverage', false],
+      ['openapi', 'http://localhost:80/v1/openapi.json', false],
+      ['schema', 'http://localhost:80/v1/schema', false],
+      ['docs', 'http://localhost:80/docs', false],
+      ['status', 'http://localhost:80/v1/status', false],
+      ['explorer', 'http://localhost:80/', false],
+    ],
+  );
+  // every link answers
+  for (const l of links) assert.equal((await inject(new URL(l.href).pathname)).statusCode, 200, l.href);
+});
+
+test('/ serves the explorer page and its files, with validators', async () => {
+  const page = await inject('/');
+  assert.equal(page.statusCode, 200);
+  assert.match(String(page.headers['content-type']), /^text\/html/);
+  // every file the page names is served from the package, none from elsewhere
+  const named = [...page.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!).filter((u) => !u.startsWith('data:') && !u.startsWith('#'));
+  assert.ok(named.length >= 4, named.join(' '));
+  for (const url of named) {
+    assert.ok(url.startsWith('/'), `${url} is served by Navette`);
+    const res = await inject(url);
+    assert.equal(res.statusCode, 200, url);
+  }
+  const again = await inject('/explorer/explorer.js', { 'if-none-match': String((await inject('/explorer/explorer.js')).headers['etag']) });
+  assert.equal(again.statusCode, 304);
+  const settings = JSON.parse((await inject('/explorer/settings.json')).body);
+  assert.deepEqual(settings, { tile_url: null, tile_attribution: null });
+});
+
 test('unknown paths: 404 {"message"} only', async () => {
-  for (const url of ['/', '/v1', '/v1/journeys', '/v1/coverage/town/trips/B1-0800/x']) {
+  for (const url of ['/nothing', '/v1/nothing', '/v1/journeys', '/v1/coverage/town/trips/B1-0800/x', '/explorer/nothing.js']) {
     const res = await inject(url);
     assert.equal(res.statusCode, 404, url);
     assert.deepEqual(JSON.parse(res.body), {

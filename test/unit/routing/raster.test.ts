@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { heatMatrixJson } from '../../../src/api/heat-maps/heat-map-json.js';
 import { Layer, layerBits } from '../../../src/model/street-layers.js';
-import { BoxBuilder, cellSizeM, matchRadiusM, nearbyRadiusM, Rasterizer, toSeconds, type Grid } from '../../../src/routing/raster.js';
+import { BoxBuilder, cellSizeM, matchRadiusM, nearbyRadiusM, Rasterizer, SHORTCUT_M, toSeconds, type Grid } from '../../../src/routing/raster.js';
 import { UNREACHED } from '../../../src/routing/unreached.js';
 import { StreetSearch } from '../../../src/routing/street-search.js';
 import { nearestSegment, projectX, projectY, segmentDistance2, type StreetGraph } from '../../../src/model/street-graph.js';
@@ -122,7 +122,7 @@ describe('raster', () => {
     assert.equal(matchRadiusM(far), 500);
   });
 
-  test('every cell as the rule says, by brute force: the best street within the nearby radius, else the grid walk from those cells', () => {
+  test('every cell as the rule says, by brute force: the best street within the nearby radius, improved by the grid walk from the others within SHORTCUT_M; elsewhere the grid walk, up to the matching radius and its notches', () => {
     const random = lcg(11);
     // a jittered lattice of streets 100 m apart, some of them missing: detours and dead ends
     const points: [number, number][] = [];
@@ -278,21 +278,38 @@ function bruteForce(g: StreetGraph, grid: Grid, search: StreetSearch, speed: num
     const k = Math.min(di, dj);
     return k * Math.hypot(width, height) + (di - k) * width + (dj - k) * height;
   };
-  const out = new Float64Array(R * R).fill(Infinity);
+  // for each cell: the best settled cell's value plus the walk (and that walk's length), and the nearest settled cell
+  const best = new Float64Array(R * R).fill(Infinity);
+  const bestWalk = new Float64Array(R * R);
+  const nearest = new Float64Array(R * R).fill(Infinity);
   for (let c = 0; c < R * R; c++) {
-    if (settled[c]) {
-      out[c] = own[c]!;
-      continue;
-    }
-    let best = Infinity;
-    let nearest = Infinity;
     for (let s = 0; s < R * R; s++) {
       if (!settled[s]) continue;
       const d = walk(Math.abs(Math.floor(s / R) - Math.floor(c / R)), Math.abs((s % R) - (c % R)));
-      nearest = Math.min(nearest, d);
-      best = Math.min(best, own[s]! + d * perMetre);
+      nearest[c] = Math.min(nearest[c]!, d);
+      const v = own[s]! + d * perMetre;
+      if (v < best[c]!) {
+        best[c] = v;
+        bestWalk[c] = d;
+      }
     }
-    out[c] = nearest <= matchRadiusM(grid) ? best : Infinity;
+  }
+  const radius = matchRadiusM(grid);
+  const out = new Float64Array(R * R).fill(Infinity);
+  for (let c = 0; c < R * R; c++) {
+    const i = Math.floor(c / R);
+    const j = c % R;
+    if (settled[c]) {
+      // a better value from another street only within SHORTCUT_M
+      out[c] = bestWalk[c]! <= SHORTCUT_M ? best[c]! : own[c]!;
+      continue;
+    }
+    // past the radius, kept only in a notch: 6 of the 8 neighbours within it
+    let within = 0;
+    for (let di = -1; di <= 1; di++)
+      for (let dj = -1; dj <= 1; dj++)
+        if ((di || dj) && i + di >= 0 && i + di < R && j + dj >= 0 && j + dj < R && nearest[(i + di) * R + j + dj]! <= radius) within++;
+    out[c] = nearest[c]! <= radius || within >= 6 ? best[c]! : Infinity;
   }
   return out;
 }
