@@ -19,8 +19,13 @@ import { lazyInProcessRunner } from './heat-maps/lazy-runner.js';
 import { type HeatMapRunner } from './heat-maps/heat-map-runner.js';
 import { ApiError, bodyRefused, deadRegion, engineError, errorReply, LOADING_DATA, methodNotAllowed, notFoundRoute } from './errors.js';
 import { baseUrl, type RequestInfo } from './links.js';
-import { parseParams, requestNow, swaggerParameters } from './params.js';
-import { hasKey, parseQueryString } from './query-string.js';
+import { parseParams, requestNow, swaggerParameters, type ParamSpec } from './params.js';
+import { hasKey, parseQueryString, type QueryPair } from './query-string.js';
+import type { Generation } from '../service/generation.js';
+import { answerCollection, parseCollectionParams, type ReferentialRequest } from './referential/referential-endpoint.js';
+import { answerPlaces, parsePlacesParams } from './referential/places-endpoint.js';
+import { answerPlacesNearby, parseNearbyParams, type NearbyRequest } from './referential/places-nearby-endpoint.js';
+import { collectionParams, isReferentialCollection, placesNearbyParams, placesParams } from './referential/referential-params.js';
 import { ptEnvelope } from './serialize.js';
 import { registerSchemaRoutes } from './schema-routes.js';
 import { registerApiIndex } from './api-index.js';
@@ -115,16 +120,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // `OPTIONS <endpoint>?schema=true`: the endpoint's query parameters as Swagger 2.0 objects.
   const schema = (req: FastifyRequest, reply: FastifyReply) => {
     const target = targetOf(req);
-    const specs =
-      target.kind === 'coverage'
-        ? COVERAGE_PARAMS
-        : target.kind === 'heat_maps'
-          ? heatMapParams(limits)
-          : target.kind === 'street_network'
-            ? []
-          : target.kind === 'isochrones'
-            ? isochroneParams(limits)
-            : tripsParams(limits, target.trips.id === undefined);
+    const specs = paramsOf(target, limits);
     return reply.header('allow', 'GET, HEAD, OPTIONS').type('application/json').send(JSON.stringify({ get: { parameters: swaggerParameters(specs) } }));
   };
   app.options('/v1/coverage', schema);
@@ -135,9 +131,34 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   return app;
 }
 
+/** The parameter table of an endpoint, for `OPTIONS ?schema=true`. */
+function paramsOf(target: Target, limits: Limits): readonly ParamSpec[] {
+  switch (target.kind) {
+    case 'coverage':
+      return COVERAGE_PARAMS;
+    case 'heat_maps':
+      return heatMapParams(limits);
+    case 'isochrones':
+      return isochroneParams(limits);
+    case 'trips':
+      return tripsParams(limits, target.trips.id === undefined);
+    case 'collection':
+      return collectionParams(limits, target.collection.collection, target.collection.id === undefined);
+    case 'places':
+      return placesParams(limits);
+    case 'places_nearby':
+      return placesNearbyParams(limits);
+    case 'street_network':
+      return [];
+  }
+}
+
 type Target =
   | { kind: 'coverage'; info: RequestInfo; segment: string | undefined }
   | { kind: 'trips'; trips: TripsRequest }
+  | { kind: 'collection'; collection: ReferentialRequest }
+  | { kind: 'places'; info: RequestInfo; coverageRef: CoverageRef }
+  | { kind: 'places_nearby'; nearby: NearbyRequest }
   | { kind: 'heat_maps'; info: RequestInfo; coverageRef: CoverageRef }
   | { kind: 'isochrones'; info: RequestInfo; coverageRef: CoverageRef }
   | { kind: 'street_network'; info: RequestInfo; coverageRef: CoverageRef };
@@ -164,12 +185,23 @@ function targetOf(req: FastifyRequest): Target {
   if (rest.length === 1 && rest[0] === 'heat_maps') return { kind: 'heat_maps', info, coverageRef: ref };
   if (rest.length === 1 && rest[0] === 'isochrones') return { kind: 'isochrones', info, coverageRef: ref };
   if (rest.length === 1 && rest[0] === 'street_network') return { kind: 'street_network', info, coverageRef: ref };
+  if (rest.length === 1 && rest[0] === 'places') return { kind: 'places', info, coverageRef: ref };
+  if (rest.length === 3 && (rest[0] === 'coords' || rest[0] === 'coord') && rest[2] === 'places_nearby') {
+    const point = coverageRef(rest[1]!);
+    if (point.kind !== 'coord') throw notFoundRoute();
+    return { kind: 'places_nearby', nearby: { info, coverageRef: ref, lon: point.lon, lat: point.lat } };
+  }
   const last = rest.length - 1;
-  // After a collection name, `trips` is an object id: `lines/trips` names the line `trips`, not a
-  // trips collection (navitia-trips.md §1, route ambiguity); `trips/trips` is the trip `trips`.
+  // After a collection name, a collection's name is an object id: `lines/trips` names the line
+  // `trips`, not a trips collection (navitia-trips.md §1, route ambiguity); `trips/trips` is the trip `trips`.
   const afterCollection = last >= 1 && Object.hasOwn(COLLECTION_CAPTIONS, rest[last - 1]!);
-  if (rest[last] === 'trips' && !afterCollection) return { kind: 'trips', trips: { req: info, coverageRef: ref, uri: rest.slice(0, -1) } };
-  if (rest.length >= 2 && rest[last - 1] === 'trips') return { kind: 'trips', trips: { req: info, coverageRef: ref, uri: rest.slice(0, -2), id: rest[last]! } };
+  const list = afterCollection ? undefined : rest[last]!;
+  const ofId = rest.length >= 2 ? rest[last - 1]! : undefined;
+  const request = (id?: string) => ({ req: info, coverageRef: ref, uri: rest.slice(0, id === undefined ? -1 : -2), ...(id === undefined ? {} : { id }) });
+  if (list === 'trips') return { kind: 'trips', trips: request() };
+  if (list !== undefined && isReferentialCollection(list)) return { kind: 'collection', collection: { ...request(), collection: list } };
+  if (ofId === 'trips') return { kind: 'trips', trips: request(rest[last]!) };
+  if (ofId !== undefined && isReferentialCollection(ofId)) return { kind: 'collection', collection: { ...request(rest[last]!), collection: ofId } };
   throw notFoundRoute();
 }
 
@@ -197,9 +229,13 @@ function handleCoverage(req: FastifyRequest, reply: FastifyReply, registry: Cove
   const cacheTarget =
     target.kind === 'trips'
       ? { kind: target.kind, ref: target.trips.coverageRef, info: target.trips.req }
-      : target.kind === 'heat_maps' || target.kind === 'isochrones' || target.kind === 'street_network'
-        ? { kind: target.kind, ref: target.coverageRef, info: target.info }
-        : { kind: target.kind, ref: target.segment === undefined ? undefined : coverageRef(target.segment), info: target.info };
+      : target.kind === 'collection'
+        ? { kind: target.kind, ref: target.collection.coverageRef, info: target.collection.req }
+        : target.kind === 'places_nearby'
+          ? { kind: target.kind, ref: target.nearby.coverageRef, info: target.nearby.info }
+          : target.kind === 'heat_maps' || target.kind === 'isochrones' || target.kind === 'places' || target.kind === 'street_network'
+            ? { kind: target.kind, ref: target.coverageRef, info: target.info }
+            : { kind: target.kind, ref: target.segment === undefined ? undefined : coverageRef(target.segment), info: target.info };
   if (cache.answerIfFresh(req, reply, cacheTarget)) return reply;
   if (target.kind === 'coverage') return answerCoverage(reply, registry, target.segment, target.info);
   if (target.kind === 'heat_maps' || target.kind === 'isochrones') {
@@ -207,7 +243,23 @@ function handleCoverage(req: FastifyRequest, reply: FastifyReply, registry: Cove
     return answerMapRequest(reply, answer(registry, limits, heatMaps, target.info, target.coverageRef, req.headers['accept-encoding']));
   }
   if (target.kind === 'street_network') return answerStreetNetwork(req, reply, registry, target.coverageRef);
-  return answerTripsRequest(reply, registry, limits, target.trips);
+  if (target.kind === 'trips') {
+    const r = target.trips;
+    const params = parseTripsParams(r, limits);
+    return answerPt(reply, registry, r.coverageRef, r.req.pairs, params, (g, now) => answerTrips(r, g, params, now));
+  }
+  if (target.kind === 'collection') {
+    const r = target.collection;
+    const params = parseCollectionParams(r, limits);
+    return answerPt(reply, registry, r.coverageRef, r.req.pairs, params, (g, now) => answerCollection(r, g, params, now));
+  }
+  if (target.kind === 'places') {
+    const params = parsePlacesParams(target.info, limits);
+    return answerPt(reply, registry, target.coverageRef, target.info.pairs, params, (g, now) => answerPlaces(target.info, target.coverageRef, g, params, now));
+  }
+  const r = target.nearby;
+  const params = parseNearbyParams(r.info, limits);
+  return answerPt(reply, registry, r.coverageRef, r.info.pairs, params, (g, now) => answerPlacesNearby(r, g, params, now));
 }
 
 async function answerStreetNetwork(req: FastifyRequest, reply: FastifyReply, registry: CoverageRegistry, ref: CoverageRef) {
@@ -233,18 +285,28 @@ function answerCoverage(reply: FastifyReply, registry: CoverageRegistry, segment
   return reply.send(coverageJson([coverage], coverageLinks(info.base, ref.text), now, disableGeojson));
 }
 
-function answerTripsRequest(reply: FastifyReply, registry: CoverageRegistry, limits: Limits, r: TripsRequest) {
-  const params = parseTripsParams(r, limits);
+/**
+ * A PT-referential answer (trips, a collection, places): parameters already valid, then the
+ * coverage, then `answer` over its generation; engine errors inside the PT envelope.
+ */
+function answerPt(
+  reply: FastifyReply,
+  registry: CoverageRegistry,
+  ref: CoverageRef,
+  pairs: QueryPair[],
+  params: { _current_datetime?: string | undefined },
+  answer: (generation: Generation, nowSec: number) => string,
+) {
   const now = requestNow(params);
-  const coverage = resolveCoverage(registry, r.coverageRef);
+  const coverage = resolveCoverage(registry, ref);
   const generation = coverage.generation;
-  const envelope = ptEnvelope(generation, now, generation?.tt.timezone ?? coverage.config.timezone ?? DEFAULT_TIMEZONE, hasKey(r.req.pairs, 'filter'));
+  const envelope = ptEnvelope(generation, now, generation?.tt.timezone ?? coverage.config.timezone ?? DEFAULT_TIMEZONE, hasKey(pairs, 'filter'));
   if (!generation) {
     if (coverage.status === 'dead') throw deadRegion(coverage.id);
     throw engineError('service_unavailable', LOADING_DATA).within(envelope);
   }
   try {
-    return reply.send(answerTrips(r, generation, params, now));
+    return reply.send(answer(generation, now));
   } catch (e) {
     if (e instanceof ApiError && e.body.family === 'engine') throw e.within(envelope);
     throw e;

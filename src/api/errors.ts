@@ -97,6 +97,13 @@ export const invalidEntryPoint = (place: string) => `The entry point: ${place} i
 export const OUT_OF_PRODUCTION = 'date is not in data production period';
 export const NO_STREET_NETWORK = 'no street network data, impossible to compute a heat_map';
 
+/** PT-referential collections: `odt_level` other than `all` on a collection that has no ODT level (Navitia's words). */
+export const odtLevelOnLinesOnly = () => plainError(404, 'bad request: odt_level filter can only be applied to lines');
+/** Places (Navitia's words): `q` absent, or given empty. */
+export const MISSING_PARAMETER = 'Missing required parameter in the post body or the query string';
+export const missingParameter = (name: string, help: string) => parameterError(name, MISSING_PARAMETER, help);
+export const searchWordAbsent = () => plainError(400, 'Search word absent');
+
 export const unknownRegion = (region: string) => httpError(404, 'unknown_object', `The region ${region} doesn't exists`);
 export const noRegionForCoordinates = (lon: string, lat: string) => httpError(404, 'unknown_object', `No region available for the coordinates:${lon}, ${lat}`);
 /** Every endpoint reads its query string only: a request with a body is answered before the body is read. */
@@ -176,6 +183,9 @@ export function errorCatalogue(): { status: number; id: string; message: string 
     engineError('date_out_of_bounds', OUT_OF_PRODUCTION),
     engineError('no_solution', NO_STREET_NETWORK),
     engineError('service_unavailable', HEAT_MAPS_QUEUE_FULL),
+    odtLevelOnLinesOnly(),
+    missingParameter('X', ''),
+    searchWordAbsent(),
   ];
   return errors.map(({ body }) => {
     switch (body.family) {

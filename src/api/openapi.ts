@@ -16,6 +16,7 @@ import { heatMapParams, isochroneParams } from './heat-maps/heat-maps-params.js'
 import { swaggerParameters } from './params.js';
 import { type Limits } from '../service/limits.js';
 import { COVERAGE_PARAMS, tripsParams } from './trips/trips-params.js';
+import { collectionParams, placesNearbyParams, placesParams, REFERENTIAL_COLLECTIONS, type ReferentialCollection } from './referential/referential-params.js';
 import { VERSION } from '../util/version.js';
 
 type Json = Record<string, unknown>;
@@ -63,6 +64,40 @@ const REGION_PROPERTIES: Record<string, Json> = {
   disruptions_source: ref('DisruptionsSource'),
 };
 const REGION_REQUIRED = ['id', 'name', 'status', 'start_production_date', 'end_production_date', 'last_load_at', 'dataset_created_at', 'shape'];
+
+const hhmmss = { type: 'string', pattern: '^[0-9]{6}$' };
+
+/** `stop_areas` → `StopAreas`: the name of a collection's answer schema and of its operations. */
+const pascal = (name: string) => name.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase());
+
+/** The schema of each collection's objects. */
+const COLLECTION_ITEMS: Record<ReferentialCollection, string> = {
+  stop_points: 'StopPoint',
+  routes: 'Route',
+  networks: 'Network',
+  commercial_modes: 'CommercialMode',
+  physical_modes: 'PhysicalMode',
+  companies: 'Company',
+  stop_areas: 'StopArea',
+  lines: 'Line',
+  vehicle_journeys: 'VehicleJourney',
+};
+
+/** A page of a PT-referential collection, like the trips' (an engine error in the same envelope). */
+function collectionAnswer(name: string, item: string): Json {
+  return object(
+    {
+      pagination: ref('Pagination'),
+      [name]: arrayOf(ref(item)),
+      disruptions: arrayOf(ref('Disruption')),
+      feed_publishers: arrayOf(ref('FeedPublisher')),
+      context: ref('Context'),
+      links: arrayOf(ref('Link')),
+      error: ref('EngineError'),
+    },
+    ['pagination', 'disruptions', 'feed_publishers', 'context'],
+  );
+}
 
 const DEFINITIONS: Record<string, Json> = {
   Context: object({ current_datetime: str, timezone: str }),
@@ -139,8 +174,83 @@ const DEFINITIONS: Record<string, Json> = {
     },
     ['pagination', 'disruptions', 'feed_publishers', 'context'],
   ),
-  StopArea: object({ id: str, name: str, label: str, coord, timezone: str, links: arrayOf(ref('Link')) }),
-  StopPoint: object({ id: str, name: str, label: str, coord, links: arrayOf(ref('Link')), stop_area: ref('StopArea') }, ['id', 'name', 'label', 'coord', 'links']),
+  StopArea: object(
+    { id: str, name: str, label: str, coord, timezone: str, administrative_regions: arrayOf({ type: 'object' }), links: arrayOf(ref('Link')) },
+    ['id', 'name', 'label', 'coord', 'timezone', 'links'],
+  ),
+  StopPoint: object(
+    {
+      id: str,
+      name: str,
+      label: str,
+      coord,
+      administrative_regions: arrayOf({ type: 'object' }),
+      equipments: arrayOf(str),
+      platform_code: str,
+      links: arrayOf(ref('Link')),
+      stop_area: ref('StopArea'),
+    },
+    ['id', 'name', 'label', 'coord', 'links'],
+  ),
+  Network: idName,
+  Company: idName,
+  PhysicalMode: idName,
+  CommercialMode: idName,
+  Line: object(
+    {
+      id: str,
+      code: str,
+      name: str,
+      color: str,
+      text_color: str,
+      network: ref('Network'),
+      commercial_mode: ref('CommercialMode'),
+      physical_modes: arrayOf(ref('PhysicalMode')),
+      routes: arrayOf(ref('Route')),
+    },
+    ['id', 'code', 'name', 'color', 'text_color'],
+  ),
+  Route: object(
+    { id: str, name: str, direction_type: { type: 'string', enum: ['forward', 'backward', ''] }, is_frequence: str, line: ref('Line'), direction: ref('Place') },
+    ['id', 'name', 'direction_type', 'is_frequence'],
+  ),
+  VehicleJourneyStopTime: object({
+    arrival_time: hhmmss,
+    departure_time: hhmmss,
+    headsign: str,
+    pickup_allowed: bool,
+    drop_off_allowed: bool,
+    skipped_stop: bool,
+    stop_point: ref('StopPoint'),
+  }),
+  VehicleJourney: object(
+    {
+      id: str,
+      name: str,
+      headsign: str,
+      disruptions: arrayOf({ type: 'object' }),
+      trip: idName,
+      journey_pattern: idName,
+      stop_times: arrayOf(ref('VehicleJourneyStopTime')),
+      start_time: hhmmss,
+      end_time: hhmmss,
+      headway_secs: int,
+    },
+    ['id', 'name', 'headsign', 'disruptions'],
+  ),
+  ...Object.fromEntries(REFERENTIAL_COLLECTIONS.map((c) => [pascal(c), collectionAnswer(c, COLLECTION_ITEMS[c])])),
+  PlaceNearby: object(
+    { id: str, name: str, quality: int, embedded_type: { type: 'string', enum: ['stop_point', 'stop_area'] }, stop_point: ref('StopPoint'), stop_area: ref('StopArea'), distance: str },
+    ['id', 'name', 'quality', 'embedded_type', 'distance'],
+  ),
+  Places: object({ places: arrayOf(ref('Place')), feed_publishers: arrayOf(ref('FeedPublisher')), context: ref('Context'), links: arrayOf(ref('Link')) }),
+  PlacesNearby: object({
+    places_nearby: arrayOf(ref('PlaceNearby')),
+    pagination: ref('Pagination'),
+    feed_publishers: arrayOf(ref('FeedPublisher')),
+    context: ref('Context'),
+    links: arrayOf(ref('Link')),
+  }),
   Address: object({ id: str, name: str, label: str, coord, house_number: int }),
   Place: object(
     {
@@ -293,6 +403,9 @@ const LON = pathParam('lon', 'number', 'Longitude of the coordinate to query.');
 const LAT = pathParam('lat', 'number', 'Latitude of the coordinate to query.');
 const URI = pathParam('uri', 'string', 'First part of the uri of an object (type/id pairs, e.g. lines/L1); narrows the query to that object.');
 const ID = pathParam('id', 'string', 'Identifier of the trip to fetch.');
+const OBJECT_ID = pathParam('id', 'string', 'Identifier of the object to fetch.');
+const POINT_LON = pathParam('lon', 'number', 'Longitude of the point whose places are searched.');
+const POINT_LAT = pathParam('lat', 'number', 'Latitude of the point whose places are searched.');
 
 /** The answers besides 200 of the `/v1` operations; all but 304 carry an Error. */
 const OTHER_ANSWERS = {
@@ -375,6 +488,42 @@ function operations(limits: Limits): Operation[] {
       },
     );
   }
+  for (const c of REFERENTIAL_COLLECTIONS) {
+    const name = pascal(c);
+    const noun = c.replace(/_/g, ' ');
+    const cList = swaggerParameters(collectionParams(limits, c, true));
+    const cOne = swaggerParameters(collectionParams(limits, c, false));
+    // the region forms only: the lon;lat forms are served alike (README), and would double the document
+    for (const [form, params, formName] of [['{region}', [REGION], 'Region']] as const) {
+      ops.push(
+        { path: `/coverage/${form}/${c}`, operationId: `getCoverage${formName}${name}`, tag: 'referential', summary: `List the ${noun}.`, pathParams: [...params], query: cList, ok: name },
+        { path: `/coverage/${form}/${c}/{id}`, operationId: `getCoverage${formName}${name}Id`, tag: 'referential', summary: `One of the ${noun}.`, pathParams: [...params, OBJECT_ID], query: cOne, ok: name },
+        { path: `/coverage/${form}/{uri}/${c}`, operationId: `getCoverage${formName}Uri${name}`, tag: 'referential', summary: `List the ${noun} of an object.`, pathParams: [...params, URI], query: cList, ok: name },
+        {
+          path: `/coverage/${form}/{uri}/${c}/{id}`,
+          operationId: `getCoverage${formName}Uri${name}Id`,
+          tag: 'referential',
+          summary: `One of the ${noun} of an object.`,
+          pathParams: [...params, URI, OBJECT_ID],
+          query: cOne,
+          ok: name,
+        },
+      );
+    }
+  }
+  const places = swaggerParameters(placesParams(limits));
+  ops.push(
+    { path: '/coverage/{region}/places', operationId: 'getCoverageRegionPlaces', tag: 'places', summary: 'Stop areas and stop points whose name matches a text, best first.', pathParams: [REGION], query: places, ok: 'Places' },
+    {
+      path: '/coverage/{region}/coords/{lon};{lat}/places_nearby',
+      operationId: 'getCoverageRegionCoordsPlacesNearby',
+      tag: 'places',
+      summary: 'Stop areas and stop points near a point, nearest first (also at coord/{lon};{lat}/places_nearby).',
+      pathParams: [REGION, POINT_LON, POINT_LAT],
+      query: swaggerParameters(placesNearbyParams(limits)),
+      ok: 'PlacesNearby',
+    },
+  );
   ops.push({
     path: '/status',
     operationId: 'getStatus',
@@ -417,7 +566,7 @@ function probe(operationId: string, summary: string, responses: Json, type = 'ap
   return { get: { operationId, tags: ['operations'], summary, produces: [type], parameters: [], responses } };
 }
 
-const DESCRIPTION = 'A Navitia-compatible public transport API: trips, heat maps and isochrones.';
+const DESCRIPTION = 'A Navitia-compatible public transport API: the PT referential (trips, lines, stop areas… and places), heat maps and isochrones.';
 
 /** The Swagger 2.0 document. */
 export function swaggerDocument(limits: Limits): Json {

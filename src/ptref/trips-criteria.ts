@@ -1,4 +1,7 @@
-/** What a trips request asks for, once its parameters are read: the input of the trips query (trips-query.ts). */
+/**
+ * What a trips request (or a request of another PT-referential collection) asks for, once its
+ * parameters are read: the input of the query (trips-query.ts).
+ */
 import type { FreshnessLevel } from './freshness.js';
 
 export interface TripsQuery {

@@ -1,10 +1,11 @@
 /**
- * The trips query: from the request's `{uri}`, `filter`, `headsign`, `tags[]`, `forbidden_uris[]`
- * and `{id}` to the sorted set of matching trips, then our own filters (ODT level, external code,
- * the since/until window at a freshness level), then one page.
+ * The PT-referential query, over any object type (trips, lines, stop areas, vehicle journeys…): from
+ * the request's `{uri}`, `filter`, `headsign`, `tags[]`, `forbidden_uris[]` and `{id}` to the sorted
+ * set of matching objects, then our own filters (external code, ODT level, and for trips and vehicle
+ * journeys the since/until window at a freshness level).
  *
  * The pieces are assembled into one filter string the way Navitia does
- * (`((<filter> and <headsign>) and <uri clauses> and <tags>) and trip.uri="<id>"`, then
+ * (`((<filter> and <headsign>) and <uri clauses> and <tags>) and <type>.uri="<id>"`, then
  * `(<query>) - (<forbidden objects>)`), so that errors quote the same text.
  */
 import type { AddedTrips } from './added-trips.js';
@@ -28,9 +29,18 @@ export class UnknownTypeError extends Error {
 
 /** Matching trips, ascending by trip index. Throws FilterError or UnknownTypeError. */
 export function findTrips(ref: Referential, freshness: Freshness, q: TripsQuery, disruptions?: DisruptionLookup): Uint32Array {
+  return findObjects(ref, freshness, 'trip', q, disruptions);
+}
+
+/**
+ * Matching objects of type `target`, ascending by index. Throws FilterError (nothing found
+ * included) or UnknownTypeError. The realtime level's added trips join the trips only.
+ */
+export function findObjects(ref: Referential, freshness: Freshness, target: Caption, q: TripsQuery, disruptions?: DisruptionLookup): Uint32Array {
+  const tripLike = target === 'trip' || target === 'vehicle_journey';
   // the trips realtime adds, at the realtime level only (after the static ones, see added-trips.ts)
-  const added = freshness.addedTrips?.(q.dataFreshness);
-  const query = assembleFilter(ref, q, added);
+  const added = target === 'trip' ? freshness.addedTrips?.(q.dataFreshness) : undefined;
+  const query = assembleFilter(ref, q, added, target);
   let expr;
   try {
     expr = parseFilter(query);
@@ -38,15 +48,16 @@ export function findTrips(ref: Referential, freshness: Freshness, q: TripsQuery,
     if (e instanceof FilterError) throw new FilterError(e.id, `Unable to parse :${e.message}`);
     throw e;
   }
-  let trips = evaluate(expr, 'trip', { ref, freshness, disruptions });
+  let trips = evaluate(expr, target, { ref, freshness, disruptions });
   if (q.externalCode !== undefined) {
-    trips = intersect(trips, ref.tt.tripCodes.get(q.externalCode) ?? EMPTY);
+    trips = intersect(trips, externalCodeSet(ref, target, q.externalCode));
   }
   if (q.odtLevel !== 'all') {
     const level = ['scheduled', 'with_stops', 'zonal'].indexOf(q.odtLevel);
-    trips = trips.filter((t) => ref.tt.trips.odtLevel[t] === level);
+    if (tripLike) trips = trips.filter((t) => ref.tt.trips.odtLevel[t] === level);
+    else if (target === 'line') trips = trips.filter((l) => ((ref.lineOdtLevels[l]! >>> level) & 1) === 1);
   }
-  if (q.sinceSec !== undefined || q.untilSec !== undefined) {
+  if (tripLike && (q.sinceSec !== undefined || q.untilSec !== undefined)) {
     const since = q.sinceSec ?? -Infinity;
     const until = q.untilSec ?? Infinity;
     if (until < since) throw new FilterError('bad_filter', 'ptref : invalid filtering period');
@@ -57,8 +68,15 @@ export function findTrips(ref: Referential, freshness: Freshness, q: TripsQuery,
   return trips;
 }
 
+/** The objects of a type with an external code: a trip's codes (trips-criteria.ts), another object's source id. */
+export function externalCodeSet(ref: Referential, target: Caption, code: string): Uint32Array {
+  if (target === 'trip' || target === 'vehicle_journey') return ref.tt.tripCodes.get(code) ?? EMPTY;
+  const i = ref.indexOf(target, code);
+  return i < 0 ? EMPTY : Uint32Array.of(i);
+}
+
 /** The whole filter string of a request (`added`: the added trips the request sees, if any). */
-export function assembleFilter(ref: Referential, q: TripsQuery, added?: AddedTrips): string {
+export function assembleFilter(ref: Referential, q: TripsQuery, added?: AddedTrips, target: Caption = 'trip'): string {
   let user = q.filter?.trim() ?? '';
   if (q.headsign) {
     const clause = `vehicle_journey.has_headsign(${quoteFilterString(q.headsign)})`;
@@ -70,7 +88,7 @@ export function assembleFilter(ref: Referential, q: TripsQuery, added?: AddedTri
   if (q.tags.length > 0) pieces.push(`disruption.tags(${q.tags.map(quoteFilterString).join(', ')})`);
   let query = pieces.join(' and ');
   if (q.id !== undefined) {
-    const clause = `trip.uri=${quoteFilterString(q.id)}`;
+    const clause = `${target}.uri=${quoteFilterString(q.id)}`;
     query = query ? `(${query}) and ${clause}` : clause;
   }
   const forbidden = forbiddenClauses(ref, q.forbiddenUris, added);

@@ -255,6 +255,652 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/coverage/{region}/stop_points": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the stop points. */
+        get: operations["getCoverageRegionStopPoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/stop_points/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the stop points. */
+        get: operations["getCoverageRegionStopPointsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/{uri}/stop_points": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the stop points of an object. */
+        get: operations["getCoverageRegionUriStopPoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/{uri}/stop_points/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the stop points of an object. */
+        get: operations["getCoverageRegionUriStopPointsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/routes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the routes. */
+        get: operations["getCoverageRegionRoutes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/routes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the routes. */
+        get: operations["getCoverageRegionRoutesId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/{uri}/routes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the routes of an object. */
+        get: operations["getCoverageRegionUriRoutes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/{uri}/routes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the routes of an object. */
+        get: operations["getCoverageRegionUriRoutesId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/networks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the networks. */
+        get: operations["getCoverageRegionNetworks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/networks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the networks. */
+        get: operations["getCoverageRegionNetworksId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/{uri}/networks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the networks of an object. */
+        get: operations["getCoverageRegionUriNetworks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/{uri}/networks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the networks of an object. */
+        get: operations["getCoverageRegionUriNetworksId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/commercial_modes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the commercial modes. */
+        get: operations["getCoverageRegionCommercialModes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/commercial_modes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the commercial modes. */
+        get: operations["getCoverageRegionCommercialModesId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/{uri}/commercial_modes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the commercial modes of an object. */
+        get: operations["getCoverageRegionUriCommercialModes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/{uri}/commercial_modes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the commercial modes of an object. */
+        get: operations["getCoverageRegionUriCommercialModesId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/physical_modes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the physical modes. */
+        get: operations["getCoverageRegionPhysicalModes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/physical_modes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the physical modes. */
+        get: operations["getCoverageRegionPhysicalModesId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/{uri}/physical_modes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the physical modes of an object. */
+        get: operations["getCoverageRegionUriPhysicalModes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/{uri}/physical_modes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the physical modes of an object. */
+        get: operations["getCoverageRegionUriPhysicalModesId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/companies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the companies. */
+        get: operations["getCoverageRegionCompanies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/companies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the companies. */
+        get: operations["getCoverageRegionCompaniesId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/{uri}/companies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the companies of an object. */
+        get: operations["getCoverageRegionUriCompanies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/{uri}/companies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the companies of an object. */
+        get: operations["getCoverageRegionUriCompaniesId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/stop_areas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the stop areas. */
+        get: operations["getCoverageRegionStopAreas"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/stop_areas/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the stop areas. */
+        get: operations["getCoverageRegionStopAreasId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/{uri}/stop_areas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the stop areas of an object. */
+        get: operations["getCoverageRegionUriStopAreas"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/{uri}/stop_areas/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the stop areas of an object. */
+        get: operations["getCoverageRegionUriStopAreasId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/lines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the lines. */
+        get: operations["getCoverageRegionLines"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/lines/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the lines. */
+        get: operations["getCoverageRegionLinesId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/{uri}/lines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the lines of an object. */
+        get: operations["getCoverageRegionUriLines"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/{uri}/lines/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the lines of an object. */
+        get: operations["getCoverageRegionUriLinesId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/vehicle_journeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the vehicle journeys. */
+        get: operations["getCoverageRegionVehicleJourneys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/vehicle_journeys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the vehicle journeys. */
+        get: operations["getCoverageRegionVehicleJourneysId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/{uri}/vehicle_journeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the vehicle journeys of an object. */
+        get: operations["getCoverageRegionUriVehicleJourneys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/{uri}/vehicle_journeys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the vehicle journeys of an object. */
+        get: operations["getCoverageRegionUriVehicleJourneysId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/places": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Stop areas and stop points whose name matches a text, best first. */
+        get: operations["getCoverageRegionPlaces"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/coords/{lon};{lat}/places_nearby": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Stop areas and stop points near a point, nearest first (also at coord/{lon};{lat}/places_nearby). */
+        get: operations["getCoverageRegionCoordsPlacesNearby"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/status": {
         parameters: {
             query?: never;
@@ -501,6 +1147,7 @@ export interface components {
                 lat: string;
             };
             timezone: string;
+            administrative_regions?: Record<string, never>[];
             links: components["schemas"]["Link"][];
         };
         StopPoint: {
@@ -511,8 +1158,178 @@ export interface components {
                 lon: string;
                 lat: string;
             };
+            administrative_regions?: Record<string, never>[];
+            equipments?: string[];
+            platform_code?: string;
             links: components["schemas"]["Link"][];
             stop_area?: components["schemas"]["StopArea"];
+        };
+        Network: {
+            id: string;
+            name: string;
+        };
+        Company: {
+            id: string;
+            name: string;
+        };
+        PhysicalMode: {
+            id: string;
+            name: string;
+        };
+        CommercialMode: {
+            id: string;
+            name: string;
+        };
+        Line: {
+            id: string;
+            code: string;
+            name: string;
+            color: string;
+            text_color: string;
+            network?: components["schemas"]["Network"];
+            commercial_mode?: components["schemas"]["CommercialMode"];
+            physical_modes?: components["schemas"]["PhysicalMode"][];
+            routes?: components["schemas"]["Route"][];
+        };
+        Route: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            direction_type: "forward" | "backward" | "";
+            is_frequence: string;
+            line?: components["schemas"]["Line"];
+            direction?: components["schemas"]["Place"];
+        };
+        VehicleJourneyStopTime: {
+            arrival_time: string;
+            departure_time: string;
+            headsign: string;
+            pickup_allowed: boolean;
+            drop_off_allowed: boolean;
+            skipped_stop: boolean;
+            stop_point: components["schemas"]["StopPoint"];
+        };
+        VehicleJourney: {
+            id: string;
+            name: string;
+            headsign: string;
+            disruptions: Record<string, never>[];
+            trip?: {
+                id: string;
+                name: string;
+            };
+            journey_pattern?: {
+                id: string;
+                name: string;
+            };
+            stop_times?: components["schemas"]["VehicleJourneyStopTime"][];
+            start_time?: string;
+            end_time?: string;
+            headway_secs?: number;
+        };
+        StopPoints: {
+            pagination: components["schemas"]["Pagination"];
+            stop_points?: components["schemas"]["StopPoint"][];
+            disruptions: components["schemas"]["Disruption"][];
+            feed_publishers: components["schemas"]["FeedPublisher"][];
+            context: components["schemas"]["Context"];
+            links?: components["schemas"]["Link"][];
+            error?: components["schemas"]["EngineError"];
+        };
+        Routes: {
+            pagination: components["schemas"]["Pagination"];
+            routes?: components["schemas"]["Route"][];
+            disruptions: components["schemas"]["Disruption"][];
+            feed_publishers: components["schemas"]["FeedPublisher"][];
+            context: components["schemas"]["Context"];
+            links?: components["schemas"]["Link"][];
+            error?: components["schemas"]["EngineError"];
+        };
+        Networks: {
+            pagination: components["schemas"]["Pagination"];
+            networks?: components["schemas"]["Network"][];
+            disruptions: components["schemas"]["Disruption"][];
+            feed_publishers: components["schemas"]["FeedPublisher"][];
+            context: components["schemas"]["Context"];
+            links?: components["schemas"]["Link"][];
+            error?: components["schemas"]["EngineError"];
+        };
+        CommercialModes: {
+            pagination: components["schemas"]["Pagination"];
+            commercial_modes?: components["schemas"]["CommercialMode"][];
+            disruptions: components["schemas"]["Disruption"][];
+            feed_publishers: components["schemas"]["FeedPublisher"][];
+            context: components["schemas"]["Context"];
+            links?: components["schemas"]["Link"][];
+            error?: components["schemas"]["EngineError"];
+        };
+        PhysicalModes: {
+            pagination: components["schemas"]["Pagination"];
+            physical_modes?: components["schemas"]["PhysicalMode"][];
+            disruptions: components["schemas"]["Disruption"][];
+            feed_publishers: components["schemas"]["FeedPublisher"][];
+            context: components["schemas"]["Context"];
+            links?: components["schemas"]["Link"][];
+            error?: components["schemas"]["EngineError"];
+        };
+        Companies: {
+            pagination: components["schemas"]["Pagination"];
+            companies?: components["schemas"]["Company"][];
+            disruptions: components["schemas"]["Disruption"][];
+            feed_publishers: components["schemas"]["FeedPublisher"][];
+            context: components["schemas"]["Context"];
+            links?: components["schemas"]["Link"][];
+            error?: components["schemas"]["EngineError"];
+        };
+        StopAreas: {
+            pagination: components["schemas"]["Pagination"];
+            stop_areas?: components["schemas"]["StopArea"][];
+            disruptions: components["schemas"]["Disruption"][];
+            feed_publishers: components["schemas"]["FeedPublisher"][];
+            context: components["schemas"]["Context"];
+            links?: components["schemas"]["Link"][];
+            error?: components["schemas"]["EngineError"];
+        };
+        Lines: {
+            pagination: components["schemas"]["Pagination"];
+            lines?: components["schemas"]["Line"][];
+            disruptions: components["schemas"]["Disruption"][];
+            feed_publishers: components["schemas"]["FeedPublisher"][];
+            context: components["schemas"]["Context"];
+            links?: components["schemas"]["Link"][];
+            error?: components["schemas"]["EngineError"];
+        };
+        VehicleJourneys: {
+            pagination: components["schemas"]["Pagination"];
+            vehicle_journeys?: components["schemas"]["VehicleJourney"][];
+            disruptions: components["schemas"]["Disruption"][];
+            feed_publishers: components["schemas"]["FeedPublisher"][];
+            context: components["schemas"]["Context"];
+            links?: components["schemas"]["Link"][];
+            error?: components["schemas"]["EngineError"];
+        };
+        PlaceNearby: {
+            id: string;
+            name: string;
+            quality: number;
+            /** @enum {string} */
+            embedded_type: "stop_point" | "stop_area";
+            stop_point?: components["schemas"]["StopPoint"];
+            stop_area?: components["schemas"]["StopArea"];
+            distance: string;
+        };
+        Places: {
+            places: components["schemas"]["Place"][];
+            feed_publishers: components["schemas"]["FeedPublisher"][];
+            context: components["schemas"]["Context"];
+            links: components["schemas"]["Link"][];
+        };
+        PlacesNearby: {
+            places_nearby: components["schemas"]["PlaceNearby"][];
+            pagination: components["schemas"]["Pagination"];
+            feed_publishers: components["schemas"]["FeedPublisher"][];
+            context: components["schemas"]["Context"];
+            links: components["schemas"]["Link"][];
         };
         Address: {
             id: string;
@@ -2605,6 +3422,4634 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Isochrones"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionStopPoints: {
+        parameters: {
+            query?: {
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Number of stop points per page (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the returned stop points, 0 to 3: each object embeds its related objects one level lower. */
+                depth?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated alias of forbidden_uris[].
+                 */
+                "forbidden_id[]"?: string[];
+                /** @description Ids of objects (lines, stop points, modes, networks…) whose stop points are left out. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only the stop points with this external code (the source id; for vehicle journeys, the GTFS trip_id or trip_short_name). */
+                external_code?: string;
+                /** @description Only the stop points of the vehicle journeys with this headsign, exactly. */
+                headsign?: string;
+                /** @description On-demand transport level (lines and vehicle journeys only; another value than all on another collection is refused): scheduled, with_stops, zonal, or all. */
+                odt_level?: "all" | "scheduled" | "with_stops" | "zonal";
+                /** @description Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Radius in metres around a coordinate given in the path. */
+                distance?: number;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or after this time (local time of the coverage unless an offset is given); ignored on the other collections. */
+                since?: string;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or before this time; ignored on the other collections. */
+                until?: string;
+                /** @description When true, no geometry is returned. */
+                disable_geojson?: boolean;
+                /** @description When true, the disruptions list of the response is empty. */
+                disable_disruption?: boolean;
+                /** @description Only the stop points of the vehicle journeys impacted by a disruption that carries one of these tags. */
+                "tags[]"?: string[];
+                /** @description A filter expression of the PT-referential language, for example line.code=1A. */
+                filter?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the stop points. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StopPoints"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionStopPointsId: {
+        parameters: {
+            query?: {
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Number of stop points per page (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the returned stop points, 0 to 3: each object embeds its related objects one level lower. */
+                depth?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated alias of forbidden_uris[].
+                 */
+                "forbidden_id[]"?: string[];
+                /** @description Ids of objects (lines, stop points, modes, networks…) whose stop points are left out. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only the stop points with this external code (the source id; for vehicle journeys, the GTFS trip_id or trip_short_name). */
+                external_code?: string;
+                /** @description Only the stop points of the vehicle journeys with this headsign, exactly. */
+                headsign?: string;
+                /** @description On-demand transport level (lines and vehicle journeys only; another value than all on another collection is refused): scheduled, with_stops, zonal, or all. */
+                odt_level?: "all" | "scheduled" | "with_stops" | "zonal";
+                /** @description Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Radius in metres around a coordinate given in the path. */
+                distance?: number;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or after this time (local time of the coverage unless an offset is given); ignored on the other collections. */
+                since?: string;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or before this time; ignored on the other collections. */
+                until?: string;
+                /** @description When true, no geometry is returned. */
+                disable_geojson?: boolean;
+                /** @description When true, the disruptions list of the response is empty. */
+                disable_disruption?: boolean;
+                /** @description Only the stop points of the vehicle journeys impacted by a disruption that carries one of these tags. */
+                "tags[]"?: string[];
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+                /** @description Identifier of the object to fetch. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One of the stop points. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StopPoints"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionUriStopPoints: {
+        parameters: {
+            query?: {
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Number of stop points per page (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the returned stop points, 0 to 3: each object embeds its related objects one level lower. */
+                depth?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated alias of forbidden_uris[].
+                 */
+                "forbidden_id[]"?: string[];
+                /** @description Ids of objects (lines, stop points, modes, networks…) whose stop points are left out. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only the stop points with this external code (the source id; for vehicle journeys, the GTFS trip_id or trip_short_name). */
+                external_code?: string;
+                /** @description Only the stop points of the vehicle journeys with this headsign, exactly. */
+                headsign?: string;
+                /** @description On-demand transport level (lines and vehicle journeys only; another value than all on another collection is refused): scheduled, with_stops, zonal, or all. */
+                odt_level?: "all" | "scheduled" | "with_stops" | "zonal";
+                /** @description Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Radius in metres around a coordinate given in the path. */
+                distance?: number;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or after this time (local time of the coverage unless an offset is given); ignored on the other collections. */
+                since?: string;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or before this time; ignored on the other collections. */
+                until?: string;
+                /** @description When true, no geometry is returned. */
+                disable_geojson?: boolean;
+                /** @description When true, the disruptions list of the response is empty. */
+                disable_disruption?: boolean;
+                /** @description Only the stop points of the vehicle journeys impacted by a disruption that carries one of these tags. */
+                "tags[]"?: string[];
+                /** @description A filter expression of the PT-referential language, for example line.code=1A. */
+                filter?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+                /** @description First part of the uri of an object (type/id pairs, e.g. lines/L1); narrows the query to that object. */
+                uri: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the stop points of an object. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StopPoints"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionUriStopPointsId: {
+        parameters: {
+            query?: {
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Number of stop points per page (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the returned stop points, 0 to 3: each object embeds its related objects one level lower. */
+                depth?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated alias of forbidden_uris[].
+                 */
+                "forbidden_id[]"?: string[];
+                /** @description Ids of objects (lines, stop points, modes, networks…) whose stop points are left out. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only the stop points with this external code (the source id; for vehicle journeys, the GTFS trip_id or trip_short_name). */
+                external_code?: string;
+                /** @description Only the stop points of the vehicle journeys with this headsign, exactly. */
+                headsign?: string;
+                /** @description On-demand transport level (lines and vehicle journeys only; another value than all on another collection is refused): scheduled, with_stops, zonal, or all. */
+                odt_level?: "all" | "scheduled" | "with_stops" | "zonal";
+                /** @description Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Radius in metres around a coordinate given in the path. */
+                distance?: number;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or after this time (local time of the coverage unless an offset is given); ignored on the other collections. */
+                since?: string;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or before this time; ignored on the other collections. */
+                until?: string;
+                /** @description When true, no geometry is returned. */
+                disable_geojson?: boolean;
+                /** @description When true, the disruptions list of the response is empty. */
+                disable_disruption?: boolean;
+                /** @description Only the stop points of the vehicle journeys impacted by a disruption that carries one of these tags. */
+                "tags[]"?: string[];
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+                /** @description First part of the uri of an object (type/id pairs, e.g. lines/L1); narrows the query to that object. */
+                uri: string;
+                /** @description Identifier of the object to fetch. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One of the stop points of an object. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StopPoints"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionRoutes: {
+        parameters: {
+            query?: {
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Number of routes per page (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the returned routes, 0 to 3: each object embeds its related objects one level lower. */
+                depth?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated alias of forbidden_uris[].
+                 */
+                "forbidden_id[]"?: string[];
+                /** @description Ids of objects (lines, stop points, modes, networks…) whose routes are left out. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only the routes with this external code (the source id; for vehicle journeys, the GTFS trip_id or trip_short_name). */
+                external_code?: string;
+                /** @description Only the routes of the vehicle journeys with this headsign, exactly. */
+                headsign?: string;
+                /** @description On-demand transport level (lines and vehicle journeys only; another value than all on another collection is refused): scheduled, with_stops, zonal, or all. */
+                odt_level?: "all" | "scheduled" | "with_stops" | "zonal";
+                /** @description Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Radius in metres around a coordinate given in the path. */
+                distance?: number;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or after this time (local time of the coverage unless an offset is given); ignored on the other collections. */
+                since?: string;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or before this time; ignored on the other collections. */
+                until?: string;
+                /** @description When true, no geometry is returned. */
+                disable_geojson?: boolean;
+                /** @description When true, the disruptions list of the response is empty. */
+                disable_disruption?: boolean;
+                /** @description Only the routes of the vehicle journeys impacted by a disruption that carries one of these tags. */
+                "tags[]"?: string[];
+                /** @description A filter expression of the PT-referential language, for example line.code=1A. */
+                filter?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the routes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Routes"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionRoutesId: {
+        parameters: {
+            query?: {
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Number of routes per page (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the returned routes, 0 to 3: each object embeds its related objects one level lower. */
+                depth?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated alias of forbidden_uris[].
+                 */
+                "forbidden_id[]"?: string[];
+                /** @description Ids of objects (lines, stop points, modes, networks…) whose routes are left out. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only the routes with this external code (the source id; for vehicle journeys, the GTFS trip_id or trip_short_name). */
+                external_code?: string;
+                /** @description Only the routes of the vehicle journeys with this headsign, exactly. */
+                headsign?: string;
+                /** @description On-demand transport level (lines and vehicle journeys only; another value than all on another collection is refused): scheduled, with_stops, zonal, or all. */
+                odt_level?: "all" | "scheduled" | "with_stops" | "zonal";
+                /** @description Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Radius in metres around a coordinate given in the path. */
+                distance?: number;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or after this time (local time of the coverage unless an offset is given); ignored on the other collections. */
+                since?: string;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or before this time; ignored on the other collections. */
+                until?: string;
+                /** @description When true, no geometry is returned. */
+                disable_geojson?: boolean;
+                /** @description When true, the disruptions list of the response is empty. */
+                disable_disruption?: boolean;
+                /** @description Only the routes of the vehicle journeys impacted by a disruption that carries one of these tags. */
+                "tags[]"?: string[];
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+                /** @description Identifier of the object to fetch. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One of the routes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Routes"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionUriRoutes: {
+        parameters: {
+            query?: {
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Number of routes per page (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the returned routes, 0 to 3: each object embeds its related objects one level lower. */
+                depth?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated alias of forbidden_uris[].
+                 */
+                "forbidden_id[]"?: string[];
+                /** @description Ids of objects (lines, stop points, modes, networks…) whose routes are left out. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only the routes with this external code (the source id; for vehicle journeys, the GTFS trip_id or trip_short_name). */
+                external_code?: string;
+                /** @description Only the routes of the vehicle journeys with this headsign, exactly. */
+                headsign?: string;
+                /** @description On-demand transport level (lines and vehicle journeys only; another value than all on another collection is refused): scheduled, with_stops, zonal, or all. */
+                odt_level?: "all" | "scheduled" | "with_stops" | "zonal";
+                /** @description Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Radius in metres around a coordinate given in the path. */
+                distance?: number;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or after this time (local time of the coverage unless an offset is given); ignored on the other collections. */
+                since?: string;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or before this time; ignored on the other collections. */
+                until?: string;
+                /** @description When true, no geometry is returned. */
+                disable_geojson?: boolean;
+                /** @description When true, the disruptions list of the response is empty. */
+                disable_disruption?: boolean;
+                /** @description Only the routes of the vehicle journeys impacted by a disruption that carries one of these tags. */
+                "tags[]"?: string[];
+                /** @description A filter expression of the PT-referential language, for example line.code=1A. */
+                filter?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+                /** @description First part of the uri of an object (type/id pairs, e.g. lines/L1); narrows the query to that object. */
+                uri: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the routes of an object. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Routes"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionUriRoutesId: {
+        parameters: {
+            query?: {
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Number of routes per page (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the returned routes, 0 to 3: each object embeds its related objects one level lower. */
+                depth?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated alias of forbidden_uris[].
+                 */
+                "forbidden_id[]"?: string[];
+                /** @description Ids of objects (lines, stop points, modes, networks…) whose routes are left out. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only the routes with this external code (the source id; for vehicle journeys, the GTFS trip_id or trip_short_name). */
+                external_code?: string;
+                /** @description Only the routes of the vehicle journeys with this headsign, exactly. */
+                headsign?: string;
+                /** @description On-demand transport level (lines and vehicle journeys only; another value than all on another collection is refused): scheduled, with_stops, zonal, or all. */
+                odt_level?: "all" | "scheduled" | "with_stops" | "zonal";
+                /** @description Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Radius in metres around a coordinate given in the path. */
+                distance?: number;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or after this time (local time of the coverage unless an offset is given); ignored on the other collections. */
+                since?: string;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or before this time; ignored on the other collections. */
+                until?: string;
+                /** @description When true, no geometry is returned. */
+                disable_geojson?: boolean;
+                /** @description When true, the disruptions list of the response is empty. */
+                disable_disruption?: boolean;
+                /** @description Only the routes of the vehicle journeys impacted by a disruption that carries one of these tags. */
+                "tags[]"?: string[];
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+                /** @description First part of the uri of an object (type/id pairs, e.g. lines/L1); narrows the query to that object. */
+                uri: string;
+                /** @description Identifier of the object to fetch. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One of the routes of an object. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Routes"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionNetworks: {
+        parameters: {
+            query?: {
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Number of networks per page (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the returned networks, 0 to 3: each object embeds its related objects one level lower. */
+                depth?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated alias of forbidden_uris[].
+                 */
+                "forbidden_id[]"?: string[];
+                /** @description Ids of objects (lines, stop points, modes, networks…) whose networks are left out. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only the networks with this external code (the source id; for vehicle journeys, the GTFS trip_id or trip_short_name). */
+                external_code?: string;
+                /** @description Only the networks of the vehicle journeys with this headsign, exactly. */
+                headsign?: string;
+                /** @description On-demand transport level (lines and vehicle journeys only; another value than all on another collection is refused): scheduled, with_stops, zonal, or all. */
+                odt_level?: "all" | "scheduled" | "with_stops" | "zonal";
+                /** @description Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Radius in metres around a coordinate given in the path. */
+                distance?: number;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or after this time (local time of the coverage unless an offset is given); ignored on the other collections. */
+                since?: string;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or before this time; ignored on the other collections. */
+                until?: string;
+                /** @description When true, no geometry is returned. */
+                disable_geojson?: boolean;
+                /** @description When true, the disruptions list of the response is empty. */
+                disable_disruption?: boolean;
+                /** @description Only the networks of the vehicle journeys impacted by a disruption that carries one of these tags. */
+                "tags[]"?: string[];
+                /** @description A filter expression of the PT-referential language, for example line.code=1A. */
+                filter?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the networks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Networks"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionNetworksId: {
+        parameters: {
+            query?: {
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Number of networks per page (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the returned networks, 0 to 3: each object embeds its related objects one level lower. */
+                depth?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated alias of forbidden_uris[].
+                 */
+                "forbidden_id[]"?: string[];
+                /** @description Ids of objects (lines, stop points, modes, networks…) whose networks are left out. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only the networks with this external code (the source id; for vehicle journeys, the GTFS trip_id or trip_short_name). */
+                external_code?: string;
+                /** @description Only the networks of the vehicle journeys with this headsign, exactly. */
+                headsign?: string;
+                /** @description On-demand transport level (lines and vehicle journeys only; another value than all on another collection is refused): scheduled, with_stops, zonal, or all. */
+                odt_level?: "all" | "scheduled" | "with_stops" | "zonal";
+                /** @description Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Radius in metres around a coordinate given in the path. */
+                distance?: number;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or after this time (local time of the coverage unless an offset is given); ignored on the other collections. */
+                since?: string;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or before this time; ignored on the other collections. */
+                until?: string;
+                /** @description When true, no geometry is returned. */
+                disable_geojson?: boolean;
+                /** @description When true, the disruptions list of the response is empty. */
+                disable_disruption?: boolean;
+                /** @description Only the networks of the vehicle journeys impacted by a disruption that carries one of these tags. */
+                "tags[]"?: string[];
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+                /** @description Identifier of the object to fetch. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One of the networks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Networks"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionUriNetworks: {
+        parameters: {
+            query?: {
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Number of networks per page (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the returned networks, 0 to 3: each object embeds its related objects one level lower. */
+                depth?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated alias of forbidden_uris[].
+                 */
+                "forbidden_id[]"?: string[];
+                /** @description Ids of objects (lines, stop points, modes, networks…) whose networks are left out. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only the networks with this external code (the source id; for vehicle journeys, the GTFS trip_id or trip_short_name). */
+                external_code?: string;
+                /** @description Only the networks of the vehicle journeys with this headsign, exactly. */
+                headsign?: string;
+                /** @description On-demand transport level (lines and vehicle journeys only; another value than all on another collection is refused): scheduled, with_stops, zonal, or all. */
+                odt_level?: "all" | "scheduled" | "with_stops" | "zonal";
+                /** @description Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Radius in metres around a coordinate given in the path. */
+                distance?: number;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or after this time (local time of the coverage unless an offset is given); ignored on the other collections. */
+                since?: string;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or before this time; ignored on the other collections. */
+                until?: string;
+                /** @description When true, no geometry is returned. */
+                disable_geojson?: boolean;
+                /** @description When true, the disruptions list of the response is empty. */
+                disable_disruption?: boolean;
+                /** @description Only the networks of the vehicle journeys impacted by a disruption that carries one of these tags. */
+                "tags[]"?: string[];
+                /** @description A filter expression of the PT-referential language, for example line.code=1A. */
+                filter?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+                /** @description First part of the uri of an object (type/id pairs, e.g. lines/L1); narrows the query to that object. */
+                uri: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the networks of an object. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Networks"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionUriNetworksId: {
+        parameters: {
+            query?: {
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Number of networks per page (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the returned networks, 0 to 3: each object embeds its related objects one level lower. */
+                depth?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated alias of forbidden_uris[].
+                 */
+                "forbidden_id[]"?: string[];
+                /** @description Ids of objects (lines, stop points, modes, networks…) whose networks are left out. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only the networks with this external code (the source id; for vehicle journeys, the GTFS trip_id or trip_short_name). */
+                external_code?: string;
+                /** @description Only the networks of the vehicle journeys with this headsign, exactly. */
+                headsign?: string;
+                /** @description On-demand transport level (lines and vehicle journeys only; another value than all on another collection is refused): scheduled, with_stops, zonal, or all. */
+                odt_level?: "all" | "scheduled" | "with_stops" | "zonal";
+                /** @description Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Radius in metres around a coordinate given in the path. */
+                distance?: number;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or after this time (local time of the coverage unless an offset is given); ignored on the other collections. */
+                since?: string;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or before this time; ignored on the other collections. */
+                until?: string;
+                /** @description When true, no geometry is returned. */
+                disable_geojson?: boolean;
+                /** @description When true, the disruptions list of the response is empty. */
+                disable_disruption?: boolean;
+                /** @description Only the networks of the vehicle journeys impacted by a disruption that carries one of these tags. */
+                "tags[]"?: string[];
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+                /** @description First part of the uri of an object (type/id pairs, e.g. lines/L1); narrows the query to that object. */
+                uri: string;
+                /** @description Identifier of the object to fetch. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One of the networks of an object. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Networks"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionCommercialModes: {
+        parameters: {
+            query?: {
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Number of commercial modes per page (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the returned commercial modes, 0 to 3: each object embeds its related objects one level lower. */
+                depth?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated alias of forbidden_uris[].
+                 */
+                "forbidden_id[]"?: string[];
+                /** @description Ids of objects (lines, stop points, modes, networks…) whose commercial modes are left out. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only the commercial modes with this external code (the source id; for vehicle journeys, the GTFS trip_id or trip_short_name). */
+                external_code?: string;
+                /** @description Only the commercial modes of the vehicle journeys with this headsign, exactly. */
+                headsign?: string;
+                /** @description On-demand transport level (lines and vehicle journeys only; another value than all on another collection is refused): scheduled, with_stops, zonal, or all. */
+                odt_level?: "all" | "scheduled" | "with_stops" | "zonal";
+                /** @description Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Radius in metres around a coordinate given in the path. */
+                distance?: number;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or after this time (local time of the coverage unless an offset is given); ignored on the other collections. */
+                since?: string;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or before this time; ignored on the other collections. */
+                until?: string;
+                /** @description When true, no geometry is returned. */
+                disable_geojson?: boolean;
+                /** @description When true, the disruptions list of the response is empty. */
+                disable_disruption?: boolean;
+                /** @description Only the commercial modes of the vehicle journeys impacted by a disruption that carries one of these tags. */
+                "tags[]"?: string[];
+                /** @description A filter expression of the PT-referential language, for example line.code=1A. */
+                filter?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the commercial modes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommercialModes"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionCommercialModesId: {
+        parameters: {
+            query?: {
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Number of commercial modes per page (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the returned commercial modes, 0 to 3: each object embeds its related objects one level lower. */
+                depth?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated alias of forbidden_uris[].
+                 */
+                "forbidden_id[]"?: string[];
+                /** @description Ids of objects (lines, stop points, modes, networks…) whose commercial modes are left out. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only the commercial modes with this external code (the source id; for vehicle journeys, the GTFS trip_id or trip_short_name). */
+                external_code?: string;
+                /** @description Only the commercial modes of the vehicle journeys with this headsign, exactly. */
+                headsign?: string;
+                /** @description On-demand transport level (lines and vehicle journeys only; another value than all on another collection is refused): scheduled, with_stops, zonal, or all. */
+                odt_level?: "all" | "scheduled" | "with_stops" | "zonal";
+                /** @description Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Radius in metres around a coordinate given in the path. */
+                distance?: number;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or after this time (local time of the coverage unless an offset is given); ignored on the other collections. */
+                since?: string;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or before this time; ignored on the other collections. */
+                until?: string;
+                /** @description When true, no geometry is returned. */
+                disable_geojson?: boolean;
+                /** @description When true, the disruptions list of the response is empty. */
+                disable_disruption?: boolean;
+                /** @description Only the commercial modes of the vehicle journeys impacted by a disruption that carries one of these tags. */
+                "tags[]"?: string[];
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+                /** @description Identifier of the object to fetch. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One of the commercial modes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommercialModes"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionUriCommercialModes: {
+        parameters: {
+            query?: {
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Number of commercial modes per page (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the returned commercial modes, 0 to 3: each object embeds its related objects one level lower. */
+                depth?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated alias of forbidden_uris[].
+                 */
+                "forbidden_id[]"?: string[];
+                /** @description Ids of objects (lines, stop points, modes, networks…) whose commercial modes are left out. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only the commercial modes with this external code (the source id; for vehicle journeys, the GTFS trip_id or trip_short_name). */
+                external_code?: string;
+                /** @description Only the commercial modes of the vehicle journeys with this headsign, exactly. */
+                headsign?: string;
+                /** @description On-demand transport level (lines and vehicle journeys only; another value than all on another collection is refused): scheduled, with_stops, zonal, or all. */
+                odt_level?: "all" | "scheduled" | "with_stops" | "zonal";
+                /** @description Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Radius in metres around a coordinate given in the path. */
+                distance?: number;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or after this time (local time of the coverage unless an offset is given); ignored on the other collections. */
+                since?: string;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or before this time; ignored on the other collections. */
+                until?: string;
+                /** @description When true, no geometry is returned. */
+                disable_geojson?: boolean;
+                /** @description When true, the disruptions list of the response is empty. */
+                disable_disruption?: boolean;
+                /** @description Only the commercial modes of the vehicle journeys impacted by a disruption that carries one of these tags. */
+                "tags[]"?: string[];
+                /** @description A filter expression of the PT-referential language, for example line.code=1A. */
+                filter?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+                /** @description First part of the uri of an object (type/id pairs, e.g. lines/L1); narrows the query to that object. */
+                uri: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the commercial modes of an object. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommercialModes"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionUriCommercialModesId: {
+        parameters: {
+            query?: {
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Number of commercial modes per page (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the returned commercial modes, 0 to 3: each object embeds its related objects one level lower. */
+                depth?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated alias of forbidden_uris[].
+                 */
+                "forbidden_id[]"?: string[];
+                /** @description Ids of objects (lines, stop points, modes, networks…) whose commercial modes are left out. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only the commercial modes with this external code (the source id; for vehicle journeys, the GTFS trip_id or trip_short_name). */
+                external_code?: string;
+                /** @description Only the commercial modes of the vehicle journeys with this headsign, exactly. */
+                headsign?: string;
+                /** @description On-demand transport level (lines and vehicle journeys only; another value than all on another collection is refused): scheduled, with_stops, zonal, or all. */
+                odt_level?: "all" | "scheduled" | "with_stops" | "zonal";
+                /** @description Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Radius in metres around a coordinate given in the path. */
+                distance?: number;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or after this time (local time of the coverage unless an offset is given); ignored on the other collections. */
+                since?: string;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or before this time; ignored on the other collections. */
+                until?: string;
+                /** @description When true, no geometry is returned. */
+                disable_geojson?: boolean;
+                /** @description When true, the disruptions list of the response is empty. */
+                disable_disruption?: boolean;
+                /** @description Only the commercial modes of the vehicle journeys impacted by a disruption that carries one of these tags. */
+                "tags[]"?: string[];
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+                /** @description First part of the uri of an object (type/id pairs, e.g. lines/L1); narrows the query to that object. */
+                uri: string;
+                /** @description Identifier of the object to fetch. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One of the commercial modes of an object. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommercialModes"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionPhysicalModes: {
+        parameters: {
+            query?: {
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Number of physical modes per page (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the returned physical modes, 0 to 3: each object embeds its related objects one level lower. */
+                depth?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated alias of forbidden_uris[].
+                 */
+                "forbidden_id[]"?: string[];
+                /** @description Ids of objects (lines, stop points, modes, networks…) whose physical modes are left out. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only the physical modes with this external code (the source id; for vehicle journeys, the GTFS trip_id or trip_short_name). */
+                external_code?: string;
+                /** @description Only the physical modes of the vehicle journeys with this headsign, exactly. */
+                headsign?: string;
+                /** @description On-demand transport level (lines and vehicle journeys only; another value than all on another collection is refused): scheduled, with_stops, zonal, or all. */
+                odt_level?: "all" | "scheduled" | "with_stops" | "zonal";
+                /** @description Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Radius in metres around a coordinate given in the path. */
+                distance?: number;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or after this time (local time of the coverage unless an offset is given); ignored on the other collections. */
+                since?: string;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or before this time; ignored on the other collections. */
+                until?: string;
+                /** @description When true, no geometry is returned. */
+                disable_geojson?: boolean;
+                /** @description When true, the disruptions list of the response is empty. */
+                disable_disruption?: boolean;
+                /** @description Only the physical modes of the vehicle journeys impacted by a disruption that carries one of these tags. */
+                "tags[]"?: string[];
+                /** @description A filter expression of the PT-referential language, for example line.code=1A. */
+                filter?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the physical modes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PhysicalModes"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionPhysicalModesId: {
+        parameters: {
+            query?: {
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Number of physical modes per page (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the returned physical modes, 0 to 3: each object embeds its related objects one level lower. */
+                depth?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated alias of forbidden_uris[].
+                 */
+                "forbidden_id[]"?: string[];
+                /** @description Ids of objects (lines, stop points, modes, networks…) whose physical modes are left out. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only the physical modes with this external code (the source id; for vehicle journeys, the GTFS trip_id or trip_short_name). */
+                external_code?: string;
+                /** @description Only the physical modes of the vehicle journeys with this headsign, exactly. */
+                headsign?: string;
+                /** @description On-demand transport level (lines and vehicle journeys only; another value than all on another collection is refused): scheduled, with_stops, zonal, or all. */
+                odt_level?: "all" | "scheduled" | "with_stops" | "zonal";
+                /** @description Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Radius in metres around a coordinate given in the path. */
+                distance?: number;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or after this time (local time of the coverage unless an offset is given); ignored on the other collections. */
+                since?: string;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or before this time; ignored on the other collections. */
+                until?: string;
+                /** @description When true, no geometry is returned. */
+                disable_geojson?: boolean;
+                /** @description When true, the disruptions list of the response is empty. */
+                disable_disruption?: boolean;
+                /** @description Only the physical modes of the vehicle journeys impacted by a disruption that carries one of these tags. */
+                "tags[]"?: string[];
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+                /** @description Identifier of the object to fetch. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One of the physical modes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PhysicalModes"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionUriPhysicalModes: {
+        parameters: {
+            query?: {
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Number of physical modes per page (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the returned physical modes, 0 to 3: each object embeds its related objects one level lower. */
+                depth?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated alias of forbidden_uris[].
+                 */
+                "forbidden_id[]"?: string[];
+                /** @description Ids of objects (lines, stop points, modes, networks…) whose physical modes are left out. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only the physical modes with this external code (the source id; for vehicle journeys, the GTFS trip_id or trip_short_name). */
+                external_code?: string;
+                /** @description Only the physical modes of the vehicle journeys with this headsign, exactly. */
+                headsign?: string;
+                /** @description On-demand transport level (lines and vehicle journeys only; another value than all on another collection is refused): scheduled, with_stops, zonal, or all. */
+                odt_level?: "all" | "scheduled" | "with_stops" | "zonal";
+                /** @description Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Radius in metres around a coordinate given in the path. */
+                distance?: number;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or after this time (local time of the coverage unless an offset is given); ignored on the other collections. */
+                since?: string;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or before this time; ignored on the other collections. */
+                until?: string;
+                /** @description When true, no geometry is returned. */
+                disable_geojson?: boolean;
+                /** @description When true, the disruptions list of the response is empty. */
+                disable_disruption?: boolean;
+                /** @description Only the physical modes of the vehicle journeys impacted by a disruption that carries one of these tags. */
+                "tags[]"?: string[];
+                /** @description A filter expression of the PT-referential language, for example line.code=1A. */
+                filter?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+                /** @description First part of the uri of an object (type/id pairs, e.g. lines/L1); narrows the query to that object. */
+                uri: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the physical modes of an object. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PhysicalModes"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionUriPhysicalModesId: {
+        parameters: {
+            query?: {
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Number of physical modes per page (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the returned physical modes, 0 to 3: each object embeds its related objects one level lower. */
+                depth?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated alias of forbidden_uris[].
+                 */
+                "forbidden_id[]"?: string[];
+                /** @description Ids of objects (lines, stop points, modes, networks…) whose physical modes are left out. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only the physical modes with this external code (the source id; for vehicle journeys, the GTFS trip_id or trip_short_name). */
+                external_code?: string;
+                /** @description Only the physical modes of the vehicle journeys with this headsign, exactly. */
+                headsign?: string;
+                /** @description On-demand transport level (lines and vehicle journeys only; another value than all on another collection is refused): scheduled, with_stops, zonal, or all. */
+                odt_level?: "all" | "scheduled" | "with_stops" | "zonal";
+                /** @description Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Radius in metres around a coordinate given in the path. */
+                distance?: number;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or after this time (local time of the coverage unless an offset is given); ignored on the other collections. */
+                since?: string;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or before this time; ignored on the other collections. */
+                until?: string;
+                /** @description When true, no geometry is returned. */
+                disable_geojson?: boolean;
+                /** @description When true, the disruptions list of the response is empty. */
+                disable_disruption?: boolean;
+                /** @description Only the physical modes of the vehicle journeys impacted by a disruption that carries one of these tags. */
+                "tags[]"?: string[];
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+                /** @description First part of the uri of an object (type/id pairs, e.g. lines/L1); narrows the query to that object. */
+                uri: string;
+                /** @description Identifier of the object to fetch. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One of the physical modes of an object. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PhysicalModes"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionCompanies: {
+        parameters: {
+            query?: {
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Number of companies per page (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the returned companies, 0 to 3: each object embeds its related objects one level lower. */
+                depth?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated alias of forbidden_uris[].
+                 */
+                "forbidden_id[]"?: string[];
+                /** @description Ids of objects (lines, stop points, modes, networks…) whose companies are left out. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only the companies with this external code (the source id; for vehicle journeys, the GTFS trip_id or trip_short_name). */
+                external_code?: string;
+                /** @description Only the companies of the vehicle journeys with this headsign, exactly. */
+                headsign?: string;
+                /** @description On-demand transport level (lines and vehicle journeys only; another value than all on another collection is refused): scheduled, with_stops, zonal, or all. */
+                odt_level?: "all" | "scheduled" | "with_stops" | "zonal";
+                /** @description Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Radius in metres around a coordinate given in the path. */
+                distance?: number;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or after this time (local time of the coverage unless an offset is given); ignored on the other collections. */
+                since?: string;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or before this time; ignored on the other collections. */
+                until?: string;
+                /** @description When true, no geometry is returned. */
+                disable_geojson?: boolean;
+                /** @description When true, the disruptions list of the response is empty. */
+                disable_disruption?: boolean;
+                /** @description Only the companies of the vehicle journeys impacted by a disruption that carries one of these tags. */
+                "tags[]"?: string[];
+                /** @description A filter expression of the PT-referential language, for example line.code=1A. */
+                filter?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the companies. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Companies"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionCompaniesId: {
+        parameters: {
+            query?: {
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Number of companies per page (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the returned companies, 0 to 3: each object embeds its related objects one level lower. */
+                depth?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated alias of forbidden_uris[].
+                 */
+                "forbidden_id[]"?: string[];
+                /** @description Ids of objects (lines, stop points, modes, networks…) whose companies are left out. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only the companies with this external code (the source id; for vehicle journeys, the GTFS trip_id or trip_short_name). */
+                external_code?: string;
+                /** @description Only the companies of the vehicle journeys with this headsign, exactly. */
+                headsign?: string;
+                /** @description On-demand transport level (lines and vehicle journeys only; another value than all on another collection is refused): scheduled, with_stops, zonal, or all. */
+                odt_level?: "all" | "scheduled" | "with_stops" | "zonal";
+                /** @description Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Radius in metres around a coordinate given in the path. */
+                distance?: number;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or after this time (local time of the coverage unless an offset is given); ignored on the other collections. */
+                since?: string;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or before this time; ignored on the other collections. */
+                until?: string;
+                /** @description When true, no geometry is returned. */
+                disable_geojson?: boolean;
+                /** @description When true, the disruptions list of the response is empty. */
+                disable_disruption?: boolean;
+                /** @description Only the companies of the vehicle journeys impacted by a disruption that carries one of these tags. */
+                "tags[]"?: string[];
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+                /** @description Identifier of the object to fetch. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One of the companies. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Companies"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionUriCompanies: {
+        parameters: {
+            query?: {
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Number of companies per page (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the returned companies, 0 to 3: each object embeds its related objects one level lower. */
+                depth?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated alias of forbidden_uris[].
+                 */
+                "forbidden_id[]"?: string[];
+                /** @description Ids of objects (lines, stop points, modes, networks…) whose companies are left out. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only the companies with this external code (the source id; for vehicle journeys, the GTFS trip_id or trip_short_name). */
+                external_code?: string;
+                /** @description Only the companies of the vehicle journeys with this headsign, exactly. */
+                headsign?: string;
+                /** @description On-demand transport level (lines and vehicle journeys only; another value than all on another collection is refused): scheduled, with_stops, zonal, or all. */
+                odt_level?: "all" | "scheduled" | "with_stops" | "zonal";
+                /** @description Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Radius in metres around a coordinate given in the path. */
+                distance?: number;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or after this time (local time of the coverage unless an offset is given); ignored on the other collections. */
+                since?: string;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or before this time; ignored on the other collections. */
+                until?: string;
+                /** @description When true, no geometry is returned. */
+                disable_geojson?: boolean;
+                /** @description When true, the disruptions list of the response is empty. */
+                disable_disruption?: boolean;
+                /** @description Only the companies of the vehicle journeys impacted by a disruption that carries one of these tags. */
+                "tags[]"?: string[];
+                /** @description A filter expression of the PT-referential language, for example line.code=1A. */
+                filter?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+                /** @description First part of the uri of an object (type/id pairs, e.g. lines/L1); narrows the query to that object. */
+                uri: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the companies of an object. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Companies"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionUriCompaniesId: {
+        parameters: {
+            query?: {
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Number of companies per page (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the returned companies, 0 to 3: each object embeds its related objects one level lower. */
+                depth?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated alias of forbidden_uris[].
+                 */
+                "forbidden_id[]"?: string[];
+                /** @description Ids of objects (lines, stop points, modes, networks…) whose companies are left out. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only the companies with this external code (the source id; for vehicle journeys, the GTFS trip_id or trip_short_name). */
+                external_code?: string;
+                /** @description Only the companies of the vehicle journeys with this headsign, exactly. */
+                headsign?: string;
+                /** @description On-demand transport level (lines and vehicle journeys only; another value than all on another collection is refused): scheduled, with_stops, zonal, or all. */
+                odt_level?: "all" | "scheduled" | "with_stops" | "zonal";
+                /** @description Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Radius in metres around a coordinate given in the path. */
+                distance?: number;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or after this time (local time of the coverage unless an offset is given); ignored on the other collections. */
+                since?: string;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or before this time; ignored on the other collections. */
+                until?: string;
+                /** @description When true, no geometry is returned. */
+                disable_geojson?: boolean;
+                /** @description When true, the disruptions list of the response is empty. */
+                disable_disruption?: boolean;
+                /** @description Only the companies of the vehicle journeys impacted by a disruption that carries one of these tags. */
+                "tags[]"?: string[];
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+                /** @description First part of the uri of an object (type/id pairs, e.g. lines/L1); narrows the query to that object. */
+                uri: string;
+                /** @description Identifier of the object to fetch. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One of the companies of an object. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Companies"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionStopAreas: {
+        parameters: {
+            query?: {
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Number of stop areas per page (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the returned stop areas, 0 to 3: each object embeds its related objects one level lower. */
+                depth?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated alias of forbidden_uris[].
+                 */
+                "forbidden_id[]"?: string[];
+                /** @description Ids of objects (lines, stop points, modes, networks…) whose stop areas are left out. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only the stop areas with this external code (the source id; for vehicle journeys, the GTFS trip_id or trip_short_name). */
+                external_code?: string;
+                /** @description Only the stop areas of the vehicle journeys with this headsign, exactly. */
+                headsign?: string;
+                /** @description On-demand transport level (lines and vehicle journeys only; another value than all on another collection is refused): scheduled, with_stops, zonal, or all. */
+                odt_level?: "all" | "scheduled" | "with_stops" | "zonal";
+                /** @description Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Radius in metres around a coordinate given in the path. */
+                distance?: number;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or after this time (local time of the coverage unless an offset is given); ignored on the other collections. */
+                since?: string;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or before this time; ignored on the other collections. */
+                until?: string;
+                /** @description When true, no geometry is returned. */
+                disable_geojson?: boolean;
+                /** @description When true, the disruptions list of the response is empty. */
+                disable_disruption?: boolean;
+                /** @description Only the stop areas of the vehicle journeys impacted by a disruption that carries one of these tags. */
+                "tags[]"?: string[];
+                /** @description A filter expression of the PT-referential language, for example line.code=1A. */
+                filter?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the stop areas. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StopAreas"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionStopAreasId: {
+        parameters: {
+            query?: {
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Number of stop areas per page (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the returned stop areas, 0 to 3: each object embeds its related objects one level lower. */
+                depth?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated alias of forbidden_uris[].
+                 */
+                "forbidden_id[]"?: string[];
+                /** @description Ids of objects (lines, stop points, modes, networks…) whose stop areas are left out. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only the stop areas with this external code (the source id; for vehicle journeys, the GTFS trip_id or trip_short_name). */
+                external_code?: string;
+                /** @description Only the stop areas of the vehicle journeys with this headsign, exactly. */
+                headsign?: string;
+                /** @description On-demand transport level (lines and vehicle journeys only; another value than all on another collection is refused): scheduled, with_stops, zonal, or all. */
+                odt_level?: "all" | "scheduled" | "with_stops" | "zonal";
+                /** @description Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Radius in metres around a coordinate given in the path. */
+                distance?: number;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or after this time (local time of the coverage unless an offset is given); ignored on the other collections. */
+                since?: string;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or before this time; ignored on the other collections. */
+                until?: string;
+                /** @description When true, no geometry is returned. */
+                disable_geojson?: boolean;
+                /** @description When true, the disruptions list of the response is empty. */
+                disable_disruption?: boolean;
+                /** @description Only the stop areas of the vehicle journeys impacted by a disruption that carries one of these tags. */
+                "tags[]"?: string[];
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+                /** @description Identifier of the object to fetch. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One of the stop areas. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StopAreas"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionUriStopAreas: {
+        parameters: {
+            query?: {
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Number of stop areas per page (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the returned stop areas, 0 to 3: each object embeds its related objects one level lower. */
+                depth?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated alias of forbidden_uris[].
+                 */
+                "forbidden_id[]"?: string[];
+                /** @description Ids of objects (lines, stop points, modes, networks…) whose stop areas are left out. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only the stop areas with this external code (the source id; for vehicle journeys, the GTFS trip_id or trip_short_name). */
+                external_code?: string;
+                /** @description Only the stop areas of the vehicle journeys with this headsign, exactly. */
+                headsign?: string;
+                /** @description On-demand transport level (lines and vehicle journeys only; another value than all on another collection is refused): scheduled, with_stops, zonal, or all. */
+                odt_level?: "all" | "scheduled" | "with_stops" | "zonal";
+                /** @description Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Radius in metres around a coordinate given in the path. */
+                distance?: number;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or after this time (local time of the coverage unless an offset is given); ignored on the other collections. */
+                since?: string;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or before this time; ignored on the other collections. */
+                until?: string;
+                /** @description When true, no geometry is returned. */
+                disable_geojson?: boolean;
+                /** @description When true, the disruptions list of the response is empty. */
+                disable_disruption?: boolean;
+                /** @description Only the stop areas of the vehicle journeys impacted by a disruption that carries one of these tags. */
+                "tags[]"?: string[];
+                /** @description A filter expression of the PT-referential language, for example line.code=1A. */
+                filter?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+                /** @description First part of the uri of an object (type/id pairs, e.g. lines/L1); narrows the query to that object. */
+                uri: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the stop areas of an object. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StopAreas"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionUriStopAreasId: {
+        parameters: {
+            query?: {
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Number of stop areas per page (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the returned stop areas, 0 to 3: each object embeds its related objects one level lower. */
+                depth?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated alias of forbidden_uris[].
+                 */
+                "forbidden_id[]"?: string[];
+                /** @description Ids of objects (lines, stop points, modes, networks…) whose stop areas are left out. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only the stop areas with this external code (the source id; for vehicle journeys, the GTFS trip_id or trip_short_name). */
+                external_code?: string;
+                /** @description Only the stop areas of the vehicle journeys with this headsign, exactly. */
+                headsign?: string;
+                /** @description On-demand transport level (lines and vehicle journeys only; another value than all on another collection is refused): scheduled, with_stops, zonal, or all. */
+                odt_level?: "all" | "scheduled" | "with_stops" | "zonal";
+                /** @description Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Radius in metres around a coordinate given in the path. */
+                distance?: number;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or after this time (local time of the coverage unless an offset is given); ignored on the other collections. */
+                since?: string;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or before this time; ignored on the other collections. */
+                until?: string;
+                /** @description When true, no geometry is returned. */
+                disable_geojson?: boolean;
+                /** @description When true, the disruptions list of the response is empty. */
+                disable_disruption?: boolean;
+                /** @description Only the stop areas of the vehicle journeys impacted by a disruption that carries one of these tags. */
+                "tags[]"?: string[];
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+                /** @description First part of the uri of an object (type/id pairs, e.g. lines/L1); narrows the query to that object. */
+                uri: string;
+                /** @description Identifier of the object to fetch. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One of the stop areas of an object. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StopAreas"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionLines: {
+        parameters: {
+            query?: {
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Number of lines per page (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the returned lines, 0 to 3: each object embeds its related objects one level lower. */
+                depth?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated alias of forbidden_uris[].
+                 */
+                "forbidden_id[]"?: string[];
+                /** @description Ids of objects (lines, stop points, modes, networks…) whose lines are left out. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only the lines with this external code (the source id; for vehicle journeys, the GTFS trip_id or trip_short_name). */
+                external_code?: string;
+                /** @description Only the lines of the vehicle journeys with this headsign, exactly. */
+                headsign?: string;
+                /** @description On-demand transport level (lines and vehicle journeys only; another value than all on another collection is refused): scheduled, with_stops, zonal, or all. */
+                odt_level?: "all" | "scheduled" | "with_stops" | "zonal";
+                /** @description Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Radius in metres around a coordinate given in the path. */
+                distance?: number;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or after this time (local time of the coverage unless an offset is given); ignored on the other collections. */
+                since?: string;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or before this time; ignored on the other collections. */
+                until?: string;
+                /** @description When true, no geometry is returned. */
+                disable_geojson?: boolean;
+                /** @description When true, the disruptions list of the response is empty. */
+                disable_disruption?: boolean;
+                /** @description Only the lines of the vehicle journeys impacted by a disruption that carries one of these tags. */
+                "tags[]"?: string[];
+                /** @description A filter expression of the PT-referential language, for example line.code=1A. */
+                filter?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the lines. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lines"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionLinesId: {
+        parameters: {
+            query?: {
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Number of lines per page (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the returned lines, 0 to 3: each object embeds its related objects one level lower. */
+                depth?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated alias of forbidden_uris[].
+                 */
+                "forbidden_id[]"?: string[];
+                /** @description Ids of objects (lines, stop points, modes, networks…) whose lines are left out. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only the lines with this external code (the source id; for vehicle journeys, the GTFS trip_id or trip_short_name). */
+                external_code?: string;
+                /** @description Only the lines of the vehicle journeys with this headsign, exactly. */
+                headsign?: string;
+                /** @description On-demand transport level (lines and vehicle journeys only; another value than all on another collection is refused): scheduled, with_stops, zonal, or all. */
+                odt_level?: "all" | "scheduled" | "with_stops" | "zonal";
+                /** @description Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Radius in metres around a coordinate given in the path. */
+                distance?: number;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or after this time (local time of the coverage unless an offset is given); ignored on the other collections. */
+                since?: string;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or before this time; ignored on the other collections. */
+                until?: string;
+                /** @description When true, no geometry is returned. */
+                disable_geojson?: boolean;
+                /** @description When true, the disruptions list of the response is empty. */
+                disable_disruption?: boolean;
+                /** @description Only the lines of the vehicle journeys impacted by a disruption that carries one of these tags. */
+                "tags[]"?: string[];
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+                /** @description Identifier of the object to fetch. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One of the lines. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lines"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionUriLines: {
+        parameters: {
+            query?: {
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Number of lines per page (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the returned lines, 0 to 3: each object embeds its related objects one level lower. */
+                depth?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated alias of forbidden_uris[].
+                 */
+                "forbidden_id[]"?: string[];
+                /** @description Ids of objects (lines, stop points, modes, networks…) whose lines are left out. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only the lines with this external code (the source id; for vehicle journeys, the GTFS trip_id or trip_short_name). */
+                external_code?: string;
+                /** @description Only the lines of the vehicle journeys with this headsign, exactly. */
+                headsign?: string;
+                /** @description On-demand transport level (lines and vehicle journeys only; another value than all on another collection is refused): scheduled, with_stops, zonal, or all. */
+                odt_level?: "all" | "scheduled" | "with_stops" | "zonal";
+                /** @description Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Radius in metres around a coordinate given in the path. */
+                distance?: number;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or after this time (local time of the coverage unless an offset is given); ignored on the other collections. */
+                since?: string;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or before this time; ignored on the other collections. */
+                until?: string;
+                /** @description When true, no geometry is returned. */
+                disable_geojson?: boolean;
+                /** @description When true, the disruptions list of the response is empty. */
+                disable_disruption?: boolean;
+                /** @description Only the lines of the vehicle journeys impacted by a disruption that carries one of these tags. */
+                "tags[]"?: string[];
+                /** @description A filter expression of the PT-referential language, for example line.code=1A. */
+                filter?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+                /** @description First part of the uri of an object (type/id pairs, e.g. lines/L1); narrows the query to that object. */
+                uri: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the lines of an object. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lines"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionUriLinesId: {
+        parameters: {
+            query?: {
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Number of lines per page (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the returned lines, 0 to 3: each object embeds its related objects one level lower. */
+                depth?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated alias of forbidden_uris[].
+                 */
+                "forbidden_id[]"?: string[];
+                /** @description Ids of objects (lines, stop points, modes, networks…) whose lines are left out. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only the lines with this external code (the source id; for vehicle journeys, the GTFS trip_id or trip_short_name). */
+                external_code?: string;
+                /** @description Only the lines of the vehicle journeys with this headsign, exactly. */
+                headsign?: string;
+                /** @description On-demand transport level (lines and vehicle journeys only; another value than all on another collection is refused): scheduled, with_stops, zonal, or all. */
+                odt_level?: "all" | "scheduled" | "with_stops" | "zonal";
+                /** @description Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Radius in metres around a coordinate given in the path. */
+                distance?: number;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or after this time (local time of the coverage unless an offset is given); ignored on the other collections. */
+                since?: string;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or before this time; ignored on the other collections. */
+                until?: string;
+                /** @description When true, no geometry is returned. */
+                disable_geojson?: boolean;
+                /** @description When true, the disruptions list of the response is empty. */
+                disable_disruption?: boolean;
+                /** @description Only the lines of the vehicle journeys impacted by a disruption that carries one of these tags. */
+                "tags[]"?: string[];
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+                /** @description First part of the uri of an object (type/id pairs, e.g. lines/L1); narrows the query to that object. */
+                uri: string;
+                /** @description Identifier of the object to fetch. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One of the lines of an object. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lines"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionVehicleJourneys: {
+        parameters: {
+            query?: {
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Number of vehicle journeys per page (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the returned vehicle journeys, 0 to 3: each object embeds its related objects one level lower. */
+                depth?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated alias of forbidden_uris[].
+                 */
+                "forbidden_id[]"?: string[];
+                /** @description Ids of objects (lines, stop points, modes, networks…) whose vehicle journeys are left out. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only the vehicle journeys with this external code (the source id; for vehicle journeys, the GTFS trip_id or trip_short_name). */
+                external_code?: string;
+                /** @description Only the vehicle journeys of the vehicle journeys with this headsign, exactly. */
+                headsign?: string;
+                /** @description On-demand transport level (lines and vehicle journeys only; another value than all on another collection is refused): scheduled, with_stops, zonal, or all. */
+                odt_level?: "all" | "scheduled" | "with_stops" | "zonal";
+                /** @description Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Radius in metres around a coordinate given in the path. */
+                distance?: number;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or after this time (local time of the coverage unless an offset is given); ignored on the other collections. */
+                since?: string;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or before this time; ignored on the other collections. */
+                until?: string;
+                /** @description When true, no geometry is returned. */
+                disable_geojson?: boolean;
+                /** @description When true, the disruptions list of the response is empty. */
+                disable_disruption?: boolean;
+                /** @description Only the vehicle journeys of the vehicle journeys impacted by a disruption that carries one of these tags. */
+                "tags[]"?: string[];
+                /** @description A filter expression of the PT-referential language, for example line.code=1A. */
+                filter?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the vehicle journeys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VehicleJourneys"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionVehicleJourneysId: {
+        parameters: {
+            query?: {
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Number of vehicle journeys per page (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the returned vehicle journeys, 0 to 3: each object embeds its related objects one level lower. */
+                depth?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated alias of forbidden_uris[].
+                 */
+                "forbidden_id[]"?: string[];
+                /** @description Ids of objects (lines, stop points, modes, networks…) whose vehicle journeys are left out. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only the vehicle journeys with this external code (the source id; for vehicle journeys, the GTFS trip_id or trip_short_name). */
+                external_code?: string;
+                /** @description Only the vehicle journeys of the vehicle journeys with this headsign, exactly. */
+                headsign?: string;
+                /** @description On-demand transport level (lines and vehicle journeys only; another value than all on another collection is refused): scheduled, with_stops, zonal, or all. */
+                odt_level?: "all" | "scheduled" | "with_stops" | "zonal";
+                /** @description Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Radius in metres around a coordinate given in the path. */
+                distance?: number;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or after this time (local time of the coverage unless an offset is given); ignored on the other collections. */
+                since?: string;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or before this time; ignored on the other collections. */
+                until?: string;
+                /** @description When true, no geometry is returned. */
+                disable_geojson?: boolean;
+                /** @description When true, the disruptions list of the response is empty. */
+                disable_disruption?: boolean;
+                /** @description Only the vehicle journeys of the vehicle journeys impacted by a disruption that carries one of these tags. */
+                "tags[]"?: string[];
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+                /** @description Identifier of the object to fetch. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One of the vehicle journeys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VehicleJourneys"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionUriVehicleJourneys: {
+        parameters: {
+            query?: {
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Number of vehicle journeys per page (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the returned vehicle journeys, 0 to 3: each object embeds its related objects one level lower. */
+                depth?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated alias of forbidden_uris[].
+                 */
+                "forbidden_id[]"?: string[];
+                /** @description Ids of objects (lines, stop points, modes, networks…) whose vehicle journeys are left out. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only the vehicle journeys with this external code (the source id; for vehicle journeys, the GTFS trip_id or trip_short_name). */
+                external_code?: string;
+                /** @description Only the vehicle journeys of the vehicle journeys with this headsign, exactly. */
+                headsign?: string;
+                /** @description On-demand transport level (lines and vehicle journeys only; another value than all on another collection is refused): scheduled, with_stops, zonal, or all. */
+                odt_level?: "all" | "scheduled" | "with_stops" | "zonal";
+                /** @description Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Radius in metres around a coordinate given in the path. */
+                distance?: number;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or after this time (local time of the coverage unless an offset is given); ignored on the other collections. */
+                since?: string;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or before this time; ignored on the other collections. */
+                until?: string;
+                /** @description When true, no geometry is returned. */
+                disable_geojson?: boolean;
+                /** @description When true, the disruptions list of the response is empty. */
+                disable_disruption?: boolean;
+                /** @description Only the vehicle journeys of the vehicle journeys impacted by a disruption that carries one of these tags. */
+                "tags[]"?: string[];
+                /** @description A filter expression of the PT-referential language, for example line.code=1A. */
+                filter?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+                /** @description First part of the uri of an object (type/id pairs, e.g. lines/L1); narrows the query to that object. */
+                uri: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the vehicle journeys of an object. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VehicleJourneys"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionUriVehicleJourneysId: {
+        parameters: {
+            query?: {
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Number of vehicle journeys per page (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the returned vehicle journeys, 0 to 3: each object embeds its related objects one level lower. */
+                depth?: number;
+                /**
+                 * @deprecated
+                 * @description Deprecated alias of forbidden_uris[].
+                 */
+                "forbidden_id[]"?: string[];
+                /** @description Ids of objects (lines, stop points, modes, networks…) whose vehicle journeys are left out. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only the vehicle journeys with this external code (the source id; for vehicle journeys, the GTFS trip_id or trip_short_name). */
+                external_code?: string;
+                /** @description Only the vehicle journeys of the vehicle journeys with this headsign, exactly. */
+                headsign?: string;
+                /** @description On-demand transport level (lines and vehicle journeys only; another value than all on another collection is refused): scheduled, with_stops, zonal, or all. */
+                odt_level?: "all" | "scheduled" | "with_stops" | "zonal";
+                /** @description Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Radius in metres around a coordinate given in the path. */
+                distance?: number;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or after this time (local time of the coverage unless an offset is given); ignored on the other collections. */
+                since?: string;
+                /** @description Vehicle journeys only: those with a run whose first departure is at or before this time; ignored on the other collections. */
+                until?: string;
+                /** @description When true, no geometry is returned. */
+                disable_geojson?: boolean;
+                /** @description When true, the disruptions list of the response is empty. */
+                disable_disruption?: boolean;
+                /** @description Only the vehicle journeys of the vehicle journeys impacted by a disruption that carries one of these tags. */
+                "tags[]"?: string[];
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+                /** @description First part of the uri of an object (type/id pairs, e.g. lines/L1); narrows the query to that object. */
+                uri: string;
+                /** @description Identifier of the object to fetch. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One of the vehicle journeys of an object. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VehicleJourneys"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionPlaces: {
+        parameters: {
+            query: {
+                /** @description The text to search: a name or the start of one; accents, case and punctuation do not matter. */
+                q: string;
+                /** @description Types of the places searched; by default stop_area, address, poi and administrative_region (only stop areas and stop points exist here). */
+                "type[]"?: ("stop_area" | "stop_point" | "address" | "poi" | "administrative_region")[];
+                /** @description Number of places returned (at most 1000). */
+                count?: number;
+                /** @description Level of detail of the embedded stop areas and stop points, 0 to 3. */
+                depth?: number;
+                /** @description Accepted for Navitia clients; places carry no geometry. */
+                disable_geojson?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Stop areas and stop points whose name matches a text, best first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Places"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionCoordsPlacesNearby: {
+        parameters: {
+            query?: {
+                /** @description Types of the places returned; by default stop_area, stop_point and poi. */
+                "type[]"?: ("stop_area" | "stop_point" | "address" | "poi" | "administrative_region")[];
+                /** @description Radius of the search around the coordinate, in metres. */
+                distance?: number;
+                /** @description Number of places per page (at most 1000). */
+                count?: number;
+                /** @description Index of the page to return, from 0. */
+                start_page?: number;
+                /** @description Level of detail of the embedded stop areas and stop points, 0 to 3. */
+                depth?: number;
+                /** @description Accepted for Navitia clients; places carry no geometry. */
+                disable_geojson?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+                /** @description Longitude of the point whose places are searched. */
+                lon: number;
+                /** @description Latitude of the point whose places are searched. */
+                lat: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Stop areas and stop points near a point, nearest first (also at coord/{lon};{lat}/places_nearby). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlacesNearby"];
                 };
             };
             /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */

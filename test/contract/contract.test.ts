@@ -231,6 +231,53 @@ test('every operation, called by the typed client, answers what the schema says'
   }
 });
 
+test('every PT-referential collection and the places, called by the typed client, answer what the schema says', async () => {
+  // the paths are built from the collection names: a client untyped on the path, checked against the document all the same
+  const api = client() as unknown as {
+    GET(path: string, init: { params: { path: Record<string, unknown>; query?: Record<string, unknown> } }): Promise<{ data?: any; error?: unknown; response: Response }>;
+  };
+  const coord = { lon: 4.841828, lat: 45.732672 };
+  const lines = await api.GET('/coverage/{region}/lines', { params: { path: { region: 'demo' }, query: { count: 1 } } });
+  const uri = `lines/${lines.data.lines[0].id}`;
+  const pascal = (name: string) => name.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase());
+  for (const c of ['stop_points', 'routes', 'networks', 'commercial_modes', 'physical_modes', 'companies', 'stop_areas', 'lines', 'vehicle_journeys']) {
+    const name = pascal(c);
+    // the documents describe the region forms (the lon;lat forms are served alike)
+    for (const [form, path, formName] of [['{region}', { region: 'demo' }, 'Region']] as const) {
+      const list = await api.GET(`/coverage/${form}/{uri}/${c}`, { params: { path: { ...path, uri }, query: { count: 2, depth: 3 } } });
+      assert.equal(list.response.status, 200, `${c} of ${uri}`);
+      assertValid(`getCoverage${formName}Uri${name}`, 200, list.data);
+      const id = list.data[c][0].id;
+      const calls: Array<[string, Promise<{ data?: unknown; response: Response }>]> = [
+        [`getCoverage${formName}${name}`, api.GET(`/coverage/${form}/${c}`, { params: { path, query: { count: 2, depth: 2 } } })],
+        [`getCoverage${formName}${name}Id`, api.GET(`/coverage/${form}/${c}/{id}`, { params: { path: { ...path, id }, query: { depth: 1 } } })],
+        [`getCoverage${formName}Uri${name}Id`, api.GET(`/coverage/${form}/{uri}/${c}/{id}`, { params: { path: { ...path, uri, id }, query: { depth: 0 } } })],
+      ];
+      for (const [operationId, call] of calls) {
+        const { data, response } = await call;
+        assert.equal(response.status, 200, operationId);
+        assertValid(operationId, 200, data);
+      }
+    }
+  }
+  const typed = client();
+  const places = await typed.GET('/coverage/{region}/places', { params: { path: { region: 'demo' }, query: { q: 'gare', 'type[]': ['stop_area', 'stop_point'], depth: 2 } } });
+  assert.equal(places.response.status, 200);
+  assertValid('getCoverageRegionPlaces', 200, places.data);
+  assert.ok(places.data!.places.length > 1);
+  const nearby = await typed.GET('/coverage/{region}/coords/{lon};{lat}/places_nearby', { params: { path: { region: 'demo', ...coord }, query: { distance: 300 } } });
+  assert.equal(nearby.response.status, 200);
+  assertValid('getCoverageRegionCoordsPlacesNearby', 200, nearby.data);
+  assert.ok(nearby.data!.places_nearby.length > 1);
+  // errors: an unknown line, a missing q
+  const unknown = await api.GET('/coverage/{region}/lines/{id}', { params: { path: { region: 'demo', id: 'no-such-line' } } });
+  assert.equal(unknown.response.status, 404);
+  assertValid('getCoverageRegionLinesId', 404, unknown.error);
+  const noQ = await typed.GET('/coverage/{region}/places', { params: { path: { region: 'demo' }, query: {} as { q: string } } });
+  assert.equal(noQ.response.status, 400);
+  assertValid('getCoverageRegionPlaces', 400, noQ.error);
+});
+
 test('errors answer what the schema says too', async () => {
   const api = client();
   const cases: Array<[string, number, Promise<{ data?: unknown; error?: unknown; response: Response }>]> = [

@@ -3,36 +3,18 @@ import { DEAD_REGION_ID, deadRegionMessage } from '../errors.js';
 import type { Coverage } from '../../service/coverage-registry.js';
 import { formatDayNumber, formatUtc } from '../../util/calendar.js';
 import { cleanHref, type Link } from '../links.js';
+import { REFERENTIAL_COLLECTIONS } from '../referential/referential-params.js';
 
-const COLLECTIONS = [
-  'stop_points',
-  'routes',
-  'networks',
-  'commercial_modes',
-  'physical_modes',
-  'companies',
-  'stop_areas',
-  'lines',
-  'line_groups',
-  'addresses',
-  'coords',
-  'coord',
-  'journey_pattern_points',
-  'journey_patterns',
-  'pois',
-  'poi_types',
-  'connections',
-  'vehicle_journeys',
-  'disruptions',
-  'trips',
-  'contributors',
-  'datasets',
-];
+/** The collections served, in Navitia's order of a coverage's links (trips last, as there). */
+const COLLECTIONS = [...REFERENTIAL_COLLECTIONS, 'trips'];
+/** The other endpoints served under a coverage. */
+const OTHER_APIS = ['places', 'isochrones', 'heat_maps'];
 
-const OTHER_APIS = ['places', 'pt_objects', 'journeys', 'traffic_reports', 'line_reports', 'equipment_reports', 'access_points', 'isochrones'];
-const STOP_AREA_APIS = ['departures', 'arrivals', 'stop_schedules', 'terminus_schedules'];
-
-/** The templated links of a coverage answer; `r` is the region, `lon;lat`, or `{regions.id}`. */
+/**
+ * The templated links of a coverage answer; `r` is the region, `lon;lat`, or `{regions.id}`. Only
+ * what is served: Navitia's links to endpoints we do not serve (journeys, departures, pt_objects…)
+ * are left out, and a test requests every link advertised.
+ */
 export function coverageLinks(base: string, r: string): Link[] {
   const link = (href: string, name: string): Link => ({ href: cleanHref(href), templated: true, rel: name, type: name });
   const root = `${base}/v1/coverage/${r}`;
@@ -41,8 +23,6 @@ export function coverageLinks(base: string, r: string): Link[] {
     link(`${root}/`, 'coverage'),
     ...OTHER_APIS.map((a) => link(`${root}/${a}`, a)),
     link(`${root}/coord/{lon;lat}/places_nearby`, 'places_nearby'),
-    ...STOP_AREA_APIS.map((a) => link(`${root}/stop_areas/{stop_areas.id}/${a}`, a)),
-    link(`${root}/lines/{lines.id}/route_schedules`, 'route_schedules'),
   ];
 }
 

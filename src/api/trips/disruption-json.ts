@@ -7,6 +7,8 @@ import { statusAt, type Disruption, type ImpactedObject } from '../../live/disru
 import type { Generation } from '../../service/generation.js';
 import { formatDayNumber } from '../../util/calendar.js';
 import { formatLocal } from '../../util/time-zones.js';
+import type { Caption } from '../../ptref/object-types.js';
+import { contains } from '../../ptref/sorted-set.js';
 
 /** Most disruptions one page of trips embeds. */
 export const PAGE_DISRUPTIONS_MAX = 100;
@@ -73,4 +75,18 @@ function ptObjectJson(g: Generation, o: ImpactedObject): Record<string, unknown>
       embedded = { id, name };
   }
   return { id, name, quality: 0, embedded_type: o.type, [o.type]: embedded };
+}
+
+/**
+ * The disruptions impacting one of `objects` (ascending indexes of type `type`) directly, each once,
+ * in the index's order, bounded as those of a page of trips.
+ */
+export function objectDisruptionsJson(g: Generation, type: Caption, objects: Uint32Array, nowSec: number): string {
+  const impactedType = type === 'company' ? 'network' : type;
+  const found: Disruption[] = [];
+  for (const d of g.disruptions.all) {
+    if (found.length === PAGE_DISRUPTIONS_MAX) break;
+    if (d.impacted.some((o) => o.type === impactedType && contains(objects, o.index))) found.push(d);
+  }
+  return JSON.stringify(found.map((d) => disruptionJson(g, d, nowSec, PAGE_IMPACTED_OBJECTS_MAX)));
 }

@@ -7,25 +7,16 @@
 import type { Generation } from '../../service/generation.js';
 import type { AddedTrips } from '../../ptref/added-trips.js';
 import { NO_LINE, NO_ROUTE } from '../../model/realtime-runs.js';
-import { FilterError } from '../../ptref/filter-ast.js';
-import { type TripsQuery } from '../../ptref/trips-criteria.js';
-import { findTrips, UnknownTypeError } from '../../ptref/trips-query.js';
-import { engineError, plainError, unknownExternalCode } from '../errors.js';
-import { cleanHref, paginationLinks, type Link, type PageInfo, type RequestInfo } from '../links.js';
-import { parseParams, resolveDatetime } from '../params.js';
-import { contextJson, publishersJson } from '../serialize.js';
+import type { Referential } from '../../ptref/referential.js';
+import { parseParams } from '../params.js';
+import { collectionPageJson, collectionQuery, findOrFail, type CollectionRequest } from '../pt-collection.js';
+import { commercialModeJson, hhmmss, lineJson, networkJson, physicalModeJson } from '../pt-objects-json.js';
 import { pageDisruptionsJson } from './disruption-json.js';
 import { type Limits } from '../../service/limits.js';
 import { tripsParams } from './trips-params.js';
-import type { CoverageRef } from '../coverage/coverage-resolution.js';
 
-export interface TripsRequest {
-  req: RequestInfo;
-  /** How the coverage was named in the path (region id or lon;lat). */
-  coverageRef: CoverageRef;
-  uri: string[];
-  id?: string;
-}
+/** A trips request: the collection request of the trips. */
+export type TripsRequest = CollectionRequest;
 
 /** Validate parameters first: a bad parameter beats an unknown region (§2). */
 export function parseTripsParams(r: TripsRequest, limits: Limits) {
@@ -33,61 +24,12 @@ export function parseTripsParams(r: TripsRequest, limits: Limits) {
 }
 
 export function answerTrips(r: TripsRequest, generation: Generation, params: ReturnType<typeof parseTripsParams>, nowSec: number): string {
-  const tz = generation.tt.timezone;
-  const forbidden = [...params.forbidden_uris, ...params.forbidden_id];
-  const query: TripsQuery = {
-    uri: r.uri,
-    id: r.id,
-    filter: r.id === undefined ? params.filter : undefined,
-    headsign: params.headsign || undefined,
-    tags: params.tags,
-    forbiddenUris: forbidden,
-    externalCode: params.external_code,
-    odtLevel: params.odt_level,
-    dataFreshness: params.data_freshness,
-    sinceSec: resolveDatetime(params.since, tz),
-    untilSec: resolveDatetime(params.until, tz),
-    distance: params.distance,
-  };
-  let trips: Uint32Array;
-  try {
-    trips = findTrips(generation.ref, generation.freshness, query, generation.disruptions);
-  } catch (e) {
-    if (e instanceof UnknownTypeError) throw plainError(400, e.message);
-    if (e instanceof FilterError) {
-      // An external code that matches nothing names the code, like Navitia's other collections.
-      if (query.externalCode !== undefined && e.id === 'bad_filter' && !generation.ref.tt.tripCodes.has(query.externalCode)) {
-        throw unknownExternalCode(query.externalCode);
-      }
-      throw engineError(e.id, e.message);
-    }
-    throw e;
-  }
-  const startPage = params.start_page;
-  const count = params.count;
-  const from = startPage * count;
-  const page = from < trips.length ? trips.subarray(from, Math.min(trips.length, from + count)) : trips.subarray(0, 0);
-  const info: PageInfo = { totalResult: trips.length, startPage, itemsPerPage: count, itemsOnPage: page.length };
-
-  const links: Link[] = [];
-  if (page.length > 0) {
-    links.push({ href: cleanHref(`${r.req.base}/v1/coverage/${r.coverageRef.text}/trips/{trips.id}`), templated: true, rel: 'trips', type: 'trips' });
-  }
-  if (r.coverageRef.kind === 'region') links.push(...paginationLinks(r.req, info));
-
-  const depth = params.depth;
-  const parts: string[] = [];
-  parts.push(`{"pagination":{"total_result":${info.totalResult},"start_page":${startPage},"items_per_page":${count},"items_on_page":${info.itemsOnPage}}`);
-  if (page.length > 0) {
-    const items: string[] = [];
-    for (let k = 0; k < page.length; k++) items.push(tripJson(generation, page[k]!, depth, params.disable_geojson));
-    parts.push(`,"trips":[${items.join(',')}]`);
-  }
-  parts.push(`,"disruptions":${params.disable_disruption ? '[]' : pageDisruptionsJson(generation, page, nowSec)}`);
-  parts.push(`,"feed_publishers":${publishersJson(generation)}`);
-  parts.push(`,"context":${contextJson(nowSec, tz)}`);
-  parts.push(`,"links":${JSON.stringify(links)}}`);
-  return parts.join('');
+  const trips = findOrFail(generation, 'trip', collectionQuery(r, params, generation.tt.timezone));
+  return collectionPageJson(r, generation, trips, params, nowSec, {
+    collection: 'trips',
+    item: (t) => tripJson(generation, t, params.depth, params.disable_geojson),
+    disruptions: (page) => pageDisruptionsJson(generation, page, nowSec),
+  });
 }
 
 /** A trip: `{id, name}` at depth 0 and 1; more fields from depth 2; its geometry from depth 3. */
@@ -104,7 +46,7 @@ export function tripJson(g: Generation, t: number, depth: number, disableGeojson
     headsign: tt.trips.headsigns[t],
     short_name: tt.trips.shortNames[t],
     odt_level: ['scheduled', 'with_stops', 'zonal'][tt.trips.odtLevel[t]!],
-    ...lineFields(tt, tt.trips.line[t]!, tt.trips.route[t]!),
+    ...lineFields(g.ref, tt.trips.line[t]!, tt.trips.route[t]!),
   };
   const s0 = tt.trips.stopTimeOffset[t]!;
   const s1 = tt.trips.stopTimeOffset[t + 1]!;
@@ -126,23 +68,23 @@ function addedTripJson(added: AddedTrips, t: number, depth: number, disableGeojs
     headsign: '',
     short_name: '',
     odt_level: 'scheduled',
-    ...(run.line === NO_LINE ? {} : lineFields(tt, run.line, run.route)),
+    ...(run.line === NO_LINE ? {} : lineFields(added.ref, run.line, run.route)),
   };
   Object.assign(obj, stopFields(tt, run.stops, run.departureSec[0]!, run.arrivalSec[run.arrivalSec.length - 1]!, depth >= 3 && !disableGeojson));
   return JSON.stringify(obj);
 }
 
 /** route, line, network and modes of a trip of line `l` and route `r` (NO_ROUTE: none). */
-function lineFields(tt: Generation['tt'], l: number, r: number): Record<string, unknown> {
+function lineFields(ref: Referential, l: number, r: number): Record<string, unknown> {
+  const tt = ref.tt;
   const line = tt.lines[l]!;
   const route = r === NO_ROUTE ? undefined : tt.routes[r]!;
-  const agency = tt.agencies[line.agency]!;
   return {
     ...(route ? { route: { id: route.id, name: route.name, direction_id: route.direction } } : {}),
-    line: { id: line.id, code: line.code, name: line.name, color: line.color, text_color: line.textColor },
-    network: { id: agency.id, name: agency.name },
-    physical_mode: tt.physicalModes[line.physicalMode],
-    commercial_mode: tt.commercialModes[line.commercialMode],
+    line: lineJson(ref, l, 0),
+    network: networkJson(tt, line.agency),
+    physical_mode: physicalModeJson(tt, line.physicalMode),
+    commercial_mode: commercialModeJson(tt, line.commercialMode),
   };
 }
 
@@ -160,12 +102,4 @@ function stopFields(tt: Generation['tt'], stops: Uint32Array, firstDepartureSec:
     obj['geojson'] = { type: 'LineString', coordinates };
   }
   return obj;
-}
-
-/** Seconds after the service day's origin as Navitia's `HHMMSS` (hours may pass 24). */
-function hhmmss(sec: number): string {
-  const h = Math.floor(sec / 3600);
-  const m = Math.floor((sec % 3600) / 60);
-  const s = sec % 60;
-  return `${String(h).padStart(2, '0')}${String(m).padStart(2, '0')}${String(s).padStart(2, '0')}`;
 }

@@ -234,14 +234,18 @@ test('the first invalid parameter in table order is reported', async () => {
 test('an unknown path: 404 with the stock message', async () => {
   await plainError('/v1/nothing', 404, NOT_FOUND_ROUTE);
   await plainError('/v2/coverage/town/trips', 404, NOT_FOUND_ROUTE);
-  await plainError('/v1/coverage/town/lines', 404, NOT_FOUND_ROUTE);
+  await plainError('/v1/coverage/town/line_groups', 404, NOT_FOUND_ROUTE);
   await plainError('/v1/coverage/town/trips/B1-0800/stop_times', 404, NOT_FOUND_ROUTE);
-  await plainError('/v1/coverage/town/lines/B1', 404, NOT_FOUND_ROUTE);
+  await plainError('/v1/coverage/town/lines/B1/journeys', 404, NOT_FOUND_ROUTE);
 });
 
-test('/coverage/{r}/lines/trips names the line "trips", not a trips collection: 404 route', async () => {
-  await plainError('/v1/coverage/town/lines/trips', 404, NOT_FOUND_ROUTE);
-  await plainError('/v1/coverage/town/networks/RED/lines/trips', 404, NOT_FOUND_ROUTE);
+test('/coverage/{r}/lines/trips names the line "trips", not a trips collection: no such line', async () => {
+  for (const url of ['/v1/coverage/town/lines/trips', '/v1/coverage/town/networks/RED/lines/trips']) {
+    const a = await get(url);
+    assert.equal(a.status, 404, url);
+    assert.deepEqual(a.json.error, { id: 'unknown_object', message: 'ptref : Filters: Unable to find object' }, url);
+    assert.equal(a.json.lines, undefined);
+  }
 });
 
 test('another method on a trips path: 405', async () => {

@@ -1,0 +1,69 @@
+/**
+ * `/v1/coverage/{region | lon;lat}/coords/{lon};{lat}/places_nearby` (and `coord/`): the stop areas
+ * and stop points within `distance` metres of a point, nearest first (then stop areas before stop
+ * points, then feed order), as Navitia's places_nearby; what names a clicked point.
+ */
+import type { Generation } from '../../service/generation.js';
+import type { Limits } from '../../service/limits.js';
+import { crowFlyMetres } from '../../util/geodesy.js';
+import { cleanHref, paginationLinks, type Link, type RequestInfo } from '../links.js';
+import { parseParams } from '../params.js';
+import { placeJson } from '../pt-objects-json.js';
+import { contextJson, publishersJson } from '../serialize.js';
+import type { CoverageRef } from '../coverage/coverage-resolution.js';
+import { placesNearbyParams } from './referential-params.js';
+
+export interface NearbyRequest {
+  info: RequestInfo;
+  coverageRef: CoverageRef;
+  lon: number;
+  lat: number;
+}
+
+/** Navitia's default types of `/places_nearby`. */
+const DEFAULT_TYPES = ['stop_area', 'stop_point', 'poi'];
+
+export function parseNearbyParams(info: RequestInfo, limits: Limits) {
+  return parseParams(placesNearbyParams(limits), info.pairs);
+}
+
+/** The templated links to the stop areas and stop points a places answer embeds. */
+export function placeLinks(info: RequestInfo, coverageRef: CoverageRef, areas: boolean, points: boolean): Link[] {
+  const links: Link[] = [];
+  for (const [collection, present] of [
+    ['stop_areas', areas],
+    ['stop_points', points],
+  ] as const) {
+    if (!present) continue;
+    links.push({ href: cleanHref(`${info.base}/v1/coverage/${coverageRef.text}/${collection}/{${collection}.id}`), templated: true, rel: collection, type: collection });
+  }
+  return links;
+}
+
+export function answerPlacesNearby(r: NearbyRequest, generation: Generation, params: ReturnType<typeof parseNearbyParams>, nowSec: number): string {
+  const types: readonly string[] = params.type.length > 0 ? params.type : DEFAULT_TYPES;
+  const { ref, tt } = generation;
+  const found: { type: 'stop_area' | 'stop_point'; i: number; metres: number }[] = [];
+  for (const type of ['stop_area', 'stop_point'] as const) {
+    if (!types.includes(type)) continue;
+    for (const i of ref.within(type, r.lon, r.lat, params.distance)) {
+      if (type === 'stop_point' && tt.stopPoints.isZone[i]) continue;
+      const [lon, lat] = type === 'stop_area' ? [tt.stopAreas[i]!.lon, tt.stopAreas[i]!.lat] : [tt.stopPoints.lon[i]!, tt.stopPoints.lat[i]!];
+      found.push({ type, i, metres: crowFlyMetres(r.lon, r.lat, lon, lat) });
+    }
+  }
+  found.sort((a, b) => a.metres - b.metres || (a.type === b.type ? a.i - b.i : a.type === 'stop_area' ? -1 : 1));
+  const { start_page: startPage, count } = params;
+  const page = found.slice(startPage * count, startPage * count + count);
+  const items = page.map((p) => JSON.stringify({ ...placeJson(ref, p.type, p.i, params.depth), distance: String(Math.round(p.metres)) }));
+  const info = { totalResult: found.length, startPage, itemsPerPage: count, itemsOnPage: page.length };
+  const links = placeLinks(r.info, r.coverageRef, page.some((p) => p.type === 'stop_area'), page.some((p) => p.type === 'stop_point'));
+  if (r.coverageRef.kind === 'region') links.push(...paginationLinks(r.info, info));
+  return (
+    `{"places_nearby":[${items.join(',')}]` +
+    `,"pagination":{"total_result":${info.totalResult},"start_page":${startPage},"items_per_page":${count},"items_on_page":${info.itemsOnPage}}` +
+    `,"feed_publishers":${publishersJson(generation)}` +
+    `,"context":${contextJson(nowSec, tt.timezone)}` +
+    `,"links":${JSON.stringify(links)}}`
+  );
+}
