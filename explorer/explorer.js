@@ -284,7 +284,9 @@ map.on('mousemove', (event) => {
 
 async function loadLines() {
   $('lines').replaceChildren();
-  for (const id of ['trips', 'stop-times']) $(id).replaceChildren();
+  $('trips').replaceChildren();
+  $('stop-times').tBodies[0].replaceChildren();
+  $('stop-times').hidden = true;
   try {
     const { lines = [] } = await api(`${coverageBase()}/lines?count=200&depth=1`);
     $('lines').replaceChildren(
