@@ -3,7 +3,7 @@
 const L = window.L;
 const $ = (id) => document.getElementById(id);
 
-/** The heat map's colours, as the PNG format draws them (README, "The heat map in other formats"). */
+/** The heat map's colours, as the PNG format draws them (docs/api.md, "The heat map in other formats"). */
 const RAMP = ['#1a9850', '#91cf60', '#fee08b', '#fc8d59', '#d73027'].map((hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)));
 const ISOCHRONE_STEP_SEC = 600;
 const MAX_BOUNDARIES = 10;

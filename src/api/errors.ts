@@ -155,9 +155,9 @@ export function errorReply(error: ApiError): ErrorReply {
 }
 
 /**
- * Every error of the catalogue above (X, Y for the values a message quotes), as the README's
- * "Errors" table lists them; a test holds the two together. Parameter errors and the filter's own
- * messages are families of their own (the README gives their forms).
+ * Every error of the catalogue above (X, Y for the values a message quotes), as docs/api.md's
+ * "The error catalogue" table lists them; a test holds the two together. Parameter errors and the
+ * filter's own messages are families of their own (docs/api.md, "Trips", gives their forms).
  */
 export function errorCatalogue(): { status: number; id: string; message: string }[] {
   const errors = [

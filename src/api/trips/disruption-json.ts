@@ -18,7 +18,7 @@ export const PAGE_IMPACTED_OBJECTS_MAX = 100;
 /**
  * The disruptions impacting `trips`, each once, in the index's order (file entries, then alerts):
  * at most PAGE_DISRUPTIONS_MAX of them, each with at most PAGE_IMPACTED_OBJECTS_MAX impacted objects,
- * so that a page stays small whatever the file says (README, "Disruptions").
+ * so that a page stays small whatever the file says (docs/realtime-and-disruptions.md, "Disruptions").
  */
 export function pageDisruptionsJson(g: Generation, trips: Uint32Array, nowSec: number): string {
   const found = new Set<number>();

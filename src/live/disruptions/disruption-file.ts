@@ -1,6 +1,6 @@
 /**
  * The disruptions file: planned disruptions (and tags for ServiceAlerts) written by hand or by a
- * tool, in our own JSON format (README, "Disruptions"):
+ * tool, in our own JSON format (docs/realtime-and-disruptions.md, "Disruptions"):
  *
  *   { "disruptions": [ { "id": "works-b1", "tags": ["works"], "cause": "roadworks",
  *       "severity": { "name": "blocking", "effect": "NO_SERVICE", "color": "#ff0000", "priority": 10 },

@@ -1,4 +1,4 @@
-/** The error catalogue of src/api/errors.ts and the README's table of it say the same, row for row. */
+/** The error catalogue of src/api/errors.ts and the table of it in docs/api.md say the same, row for row. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -6,13 +6,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { errorCatalogue } from '../../../src/api/errors.js';
 
-const README = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../README.md');
+const API_DOC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../docs/api.md');
 
-/** The rows (status, id, message) of the table under "### The error catalogue". */
-function readmeRows(): string[] {
-  const text = readFileSync(README, 'utf8');
-  const start = text.indexOf('### The error catalogue');
-  assert.ok(start >= 0, 'the README has the section');
+/** The rows (status, id, message) of the table under "## The error catalogue". */
+function docRows(): string[] {
+  const text = readFileSync(API_DOC, 'utf8');
+  const start = text.indexOf('## The error catalogue');
+  assert.ok(start >= 0, 'docs/api.md has the section');
   const lines = text.slice(start).split('\n');
   const first = lines.findIndex((l) => l.startsWith('|---'));
   const rows: string[] = [];
@@ -24,8 +24,8 @@ function readmeRows(): string[] {
   return rows;
 }
 
-test('every error of the catalogue is in the README table, and nothing else', () => {
+test('every error of the catalogue is in the table of docs/api.md, and nothing else', () => {
   const catalogue = errorCatalogue().map((e) => `${e.status} ${e.id} ${e.message}`);
   assert.ok(catalogue.length >= 10);
-  assert.deepEqual(readmeRows().sort(), catalogue.sort());
+  assert.deepEqual(docRows().sort(), catalogue.sort());
 });
