@@ -14,6 +14,7 @@ import { DEFAULT_DISRUPTION_FILE_LIMITS, type DisruptionFileLimits } from '../li
 import type { CoverageConfig, DisruptionSourceConfig } from '../service/coverage-config.js';
 import { operationsSettingsOf, type OperationsSettings } from '../api/operations/settings.js';
 import { DEFAULT_LIMITS, type Limits } from '../service/limits.js';
+import type { ExplorerSettings } from '../api/explorer/explorer-routes.js';
 import { DEFAULT_BUDGET_MS } from '../service/worker-pool.js';
 
 export interface ServerConfig {
@@ -29,6 +30,8 @@ export interface ServerConfig {
   snapshots?: string;
   /** Seconds between two checks of the coverages' files for a reload; 0 does not watch them. */
   watchIntervalSec: number;
+  /** `explorer`: the page's online background, { tileUrl, tileAttribution } (default: none) */
+  explorer: ExplorerSettings;
 }
 
 export const DEFAULT_WATCH_INTERVAL_SEC = 10;
@@ -71,7 +74,21 @@ export function readConfigFile(file: string): ServerConfig {
     }),
     snapshots: snapshotsOf(obj['snapshots'], dir, file),
     watchIntervalSec: watchIntervalOf(obj['watchIntervalSec'], `${file}: watchIntervalSec`),
+    explorer: explorerOf(obj['explorer'], file),
   };
+}
+
+/** `explorer`: { tileUrl, tileAttribution }: a raster tile URL with {z}, {x} and {y}, and its attribution (HTML). */
+function explorerOf(v: unknown, file: string): ExplorerSettings {
+  if (v === undefined) return {};
+  const o = v as Record<string, unknown>;
+  if (!o || typeof o !== 'object') throw new ConfigError(`${file}: explorer must be an object`);
+  const { tileUrl, tileAttribution } = o;
+  if (tileUrl !== undefined && (typeof tileUrl !== 'string' || !/^https?:\/\/.*\{z\}.*\{x\}.*\{y\}/.test(tileUrl))) {
+    throw new ConfigError(`${file}: explorer.tileUrl must be an http(s) URL with {z}, {x} and {y}`);
+  }
+  if (tileAttribution !== undefined && typeof tileAttribution !== 'string') throw new ConfigError(`${file}: explorer.tileAttribution must be a string`);
+  return { tileUrl: tileUrl as string | undefined, tileAttribution: tileAttribution as string | undefined };
 }
 
 function snapshotsOf(v: unknown, dir: string, file: string): string | undefined {

@@ -102,6 +102,7 @@ function configFromArgs(command: 'serve' | 'build', args: string[]): ServerConfi
       heatMaps: { ...DEFAULT_HEAT_MAP_SETTINGS },
       operations: structuredClone(DEFAULT_OPERATIONS),
       watchIntervalSec: DEFAULT_WATCH_INTERVAL_SEC,
+      explorer: {},
     };
   }
   if (command === 'build') {
@@ -153,7 +154,7 @@ async function serve(args: string[]): Promise<number> {
   const limits = config.limits;
   const heatMaps = new HeatMapPool({ ...config.heatMaps, ...limits });
   const metrics = new Metrics();
-  const app = await buildApp({ registry, limits, heatMaps, operations: config.operations, metrics, logger: { level: process.env['LOG_LEVEL'] ?? 'info' } });
+  const app = await buildApp({ registry, limits, heatMaps, operations: config.operations, explorer: config.explorer, metrics, logger: { level: process.env['LOG_LEVEL'] ?? 'info' } });
   app.addHook('onClose', async () => heatMaps.close());
   // Listen first: coverages answer "loading" until their data is ready.
   await app.listen({ port: config.port, host: config.host });

@@ -10,6 +10,8 @@ import { DEFAULT_LIMITS } from '../../../src/service/limits.js';
 import { tripsParams } from '../../../src/api/trips/trips-params.js';
 import type { ParamSpec } from '../../../src/api/params.js';
 import { testServer } from '../../helpers/town-app.js';
+import { serveCoverages } from '../../helpers/app.js';
+import { OSM_ATTRIBUTION } from '../../../src/api/explorer/explorer-routes.js';
 
 after(async () => (await testServer()).app.close());
 
@@ -162,5 +164,17 @@ test('unknown paths: 404 {"message"} only', async () => {
     assert.deepEqual(JSON.parse(res.body), {
       message: 'The requested URL was not found on the server. If you entered the URL manually please check your spelling and try again.',
     });
+  }
+});
+
+test('the explorer\'s settings carry the configured tile layer, with OpenStreetMap\'s attribution by default', async () => {
+  const tileUrl = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+  const served = await serveCoverages([], { app: { explorer: { tileUrl } } });
+  try {
+    const settings = JSON.parse((await served.app.inject({ method: 'GET', url: '/explorer/settings.json' })).body);
+    assert.deepEqual(settings, { tile_url: tileUrl, tile_attribution: OSM_ATTRIBUTION });
+    assert.match(settings.tile_attribution, /openstreetmap\.org\/copyright/);
+  } finally {
+    await served.close();
   }
 });

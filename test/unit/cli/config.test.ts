@@ -175,3 +175,12 @@ test('snapshots (a folder relative to the file) and watchIntervalSec (0: no watc
   assert.throws(() => readConfigFile(write({ coverages: [], watchIntervalSec: -1 })), /: watchIntervalSec must be a number of seconds, 0 or more \(0: do not watch\)$/);
   assert.throws(() => readConfigFile(write({ coverages: [], watchIntervalSec: '10' })), /watchIntervalSec must be a number of seconds/);
 });
+
+test('explorer: an online tile layer with its attribution (OpenStreetMap\'s by default); errors', () => {
+  assert.deepEqual(readConfigFile(write({ coverages: [] })).explorer, {});
+  const tiles = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+  assert.deepEqual(readConfigFile(write({ coverages: [], explorer: { tileUrl: tiles } })).explorer, { tileUrl: tiles, tileAttribution: undefined });
+  assert.deepEqual(readConfigFile(write({ coverages: [], explorer: { tileUrl: tiles, tileAttribution: 'tiles: us' } })).explorer, { tileUrl: tiles, tileAttribution: 'tiles: us' });
+  assert.throws(() => readConfigFile(write({ coverages: [], explorer: { tileUrl: 'https://tiles.example/map.png' } })), /explorer.tileUrl must be an http\(s\) URL with \{z\}, \{x\} and \{y\}$/);
+  assert.throws(() => readConfigFile(write({ coverages: [], explorer: 'tiles' })), /explorer must be an object$/);
+});
