@@ -540,9 +540,11 @@ export class ReferenceModel {
    *   1. a cell whose centre lies within `nearbyM` of segments that value it below the limit takes
    *      the least of those values: the best of the segment's two ends and of the point seeds on it,
    *      plus the straight distance at `speed`;
-   *   2. every other cell: a Dijkstra on the 8-neighbour grid of the cell centres from the cells of
-   *      step 1 (steps of `cellW`, `cellH` or the diagonal), for the value and for the distance,
-   *      null when the nearest cell of step 1 is farther than `radiusM`.
+   *   2. a Dijkstra on the 8-neighbour grid of the cell centres from the cells of step 1 (steps of
+   *      `cellW`, `cellH` or the diagonal), for the value (with the length of its walk) and for the
+   *      distance to the nearest cell of step 1. A cell of step 1 takes the walked value when its walk
+   *      is at most `shortcutM` long, else keeps its own; every other cell takes it unless the nearest
+   *      cell of step 1 is farther than `radiusM` and fewer than 6 of its 8 neighbours are within it.
    * Truncated to whole seconds, null at or after `maxSec`. `best[c]`: the segment that gave a cell of
    * step 1 its value when no other came within float noise of it, else -1.
    *
@@ -552,7 +554,7 @@ export class ReferenceModel {
    */
   gridValues(
     centres: { x: Float64Array; y: Float64Array; R: number },
-    cell: { widthM: number; heightM: number; nearbyM: number; radiusM: number },
+    cell: { widthM: number; heightM: number; nearbyM: number; radiusM: number; shortcutM: number },
     cost: Float64Array,
     speed: number,
     reverse: boolean,
@@ -629,8 +631,9 @@ export class ReferenceModel {
     }
     // step 2: Dijkstra from the cells of step 1, on values and on distances
     const diagonal = Math.hypot(cell.widthM, cell.heightM);
-    const walk = (start: Float64Array, perMetre: number): Float64Array => {
+    const walk = (start: Float64Array, perMetre: number): { dist: Float64Array; length: Float64Array } => {
       const dist = Float64Array.from(start);
+      const length = new Float64Array(R * R);
       const heap = new Heap();
       for (let c = 0; c < R * R; c++) if (settled[c] && dist[c]! < Infinity) heap.push(c, dist[c]!);
       while (heap.size > 0) {
@@ -646,19 +649,37 @@ export class ReferenceModel {
             const nd = d + step * perMetre;
             if (nd < dist[next]!) {
               dist[next] = nd;
+              length[next] = length[c]! + step;
               heap.push(next, nd);
             }
           }
         }
       }
-      return dist;
+      return { dist, length };
     };
     const walked = walk(own, 10 / speed);
-    const nearest = walk(Float64Array.from(settled, (k) => (k ? 0 : Infinity)), 1);
+    const nearest = walk(Float64Array.from(settled, (k) => (k ? 0 : Infinity)), 1).dist;
+    const notch = (c: number) => {
+      const i = Math.floor(c / R);
+      const j = c % R;
+      let within = 0;
+      for (let di = -1; di <= 1; di++)
+        for (let dj = -1; dj <= 1; dj++)
+          if ((di || dj) && i + di >= 0 && i + di < R && j + dj >= 0 && j + dj < R && nearest[(i + di) * R + j + dj]! <= cell.radiusM) within++;
+      return within >= 6;
+    };
+    // a cell of step 1 valued by the walk from another street has no best segment of its own
+    for (let c = 0; c < R * R; c++) if (settled[c] && walked.length[c]! <= cell.shortcutM && walked.dist[c]! < own[c]! - TIE_DS) best[c] = -1;
     const values: Set<number | null>[] = [];
     for (let c = 0; c < R * R; c++) {
       const out = new Set<number | null>();
-      const v = settled[c] ? own[c]! : nearest[c]! <= cell.radiusM ? walked[c]! : Infinity;
+      const v = settled[c]
+        ? walked.length[c]! <= cell.shortcutM
+          ? walked.dist[c]!
+          : own[c]!
+        : nearest[c]! <= cell.radiusM || notch(c)
+          ? walked.dist[c]!
+          : Infinity;
       if (v === Infinity) out.add(null);
       else {
         for (const w of [v - NOISE_DS, v, v + NOISE_DS]) {

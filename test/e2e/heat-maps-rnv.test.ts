@@ -26,7 +26,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { NEARBY_M } from '../../src/routing/raster.js';
+import { NEARBY_M, SHORTCUT_M } from '../../src/routing/raster.js';
 import type { Generation } from '../../src/service/generation.js';
 import { ServiceDays } from '../../src/model/service-days.js';
 import type { StreetGraph } from '../../src/model/street-graph.js';
@@ -299,7 +299,7 @@ function referenceGrid(m: Matrix, cost: Float64Array, points: RefPointSeed[], T:
     x: Float64Array.from(m.lines, (l) => px(l.cell_lon.center_lon)),
     y: Float64Array.from(m.line_headers, (h) => py(h.cell_lat.center_lat)),
   };
-  const cell = { widthM: grid.widthM, heightM: grid.heightM, nearbyM: Math.max(NEARBY_M, Math.hypot(grid.widthM, grid.heightM) / 2), radiusM: grid.radiusM };
+  const cell = { widthM: grid.widthM, heightM: grid.heightM, nearbyM: Math.max(NEARBY_M, Math.hypot(grid.widthM, grid.heightM) / 2), radiusM: grid.radiusM, shortcutM: SHORTCUT_M };
   return ref.gridValues(centres, cell, cost, WALKING_SPEED, reverse, T, points);
 }
 
