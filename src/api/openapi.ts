@@ -162,18 +162,7 @@ const DEFINITIONS: Record<string, Json> = {
     },
     ['id', 'name', 'quality', 'embedded_type'],
   ),
-  Trips: object(
-    {
-      pagination: ref('Pagination'),
-      trips: arrayOf(ref('Trip')),
-      disruptions: arrayOf(ref('Disruption')),
-      feed_publishers: arrayOf(ref('FeedPublisher')),
-      context: ref('Context'),
-      links: arrayOf(ref('Link')),
-      error: ref('EngineError'),
-    },
-    ['pagination', 'disruptions', 'feed_publishers', 'context'],
-  ),
+  Trips: collectionAnswer('trips', 'Trip'),
   StopArea: object(
     { id: str, name: str, label: str, coord, timezone: str, administrative_regions: arrayOf({ type: 'object' }), links: arrayOf(ref('Link')) },
     ['id', 'name', 'label', 'coord', 'timezone', 'links'],
