@@ -78,6 +78,15 @@ test('the explorer: a heat map from a clicked point, its cells read by hovering,
     await page.waitForFunction(() => document.querySelectorAll('.leaflet-overlay-pane canvas').length > 0);
   });
 
+  await step('search', async () => {
+    // a stop found by its name, accents and case aside, through /places
+    await page.fill('#place-search', 'valmont GARE');
+    await page.waitForSelector('#place-results li', { timeout: 20_000 });
+    await page.locator('#place-results li').first().click();
+    assert.match((await page.textContent('#place-chosen'))!, /^Valmont Gare \(/);
+    assert.match((await page.textContent('#request-url'))!, /\/v1\/coverage\/demo\/places\?q=valmont%20GARE/);
+  });
+
   await step('heat map', async () => {
     await page.selectOption('#coverage', 'demo');
     const box = (await page.locator('#map').boundingBox())!;
