@@ -6,6 +6,10 @@
 #
 # --init gives the process a proper PID 1, so that a stop signal also ends a server still loading.
 
+# The official Node image on Debian (bookworm): Debian's own nodejs package is older than the
+# engines field asks (trixie ships Node 20.19; Navette needs >= 20.20), so the image keeps Node's
+# Debian build. This build is not run by the tests (no Docker daemon there): a test checks its context.
+# Sharded behind nginx: see deploy/compose/docker-compose.yml and docs/scaling.md.
 ARG NODE_VERSION=20
 
 # --- build: every dependency, the TypeScript compiler, dist/ ---
@@ -26,6 +30,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 COPY --from=build /app/dist/src ./dist/src
 COPY data/demo ./data/demo
+# the explorer page served at / (Leaflet comes with the production dependencies)
+COPY explorer ./explorer
 # the image's unprivileged user (uid 1000); the files stay root's, read-only to it
 USER node
 EXPOSE 9090

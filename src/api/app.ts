@@ -7,7 +7,7 @@ import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { CoverageRegistry } from '../service/coverage-registry.js';
-import { coverageJson, coverageLinks } from './coverage/coverage-endpoint.js';
+import { coverageJson, coverageLinks, regionJson } from './coverage/coverage-endpoint.js';
 import { COLLECTION_CAPTIONS } from '../ptref/object-types.js';
 import { coverageRef, resolveCoverage, type CoverageRef } from './coverage/coverage-resolution.js';
 import { streetNetworkBody } from './coverage/street-network-endpoint.js';
@@ -33,10 +33,13 @@ import { registerExplorer, type ExplorerSettings } from './explorer/explorer-rou
 import { answerTrips, parseTripsParams, type TripsRequest } from './trips/trips-endpoint.js';
 import { DEFAULT_LIMITS, type Limits } from '../service/limits.js';
 import { COVERAGE_PARAMS, tripsParams } from './trips/trips-params.js';
-import type { HttpCache } from './operations/http-cache.js';
+import type { CacheTarget, HttpCache } from './operations/http-cache.js';
 import type { Metrics } from './operations/metrics.js';
 import { operations } from './operations/operations.js';
 import { APP_DEFAULT_OPERATIONS, type OperationsSettings } from './operations/settings.js';
+import type { CoverageConfig } from '../service/coverage-config.js';
+import { mergedCoverageTemplate } from './shards/merged-coverage.js';
+import { NEXT_SHARD_HEADER, nextShardOf, REGIONS_HEADER, regionsModeOf } from './shards/shard-routing.js';
 
 /** Time zone of a coverage whose data gives none (yet): Navitia's default (navitia-trips.md §3.6). */
 const DEFAULT_TIMEZONE = 'Europe/Paris';
@@ -56,6 +59,13 @@ export interface AppOptions {
   metrics?: Metrics;
   /** The explorer page's online background (default: the coverage's own streets only). */
   explorer?: ExplorerSettings;
+  /** A replica serving a shard of the configuration's coverages behind nginx (shards/shard-routing.ts). */
+  shard?: ShardOptions;
+}
+
+export interface ShardOptions {
+  /** The configuration's coverages this replica does not hold. */
+  elsewhere: CoverageConfig[];
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -104,6 +114,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(operations, { registry, settings: options.operations, metrics: options.metrics });
   const ops = app.operations;
+  const shard = options.shard;
+  if (shard) {
+    // A replica that is not ready refuses the API with 503, which nginx takes as "try the next
+    // server" (proxy_next_upstream http_503): it takes no client request before /readyz says ready.
+    app.addHook('onRequest', async (req, reply) => {
+      if (!(req.raw.url ?? '').startsWith('/v1/') || registry.readiness() === 'ready') return;
+      return sendError(reply.header('retry-after', '1'), engineError('service_unavailable', LOADING_DATA));
+    });
+  }
 
   app.setNotFoundHandler((req, reply) => {
     // A known path asked with another method: 405, like Navitia (navitia-trips.md §8.1, family D).
@@ -114,7 +133,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const runner = options.heatMaps ?? lazyInProcessRunner(limits);
   if (!options.heatMaps) app.addHook('onClose', async () => runner.close());
   const heatMaps = ops.instrument(runner);
-  const handler = (req: FastifyRequest, reply: FastifyReply) => handleCoverage(req, reply, registry, limits, heatMaps, ops.cache);
+  const handler = (req: FastifyRequest, reply: FastifyReply) => handleCoverage(req, reply, registry, limits, heatMaps, ops.cache, shard);
   app.get('/v1/coverage', handler);
   app.get('/v1/coverage/*', handler);
   // `OPTIONS <endpoint>?schema=true`: the endpoint's query parameters as Swagger 2.0 objects.
@@ -222,20 +241,36 @@ function isKnownPath(req: FastifyRequest): boolean {
   }
 }
 
-function handleCoverage(req: FastifyRequest, reply: FastifyReply, registry: CoverageRegistry, limits: Limits, heatMaps: HeatMapRunner, cache: HttpCache) {
+/** What names an answer for the HTTP cache: the endpoint, its coverage (none for the list) and the request. */
+function cacheTargetOf(target: Target): CacheTarget {
+  return target.kind === 'trips'
+    ? { kind: target.kind, ref: target.trips.coverageRef, info: target.trips.req }
+    : target.kind === 'collection'
+      ? { kind: target.kind, ref: target.collection.coverageRef, info: target.collection.req }
+      : target.kind === 'places_nearby'
+        ? { kind: target.kind, ref: target.nearby.coverageRef, info: target.nearby.info }
+        : target.kind === 'heat_maps' || target.kind === 'isochrones' || target.kind === 'places' || target.kind === 'street_network'
+          ? { kind: target.kind, ref: target.coverageRef, info: target.info }
+          : { kind: target.kind, ref: target.segment === undefined ? undefined : coverageRef(target.segment), info: target.info };
+}
+
+function handleCoverage(req: FastifyRequest, reply: FastifyReply, registry: CoverageRegistry, limits: Limits, heatMaps: HeatMapRunner, cache: HttpCache, shard: ShardOptions | undefined) {
   const target = targetOf(req);
+  const cacheTarget = cacheTargetOf(target);
   reply.type('application/json');
+  if (shard) {
+    // a point none of this shard's coverages contains: nginx asks the next shard the same request
+    const ref = cacheTarget.ref;
+    const next = nextShardOf(req.headers[NEXT_SHARD_HEADER]);
+    if (next && ref?.kind === 'coord' && !registry.resolve(ref.lon, ref.lat)) return reply.header('x-accel-redirect', next).send('');
+    if (target.kind === 'coverage') {
+      const mode = regionsModeOf(req.headers[REGIONS_HEADER]);
+      const url = req.raw.url ?? '';
+      const query = url.includes('?') ? url.slice(url.indexOf('?') + 1) : '';
+      if (mode) return answerShardCoverage(reply, registry, shard, target.segment, target.info, mode, query);
+    }
+  }
   // ETag and Cache-Control; a matching If-None-Match is answered 304 before any work
-  const cacheTarget =
-    target.kind === 'trips'
-      ? { kind: target.kind, ref: target.trips.coverageRef, info: target.trips.req }
-      : target.kind === 'collection'
-        ? { kind: target.kind, ref: target.collection.coverageRef, info: target.collection.req }
-        : target.kind === 'places_nearby'
-          ? { kind: target.kind, ref: target.nearby.coverageRef, info: target.nearby.info }
-          : target.kind === 'heat_maps' || target.kind === 'isochrones' || target.kind === 'places' || target.kind === 'street_network'
-            ? { kind: target.kind, ref: target.coverageRef, info: target.info }
-            : { kind: target.kind, ref: target.segment === undefined ? undefined : coverageRef(target.segment), info: target.info };
   if (cache.answerIfFresh(req, reply, cacheTarget)) return reply;
   if (target.kind === 'coverage') return answerCoverage(reply, registry, target.segment, target.info);
   if (target.kind === 'heat_maps' || target.kind === 'isochrones') {
@@ -283,6 +318,17 @@ function answerCoverage(reply: FastifyReply, registry: CoverageRegistry, segment
   const ref = coverageRef(segment);
   const coverage = resolveCoverage(registry, ref);
   return reply.send(coverageJson([coverage], coverageLinks(info.base, ref.text), now, disableGeojson));
+}
+
+/** `/v1/coverage` as nginx merges it across shards: the SSI template, or one region object. */
+function answerShardCoverage(reply: FastifyReply, registry: CoverageRegistry, shard: ShardOptions, segment: string | undefined, info: RequestInfo, mode: 'ssi' | 'fragment', query: string) {
+  const params = parseParams(COVERAGE_PARAMS, info.pairs);
+  const disableGeojson = params.disable_geojson;
+  if (mode === 'fragment' && segment !== undefined) {
+    return reply.send(JSON.stringify(regionJson(resolveCoverage(registry, coverageRef(segment)), disableGeojson)));
+  }
+  const links = coverageLinks(info.base, '{regions.id}');
+  return reply.send(mergedCoverageTemplate(registry.list(), shard.elsewhere, links, requestNow(params), disableGeojson, query));
 }
 
 /**

@@ -17,6 +17,7 @@ import { DEFAULT_LIMITS, type Limits } from '../service/limits.js';
 import type { ExplorerSettings } from '../api/explorer/explorer-routes.js';
 import { DEFAULT_BUDGET_MS } from '../service/worker-pool.js';
 
+
 export interface ServerConfig {
   coverages: CoverageConfig[];
   port: number;
@@ -32,6 +33,10 @@ export interface ServerConfig {
   watchIntervalSec: number;
   /** `explorer`: the page's online background, { tileUrl, tileAttribution } (default: none) */
   explorer: ExplorerSettings;
+  /** The shard of each coverage, when the file names them (a `shard` key per coverage; shards.ts). */
+  shards?: Record<string, string>;
+  /** The configuration's coverages left out by `--only`: held by other replicas (onlyCoverages). */
+  elsewhere?: CoverageConfig[];
 }
 
 export const DEFAULT_WATCH_INTERVAL_SEC = 10;
@@ -52,6 +57,9 @@ export const DEFAULT_PORT = 9090;
 
 export class ConfigError extends Error {}
 
+/** What a shard name must be (a DNS label, so that it can name Kubernetes objects; shards.ts). */
+export const SHARD_NAME = /^[a-z0-9]([-a-z0-9]{0,30}[a-z0-9])?$/;
+
 export function readConfigFile(file: string): ServerConfig {
   let raw: unknown;
   try {
@@ -63,7 +71,15 @@ export function readConfigFile(file: string): ServerConfig {
   const obj = raw as Record<string, unknown>;
   if (!obj || typeof obj !== 'object' || !Array.isArray(obj['coverages'])) throw new ConfigError(`${file}: expected an object with a "coverages" array`);
   const coverages = (obj['coverages'] as unknown[]).map((c, i) => coverageOf(c, i, dir, file));
+  const shards: Record<string, string> = {};
+  (obj['coverages'] as Record<string, unknown>[]).forEach((c, i) => {
+    const shard = c['shard'];
+    if (shard === undefined) return;
+    if (typeof shard !== 'string' || !SHARD_NAME.test(shard)) throw new ConfigError(`${file}: coverages[${i}].shard must be a lower-case name of letters, digits and dashes (a DNS label)`);
+    shards[coverages[i]!.id] = shard;
+  });
   return {
+    shards: Object.keys(shards).length > 0 ? shards : undefined,
     coverages,
     port: numberOr(obj['port'], DEFAULT_PORT, `${file}: port`),
     host: typeof obj['host'] === 'string' ? obj['host'] : '0.0.0.0',
@@ -89,6 +105,18 @@ function explorerOf(v: unknown, file: string): ExplorerSettings {
   }
   if (tileAttribution !== undefined && typeof tileAttribution !== 'string') throw new ConfigError(`${file}: explorer.tileAttribution must be a string`);
   return { tileUrl: tileUrl as string | undefined, tileAttribution: tileAttribution as string | undefined };
+}
+
+/**
+ * `--only ID,ID…`: serve those coverages of the configuration, the others being served by other
+ * replicas (their ids stay known, for the merged coverage list).
+ */
+export function onlyCoverages(config: ServerConfig, only: string): ServerConfig {
+  const ids = only.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const unknown = ids.filter((id) => !config.coverages.some((c) => c.id === id));
+  if (ids.length === 0) throw new ConfigError('--only must list coverage ids, comma-separated');
+  if (unknown.length > 0) throw new ConfigError(`--only: no coverage ${unknown.join(', ')} in the configuration (${config.coverages.map((c) => c.id).join(', ')})`);
+  return { ...config, coverages: config.coverages.filter((c) => ids.includes(c.id)), elsewhere: config.coverages.filter((c) => !ids.includes(c.id)) };
 }
 
 function snapshotsOf(v: unknown, dir: string, file: string): string | undefined {

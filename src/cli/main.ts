@@ -7,6 +7,7 @@
  *                 [--rate-limit N] [--trust-proxy VALUE] [--snapshots DIR] [--watch-interval S]
  *   navette serve --config FILE [--port N] [--host H] [--rate-limit N] [--trust-proxy VALUE] [--snapshots DIR] [--watch-interval S]
  *   navette build --config FILE --out DIR        (or the --gtfs, --osm… options of serve)
+ *   navette deploy nginx --config FILE [--shards K] [--replicas N] …   (deploy-command.ts)
  */
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
@@ -18,7 +19,8 @@ import { type CoverageConfig } from '../service/coverage-config.js';
 import { Coverage, CoverageRegistry } from '../service/coverage-registry.js';
 import { compileCoverage } from '../service/load-coverage.js';
 import { snapshotPath, writeCoverageSnapshot } from '../service/coverage-snapshot.js';
-import { ConfigError, DEFAULT_HEAT_MAP_SETTINGS, DEFAULT_PORT, DEFAULT_WATCH_INTERVAL_SEC, readConfigFile, watchIntervalOf, type ServerConfig } from './config.js';
+import { deploy, DEPLOY_USAGE } from './deploy-command.js';
+import { ConfigError, onlyCoverages, DEFAULT_HEAT_MAP_SETTINGS, DEFAULT_PORT, DEFAULT_WATCH_INTERVAL_SEC, readConfigFile, watchIntervalOf, type ServerConfig } from './config.js';
 import { progressPrinter } from './progress.js';
 import { ServedCoverages } from './served-coverages.js';
 import { mkdirSync } from 'node:fs';
@@ -31,7 +33,7 @@ const USAGE = `Usage:
   navette serve --gtfs PATH [--gtfs PATH…] [--osm PATH] [--realtime FILE_OR_URL…] [--realtime-interval SECONDS]
                 [--disruptions FILE] [--disruptions-interval SECONDS] [--id NAME] [--timezone TZ] [--port N] [--host HOST] [--rate-limit N]
                 [--trust-proxy VALUE]
-  navette serve --config FILE [--port N] [--host HOST] [--rate-limit N] [--trust-proxy VALUE]
+  navette serve --config FILE [--only ID,ID…] [--port N] [--host HOST] [--rate-limit N] [--trust-proxy VALUE]
   serve options for every form: [--snapshots DIR] [--watch-interval SECONDS]
   navette build (--config FILE | --gtfs PATH… [--osm PATH] [--id NAME] [--timezone TZ]) --out DIR
 
@@ -43,12 +45,18 @@ comma-separated, whose X-Forwarded-For names the client.
 missing or stale. Coverages reload on SIGHUP, and when their files change (checked every
 --watch-interval seconds, default ${DEFAULT_WATCH_INTERVAL_SEC}; 0: never).
 
-build: compiles each coverage into DIR/<id>.snapshot.`;
+--only: serve those coverages of the file only, as one replica of a shard behind nginx: the API
+answers 503 until they are loaded, the others are listed from the shards nginx names.
+
+build: compiles each coverage into DIR/<id>.snapshot.
+
+${DEPLOY_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'serve') return serve(rest);
   if (command === 'build') return build(rest);
+  if (command === 'deploy') return deploy(rest);
   if (command === '--help' || command === '-h' || command === 'help' || command === undefined) {
     process.stdout.write(`${USAGE}\n`);
     return command === undefined ? 2 : 0;
@@ -77,6 +85,7 @@ function configFromArgs(command: 'serve' | 'build', args: string[]): ServerConfi
       snapshots: { type: 'string' },
       'watch-interval': { type: 'string' },
       out: { type: 'string' },
+      only: { type: 'string' },
     },
     strict: true,
   });
@@ -84,7 +93,12 @@ function configFromArgs(command: 'serve' | 'build', args: string[]): ServerConfi
   if (values.config) {
     if (values.gtfs || values.realtime || values.disruptions) throw new ConfigError('give either --config or --gtfs, --realtime and --disruptions, not both');
     config = readConfigFile(values.config);
+    if (values.only !== undefined) {
+      if (command !== 'serve') throw new ConfigError('--only is an option of navette serve');
+      config = onlyCoverages(config, values.only);
+    }
   } else {
+    if (values.only !== undefined) throw new ConfigError('--only selects coverages of a --config file');
     if (!values.gtfs || values.gtfs.length === 0) throw new ConfigError('give --gtfs PATH (or --config FILE)');
     const id = values.id ?? 'default';
     if (!/^[^/;()]+$/.test(id)) throw new ConfigError('--id must be a name without / ; ( )');
@@ -154,7 +168,8 @@ async function serve(args: string[]): Promise<number> {
   const limits = config.limits;
   const heatMaps = new HeatMapPool({ ...config.heatMaps, ...limits });
   const metrics = new Metrics();
-  const app = await buildApp({ registry, limits, heatMaps, operations: config.operations, explorer: config.explorer, metrics, logger: { level: process.env['LOG_LEVEL'] ?? 'info' } });
+  const shard = config.elsewhere ? { elsewhere: config.elsewhere } : undefined;
+  const app = await buildApp({ registry, limits, heatMaps, operations: config.operations, explorer: config.explorer, metrics, shard, logger: { level: process.env['LOG_LEVEL'] ?? 'info' } });
   app.addHook('onClose', async () => heatMaps.close());
   // Listen first: coverages answer "loading" until their data is ready.
   await app.listen({ port: config.port, host: config.host });

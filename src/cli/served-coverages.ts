@@ -65,6 +65,7 @@ export class ServedCoverages {
         snapshotDir: this.options.snapshotDir,
         onProgress: progress.update,
         onProblem: (p) => log.warn({ file: p.file, line: p.line }, p.reason),
+        onWaitForSnapshot: (lockFile) => log.info({ lockFile }, `waiting for the snapshot of ${coverage.id} that another process writes`),
       });
       progress.done();
       if (summary.snapshotRefused) log.warn(`snapshot not used, loading from the sources: ${summary.snapshotRefused}`);

@@ -67,6 +67,16 @@ export class CoverageRegistry {
     return [...this.byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
+  /**
+   * Ready once no coverage is still loading and one at least answers (what /readyz says, and what a
+   * replica behind nginx waits for before it takes requests).
+   */
+  readiness(): 'ready' | 'loading' | 'dead' {
+    const all = this.list();
+    if (all.some((c) => c.status === 'loading_data')) return 'loading';
+    return all.some((c) => c.status === 'running') ? 'ready' : 'dead';
+  }
+
   /** The coverage whose shape strictly contains the point (the smallest id when several do). */
   resolve(lon: number, lat: number): Coverage | undefined {
     return this.list().find((c) => c.generation && ringContains(c.generation.shape, lon, lat));

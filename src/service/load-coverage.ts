@@ -9,6 +9,7 @@ import type { CoverageConfig } from './coverage-config.js';
 import type { Coverage } from './coverage-registry.js';
 import { readCoverageSnapshot, snapshotPath, writeCoverageSnapshot, type CompiledCoverage } from './coverage-snapshot.js';
 import { makeGeneration, type Generation } from './generation.js';
+import { lockPathOf, tryLock, waitForLock } from './snapshot-lock.js';
 
 export interface LoadHooks {
   onProgress?: (p: LoadProgress) => void;
@@ -21,6 +22,8 @@ export interface LoadOptions extends LoadHooks {
    * sources when it is missing or refused.
    */
   snapshotDir?: string;
+  /** Told when another process holds the snapshot's lock and this one waits for its snapshot. */
+  onWaitForSnapshot?: (lockFile: string) => void;
 }
 
 export interface LoadSummary {
@@ -35,6 +38,8 @@ export interface LoadSummary {
   /** The snapshot written after a load from the sources. */
   snapshotWritten?: { file: string; bytes: number; seconds: number };
   snapshotWriteError?: string;
+  /** Held while the snapshot is written (snapshot-lock.ts); loadCoverage releases it. */
+  releaseLock?: () => void;
 }
 
 /** Compile a coverage from its sources: the timetable and, with an OSM extract, the street data. */
@@ -51,20 +56,39 @@ export async function loadGeneration(config: CoverageConfig, options: LoadOption
   const started = process.hrtime.bigint();
   let compiled: CompiledCoverage | undefined;
   let snapshotRefused: string | undefined;
+  let releaseLock: (() => void) | undefined;
   if (options.snapshotDir) {
-    try {
-      compiled = await readCoverageSnapshot(snapshotPath(options.snapshotDir, config.id), config);
-    } catch (e) {
-      if (!(e instanceof SnapshotError)) throw e;
-      snapshotRefused = e.message;
+    // read the snapshot; when it is refused, build it under the lock, or wait for whoever holds it
+    const file = snapshotPath(options.snapshotDir, config.id);
+    const lockFile = lockPathOf(file);
+    for (;;) {
+      try {
+        compiled = await readCoverageSnapshot(file, config);
+        break;
+      } catch (e) {
+        if (!(e instanceof SnapshotError)) throw e;
+        snapshotRefused ??= e.message;
+      }
+      if (releaseLock) break; // read again under the lock: still to build
+      releaseLock = tryLock(lockFile);
+      if (!releaseLock) {
+        options.onWaitForSnapshot?.(lockFile);
+        await waitForLock(lockFile);
+      }
     }
+    if (compiled) releaseLock?.();
   }
   const from = compiled ? 'snapshot' : 'sources';
-  compiled ??= await compileCoverage(config, options);
+  try {
+    compiled ??= await compileCoverage(config, options);
+  } catch (e) {
+    releaseLock?.();
+    throw e;
+  }
   const generation = makeGeneration(compiled.tt, compiled.report, compiled.streets, from);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const mem = process.memoryUsage();
-  return { generation, seconds, memoryBytes: mem.heapUsed + mem.arrayBuffers, from, snapshotRefused };
+  return { generation, seconds, memoryBytes: mem.heapUsed + mem.arrayBuffers, from, snapshotRefused: from === 'sources' ? snapshotRefused : undefined, releaseLock: from === 'sources' ? releaseLock : undefined };
 }
 
 /**
@@ -80,19 +104,26 @@ export async function loadCoverage(coverage: Coverage, options: LoadOptions = {}
     coverage.fail((e as Error).message);
     throw e;
   }
-  coverage.install(summary.generation);
-  if (options.snapshotDir && summary.from === 'sources') {
-    const file = snapshotPath(options.snapshotDir, coverage.id);
-    const started = performance.now();
-    try {
-      const { tt, report, streets } = summary.generation;
-      const bytes = await writeCoverageSnapshot(file, coverage.config, { tt, report, streets });
-      summary.snapshotWritten = { file, bytes, seconds: (performance.now() - started) / 1000 };
-    } catch (e) {
-      summary.snapshotWriteError = `${file} could not be written: ${(e as Error).message}`;
-    }
+  try {
+    coverage.install(summary.generation);
+    if (options.snapshotDir && summary.from === 'sources') await writeSnapshot(coverage, summary, options.snapshotDir);
+  } finally {
+    summary.releaseLock?.();
   }
   return summary;
+}
+
+/** Write the snapshot of a generation loaded from the sources; the summary tells how it went. */
+async function writeSnapshot(coverage: Coverage, summary: LoadSummary, snapshotDir: string): Promise<void> {
+  const file = snapshotPath(snapshotDir, coverage.id);
+  const started = performance.now();
+  try {
+    const { tt, report, streets } = summary.generation;
+    const bytes = await writeCoverageSnapshot(file, coverage.config, { tt, report, streets });
+    summary.snapshotWritten = { file, bytes, seconds: (performance.now() - started) / 1000 };
+  } catch (e) {
+    summary.snapshotWriteError = `${file} could not be written: ${(e as Error).message}`;
+  }
 }
 
 /** Counts of a generation, for the load summary. */

@@ -17,15 +17,16 @@ export interface RunningServer {
 }
 
 /** `navette serve ARGS` on a free port of the loopback, its log on stdout, `stderr` as asked. */
-function serve(args: string[], stderr: 'inherit' | 'pipe'): ChildProcess {
-  return spawn(process.execPath, ['dist/src/cli/main.js', 'serve', ...args, '--port', '0', '--host', '127.0.0.1'], {
+function serve(args: string[], stderr: 'inherit' | 'pipe', port = 0): ChildProcess {
+  return spawn(process.execPath, ['dist/src/cli/main.js', 'serve', ...args, '--port', String(port), '--host', '127.0.0.1'], {
     stdio: ['ignore', 'pipe', stderr],
     env: { ...process.env, LOG_LEVEL: 'info' },
   });
 }
 
-export async function startServer(args: string[]): Promise<RunningServer> {
-  const server = serve(args, 'inherit');
+/** `port`: a given one (a replica behind nginx restarts on its own); default, a free one. */
+export async function startServer(args: string[], port = 0): Promise<RunningServer> {
+  const server = serve(args, 'inherit', port);
   const logs: Record<string, unknown>[] = [];
   const waiters: { pattern: RegExp; resolve: (line: Record<string, unknown>) => void }[] = [];
   // the server logs one JSON line per event; the last one at start-up names the address it serves on

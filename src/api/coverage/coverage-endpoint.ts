@@ -47,10 +47,13 @@ export function regionJson(c: Coverage, disableGeojson: boolean): Record<string,
   return region;
 }
 
+/** The context of a coverage answer (the coverage list has no time zone of its own). */
+export const coverageContext = (nowSec: number) => ({ current_datetime: formatUtc(nowSec), timezone: 'Africa/Abidjan' });
+
 export function coverageJson(coverages: Coverage[], links: Link[], nowSec: number, disableGeojson: boolean): string {
   return JSON.stringify({
     regions: coverages.map((c) => regionJson(c, disableGeojson)),
     links,
-    context: { current_datetime: formatUtc(nowSec), timezone: 'Africa/Abidjan' },
+    context: coverageContext(nowSec),
   });
 }

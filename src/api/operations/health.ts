@@ -28,10 +28,8 @@ export const health = fp<HealthOptions>(
     app.get('/healthz', { logLevel: 'warn' }, async (_req, reply) => reply.headers(noStore).type('application/json').send('{"status":"ok"}'));
     app.get('/readyz', { logLevel: 'warn' }, async (_req, reply) => {
       const coverages = registry.list().map((c) => ({ id: c.id, status: c.status }));
-      const loading = coverages.some((c) => c.status === 'loading_data');
-      const ready = !loading && coverages.some((c) => c.status === 'running');
-      const status = ready ? 'ready' : loading ? 'loading' : 'dead';
-      return reply.code(ready ? 200 : 503).headers(noStore).type('application/json').send(JSON.stringify({ status, coverages }));
+      const status = registry.readiness();
+      return reply.code(status === 'ready' ? 200 : 503).headers(noStore).type('application/json').send(JSON.stringify({ status, coverages }));
     });
     app.get('/v1/status', async (_req, reply) => {
       const regions = registry.list().map((c) => {
