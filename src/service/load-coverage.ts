@@ -51,8 +51,13 @@ export async function compileCoverage(config: CoverageConfig, hooks: LoadHooks =
   return { tt, report, streets };
 }
 
-/** A query-ready generation of a coverage, not yet installed. */
-export async function loadGeneration(config: CoverageConfig, options: LoadOptions = {}): Promise<LoadSummary> {
+/**
+ * A query-ready generation of a coverage, not yet installed, from its snapshot when one is current.
+ * `toWrite`: the caller writes the snapshot after a load from the sources (loadCoverage), so a
+ * refused snapshot is compiled under its lock (snapshot-lock.ts), handed back in `releaseLock`, or
+ * waited for while another process holds it; without it no lock is taken.
+ */
+export async function loadGeneration(config: CoverageConfig, options: LoadOptions = {}, toWrite = false): Promise<LoadSummary> {
   const started = process.hrtime.bigint();
   let compiled: CompiledCoverage | undefined;
   let snapshotRefused: string | undefined;
@@ -69,7 +74,7 @@ export async function loadGeneration(config: CoverageConfig, options: LoadOption
         if (!(e instanceof SnapshotError)) throw e;
         snapshotRefused ??= e.message;
       }
-      if (releaseLock) break; // read again under the lock: still to build
+      if (releaseLock || !toWrite) break; // read again under the lock (or no lock wanted): still to build
       releaseLock = tryLock(lockFile);
       if (!releaseLock) {
         options.onWaitForSnapshot?.(lockFile);
@@ -99,7 +104,7 @@ export async function loadGeneration(config: CoverageConfig, options: LoadOption
 export async function loadCoverage(coverage: Coverage, options: LoadOptions = {}): Promise<LoadSummary> {
   let summary: LoadSummary;
   try {
-    summary = await loadGeneration(coverage.config, options);
+    summary = await loadGeneration(coverage.config, options, true);
   } catch (e) {
     coverage.fail((e as Error).message);
     throw e;
