@@ -61,7 +61,7 @@ function cpuSeconds(pid: number): number {
 }
 
 const line = (title: string, r: autocannon.Result) =>
-  console.log(`${title.padEnd(40)} ${Math.round(r.requests.average)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  errors ${r.errors + r.non2xx}`);
+  console.log(`${title.padEnd(40)} ${Math.round(r.requests.average)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  errors ${r.errors} (timeouts ${r.timeouts}), non-2xx ${r.non2xx} ${JSON.stringify(r.statusCodeStats)}`);
 
 // 1. one replica, directly and through nginx
 await load(`http://127.0.0.1:${p1}`); // warm-up

@@ -100,6 +100,7 @@ export function nginxConfig(plan: NginxPlan): string {
   w();
   w('  server {');
   w(`    listen ${plan.listen};`);
+  w('    keepalive_requests 100000;  # clients\' keep-alive connections stay open (nginx closes one every 1,000 requests by default)');
   w('    proxy_http_version 1.1;  # keep-alive to the upstreams needs HTTP/1.1…');
   w('    # a request that failed on one replica goes to the next: connection refused or reset, timeouts,');
   w('    # and 502/503/504 (a replica still loading answers 503). GETs only: non_idempotent is not given.');
