@@ -67,6 +67,40 @@ describe('raster', () => {
     ]);
   });
 
+  test('a cell on a street reached late takes the straight walk from a street within 1 km (SHORTCUT_M), on foot only', () => {
+    // two parallel streets along x from 0 to 2000 m, `gap` metres apart, joined only at x = 2000;
+    // 100 m cells with centres on both streets; the search starts at (0, 0) at 1 m/s
+    const valueAt = (gap: number, layer: Layer): number => {
+      const { graph: g } = graphOf(
+        [
+          [0, 0],
+          [2000, 0],
+          [2000, gap],
+          [0, gap],
+        ],
+        [{ nodes: [0, 1, 2, 3], tags: { highway: 'residential' } }],
+      );
+      const R = 21;
+      const box: Grid = { minLon: lonOfX(-50), maxLon: lonOfX(2050), minLat: latOfY(-50), maxLat: latOfY(2050), resolution: R };
+      const search = new StreetSearch(g, 100_000);
+      search.reset();
+      search.seed([...g.vertexNodeId].indexOf(1), 0);
+      search.run(layer, 1, 100_000, false);
+      const values = new Float64Array(R * R).fill(Infinity);
+      new Rasterizer(g, R).valueCells(box, layer, 1, false, 100_000, search, values);
+      const out = new Int32Array(R * R);
+      toSeconds(values, 10_000, out);
+      return out[0 * R + gap / 100]!; // the cell of (0, gap): on the second street
+    };
+    assert.ok(SHORTCUT_M === 1000);
+    // 300 m apart: walked straight across (300 s), not round by the streets (2000 + 300 + 2000 s)
+    assert.equal(valueAt(300, Layer.Walk), 300);
+    // 1,500 m apart: beyond SHORTCUT_M, the streets' way round stands (5500 s, truncated from float metres)
+    assert.ok([5499, 5500].includes(valueAt(1500, Layer.Walk)));
+    // a bike keeps to its streets
+    assert.equal(valueAt(300, Layer.Bike), 4300);
+  });
+
   test('null at the maximum duration and beyond', () => {
     assert.deepEqual(raster(Layer.Walk, 1, 0, false, 111), [
       [50, 50],
