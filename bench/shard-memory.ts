@@ -1,0 +1,56 @@
+/**
+ * The resident memory of a replica per shard of deploy/navette.json's coverages (the figures behind
+ * the memory requests of deploy/kubernetes/shard-*.yaml): each shard served alone (`--only`) from
+ * its snapshot, with two heat-map threads, measured from /proc after loading and after a few heat
+ * maps have started its threads. `npm run bench:shard-memory`.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { SHARED_DATA } from '../test/helpers/shared-data.js';
+import { startServer } from '../test/helpers/serve.js';
+
+const run = promisify(execFile);
+const dir = mkdtempSync(path.join(tmpdir(), 'navette-shard-memory-'));
+const config = path.join(dir, 'navette.json');
+const shared = (...p: string[]) => path.join(SHARED_DATA, ...p);
+writeFileSync(
+  config,
+  JSON.stringify({
+    coverages: [
+      { id: 'demo', gtfs: [path.resolve('data/demo/gtfs')], osm: path.resolve('data/demo/valmont.osm'), timezone: 'Europe/Paris', shard: 'a' },
+      { id: 'rnv', gtfs: [shared('rnv-mannheim', 'gtfs.zip')], osm: shared('rnv-mannheim', 'osm.pbf'), shard: 'a' },
+      { id: 'porto-alegre', gtfs: [shared('porto-alegre', 'gtfs-eptc.zip'), shared('porto-alegre', 'gtfs-trensurb.zip')], osm: shared('porto-alegre', 'osm.pbf'), shard: 'b' },
+    ],
+    snapshots: 'snapshots',
+    heatMaps: { threads: 2 },
+    watchIntervalSec: 0,
+    rateLimit: { requestsPerSecond: 0 },
+  }),
+);
+await run(process.execPath, ['dist/src/cli/main.js', 'build', '--config', config, '--out', path.join(dir, 'snapshots')]);
+
+const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+const maps: Record<string, string> = {
+  demo: 'heat_maps?from=GARE&datetime=20261124T080000&max_duration=3600',
+  rnv: 'heat_maps?from=129001&datetime=20161108T080000&max_duration=3600',
+  'porto-alegre': 'heat_maps?from=-51.2177;-30.0346&datetime=20190415T080000&max_duration=3600',
+};
+for (const [shard, ids] of [['a', ['demo', 'rnv']], ['b', ['porto-alegre']]] as const) {
+  const server = await startServer(['--config', config, '--only', ids.join(',')]);
+  for (let k = 0; k < 50 && (await fetch(new URL('/readyz', server.base)).then((r) => r.status)) !== 200; k++) await new Promise((r) => setTimeout(r, 200));
+  const loaded = rssMb(server.process.pid!);
+  for (let k = 0; k < 4; k++) {
+    for (const id of ids) {
+      const res = await fetch(`${server.base}/${id}/${maps[id]}`);
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`${id}: heat map answered ${res.status}`);
+    }
+  }
+  const busy = rssMb(server.process.pid!);
+  console.log(`shard ${shard} (${ids.join(', ')}): resident ${loaded.toFixed(0)} MB once loaded, ${busy.toFixed(0)} MB after heat maps on its 2 threads`);
+  server.process.kill();
+}
+process.exit(0);
