@@ -66,7 +66,7 @@ const queryString = fc
   .map((pairs) => pairs.map(([k, v, raw]) => (raw ? `${k}=${v.replace(/[#&\s]/g, '')}` : `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)).join('&'));
 
 const segment = fc.oneof(
-  fc.constantFrom('demo', 'lines', 'T1', 'stop_areas', 'GARE', 'stop_points', 'routes', 'networks', 'coord', 'addresses', 'trips', 'heat_maps', '..', '.', '%2e%2e', '%2F', 'nowhere', '4.84;45.73', '0;0', 'x;y', '%'),
+  fc.constantFrom('demo', 'lines', 'T1', 'stop_areas', 'GARE', 'stop_points', 'routes', 'networks', 'coord', 'coords', 'addresses', 'trips', 'heat_maps', 'isochrones', 'places', 'places_nearby', 'vehicle_journeys', 'street_network', 'explorer', '..', '.', '%2e%2e', '%2F', 'nowhere', '4.84;45.73', '0;0', 'x;y', '%'),
   hostileText.map(encodeURIComponent),
 );
 
@@ -100,7 +100,7 @@ async function assertWellFormed(method: 'GET' | 'OPTIONS' | 'HEAD', url: string)
   if (method === 'HEAD' || res.statusCode === 304 || (method === 'OPTIONS' && res.statusCode === 204)) return;
   // the explorer's page and files are the only answers that are not JSON
   if (res.statusCode === 200 && /^(text\/(html|css|javascript)|image\/png)/.test(String(res.headers['content-type']))) return;
-  assert.match(String(res.headers['content-type']), /^application\/json/, `${method} ${url}: content type`);
+  assert.match(String(res.headers['content-type']), /^application\/(geo\+)?json/, `${method} ${url}: content type`);
   let body: unknown;
   assert.doesNotThrow(() => (body = JSON.parse(res.body)), `${method} ${url}: JSON body`);
   assert.ok(body !== null && typeof body === 'object', `${method} ${url}: an object`);
@@ -115,7 +115,7 @@ async function assertWellFormed(method: 'GET' | 'OPTIONS' | 'HEAD', url: string)
 
 test('fuzz: hostile query strings on every endpoint', async () => {
   statuses.clear();
-  const endpoints = ['/v1/coverage', '/v1/coverage/demo', '/v1/coverage/4.84;45.73', '/v1/coverage/demo/trips', '/v1/coverage/demo/trips/T1-0-0530', '/v1/coverage/demo/lines/T1/trips', '/v1/coverage/4.84;45.73/trips', '/v1/coverage/demo/heat_maps', '/v1/coverage/4.84;45.73/heat_maps'];
+  const endpoints = ['/v1/coverage', '/v1/coverage/demo', '/v1/coverage/4.84;45.73', '/v1/coverage/demo/trips', '/v1/coverage/demo/trips/T1-0-0530', '/v1/coverage/demo/lines/T1/trips', '/v1/coverage/4.84;45.73/trips', '/v1/coverage/demo/heat_maps', '/v1/coverage/4.84;45.73/heat_maps', '/v1/coverage/demo/isochrones', '/v1/coverage/demo/lines', '/v1/coverage/demo/stop_areas/GARE/lines', '/v1/coverage/demo/vehicle_journeys', '/v1/coverage/demo/places', '/v1/coverage/demo/coords/4.84;45.73/places_nearby', '/v1/coverage/demo/street_network', '/v1'];
   await fc.assert(
     fc.asyncProperty(fc.constantFrom(...endpoints), queryString, async (endpoint, qs) => assertWellFormed('GET', qs ? `${endpoint}?${qs}` : endpoint)),
     { seed: SEED, numRuns: 400 },
