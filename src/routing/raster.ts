@@ -205,44 +205,70 @@ export class Rasterizer {
       sourceDist[c] = 0;
     }
     // Each cell takes a neighbour's value plus the step when that is less, and then the distance of
-    // that value's source; and the distance to the nearest settled cell. (Written out: a closure here
-    // costs a third of the map's time.)
-    for (let pass = 0; pass < 2; pass++) {
-      const forward = pass === 0;
-      const s = forward ? -1 : 1;
-      for (let k = 0; k < R; k++) {
-        const i = forward ? k : R - 1 - k;
-        const hasRow = forward ? i > 0 : i < R - 1;
-        for (let l = 0; l < R; l++) {
-          const j = forward ? l : R - 1 - l;
-          const c = i * R + j;
-          let v = field[c]!;
-          let d = sourceDist[c]!;
-          let r = reach[c]!;
-          if (hasRow) {
-            const n = c + s * R;
-            if (field[n]! + vi < v) (v = field[n]! + vi), (d = sourceDist[n]! + di);
-            if (reach[n]! + di < r) r = reach[n]! + di;
-            if (j > 0) {
-              const m = n - 1;
-              if (field[m]! + vd < v) (v = field[m]! + vd), (d = sourceDist[m]! + dd);
-              if (reach[m]! + dd < r) r = reach[m]! + dd;
-            }
-            if (j < R - 1) {
-              const m = n + 1;
-              if (field[m]! + vd < v) (v = field[m]! + vd), (d = sourceDist[m]! + dd);
-              if (reach[m]! + dd < r) r = reach[m]! + dd;
-            }
+    // that value's source; and the distance to the nearest settled cell. (Written out, each sweep on
+    // its own: a closure or a direction test per cell here costs a good part of the map's time.)
+    // forward: from the neighbours before (row i - 1, and j - 1 in this row)
+    for (let i = 0; i < R; i++) {
+      for (let j = 0; j < R; j++) {
+        const c = i * R + j;
+        let v = field[c]!;
+        let d = sourceDist[c]!;
+        let r = reach[c]!;
+        if (i > 0) {
+          let n = c - R;
+          if (field[n]! + vi < v) (v = field[n]! + vi), (d = sourceDist[n]! + di);
+          if (reach[n]! + di < r) r = reach[n]! + di;
+          if (j > 0) {
+            n = c - R - 1;
+            if (field[n]! + vd < v) (v = field[n]! + vd), (d = sourceDist[n]! + dd);
+            if (reach[n]! + dd < r) r = reach[n]! + dd;
           }
-          if (forward ? j > 0 : j < R - 1) {
-            const n = c + s;
-            if (field[n]! + vj < v) (v = field[n]! + vj), (d = sourceDist[n]! + dj);
-            if (reach[n]! + dj < r) r = reach[n]! + dj;
+          if (j < R - 1) {
+            n = c - R + 1;
+            if (field[n]! + vd < v) (v = field[n]! + vd), (d = sourceDist[n]! + dd);
+            if (reach[n]! + dd < r) r = reach[n]! + dd;
           }
-          field[c] = v;
-          sourceDist[c] = d;
-          reach[c] = r;
         }
+        if (j > 0) {
+          const n = c - 1;
+          if (field[n]! + vj < v) (v = field[n]! + vj), (d = sourceDist[n]! + dj);
+          if (reach[n]! + dj < r) r = reach[n]! + dj;
+        }
+        field[c] = v;
+        sourceDist[c] = d;
+        reach[c] = r;
+      }
+    }
+    // backward: from the neighbours after (row i + 1, and j + 1 in this row)
+    for (let i = R - 1; i >= 0; i--) {
+      for (let j = R - 1; j >= 0; j--) {
+        const c = i * R + j;
+        let v = field[c]!;
+        let d = sourceDist[c]!;
+        let r = reach[c]!;
+        if (i < R - 1) {
+          let n = c + R;
+          if (field[n]! + vi < v) (v = field[n]! + vi), (d = sourceDist[n]! + di);
+          if (reach[n]! + di < r) r = reach[n]! + di;
+          if (j > 0) {
+            n = c + R - 1;
+            if (field[n]! + vd < v) (v = field[n]! + vd), (d = sourceDist[n]! + dd);
+            if (reach[n]! + dd < r) r = reach[n]! + dd;
+          }
+          if (j < R - 1) {
+            n = c + R + 1;
+            if (field[n]! + vd < v) (v = field[n]! + vd), (d = sourceDist[n]! + dd);
+            if (reach[n]! + dd < r) r = reach[n]! + dd;
+          }
+        }
+        if (j < R - 1) {
+          const n = c + 1;
+          if (field[n]! + vj < v) (v = field[n]! + vj), (d = sourceDist[n]! + dj);
+          if (reach[n]! + dj < r) r = reach[n]! + dj;
+        }
+        field[c] = v;
+        sourceDist[c] = d;
+        reach[c] = r;
       }
     }
     const radius = matchRadiusM(grid);
