@@ -8,32 +8,30 @@ import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { CoverageRegistry } from '../service/coverage-registry.js';
 import { coverageJson, coverageLinks, regionJson } from './coverage/coverage-endpoint.js';
-import { COLLECTION_CAPTIONS } from '../ptref/object-types.js';
 import { coverageRef, resolveCoverage, type CoverageRef } from './coverage/coverage-resolution.js';
 import { streetNetworkBody } from './coverage/street-network-endpoint.js';
 import { chooseEncoding } from './heat-maps/heat-map-render.js';
 import { answerHeatMap, type MapAnswer } from './heat-maps/heat-maps-endpoint.js';
 import { answerIsochrones } from './heat-maps/isochrones-endpoint.js';
-import { heatMapParams, isochroneParams } from './heat-maps/heat-maps-params.js';
 import { lazyInProcessRunner } from './heat-maps/lazy-runner.js';
 import { type HeatMapRunner } from './heat-maps/heat-map-runner.js';
 import { ApiError, bodyRefused, deadRegion, engineError, errorReply, LOADING_DATA, methodNotAllowed, notFoundRoute } from './errors.js';
-import { baseUrl, type RequestInfo } from './links.js';
-import { parseParams, requestNow, swaggerParameters, type ParamSpec } from './params.js';
-import { hasKey, parseQueryString, type QueryPair } from './query-string.js';
+import type { RequestInfo } from './links.js';
+import { parseParams, requestNow, swaggerParameters } from './params.js';
+import { hasKey, type QueryPair } from './query-string.js';
 import type { Generation } from '../service/generation.js';
-import { answerCollection, parseCollectionParams, type ReferentialRequest } from './referential/referential-endpoint.js';
+import { answerCollection, parseCollectionParams } from './referential/referential-endpoint.js';
 import { answerPlaces, parsePlacesParams } from './referential/places-endpoint.js';
-import { answerPlacesNearby, parseNearbyParams, type NearbyRequest } from './referential/places-nearby-endpoint.js';
-import { collectionParams, isReferentialCollection, placesNearbyParams, placesParams } from './referential/referential-params.js';
+import { answerPlacesNearby, parseNearbyParams } from './referential/places-nearby-endpoint.js';
 import { ptEnvelope } from './serialize.js';
 import { registerSchemaRoutes } from './schema-routes.js';
 import { registerApiIndex } from './api-index.js';
 import { registerExplorer, type ExplorerSettings } from './explorer/explorer-routes.js';
-import { answerTrips, parseTripsParams, type TripsRequest } from './trips/trips-endpoint.js';
+import { answerTrips, parseTripsParams } from './trips/trips-endpoint.js';
 import { DEFAULT_LIMITS, type Limits } from '../service/limits.js';
-import { COVERAGE_PARAMS, tripsParams } from './trips/trips-params.js';
-import type { CacheTarget, HttpCache } from './operations/http-cache.js';
+import { COVERAGE_PARAMS } from './trips/trips-params.js';
+import type { HttpCache } from './operations/http-cache.js';
+import { cacheTargetOf, paramsOf, targetOf } from './targets.js';
 import type { Metrics } from './operations/metrics.js';
 import { operations } from './operations/operations.js';
 import { APP_DEFAULT_OPERATIONS, type OperationsSettings } from './operations/settings.js';
@@ -150,80 +148,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   return app;
 }
 
-/** The parameter table of an endpoint, for `OPTIONS ?schema=true`. */
-function paramsOf(target: Target, limits: Limits): readonly ParamSpec[] {
-  switch (target.kind) {
-    case 'coverage':
-      return COVERAGE_PARAMS;
-    case 'heat_maps':
-      return heatMapParams(limits);
-    case 'isochrones':
-      return isochroneParams(limits);
-    case 'trips':
-      return tripsParams(limits, target.trips.id === undefined);
-    case 'collection':
-      return collectionParams(limits, target.collection.collection, target.collection.id === undefined);
-    case 'places':
-      return placesParams(limits);
-    case 'places_nearby':
-      return placesNearbyParams(limits);
-    case 'street_network':
-      return [];
-  }
-}
-
-type Target =
-  | { kind: 'coverage'; info: RequestInfo; segment: string | undefined }
-  | { kind: 'trips'; trips: TripsRequest }
-  | { kind: 'collection'; collection: ReferentialRequest }
-  | { kind: 'places'; info: RequestInfo; coverageRef: CoverageRef }
-  | { kind: 'places_nearby'; nearby: NearbyRequest }
-  | { kind: 'heat_maps'; info: RequestInfo; coverageRef: CoverageRef }
-  | { kind: 'isochrones'; info: RequestInfo; coverageRef: CoverageRef }
-  | { kind: 'street_network'; info: RequestInfo; coverageRef: CoverageRef };
-
-/** Which endpoint a `/v1/coverage…` path names (throws the not-found route error for none). */
-function targetOf(req: FastifyRequest): Target {
-  const url = req.raw.url ?? '';
-  const q = url.indexOf('?');
-  const rawPath = q < 0 ? url : url.slice(0, q);
-  const pairs = parseQueryString(q < 0 ? '' : url.slice(q + 1));
-  const segments: string[] = [];
-  for (const s of rawPath.split('/').slice(3)) {
-    if (s === '') continue;
-    try {
-      segments.push(decodeURIComponent(s));
-    } catch {
-      throw notFoundRoute();
-    }
-  }
-  const info: RequestInfo = { base: baseUrl(req.headers, req.protocol === 'https'), path: rawPath.replace(/\/+$/, ''), pairs };
-  if (segments.length <= 1) return { kind: 'coverage', info, segment: segments[0] };
-  const rest = segments.slice(1);
-  const ref = coverageRef(segments[0]!);
-  if (rest.length === 1 && rest[0] === 'heat_maps') return { kind: 'heat_maps', info, coverageRef: ref };
-  if (rest.length === 1 && rest[0] === 'isochrones') return { kind: 'isochrones', info, coverageRef: ref };
-  if (rest.length === 1 && rest[0] === 'street_network') return { kind: 'street_network', info, coverageRef: ref };
-  if (rest.length === 1 && rest[0] === 'places') return { kind: 'places', info, coverageRef: ref };
-  if (rest.length === 3 && (rest[0] === 'coords' || rest[0] === 'coord') && rest[2] === 'places_nearby') {
-    const point = coverageRef(rest[1]!);
-    if (point.kind !== 'coord') throw notFoundRoute();
-    return { kind: 'places_nearby', nearby: { info, coverageRef: ref, lon: point.lon, lat: point.lat } };
-  }
-  const last = rest.length - 1;
-  // After a collection name, a collection's name is an object id: `lines/trips` names the line
-  // `trips`, not a trips collection (navitia-trips.md §1, route ambiguity); `trips/trips` is the trip `trips`.
-  const afterCollection = last >= 1 && Object.hasOwn(COLLECTION_CAPTIONS, rest[last - 1]!);
-  const list = afterCollection ? undefined : rest[last]!;
-  const ofId = rest.length >= 2 ? rest[last - 1]! : undefined;
-  const request = (id?: string) => ({ req: info, coverageRef: ref, uri: rest.slice(0, id === undefined ? -1 : -2), ...(id === undefined ? {} : { id }) });
-  if (list === 'trips') return { kind: 'trips', trips: request() };
-  if (list !== undefined && isReferentialCollection(list)) return { kind: 'collection', collection: { ...request(), collection: list } };
-  if (ofId === 'trips') return { kind: 'trips', trips: request(rest[last]!) };
-  if (ofId !== undefined && isReferentialCollection(ofId)) return { kind: 'collection', collection: { ...request(rest[last]!), collection: ofId } };
-  throw notFoundRoute();
-}
-
 /** Whether a request comes with a body: a length above 0, or a chunked one. */
 function hasBody(req: FastifyRequest): boolean {
   const length = req.headers['content-length'];
@@ -239,19 +163,6 @@ function isKnownPath(req: FastifyRequest): boolean {
   } catch {
     return false;
   }
-}
-
-/** What names an answer for the HTTP cache: the endpoint, its coverage (none for the list) and the request. */
-function cacheTargetOf(target: Target): CacheTarget {
-  return target.kind === 'trips'
-    ? { kind: target.kind, ref: target.trips.coverageRef, info: target.trips.req }
-    : target.kind === 'collection'
-      ? { kind: target.kind, ref: target.collection.coverageRef, info: target.collection.req }
-      : target.kind === 'places_nearby'
-        ? { kind: target.kind, ref: target.nearby.coverageRef, info: target.nearby.info }
-        : target.kind === 'heat_maps' || target.kind === 'isochrones' || target.kind === 'places' || target.kind === 'street_network'
-          ? { kind: target.kind, ref: target.coverageRef, info: target.info }
-          : { kind: target.kind, ref: target.segment === undefined ? undefined : coverageRef(target.segment), info: target.info };
 }
 
 function handleCoverage(req: FastifyRequest, reply: FastifyReply, registry: CoverageRegistry, limits: Limits, heatMaps: HeatMapRunner, cache: HttpCache, shard: ShardOptions | undefined) {
