@@ -15,7 +15,7 @@ import { answerHeatMap, type MapAnswer } from './heat-maps/heat-maps-endpoint.js
 import { answerIsochrones } from './heat-maps/isochrones-endpoint.js';
 import { lazyInProcessRunner } from './heat-maps/lazy-runner.js';
 import { type HeatMapRunner } from './heat-maps/heat-map-runner.js';
-import { ApiError, bodyRefused, deadRegion, engineError, errorReply, LOADING_DATA, methodNotAllowed, notFoundRoute } from './errors.js';
+import { ApiError, bodyRefused, coverageUnavailable, engineError, errorReply, LOADING_DATA, methodNotAllowed, notFoundRoute } from './errors.js';
 import type { RequestInfo } from './links.js';
 import { parseParams, requestNow, swaggerParameters } from './params.js';
 import { hasKey, type QueryPair } from './query-string.js';
@@ -211,7 +211,7 @@ function handleCoverage(req: FastifyRequest, reply: FastifyReply, registry: Cove
 async function answerStreetNetwork(req: FastifyRequest, reply: FastifyReply, registry: CoverageRegistry, ref: CoverageRef) {
   const coverage = resolveCoverage(registry, ref);
   const generation = coverage.generation;
-  if (!generation) throw coverage.status === 'dead' ? deadRegion(coverage.id) : engineError('service_unavailable', LOADING_DATA);
+  if (!generation) throw coverageUnavailable(coverage);
   const body = await streetNetworkBody(generation);
   reply.header('vary', 'Accept-Encoding').type('application/geo+json');
   // compressed once per network (see street-network-endpoint.ts): the compression plugin leaves it
@@ -258,10 +258,7 @@ function answerPt(
   const coverage = resolveCoverage(registry, ref);
   const generation = coverage.generation;
   const envelope = ptEnvelope(generation, now, generation?.tt.timezone ?? coverage.config.timezone ?? DEFAULT_TIMEZONE, hasKey(pairs, 'filter'));
-  if (!generation) {
-    if (coverage.status === 'dead') throw deadRegion(coverage.id);
-    throw engineError('service_unavailable', LOADING_DATA).within(envelope);
-  }
+  if (!generation) throw coverageUnavailable(coverage).within(envelope);
   try {
     return reply.send(answer(generation, now));
   } catch (e) {

@@ -78,6 +78,12 @@ export const DEAD_REGION_ID = 'dead_socket';
 export const deadRegion = (region: string) => httpError(503, DEAD_REGION_ID, deadRegionMessage(region));
 /** A coverage still loading its data: engine error `service_unavailable`. */
 export const LOADING_DATA = 'The service is loading data';
+/**
+ * A coverage with no data to answer from: dead when its load failed, else still loading (an engine
+ * error, answered in the endpoint's envelope when the caller gives one).
+ */
+export const coverageUnavailable = (coverage: { id: string; status: string }) =>
+  coverage.status === 'dead' ? deadRegion(coverage.id) : engineError('service_unavailable', LOADING_DATA);
 /** More heat maps waiting than the pool's queue holds: engine error `service_unavailable`. */
 export const HEAT_MAPS_QUEUE_FULL = 'Too many heat maps are being computed, retry later';
 export const methodNotAllowed = () => plainError(405, 'The method is not allowed for the requested URL.');

@@ -18,7 +18,7 @@ import {
   HEAT_MAPS_QUEUE_FULL,
   heatMapRidesharing,
   invalidEntryPoint,
-  LOADING_DATA,
+  coverageUnavailable,
   NO_STREET_NETWORK,
   OUT_OF_PRODUCTION,
   engineError,
@@ -125,10 +125,7 @@ export async function answerMap(registry: CoverageRegistry, runner: HeatMapRunne
   const publishers = (g: Generation | undefined) => publishersWithOsm(g);
   const context = contextJson(now, timeZone);
   const fail = (id: EngineErrorId, message: string, g: Generation | undefined) => engineError(id, message).within(mapEnvelope(map.collection, publishers(g), context));
-  if (!generation) {
-    if (coverage.status === 'dead') throw deadRegion(coverage.id);
-    throw fail('service_unavailable', LOADING_DATA, undefined);
-  }
+  if (!generation) throw coverageUnavailable(coverage).within(mapEnvelope(map.collection, publishers(undefined), context));
 
   const direction: Direction = from ? 'departure' : 'arrival';
   const placeId = (from ?? to)!;
