@@ -9,11 +9,11 @@
  *      values the cell.
  *   2. The grid walk: every cell takes the least, over the cells of step 1, of their value plus the
  *      walk to them on the 8-neighbour grid (steps along rows, columns and diagonals at the end
- *      speed). A cell of step 1 takes it, on foot only, from cells within SHORTCUT_M (1 km) and otherwise
- *      keeps what its own streets give it: the paths between streets that an extract may lack are
- *      walked, a barrier that the streets go round far away is not crossed. Other cells (a park, a
- *      field, a block with no street near its centre) are null when the nearest cell of step 1 lies
- *      farther than the matching radius, but in a notch of that radius's edge.
+ *      speed). A cell of step 1 takes it only on foot and when that walk is at most SHORTCUT_M
+ *      (1 km), else keeps what its own streets give it: the paths between streets that an extract
+ *      may lack are walked, a barrier that the streets go round far away is not crossed. Other cells
+ *      (a park, a field, a block with no street near its centre) are null when the nearest cell of
+ *      step 1 lies farther than the matching radius, unless they sit in a notch of its edge.
  *
  * Values are tenths of a second; whole seconds are truncated; null (-1) when unreached or at or
  * after the maximum duration. Cell (i, j) is longitude band i (west to east) and latitude band j
@@ -184,9 +184,10 @@ export class Rasterizer {
 
   /**
    * Step 2: each cell takes the least, over the settled cells, of their value plus the walk to them
-   * on the 8-neighbour grid (`speed`), and the length of the shortest such walk, for the matching
-   * radius; a settled cell then gets its own value back. Two chamfer sweeps, forward and backward,
-   * find both exactly (a shortest walk on the grid can be taken monotone in both indexes).
+   * on the 8-neighbour grid (`speed`), with the length of that walk; and the length of the shortest
+   * walk to any settled cell, for the matching radius. A settled cell whose best walk is longer than
+   * `shortcutM` gets its own value back. Two chamfer sweeps, forward and backward, find all three
+   * exactly (a shortest walk on the grid can be taken monotone in both indexes).
    */
   private spread(grid: Grid, speed: number, shortcutM: number): void {
     const R = grid.resolution;
