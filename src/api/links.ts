@@ -42,6 +42,16 @@ export interface PageInfo {
 }
 
 /** previous / next / last / first links (navitia-trips.md §3.4). */
+/** The templated link to one object of a coverage's collection (`…/lines/{lines.id}`). */
+export function objectLink(base: string, coverage: string, collection: string): Link {
+  return { href: cleanHref(`${base}/v1/coverage/${coverage}/${collection}/{${collection}.id}`), templated: true, rel: collection, type: collection };
+}
+
+/** Navitia's `pagination` object of a page, as JSON text. */
+export function paginationJson(page: PageInfo): string {
+  return `{"total_result":${page.totalResult},"start_page":${page.startPage},"items_per_page":${page.itemsPerPage},"items_on_page":${page.itemsOnPage}}`;
+}
+
 export function paginationLinks(req: RequestInfo, page: PageInfo): Link[] {
   const href = (startPage: number | null) => {
     const q = rebuildQuery(req.pairs, 'start_page', startPage === null ? null : String(startPage));

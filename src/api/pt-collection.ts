@@ -9,7 +9,7 @@ import type { Caption } from '../ptref/object-types.js';
 import type { TripsQuery } from '../ptref/trips-criteria.js';
 import { externalCodeSet, findObjects, UnknownTypeError } from '../ptref/trips-query.js';
 import { engineError, plainError, unknownExternalCode } from './errors.js';
-import { cleanHref, paginationLinks, type Link, type PageInfo, type RequestInfo } from './links.js';
+import { objectLink, paginationJson, paginationLinks, type Link, type PageInfo, type RequestInfo } from './links.js';
 import { resolveDatetime } from './params.js';
 import { contextJson, publishersJson } from './serialize.js';
 import type { CoverageRef } from './coverage/coverage-resolution.js';
@@ -96,12 +96,12 @@ export function collectionPageJson(r: CollectionRequest, generation: Generation,
   const name = writer.collection;
   const links: Link[] = [];
   if (page.length > 0) {
-    links.push({ href: cleanHref(`${r.req.base}/v1/coverage/${r.coverageRef.text}/${name}/{${name}.id}`), templated: true, rel: name, type: name });
+    links.push(objectLink(r.req.base, r.coverageRef.text, name));
   }
   if (r.coverageRef.kind === 'region') links.push(...paginationLinks(r.req, info));
 
   const parts: string[] = [];
-  parts.push(`{"pagination":{"total_result":${info.totalResult},"start_page":${startPage},"items_per_page":${count},"items_on_page":${info.itemsOnPage}}`);
+  parts.push(`{"pagination":${paginationJson(info)}`);
   if (page.length > 0) {
     const items: string[] = [];
     for (let k = 0; k < page.length; k++) items.push(writer.item(page[k]!));

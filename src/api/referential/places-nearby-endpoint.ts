@@ -6,7 +6,7 @@
 import type { Generation } from '../../service/generation.js';
 import type { Limits } from '../../service/limits.js';
 import { crowFlyMetres } from '../../util/geodesy.js';
-import { cleanHref, paginationLinks, type Link, type RequestInfo } from '../links.js';
+import { objectLink, paginationJson, paginationLinks, type Link, type RequestInfo } from '../links.js';
 import { parseParams } from '../params.js';
 import { placeJson } from '../pt-objects-json.js';
 import { contextJson, publishersJson } from '../serialize.js';
@@ -35,7 +35,7 @@ export function placeLinks(info: RequestInfo, coverageRef: CoverageRef, areas: b
     ['stop_points', points],
   ] as const) {
     if (!present) continue;
-    links.push({ href: cleanHref(`${info.base}/v1/coverage/${coverageRef.text}/${collection}/{${collection}.id}`), templated: true, rel: collection, type: collection });
+    links.push(objectLink(info.base, coverageRef.text, collection));
   }
   return links;
 }
@@ -61,7 +61,7 @@ export function answerPlacesNearby(r: NearbyRequest, generation: Generation, par
   if (r.coverageRef.kind === 'region') links.push(...paginationLinks(r.info, info));
   return (
     `{"places_nearby":[${items.join(',')}]` +
-    `,"pagination":{"total_result":${info.totalResult},"start_page":${startPage},"items_per_page":${count},"items_on_page":${info.itemsOnPage}}` +
+    `,"pagination":${paginationJson(info)}` +
     `,"feed_publishers":${publishersJson(generation)}` +
     `,"context":${contextJson(nowSec, tt.timezone)}` +
     `,"links":${JSON.stringify(links)}}`
