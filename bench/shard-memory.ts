@@ -4,33 +4,11 @@
  * its snapshot, with two heat-map threads, measured from /proc after loading and after a few heat
  * maps have started its threads. `npm run bench:shard-memory`.
  */
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
-import { SHARED_DATA } from '../test/helpers/shared-data.js';
+import { readFileSync } from 'node:fs';
+import { buildShardedConfig } from '../test/helpers/sharded-config.js';
 import { startServer } from '../test/helpers/serve.js';
 
-const run = promisify(execFile);
-const dir = mkdtempSync(path.join(tmpdir(), 'navette-shard-memory-'));
-const config = path.join(dir, 'navette.json');
-const shared = (...p: string[]) => path.join(SHARED_DATA, ...p);
-writeFileSync(
-  config,
-  JSON.stringify({
-    coverages: [
-      { id: 'demo', gtfs: [path.resolve('data/demo/gtfs')], osm: path.resolve('data/demo/valmont.osm'), timezone: 'Europe/Paris', shard: 'a' },
-      { id: 'rnv', gtfs: [shared('rnv-mannheim', 'gtfs.zip')], osm: shared('rnv-mannheim', 'osm.pbf'), shard: 'a' },
-      { id: 'porto-alegre', gtfs: [shared('porto-alegre', 'gtfs-eptc.zip'), shared('porto-alegre', 'gtfs-trensurb.zip')], osm: shared('porto-alegre', 'osm.pbf'), shard: 'b' },
-    ],
-    snapshots: 'snapshots',
-    heatMaps: { threads: 2 },
-    watchIntervalSec: 0,
-    rateLimit: { requestsPerSecond: 0 },
-  }),
-);
-await run(process.execPath, ['dist/src/cli/main.js', 'build', '--config', config, '--out', path.join(dir, 'snapshots')]);
+const { config } = await buildShardedConfig({ heatMaps: { threads: 2 }, watchIntervalSec: 0 });
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 const maps: Record<string, string> = {

@@ -6,23 +6,19 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { readConfigFile } from '../../src/cli/config.js';
 import { nginxConfig } from '../../src/cli/deploy-nginx.js';
 import { assignShards } from '../../src/cli/shards.js';
-import { SHARED_DATA } from '../helpers/shared-data.js';
+import { buildShardedConfig } from '../helpers/sharded-config.js';
 import { freePorts, missing, startNginx, type RunningNginx } from '../helpers/nginx.js';
 import { startServer, type RunningServer } from '../helpers/serve.js';
 
 const skip = missing({ nginx: true });
 if (skip) process.stdout.write(`# nginx-shards skipped: ${skip}\n`);
 
-const run = promisify(execFile);
-let dir: string;
 let config: string;
 let single: RunningServer;
 const replicas: Record<string, RunningServer> = {};
@@ -34,24 +30,7 @@ const replicaArgs = (name: string) => ['--config', config, '--only', name.starts
 
 before(async () => {
   if (skip) return;
-  dir = mkdtempSync(path.join(tmpdir(), 'navette-shards-'));
-  config = path.join(dir, 'navette.json');
-  const shared = (...p: string[]) => path.join(SHARED_DATA, ...p);
-  writeFileSync(
-    config,
-    JSON.stringify({
-      coverages: [
-        { id: 'demo', gtfs: [path.resolve('data/demo/gtfs')], osm: path.resolve('data/demo/valmont.osm'), timezone: 'Europe/Paris', shard: 'a' },
-        { id: 'rnv', gtfs: [shared('rnv-mannheim', 'gtfs.zip')], osm: shared('rnv-mannheim', 'osm.pbf'), shard: 'a' },
-        { id: 'porto-alegre', gtfs: [shared('porto-alegre', 'gtfs-eptc.zip'), shared('porto-alegre', 'gtfs-trensurb.zip')], osm: shared('porto-alegre', 'osm.pbf'), shard: 'b' },
-      ],
-      snapshots: 'snapshots',
-      heatMaps: { threads: 1 },
-      // every request comes from nginx here: a per-client rate limit would count them all as one client
-      rateLimit: { requestsPerSecond: 0 },
-    }),
-  );
-  await run(process.execPath, ['dist/src/cli/main.js', 'build', '--config', config, '--out', path.join(dir, 'snapshots')]);
+  ({ config } = await buildShardedConfig({ heatMaps: { threads: 1 } }));
   const [a1, a2, b1, listen] = await freePorts(4);
   ports = { a1: a1!, a2: a2!, b1: b1! };
   [single, replicas['a1'], replicas['a2'], replicas['b1']] = await Promise.all([
