@@ -3,12 +3,12 @@
 const L = window.L;
 const $ = (id) => document.getElementById(id);
 
-/** The heat map's colours, as the PNG format draws them (docs/api.md, "The heat map in other formats"). */
-const RAMP = ['#1a9850', '#91cf60', '#fee08b', '#fc8d59', '#d73027'].map((hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)));
+/** The heat map's colours, [position in [0, 1], [r, g, b]], as the PNG format draws them (the server's settings). */
+let RAMP = [];
 const ISOCHRONE_STEP_SEC = 600;
 const MAX_BOUNDARIES = 10;
 
-const state = { region: null, coverage: null, place: null, heat: null, heatLayer: null, isochroneLayer: null, marker: null, streetsLayer: null };
+const state = { coverages: new Map(), region: null, coverage: null, place: null, heat: null, heatLayer: null, isochroneLayer: null, marker: null, streetsLayer: null };
 
 const map = L.map('map', { preferCanvas: true, zoomControl: true }).setView([48.85, 2.35], 12);
 const streetRenderer = L.canvas({ padding: 0.2 });
@@ -202,10 +202,12 @@ async function draw(event) {
 }
 
 function rampColour(fraction) {
-  const x = Math.min(1, Math.max(0, fraction)) * (RAMP.length - 1);
-  const i = Math.min(RAMP.length - 2, Math.floor(x));
-  const t = x - i;
-  return RAMP[i].map((c, k) => Math.round(c + (RAMP[i + 1][k] - c) * t));
+  const x = Math.min(1, Math.max(0, fraction));
+  let k = 0;
+  while (k < RAMP.length - 2 && x > RAMP[k + 1][0]) k++;
+  const [t0, c0] = RAMP[k];
+  const [t1, c1] = RAMP[k + 1];
+  return c0.map((c, i) => Math.round(c + (c1[i] - c) * ((x - t0) / (t1 - t0))));
 }
 
 /** The heat matrix painted on a canvas, one pixel a cell, laid on the map over the grid's box. */
@@ -239,7 +241,7 @@ function drawHeatMap(matrix, maxDuration) {
 
 function showRampLegend(maxDuration) {
   const minutes = maxDuration / 60;
-  const stops = RAMP.map((c, i) => `rgb(${c.join(',')}) ${(i / (RAMP.length - 1)) * 100}%`).join(', ');
+  const stops = RAMP.map(([t, c]) => `rgb(${c.join(',')}) ${t * 100}%`).join(', ');
   $('legend').innerHTML =
     `<div class="ramp" style="background: linear-gradient(to right, ${stops})"></div>` +
     `<div class="ticks">${[0, 0.25, 0.5, 0.75, 1].map((f) => `<span>${Math.round(f * minutes)}</span>`).join('')}</div><div>minutes; no colour: not reached</div>`;
@@ -384,6 +386,7 @@ function showTab(name) {
 
 async function start() {
   const settings = await api('/explorer/settings.json', false);
+  RAMP = settings.colour_ramp;
   if (settings.tile_url) L.tileLayer(settings.tile_url, { attribution: settings.tile_attribution, maxZoom: 19 }).addTo(map);
   for (const tab of document.querySelectorAll('.tab')) tab.addEventListener('click', () => showTab(tab.dataset.tab));
   $('coverage').addEventListener('change', (e) => chooseCoverage(e.target.value));

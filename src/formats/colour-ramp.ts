@@ -11,7 +11,8 @@
  *
  * As a palette: index 0 is transparent (unreachable), indexes 1 to 255 the ramp from 0 to max.
  */
-const STOPS: readonly [number, number, number, number][] = [
+/** The ramp's stops: [position in [0, 1], red, green, blue] (the explorer page draws with them too). */
+export const RAMP_STOPS: readonly [number, number, number, number][] = [
   [0, 0x1a, 0x98, 0x50],
   [0.25, 0x91, 0xcf, 0x60],
   [0.5, 0xfe, 0xe0, 0x8b],
@@ -27,9 +28,9 @@ export const TRANSPARENT_INDEX = 0;
 export function rampColour(t: number): [number, number, number] {
   const x = Math.min(1, Math.max(0, t));
   let k = 0;
-  while (k < STOPS.length - 2 && x > STOPS[k + 1]![0]) k++;
-  const [t0, r0, g0, b0] = STOPS[k]!;
-  const [t1, r1, g1, b1] = STOPS[k + 1]!;
+  while (k < RAMP_STOPS.length - 2 && x > RAMP_STOPS[k + 1]![0]) k++;
+  const [t0, r0, g0, b0] = RAMP_STOPS[k]!;
+  const [t1, r1, g1, b1] = RAMP_STOPS[k + 1]!;
   const f = (x - t0) / (t1 - t0);
   return [Math.round(r0 + (r1 - r0) * f), Math.round(g0 + (g1 - g0) * f), Math.round(b0 + (b1 - b0) * f)];
 }

@@ -3,7 +3,8 @@
  * CSS and one ES module, no build step) with the map library it draws with (Leaflet, from the
  * package's own dependencies), so it works with no CDN and no internet. Files are read once, when
  * the app is built, and answered from memory with an ETag; `/explorer/settings.json` carries the
- * optional online background (a raster tile URL and its attribution) from the configuration.
+ * optional online background (a raster tile URL and its attribution) from the configuration, and
+ * the heat map's colour ramp (formats/colour-ramp.ts), so that the page and the PNG agree.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { RAMP_STOPS } from '../../formats/colour-ramp.js';
 import { matches } from '../operations/http-cache.js';
 
 export interface ExplorerSettings {
@@ -60,7 +62,17 @@ export function registerExplorer(app: FastifyInstance, settings: ExplorerSetting
     ),
     [
       '/explorer/settings.json',
-      staticFile(Buffer.from(JSON.stringify({ tile_url: settings.tileUrl ?? null, tile_attribution: settings.tileUrl ? (settings.tileAttribution ?? OSM_ATTRIBUTION) : null })), TYPES['.json']!),
+      staticFile(
+        Buffer.from(
+          JSON.stringify({
+            tile_url: settings.tileUrl ?? null,
+            tile_attribution: settings.tileUrl ? (settings.tileAttribution ?? OSM_ATTRIBUTION) : null,
+            // the heat map's colours, as the PNG format draws them: [position, [r, g, b]]
+            colour_ramp: RAMP_STOPS.map(([t, r, g, b]) => [t, [r, g, b]]),
+          }),
+        ),
+        TYPES['.json']!,
+      ),
     ],
   ]);
   const answer = (req: FastifyRequest, reply: FastifyReply) => {

@@ -12,6 +12,7 @@ import type { ParamSpec } from '../../../src/api/params.js';
 import { testServer } from '../../helpers/town-app.js';
 import { serveCoverages } from '../../helpers/app.js';
 import { OSM_ATTRIBUTION } from '../../../src/api/explorer/explorer-routes.js';
+import { RAMP_STOPS } from '../../../src/formats/colour-ramp.js';
 
 after(async () => (await testServer()).app.close());
 
@@ -154,7 +155,7 @@ test('/ serves the explorer page and its files, with validators', async () => {
   const again = await inject('/explorer/explorer.js', { 'if-none-match': String((await inject('/explorer/explorer.js')).headers['etag']) });
   assert.equal(again.statusCode, 304);
   const settings = JSON.parse((await inject('/explorer/settings.json')).body);
-  assert.deepEqual(settings, { tile_url: null, tile_attribution: null });
+  assert.deepEqual(settings, { tile_url: null, tile_attribution: null, colour_ramp: RAMP_STOPS.map(([t, r, g, b]) => [t, [r, g, b]]) });
 });
 
 test('unknown paths: 404 {"message"} only', async () => {
@@ -172,7 +173,7 @@ test('the explorer\'s settings carry the configured tile layer, with OpenStreetM
   const served = await serveCoverages([], { app: { explorer: { tileUrl } } });
   try {
     const settings = JSON.parse((await served.app.inject({ method: 'GET', url: '/explorer/settings.json' })).body);
-    assert.deepEqual(settings, { tile_url: tileUrl, tile_attribution: OSM_ATTRIBUTION });
+    assert.deepEqual([settings.tile_url, settings.tile_attribution], [tileUrl, OSM_ATTRIBUTION]);
     assert.match(settings.tile_attribution, /openstreetmap\.org\/copyright/);
   } finally {
     await served.close();
