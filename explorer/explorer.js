@@ -6,9 +6,8 @@ const $ = (id) => document.getElementById(id);
 /** The heat map's colours, [position in [0, 1], [r, g, b]], as the PNG format draws them (the server's settings). */
 let RAMP = [];
 const ISOCHRONE_STEP_SEC = 600;
-const MAX_BOUNDARIES = 10;
 
-const state = { coverages: new Map(), region: null, coverage: null, place: null, heat: null, heatLayer: null, isochroneLayer: null, marker: null, streetsLayer: null };
+const state = { maxBoundaries: 1, coverages: new Map(), region: null, coverage: null, place: null, heat: null, heatLayer: null, isochroneLayer: null, marker: null, streetsLayer: null };
 
 const map = L.map('map', { preferCanvas: true, zoomControl: true }).setView([48.85, 2.35], 12);
 const streetRenderer = L.canvas({ padding: 0.2 });
@@ -181,7 +180,7 @@ async function draw(event) {
   const { q, maxDuration } = mapQuery();
   const view = $('view').value;
   if (view === 'isochrones') {
-    const step = Math.max(ISOCHRONE_STEP_SEC, Math.ceil(maxDuration / MAX_BOUNDARIES / ISOCHRONE_STEP_SEC) * ISOCHRONE_STEP_SEC);
+    const step = Math.max(ISOCHRONE_STEP_SEC, Math.ceil(maxDuration / state.maxBoundaries / ISOCHRONE_STEP_SEC) * ISOCHRONE_STEP_SEC);
     for (let b = step; b < maxDuration; b += step) q.append('boundary_duration[]', String(b));
   }
   // the API's own parameter order reads better with [] unescaped
@@ -387,6 +386,7 @@ function showTab(name) {
 async function start() {
   const settings = await api('/explorer/settings.json', false);
   RAMP = settings.colour_ramp;
+  state.maxBoundaries = settings.max_boundaries;
   if (settings.tile_url) L.tileLayer(settings.tile_url, { attribution: settings.tile_attribution, maxZoom: 19 }).addTo(map);
   for (const tab of document.querySelectorAll('.tab')) tab.addEventListener('click', () => showTab(tab.dataset.tab));
   $('coverage').addEventListener('change', (e) => chooseCoverage(e.target.value));

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RAMP_STOPS } from '../../formats/colour-ramp.js';
+import { MAX_BOUNDARIES } from '../errors.js';
 import { matches } from '../operations/http-cache.js';
 
 export interface ExplorerSettings {
@@ -69,6 +70,8 @@ export function registerExplorer(app: FastifyInstance, settings: ExplorerSetting
             tile_attribution: settings.tileUrl ? (settings.tileAttribution ?? OSM_ATTRIBUTION) : null,
             // the heat map's colours, as the PNG format draws them: [position, [r, g, b]]
             colour_ramp: RAMP_STOPS.map(([t, r, g, b]) => [t, [r, g, b]]),
+            // the most `boundary_duration[]` an isochrones request takes
+            max_boundaries: MAX_BOUNDARIES,
           }),
         ),
         TYPES['.json']!,
