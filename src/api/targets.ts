@@ -94,13 +94,16 @@ export function targetOf(req: FastifyRequest): Target {
 
 /** What names an answer for the HTTP cache: the endpoint, its coverage (none for the list) and the request. */
 export function cacheTargetOf(target: Target): CacheTarget {
-  return target.kind === 'trips'
-    ? { kind: target.kind, ref: target.trips.coverageRef, info: target.trips.req }
-    : target.kind === 'collection'
-      ? { kind: target.kind, ref: target.collection.coverageRef, info: target.collection.req }
-      : target.kind === 'places_nearby'
-        ? { kind: target.kind, ref: target.nearby.coverageRef, info: target.nearby.info }
-        : target.kind === 'heat_maps' || target.kind === 'isochrones' || target.kind === 'places' || target.kind === 'street_network'
-          ? { kind: target.kind, ref: target.coverageRef, info: target.info }
-          : { kind: target.kind, ref: target.segment === undefined ? undefined : coverageRef(target.segment), info: target.info };
+  switch (target.kind) {
+    case 'coverage':
+      return { kind: target.kind, ref: target.segment === undefined ? undefined : coverageRef(target.segment), info: target.info };
+    case 'trips':
+      return { kind: target.kind, ref: target.trips.coverageRef, info: target.trips.req };
+    case 'collection':
+      return { kind: target.kind, ref: target.collection.coverageRef, info: target.collection.req };
+    case 'places_nearby':
+      return { kind: target.kind, ref: target.nearby.coverageRef, info: target.nearby.info };
+    default:
+      return { kind: target.kind, ref: target.coverageRef, info: target.info };
+  }
 }
