@@ -19,11 +19,11 @@ export interface StreetNetworkBody {
 
 const gzipAsync = promisify(gzip);
 const bodies = new WeakMap<StreetData, Promise<StreetNetworkBody>>();
-const EMPTY = '{"type":"FeatureCollection","features":[]}';
+let empty: Promise<StreetNetworkBody> | undefined;
 
 export function streetNetworkBody(generation: Generation): Promise<StreetNetworkBody> {
   const streets = generation.streets;
-  if (!streets) return encode(EMPTY);
+  if (!streets) return (empty ??= encode('{"type":"FeatureCollection","features":[]}'));
   let body = bodies.get(streets);
   if (!body) {
     body = write(streets).then(encode);
