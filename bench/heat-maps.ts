@@ -9,6 +9,7 @@
  * - end to end over loopback HTTP with gzip (a real server with its worker pool), max_duration 3600;
  * - memory of the street graph and its indexes per OSM node read.
  */
+import { DEFAULT_BOARD_SLACK_SEC } from '../src/service/coverage-config.js';
 import path from 'node:path';
 import { buildApp } from '../src/api/app.js';
 import { Coverage, CoverageRegistry } from '../src/service/coverage-registry.js';
@@ -58,6 +59,7 @@ function query(stop: number, maxDurationSec: number, resolution: number): HeatMa
     resolution,
     maxTransfers: 10,
     minTransfers: 0,
+    boardSlackSec: DEFAULT_BOARD_SLACK_SEC,
     wheelchair: false,
     directPath: true,
     transit: true,

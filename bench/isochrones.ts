@@ -6,6 +6,7 @@
  *   p50 ≤ 60 ms; the GeoJSON ≤ 150 kB gzipped;
  * - GeoTIFF and PNG at resolution 500: ≤ 15 ms on top of the heat-map computation.
  */
+import { DEFAULT_BOARD_SLACK_SEC } from '../src/service/coverage-config.js';
 import path from 'node:path';
 import { buildApp } from '../src/api/app.js';
 import { HeatMapPool } from '../src/api/heat-maps/heat-map-pool.js';
@@ -49,6 +50,7 @@ const query = (stop: number, resolution: number): HeatMapQuery => ({
   resolution,
   maxTransfers: 10,
   minTransfers: 0,
+  boardSlackSec: DEFAULT_BOARD_SLACK_SEC,
   wheelchair: false,
   directPath: true,
   transit: true,

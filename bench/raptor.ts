@@ -78,6 +78,8 @@ function ourQuery(stop: number, T: number): RaptorQuery {
     stopAllowed: null,
     wheelchair: false,
     walkingSpeed: 1.12,
+    // minotor has no board slack: the same answers need none here
+    boardSlackSec: 0,
   };
 }
 

@@ -174,6 +174,7 @@ function coverageOf(c: unknown, i: number, dir: string, file: string): CoverageC
   const disruptions = disruptionsOf(o['disruptions'], dir, `${where}.disruptions`);
   if (disruptions) coverage.disruptions = disruptions;
   if (o['readLimits'] !== undefined) coverage.readLimits = readLimitsOf(o['readLimits'], `${where}.readLimits`);
+  if (o['boardSlackSec'] !== undefined) coverage.boardSlackSec = parseBoardSlack(o['boardSlackSec'], `${where}.boardSlackSec`);
   return coverage;
 }
 
@@ -221,6 +222,12 @@ function realtimeOf(v: unknown, dir: string, where: string): FeedSourceConfig[] 
     if (o['maxBytes'] !== undefined) source.maxBytes = numberOr(o['maxBytes'], 0, `${where}[${i}].maxBytes`);
     return source;
   });
+}
+
+/** `boardSlackSec`: whole seconds, 0 to an hour. */
+export function parseBoardSlack(v: unknown, what: string): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 3600) throw new ConfigError(`${what} must be a whole number of seconds from 0 to 3600`);
+  return v;
 }
 
 function numberOr(v: unknown, fallback: number, what: string): number {

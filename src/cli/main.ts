@@ -3,7 +3,7 @@
  * The `navette` command.
  *
  *   navette serve --gtfs PATH [--gtfs PATH…] [--osm PATH] [--realtime FILE_OR_URL…] [--realtime-interval S]
- *                 [--disruptions FILE] [--disruptions-interval S] [--id NAME] [--timezone TZ] [--port N] [--host H]
+ *                 [--disruptions FILE] [--disruptions-interval S] [--id NAME] [--timezone TZ] [--board-slack S] [--port N] [--host H]
  *                 [--rate-limit N] [--trust-proxy VALUE] [--snapshots DIR] [--watch-interval S]
  *   navette serve --config FILE [--port N] [--host H] [--rate-limit N] [--trust-proxy VALUE] [--snapshots DIR] [--watch-interval S]
  *   navette build --config FILE --out DIR        (or the --gtfs, --osm… options of serve)
@@ -20,7 +20,7 @@ import { Coverage, CoverageRegistry } from '../service/coverage-registry.js';
 import { compileCoverage } from '../service/load-coverage.js';
 import { snapshotPath, writeCoverageSnapshot } from '../service/coverage-snapshot.js';
 import { deploy, DEPLOY_USAGE } from './deploy-command.js';
-import { ConfigError, onlyCoverages, DEFAULT_HEAT_MAP_SETTINGS, DEFAULT_PORT, DEFAULT_WATCH_INTERVAL_SEC, readConfigFile, watchIntervalOf, type ServerConfig } from './config.js';
+import { ConfigError, onlyCoverages, DEFAULT_HEAT_MAP_SETTINGS, DEFAULT_PORT, DEFAULT_WATCH_INTERVAL_SEC, parseBoardSlack, readConfigFile, watchIntervalOf, type ServerConfig } from './config.js';
 import { progressPrinter } from './progress.js';
 import { ServedCoverages } from './served-coverages.js';
 import { mkdirSync } from 'node:fs';
@@ -31,8 +31,8 @@ import { trustProxyOf } from '../api/operations/trust-proxy.js';
 
 const USAGE = `Usage:
   navette serve --gtfs PATH [--gtfs PATH…] [--osm PATH] [--realtime FILE_OR_URL…] [--realtime-interval SECONDS]
-                [--disruptions FILE] [--disruptions-interval SECONDS] [--id NAME] [--timezone TZ] [--port N] [--host HOST] [--rate-limit N]
-                [--trust-proxy VALUE]
+                [--disruptions FILE] [--disruptions-interval SECONDS] [--id NAME] [--timezone TZ] [--board-slack SECONDS]
+                [--port N] [--host HOST] [--rate-limit N] [--trust-proxy VALUE]
   navette serve --config FILE [--only ID,ID…] [--port N] [--host HOST] [--rate-limit N] [--trust-proxy VALUE]
   serve options for every form: [--snapshots DIR] [--watch-interval SECONDS]
   navette build (--config FILE | --gtfs PATH… [--osm PATH] [--id NAME] [--timezone TZ]) --out DIR
@@ -78,6 +78,7 @@ function configFromArgs(command: 'serve' | 'build', args: string[]): ServerConfi
       'disruptions-interval': { type: 'string' },
       id: { type: 'string' },
       timezone: { type: 'string' },
+      'board-slack': { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string' },
       'rate-limit': { type: 'string' },
@@ -108,8 +109,10 @@ function configFromArgs(command: 'serve' | 'build', args: string[]): ServerConfi
     if (values.disruptions !== undefined) {
       disruptions = { path: path.resolve(values.disruptions), intervalSec: secondsOption(values, 'disruptions-interval') };
     }
+    const coverage: CoverageConfig = { id, gtfs: values.gtfs.map((g) => path.resolve(g)), osm: values.osm ? path.resolve(values.osm) : undefined, timezone: values.timezone, realtime, disruptions };
+    if (values['board-slack'] !== undefined) coverage.boardSlackSec = parseBoardSlack(Number(values['board-slack']), '--board-slack');
     config = {
-      coverages: [{ id, gtfs: values.gtfs.map((g) => path.resolve(g)), osm: values.osm ? path.resolve(values.osm) : undefined, timezone: values.timezone, realtime, disruptions }],
+      coverages: [coverage],
       port: DEFAULT_PORT,
       host: '0.0.0.0',
       limits: { ...DEFAULT_LIMITS },

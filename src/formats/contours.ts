@@ -20,7 +20,7 @@
  *   A ring that a simplification would make cross itself or another ring keeps its exact outline.
  */
 import { METRES_PER_DEGREE } from '../util/geodesy.js';
-import type { Grid } from '../routing/raster.js';
+import type { Grid } from '../routing/grid.js';
 import { insideRing, signedArea, type MultiPolygonCoords, type Position, type Ring } from './rings.js';
 import { anyCrossing } from './segment-crossings.js';
 

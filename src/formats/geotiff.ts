@@ -10,7 +10,7 @@
  * are, and a predictor pass would cost more than it saves at level 1.
  */
 import { deflateSync } from 'node:zlib';
-import type { Grid } from '../routing/raster.js';
+import type { Grid } from '../routing/grid.js';
 
 /** The value of unreachable cells, written as GDAL's nodata. */
 export const TIFF_NODATA = -1;

@@ -8,7 +8,7 @@
  * palette indexes repeat in runs that deflate finds by itself, and no filter pass costs nothing.
  */
 import { crc32, deflateSync } from 'node:zlib';
-import type { Grid } from '../routing/raster.js';
+import type { Grid } from '../routing/grid.js';
 import { RAMP_ENTRIES, rampIndex, rampPalette, TRANSPARENT_INDEX } from './colour-ramp.js';
 
 const SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);

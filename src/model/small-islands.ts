@@ -1,28 +1,28 @@
 /**
  * Small islands: pieces of a layer's network joined to nothing else (a footway in a park drawn
- * alone, a car park's aisles), too small to stand for a place. A heat map's centre attached to one
- * would reach nothing: so, per layer, the segments of every connected part other than the largest
- * with fewer than SMALL_ISLAND_EDGES edges and no stop point of its own are taken out of the
- * segment grid for that layer, and centres attach to the nearest street of the network instead. A
- * stop point attached to such a part keeps it (the part then holds a stop: a platform), and its
- * footpaths and the walk between cells do the rest. Read after OpenTripPlanner's island pruning,
- * which uses the same threshold for islands without stops.
+ * alone, a platform drawn apart from the streets, a car park's aisles), too small to stand for a
+ * place. A point linked to one would reach nothing, and nothing would reach it: so, per layer, the
+ * segments of every connected part other than the largest with fewer than SMALL_ISLAND_EDGES edges
+ * are taken out of the segment grid for that layer, before the stops are linked, and every point
+ * (a stop, a map's centre, a cell) links to the nearest street of the network instead. Read after
+ * R5's removal of disconnected subgraphs and OpenTripPlanner's island pruning, which use the same
+ * threshold. (A stop used to keep the island it stood on, when straight walks joined it to the
+ * streets; walks now follow the streets only, and a platform on an island would be cut off.)
  */
 import { Layer, LAYER_NAMES, layerBits } from './street-layers.js';
-import type { StopSnaps } from './stop-snaps.js';
 import type { StreetGraph } from './street-graph.js';
 
-/** Connected parts with fewer edges than this, holding no stop, are small islands. */
+/** Connected parts with fewer edges than this are small islands. */
 export const SMALL_ISLAND_EDGES = 40;
 
-/** Take the small islands of every layer out of the segment grid (centres no longer attach to them); returns their edges per layer. */
-export function removeSmallIslands(g: StreetGraph, snaps: StopSnaps): number[] {
+/** Take the small islands of every layer out of the segment grid (points no longer link to them); returns their edges per layer. */
+export function removeSmallIslands(g: StreetGraph): number[] {
   const removed: number[] = [];
-  for (let layer = 0; layer < LAYER_NAMES.length; layer++) removed.push(removeLayer(g, snaps, layer as Layer));
+  for (let layer = 0; layer < LAYER_NAMES.length; layer++) removed.push(removeLayer(g, layer as Layer));
   return removed;
 }
 
-function removeLayer(g: StreetGraph, snaps: StopSnaps, layer: Layer): number {
+function removeLayer(g: StreetGraph, layer: Layer): number {
   const bits = layerBits(layer);
   const parent = new Int32Array(g.vertexCount);
   for (let v = 0; v < g.vertexCount; v++) parent[v] = v;
@@ -47,11 +47,9 @@ function removeLayer(g: StreetGraph, snaps: StopSnaps, layer: Layer): number {
     edges[r]!++;
     if (largest < 0 || edges[r]! > edges[largest]!) largest = r;
   }
-  const holdsStop = new Uint8Array(g.vertexCount);
-  for (const e of snaps.edge[layer]!) if (e >= 0) holdsStop[find(g.edgeFrom[e]!)] = 1;
   const small = (e: number) => {
     const r = find(g.edgeFrom[e]!);
-    return r !== largest && edges[r]! < SMALL_ISLAND_EDGES && !holdsStop[r];
+    return r !== largest && edges[r]! < SMALL_ISLAND_EDGES;
   };
   const grid = g.segmentGrid;
   let count = 0;

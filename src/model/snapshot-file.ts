@@ -22,8 +22,11 @@ import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import { decodeTree, encodeTree } from './snapshot-codec.js';
 
-/** Bump when the layout of the compiled data changes: older files are then refused and rebuilt. */
-export const SNAPSHOT_FORMAT = 2;
+/**
+ * Bump when the layout of the compiled data changes, or what it means (3: stops linked after the
+ * small islands are removed, transfers along the streets only): older files are then refused and rebuilt.
+ */
+export const SNAPSHOT_FORMAT = 3;
 
 const MAGIC = Buffer.from('NAVETTE-SNAPSHOT', 'latin1');
 /** magic, format, meta length, checksum */

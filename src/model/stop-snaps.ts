@@ -1,15 +1,15 @@
 /**
- * Where each stop point meets the street network, per layer, computed once per generation (the
- * footpaths between stops, walked from these points, are in routing/footpaths.ts).
+ * Where each stop point links to the street network, per layer, computed once per generation: the
+ * nearest street of the layer within LINK_RADIUS_M (small islands left out, see small-islands.ts),
+ * the stop's off-street offset walked at walking speed (the transfers between stops, walked from
+ * these points, are in routing/footpaths.ts). A stop with no street within the radius stays usable
+ * by vehicles, not on foot.
  */
 import { Layer, LAYER_NAMES } from './street-layers.js';
 import { sharedArray } from './shared-arrays.js';
-import { projectX, projectY, snapPoint, type Snap, type StreetGraph } from './street-graph.js';
+import { LINK_RADIUS_M, projectX, projectY, snapPoint, type Snap, type StreetGraph } from './street-graph.js';
 
-/** Farthest a stop (or a heat-map centre) may lie from the street it is attached to. */
-export const SNAP_HORIZON_M = 500;
-
-/** Per layer: the snapped edge of each stop point (-1 when none within the horizon) and the position along it. */
+/** Per layer: the linked edge of each stop point (-1 when none within the radius), the position along it and the off-street offset. */
 export interface StopSnaps {
   edge: Int32Array[];
   alongM: Float32Array[];
@@ -27,7 +27,7 @@ export function snapStops(g: StreetGraph, lon: Float64Array, lat: Float64Array):
     const offsetM = sharedArray(Float32Array, n);
     let unsnapped = 0;
     for (let s = 0; s < n; s++) {
-      const snap = snapPoint(g, layer as Layer, projectX(g.projection, lon[s]!), projectY(g.projection, lat[s]!), SNAP_HORIZON_M);
+      const snap = snapPoint(g, layer as Layer, projectX(g.projection, lon[s]!), projectY(g.projection, lat[s]!), LINK_RADIUS_M);
       if (!snap) {
         unsnapped++;
         continue;

@@ -87,6 +87,15 @@ export function streetGraphBytes(g: StreetGraph): number {
   return total;
 }
 
+/**
+ * The farthest a point (a heat-map cell's centre, a map's centre, a stop) may lie from the street it
+ * links to, metres; its offset is walked in a straight line at walking speed. R5 links up to 1,600 m;
+ * at that distance lakes and rail yards take values walked from their banks, so we link closer: far
+ * enough for every hexagon centre of Porto Alegre's opportunity grid (the farthest lies 567 m from a
+ * street) and every rnv-mannheim stop (the farthest, 260 m).
+ */
+export const LINK_RADIUS_M = 600;
+
 /** A point on the street network: an edge, how far along it, and how far the point lies from it. */
 export interface Snap {
   edge: number;

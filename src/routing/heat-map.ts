@@ -3,22 +3,29 @@
  *
  *   1. access: the centre's free stops and their footpaths, the stops within the free radius, and
  *      the stops reached on the street by each access mode within its limit;
- *   2. RAPTOR one-to-all from those stops (reversed for arrival maps);
+ *   2. RAPTOR one-to-all from those stops (reversed for arrival maps), with the board slack;
  *   3. per end mode: a street search seeded by the centre and by every stop reached by a vehicle,
  *      capped at the maximum duration;
- *   4. the grid: a box around everything reached, each cell valued from its nearest street segment,
- *      the fastest end mode winning.
+ *   4. the grid: a box around everything reached, each cell linked to its nearest street of the end
+ *      mode's layer and valued there (raster.ts), the fastest end mode winning.
+ *
+ * Every point meets the streets the same way (R5's linking): the centre, each stop and each cell
+ * link to the nearest street of the layer within LINK_RADIUS_M, and the straight offset between the
+ * point and its link point is walked at walking speed, whatever the mode on the street. A centre
+ * with no street within the radius reaches nothing on the street; a stop with none is reached by
+ * vehicles only.
  *
  * Pure computation on shared data and per-thread scratch: it runs in the worker threads.
  */
 import { Layer } from '../model/street-layers.js';
-import { stopSnap, SNAP_HORIZON_M, type StopSnaps } from '../model/stop-snaps.js';
+import { stopSnap, type StopSnaps } from '../model/stop-snaps.js';
 import { METRES_PER_DEGREE } from '../util/geodesy.js';
-import { projectX, projectY, snapPoint, type StreetGraph } from '../model/street-graph.js';
+import { LINK_RADIUS_M, projectX, projectY, snapPoint, type StreetGraph } from '../model/street-graph.js';
 import { transferSec, type RaptorData } from './raptor-data.js';
 import type { RaptorOverlay } from './raptor-overlay.js';
 import { RaptorSearch } from './raptor.js';
-import { BoxBuilder, Rasterizer, toSeconds, type Grid } from './raster.js';
+import { Rasterizer, toSeconds } from './raster.js';
+import { BoxBuilder, type Grid } from './grid.js';
 import { StreetSearch } from './street-search.js';
 
 /** Street modes that heat maps compute (ridesharing is refused before). */
@@ -47,6 +54,8 @@ export interface HeatMapQuery {
   resolution: number;
   maxTransfers: number;
   minTransfers: number;
+  /** seconds a rider must be at a stop before the vehicle leaves, at every boarding */
+  boardSlackSec: number;
   wheelchair: boolean;
   /** false: cells reached from the centre by the street alone are left out (direct_path=none) */
   directPath: boolean;
@@ -168,6 +177,7 @@ export class HeatMapEngine {
           stopAllowed: q.stopAllowed,
           wheelchair: q.wheelchair,
           walkingSpeed: q.speeds.walking,
+          boardSlackSec: q.boardSlackSec,
           overlay: q.overlay,
         });
         vehicleSec = result.vehicleSec;
@@ -181,42 +191,50 @@ export class HeatMapEngine {
     const legs = [...new Set([...q.endModes, ...q.directModes])].flatMap((m) =>
       endLegs(m, q).map((leg) => ({ ...leg, fromCentre: q.directPath && q.directModes.includes(m), fromStops: q.endModes.includes(m) })),
     );
+    const walkSpeed = q.speeds.walking;
+    const walkDsPerMetre = 10 / walkSpeed;
     const box = new BoxBuilder();
-    const centreSnaps = legs.map((leg) => (leg.fromCentre ? snapPoint(graph, leg.layer, cx, cy, SNAP_HORIZON_M) : null));
+    const centreSnaps = legs.map((leg) => (leg.fromCentre ? snapPoint(graph, leg.layer, cx, cy, LINK_RADIUS_M) : null));
+    // the farthest a place reached with `remainingSec` left can value a cell: the street at its speed, the offsets on foot
+    const reachM = (leg: ModeLeg, remainingSec: number) => remainingSec * Math.max(leg.speed, walkSpeed);
     legs.forEach((leg, k) => {
-      if (centreSnaps[k]) box.addSquare(q.centreLon, q.centreLat, Math.max(0, T - leg.extraDs / 10) * leg.speed + 500);
+      if (centreSnaps[k]) box.addSquare(q.centreLon, q.centreLat, reachM(leg, T - leg.extraDs / 10));
       if (!vehicleSec || !leg.fromStops) return;
       for (let r = 0; r < reachedCount; r++) {
         const s = reached[r]!;
         if (this.data.snaps.edge[leg.layer]![s]! < 0) continue;
         const remaining = T - vehicleSec[s]! - leg.extraDs / 10;
-        if (remaining > 0) box.addSquare(this.data.stopLon[s]!, this.data.stopLat[s]!, remaining * leg.speed + 500);
+        if (remaining > 0) box.addSquare(this.data.stopLon[s]!, this.data.stopLat[s]!, reachM(leg, remaining));
       }
     });
-    if (box.empty) {
-      const fastest = Math.max(...legs.map((l) => l.speed));
-      box.addSquare(q.centreLon, q.centreLat, T * fastest + 500);
-    }
+    if (box.empty) box.addSquare(q.centreLon, q.centreLat, T * walkSpeed);
     const R = q.resolution;
     const grid = box.grid(R);
     const values = this.cellValues.subarray(0, R * R);
     values.fill(Infinity);
     const limitDs = T * 10;
-    legs.forEach((leg, k) => {
-      const search = this.street;
-      search.reset();
-      const snap = centreSnaps[k];
-      if (snap) search.seedSnap(snap, leg.layer, leg.speed, leg.extraDs, reverse);
-      if (vehicleSec && leg.fromStops) {
-        for (let r = 0; r < reachedCount; r++) {
-          const s = reached[r]!;
-          const stop = stopSnap(this.data.snaps, leg.layer, s);
-          if (stop) search.seedSnap(stop, leg.layer, leg.speed, vehicleSec[s]! * 10 + leg.extraDs, reverse);
+    // legs on one layer share the cells' links: link once per layer
+    const layers = [...new Set(legs.map((leg) => leg.layer))];
+    for (const layer of layers) {
+      this.rasterizer.link(grid, layer);
+      legs.forEach((leg, k) => {
+        if (leg.layer !== layer) return;
+        const search = this.street;
+        search.reset();
+        const snap = centreSnaps[k];
+        if (snap) search.seedSnap(snap, leg.layer, leg.speed, leg.extraDs + Math.trunc(snap.offsetM * walkDsPerMetre), reverse);
+        if (vehicleSec && leg.fromStops) {
+          const offsets = this.data.snaps.offsetM[leg.layer]!;
+          for (let r = 0; r < reachedCount; r++) {
+            const s = reached[r]!;
+            const stop = stopSnap(this.data.snaps, leg.layer, s);
+            if (stop) search.seedSnap(stop, leg.layer, leg.speed, vehicleSec[s]! * 10 + leg.extraDs + Math.trunc(offsets[s]! * walkDsPerMetre), reverse);
+          }
         }
-      }
-      search.run(leg.layer, leg.speed, limitDs, reverse);
-      this.rasterizer.valueCells(grid, leg.layer, leg.speed, reverse, limitDs, search, values);
-    });
+        search.run(leg.layer, leg.speed, limitDs, reverse);
+        this.rasterizer.valueCells(grid, leg.layer, leg.speed, walkSpeed, reverse, limitDs, search, values);
+      });
+    }
     const seconds = this.cellSeconds.subarray(0, R * R);
     toSeconds(values, T, seconds);
     return { grid, seconds };
@@ -280,23 +298,15 @@ export class HeatMapEngine {
     reverse: boolean,
     offer: (s: number, sec: number) => void,
   ): void {
-    const { graph, snaps, stopLon, stopLat } = this.data;
+    const { graph, snaps } = this.data;
     const limitDs = Math.min(limitSec, this.maxDurationSec) * 10;
     const search = this.street;
     search.reset();
-    const snap = snapPoint(graph, leg.layer, cx, cy, SNAP_HORIZON_M);
-    if (!snap) {
-      // off the network: as the crow flies, times √2, at the leg's speed
-      const radius = (limitSec * leg.speed) / Math.SQRT2;
-      for (let s = 0; s < stopLon.length; s++) {
-        const dx = projectX(graph.projection, stopLon[s]!) - cx;
-        const dy = projectY(graph.projection, stopLat[s]!) - cy;
-        const d = Math.hypot(dx, dy);
-        if (d <= radius) offer(s, Math.trunc((d * Math.SQRT2) / leg.speed) + extraSec);
-      }
-      return;
-    }
-    search.seedSnap(snap, leg.layer, leg.speed, 0, reverse);
+    const snap = snapPoint(graph, leg.layer, cx, cy, LINK_RADIUS_M);
+    // no street within the link radius: nothing to walk or ride on
+    if (!snap) return;
+    const walkDsPerMetre = 10 / leg.walkSpeed;
+    search.seedSnap(snap, leg.layer, leg.speed, Math.trunc(snap.offsetM * walkDsPerMetre), reverse);
     search.run(leg.layer, leg.speed, limitDs, reverse);
     let final: StreetSearch = search;
     let stopLayer = leg.layer;
@@ -316,10 +326,11 @@ export class HeatMapEngine {
     }
     const edges = snaps.edge[stopLayer]!;
     const along = snaps.alongM[stopLayer]!;
+    const offsets = snaps.offsetM[stopLayer]!;
     const perMetre = 10 / stopSpeed;
     for (let s = 0; s < edges.length; s++) {
       if (edges[s]! < 0) continue;
-      const ds = final.costAlong(edges[s]!, along[s]!, stopLayer, perMetre, reverse);
+      const ds = final.costAlong(edges[s]!, along[s]!, stopLayer, perMetre, reverse) + offsets[s]! * walkDsPerMetre;
       if (ds <= limitDs) offer(s, Math.trunc(ds / 10) + extraSec);
     }
   }

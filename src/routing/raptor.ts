@@ -15,6 +15,13 @@
  *      of round k.
  * Round 0 is the access: walked labels at the access stops, t0 ± access time.
  *
+ * Board slack (R5's BOARD_SLACK_SECONDS, OpenTripPlanner's boardSlack): a rider must be at the stop
+ * `boardSlackSec` before the vehicle leaves, at the first boarding and at every transfer. It is added
+ * where the search meets a boarding: departure searches add it to every walked label (the access and
+ * each transfer, which lead to a boarding), arrival searches, which read journeys backwards and meet
+ * the boarding after the vehicle, to every vehicle label (a boarding time; the transfer or the end
+ * leg that follows it then starts that much earlier). Alighting needs no slack.
+ *
  * Two label families per stop, as in Navitia: vehicle labels (what the heat map wants) and walked
  * labels (what the next round boards from), each pruned against its own best.
  *
@@ -77,6 +84,8 @@ export interface RaptorQuery {
   wheelchair: boolean;
   /** m/s, for the footpaths */
   walkingSpeed: number;
+  /** seconds a rider must be at a stop before the vehicle leaves (see the header) */
+  boardSlackSec: number;
   /** the runs of a freshness level over the timetable's; none: the base schedule */
   overlay?: RaptorOverlay | null;
 }
@@ -84,8 +93,9 @@ export interface RaptorQuery {
 export interface RaptorResult {
   /**
    * Per stop point: seconds from t0 of the best journey reaching the stop by a vehicle (departure:
-   * arrival time minus t0; arrival: t0 minus the boarding time), within the bound and with at least
-   * minTransfers transfers; -1 when none. A view on scratch memory, valid until the next search.
+   * arrival time minus t0; arrival: t0 minus the boarding time, plus the board slack: when the rider
+   * must be at the stop), within the bound and with at least minTransfers transfers; -1 when none.
+   * A view on scratch memory, valid until the next search.
    */
   vehicleSec: Int32Array;
   /** the stops with vehicleSec >= 0 (first reachedCount entries, in the order they were reached) */
@@ -142,6 +152,9 @@ export class RaptorSearch {
   private across = false;
   private trackBest = false;
   private walkingSpeed = 1;
+  /** board slack added to walked labels (departure searches) and to vehicle labels (arrival searches) */
+  private walkedSlack = 0;
+  private vehicleSlack = 0;
   private tripAllowed: Uint8Array | null = null;
   private stopAllowed: Uint8Array | null = null;
   private wheelchair = false;
@@ -187,6 +200,9 @@ export class RaptorSearch {
     this.dir = fwd ? 1 : -1;
     this.limit = Math.max(0, Math.min(Math.floor(q.maxDurationSec), MAX_HORIZON_SEC));
     this.walkingSpeed = q.walkingSpeed;
+    const slack = Math.max(0, Math.floor(q.boardSlackSec));
+    this.walkedSlack = fwd ? slack : 0;
+    this.vehicleSlack = fwd ? 0 : slack;
     this.tripAllowed = q.tripAllowed;
     this.stopAllowed = q.stopAllowed;
     this.wheelchair = q.wheelchair;
@@ -203,7 +219,7 @@ export class RaptorSearch {
     // round 0: the access stops, walked to
     this.across = false;
     this.trackBest = minVehicles === 1;
-    for (let i = 0; i < q.count; i++) this.offerWalked(q.accessStops[i]!, Math.max(0, q.accessSec[i]!), NO_RUN);
+    for (let i = 0; i < q.count; i++) this.offerWalked(q.accessStops[i]!, Math.max(0, q.accessSec[i]!) + this.walkedSlack, NO_RUN);
     this.swapWalked();
 
     // run ids: the timetable's runs first, then the overlay's
@@ -264,7 +280,7 @@ export class RaptorSearch {
     const { routeStops, boardAlight, routeTripCount, routeDayBits } = d;
     const { stopWheelchair } = this.data;
     const dayBase = r * d.serviceWords;
-    const { stopAllowed, wheelchair } = this;
+    const { stopAllowed, wheelchair, vehicleSlack } = this;
     const prev = this.walkPrev;
     const prevTime1 = prev.time1;
     const lo = Math.min(dir * d.routeMinSec[r]!, dir * d.routeMaxSec[r]!);
@@ -284,7 +300,7 @@ export class RaptorSearch {
         if (trip >= 0 && usable) {
           const st = row + dir * i;
           if (boardAlight[st]! & alightBit) {
-            const x = off + dir * alightTimes[st]!;
+            const x = off + dir * alightTimes[st]! + vehicleSlack;
             if (x >= limit) trip = -1; // runs on past the bound: nothing further on this trip counts
             else this.offerVehicle(p, x, runBase + dir * trip);
           }
@@ -386,6 +402,7 @@ export class RaptorSearch {
     const fwd = this.dir === 1;
     const { stopStaySec, transferOffset, transferTo, transferInOffset, transferInEdge, transferInFrom } = d;
     const speed = this.walkingSpeed;
+    const slack = this.walkedSlack;
     for (let j = 0; keep && j < veh.count; j++) {
       const p = veh.touched[j]!;
       const x1 = veh.time1[p]!;
@@ -394,15 +411,15 @@ export class RaptorSearch {
       const run2 = veh.run2[p]!;
       const stay = stopStaySec[p]!;
       if (stay !== NO_STAY) {
-        this.offerWalked(p, x1 + stay, run1);
-        if (x2 !== UNREACHED) this.offerWalked(p, x2 + stay, run2);
+        this.offerWalked(p, x1 + stay + slack, run1);
+        if (x2 !== UNREACHED) this.offerWalked(p, x2 + stay + slack, run2);
       }
       const e0 = fwd ? transferOffset[p]! : transferInOffset[p]!;
       const e1 = fwd ? transferOffset[p + 1]! : transferInOffset[p + 1]!;
       for (let k = e0; k < e1; k++) {
         const e = fwd ? k : transferInEdge[k]!;
         const q = fwd ? transferTo[k]! : transferInFrom[k]!;
-        const sec = transferSec(d, e, speed);
+        const sec = transferSec(d, e, speed) + slack;
         this.offerWalked(q, x1 + sec, run1);
         if (x2 !== UNREACHED) this.offerWalked(q, x2 + sec, run2);
       }

@@ -17,6 +17,16 @@ export interface CoverageConfig {
   disruptions?: DisruptionSourceConfig;
   /** What reading its GTFS feeds may cost (gtfs/read-limits.ts): the defaults where it says nothing */
   readLimits?: Partial<ReadLimits>;
+  /** Seconds a rider must be at a stop before the vehicle leaves, at every boarding (default DEFAULT_BOARD_SLACK_SEC) */
+  boardSlackSec?: number;
+}
+
+/** The board slack of a coverage that sets none: R5's, and OpenTripPlanner's usual `boardSlack`. */
+export const DEFAULT_BOARD_SLACK_SEC = 60;
+
+/** The coverage's board slack, seconds. */
+export function boardSlackOf(config: CoverageConfig): number {
+  return config.boardSlackSec ?? DEFAULT_BOARD_SLACK_SEC;
 }
 
 export interface DisruptionSourceConfig extends Partial<DisruptionFileLimits> {

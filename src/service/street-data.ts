@@ -5,13 +5,13 @@
  */
 import { readOsm } from '../osm/read-osm.js';
 import { buildStreetGraph } from '../osm/build-street-graph.js';
-import { LAYER_NAMES } from '../model/street-layers.js';
+import { Layer, LAYER_NAMES } from '../model/street-layers.js';
 import { ServiceDays } from '../model/service-days.js';
 import { sharedCopy } from '../model/shared-arrays.js';
 import { walkingFootpaths } from '../routing/footpaths.js';
 import { snapStops } from '../model/stop-snaps.js';
 import { removeSmallIslands } from '../model/small-islands.js';
-import { streetGraphBytes } from '../model/street-graph.js';
+import { LINK_RADIUS_M, streetGraphBytes } from '../model/street-graph.js';
 import type { Timetable } from '../model/timetable.js';
 import type { HeatMapData } from '../routing/heat-map.js';
 import { buildRaptorData } from '../routing/raptor-data.js';
@@ -19,8 +19,8 @@ import type { LoadReport } from '../gtfs/load-report.js';
 
 let streetDataCounter = 0;
 
-/** Stops closer than this along the streets are linked by a walking footpath. */
-export const FOOTPATH_MAX_M = 500;
+/** Stops closer than this along the streets (off-street offsets included) are joined by a walking transfer (R5's transfer finder walks 1 km). */
+export const TRANSFER_HORIZON_M = 1000;
 
 export interface StreetData {
   /** Identifies this data across generations that share it (realtime updates do): engines are kept per id. */
@@ -43,12 +43,15 @@ export async function buildStreetData(tt: Timetable, osmPath: string, report: Lo
   if (waysOpenedToWalk + waysOpenedToBike > 0) {
     report.note(`${file}: ${waysOpenedToWalk} ways tagged foot=no opened to walkers and ${waysOpenedToBike} tagged bicycle=no to cyclists, each chain alone joining parts of their network (false islands)`);
   }
+  // islands first: a stop links to the network, not to a piece of it joined to nothing
+  const islands = removeSmallIslands(graph);
   const snaps = snapStops(graph, tt.stopPoints.lon, tt.stopPoints.lat);
   snaps.unsnapped.forEach((n, layer) => {
-    if (n > 0) report.note(`${file}: ${n} of ${tt.stopPoints.ids.length} stop points are more than 500 m from a ${LAYER_NAMES[layer]} street`);
+    if (n === 0) return;
+    const usable = layer === Layer.Walk ? ': usable by vehicles, not on foot' : '';
+    report.note(`${file}: ${n} of ${tt.stopPoints.ids.length} stop points are more than ${LINK_RADIUS_M} m from a ${LAYER_NAMES[layer]} street${usable}`);
   });
-  const islands = removeSmallIslands(graph, snaps);
-  const footpaths = walkingFootpaths(graph, snaps, tt.stopPoints.lon, tt.stopPoints.lat, FOOTPATH_MAX_M);
+  const footpaths = walkingFootpaths(graph, snaps, TRANSFER_HORIZON_M);
   const raptor = buildRaptorData(tt, footpaths);
   const days = new ServiceDays(tt);
   const data: HeatMapData = {

@@ -140,6 +140,9 @@ interface ReferenceQuery {
   stopAllowed: Uint8Array | null;
   /** walking connections p -> [q, seconds] in the search's direction */
   walks: Map<number, [number, number][]>;
+  /** seconds to be at a stop before a boarding: before the connection departs (departure), after the vehicle label (arrival, read backwards) */
+  boardSlackSec: number;
+  direction: 'departure' | 'arrival';
 }
 
 /** Best vehicle label per stop (-1: none). */
@@ -150,6 +153,9 @@ function reference(conns: Connection[], q: ReferenceQuery): Int32Array {
   let walked: Map<number, number>[] = Array.from({ length: n }, () => new Map());
   for (const [s, sec] of q.access) walked[s]!.set(0, Math.min(walked[s]!.get(0) ?? Infinity, sec));
   const stopOk = (s: number) => !q.stopAllowed || q.stopAllowed[s] !== 0;
+  // read backwards, a connection's `to` is a real boarding: the rider is there the slack before it
+  const boardBefore = q.direction === 'departure' ? q.boardSlackSec : 0;
+  const boardAfter = q.direction === 'arrival' ? q.boardSlackSec : 0;
   for (let k = 1; k <= q.maxTransfers + 1; k++) {
     // earliest walked label at each stop that did not come off `run` (changing vehicles means another run)
     const readyFor = (s: number, run: number): number => {
@@ -160,10 +166,11 @@ function reference(conns: Connection[], q: ReferenceQuery): Int32Array {
     const vehicle: Map<number, number>[] = Array.from({ length: n }, () => new Map());
     const onBoard = new Set<number>();
     for (const c of conns) {
-      if (c.to >= q.limit) continue;
+      const to = c.to + boardAfter;
+      if (to >= q.limit) continue;
       if (q.tripAllowed && q.tripAllowed[c.trip] === 0) continue;
-      if (!onBoard.has(c.run) && c.board && stopOk(c.fromStop) && readyFor(c.fromStop, c.run) <= c.from) onBoard.add(c.run);
-      if (onBoard.has(c.run) && c.alight && stopOk(c.toStop)) vehicle[c.toStop]!.set(c.run, Math.min(vehicle[c.toStop]!.get(c.run) ?? Infinity, c.to));
+      if (!onBoard.has(c.run) && c.board && stopOk(c.fromStop) && readyFor(c.fromStop, c.run) + boardBefore <= c.from) onBoard.add(c.run);
+      if (onBoard.has(c.run) && c.alight && stopOk(c.toStop)) vehicle[c.toStop]!.set(c.run, Math.min(vehicle[c.toStop]!.get(c.run) ?? Infinity, to));
     }
     const next: Map<number, number>[] = Array.from({ length: n }, () => new Map());
     const add = (s: number, run: number, x: number) => {
@@ -242,6 +249,8 @@ interface Scenario {
   masks?: boolean;
   /** random realtime runs laid over the timetable */
   realtime?: boolean;
+  /** seconds to be at a stop before a boarding (0 by default) */
+  boardSlackSec?: number;
 }
 
 /**
@@ -342,10 +351,11 @@ function crossCheck(sc: Scenario): { reached: number; queries: number } {
         stopAllowed,
         wheelchair: false,
         walkingSpeed: speed,
+        boardSlackSec: sc.boardSlackSec ?? 0,
         overlay,
       };
       const got = raptor.search(q);
-      const expected = reference(conns, { access, limit: sc.maxDurationSec, minTransfers, maxTransfers: sc.maxTransfers, tripAllowed, stopAllowed, walks });
+      const expected = reference(conns, { access, limit: sc.maxDurationSec, minTransfers, maxTransfers: sc.maxTransfers, tripAllowed, stopAllowed, walks, boardSlackSec: sc.boardSlackSec ?? 0, direction });
       const context = `${sc.name}, ${direction}, query ${i} (seed ${sc.seed}), access ${JSON.stringify([...access])}`;
       assert.deepEqual(Array.from(got.vehicleSec), Array.from(expected), context);
       const listed = Array.from(got.reached.subarray(0, got.reachedCount)).sort((a, b) => a - b);
@@ -384,6 +394,14 @@ test('rnv: three hours, up to 3 transfers, both directions', () => {
 test('rnv: random footpaths between stops closer than 400 m', () => {
   const { reached, queries } = crossCheck({ name: 'footpaths', t0: at(2016, 11, 8, 8), seed: 3, maxDurationSec: 3600, maxTransfers: 3, footpaths: true });
   assert.ok(reached > 50 * queries, `${reached} over ${queries}`);
+});
+
+test('rnv: a board slack of 60 s at every boarding, with footpaths, both directions', () => {
+  const { reached, queries } = crossCheck({ name: 'slack', t0: at(2016, 11, 8, 8), seed: 13, maxDurationSec: 3600, maxTransfers: 3, footpaths: true, boardSlackSec: 60 });
+  assert.ok(reached > 50 * queries, `${reached} over ${queries}`);
+  // and it changes answers: with the slack, some stops are reached later than without
+  const without = crossCheck({ name: 'slack 0', t0: at(2016, 11, 8, 8), seed: 13, maxDurationSec: 3600, maxTransfers: 3, footpaths: true });
+  assert.ok(without.reached > reached, `fewer stops reached within the hour with the slack (${reached}) than without (${without.reached})`);
 });
 
 test('rnv: at least one and two transfers (minimum), with footpaths', () => {

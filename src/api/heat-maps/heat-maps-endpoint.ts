@@ -5,6 +5,7 @@
 import { nearestSegment, projectX, projectY } from '../../model/street-graph.js';
 import type { HeatMapMode, HeatMapQuery } from '../../routing/heat-map.js';
 import type { CoverageRegistry } from '../../service/coverage-registry.js';
+import { boardSlackOf } from '../../service/coverage-config.js';
 import type { Generation } from '../../service/generation.js';
 import type { FreshnessLevel } from '../../ptref/freshness.js';
 import { WorkUnavailable } from '../../service/worker-pool.js';
@@ -138,7 +139,7 @@ export async function answerMap(registry: CoverageRegistry, runner: HeatMapRunne
   if (centre.kind === 'unknown') throw fail('unknown_object', invalidEntryPoint(placeId), generation);
   if (!generation.streets) throw fail('no_solution', NO_STREET_NETWORK, generation);
 
-  const query = buildQuery(params, generation, direction, centre, t0, map);
+  const query = buildQuery(params, generation, direction, centre, t0, map, boardSlackOf(coverage.config));
   const render: HeatMapRender = {
     placeKey: direction === 'departure' ? 'from' : 'to',
     placeJson: placeJson(generation, centre),
@@ -267,6 +268,7 @@ function buildQuery(
   centre: Centre & { lon: number; lat: number },
   t0: number,
   map: MapRequest,
+  boardSlackSec: number,
 ): HeatMapQuery {
   const profile = params.traveler_type ? TRAVELER_PROFILES[params.traveler_type] : undefined;
   // ridesharing is refused before this point
@@ -321,6 +323,7 @@ function buildQuery(
     resolution: map.resolution,
     maxTransfers: Math.max(0, params.max_nb_transfers),
     minTransfers: Math.max(0, params.min_nb_transfers),
+    boardSlackSec,
     wheelchair,
     directPath: directPath !== 'none',
     transit: directPath !== 'only',

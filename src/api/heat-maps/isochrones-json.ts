@@ -3,7 +3,7 @@
  * FeatureCollection. Each band is contoured from the travel-time field of the map (not circles
  * around stops): see `formats/contours.ts`.
  */
-import type { Grid } from '../../routing/raster.js';
+import type { Grid } from '../../routing/grid.js';
 import { isoband, type MultiPolygonCoords } from '../../formats/contours.js';
 import type { HeatMapBodyParts } from './heat-map-json.js';
 

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isoband, type MultiPolygonCoords, type Ring } from '../../../src/formats/contours.js';
 import { insideRing, signedArea } from '../../../src/formats/rings.js';
-import type { Grid } from '../../../src/routing/raster.js';
+import type { Grid } from '../../../src/routing/grid.js';
 import { invalidity } from '../../helpers/geometry-validity.js';
 import { mulberry32 } from '../../helpers/random.js';
 

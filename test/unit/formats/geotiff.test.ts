@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fromArrayBuffer } from 'geotiff';
 import { writeGeoTiff } from '../../../src/formats/geotiff.js';
-import type { Grid } from '../../../src/routing/raster.js';
+import type { Grid } from '../../../src/routing/grid.js';
 import { mulberry32 } from '../../helpers/random.js';
 
 /** A grid of `R` cells per side with random seconds (about a fifth unreachable). */

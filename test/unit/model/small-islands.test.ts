@@ -1,6 +1,6 @@
 /**
- * Small islands (model/small-islands.ts): a centre does not attach to a piece of footway joined to
- * nothing when the network is within reach, unless a stop point holds that piece.
+ * Small islands (model/small-islands.ts): neither a centre nor a stop point links to a piece of
+ * footway joined to nothing when the network is within reach.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -27,19 +27,20 @@ const snapAt = (g: StreetGraph, x: number, y: number) => snapPoint(g, Layer.Walk
 
 test('a centre near a piece of footway joined to nothing attaches to the network, 90 m away', () => {
   const g = network();
-  const noStops = snapStops(g, new Float64Array(0), new Float64Array(0));
   // (115, 90): 10 m from the footway, 90 m from the street
   const before = snapAt(g, 115, 90);
   assert.equal(Math.round(before.offsetM), 10, 'the footway is nearest');
-  assert.deepEqual(removeSmallIslands(g, noStops), [1, 0, 0]);
+  assert.deepEqual(removeSmallIslands(g), [1, 0, 0]);
   const after = snapAt(g, 115, 90);
   assert.equal(Math.round(after.offsetM), 90);
   assert.equal(g.edgeAccess[after.edge]! & 3, 3, 'on the street');
 });
 
-test('a piece of footway holding a stop point stays: the stop and a centre beside it attach to it', () => {
+test('a stop point beside a piece of footway joined to nothing links to the network, its offset walked', () => {
   const g = network();
+  assert.deepEqual(removeSmallIslands(g), [1, 0, 0]);
+  // linked after the islands are removed: (120, 105) is 5 m from the footway, 105 m from the street
   const stops = snapStops(g, Float64Array.of(lonOfX(120)), Float64Array.of(latOfY(105)));
-  assert.deepEqual(removeSmallIslands(g, stops), [0, 0, 0]);
-  assert.equal(Math.round(snapAt(g, 115, 90).offsetM), 10);
+  assert.equal(Math.round(stops.offsetM[Layer.Walk]![0]!), 105);
+  assert.equal(g.edgeAccess[stops.edge[Layer.Walk]![0]!]! & 3, 3, 'on the street');
 });

@@ -19,6 +19,8 @@ const LAYOUTS: Record<number, string> = {
   1: '581a0f33b41ecf66',
   // street statistics: roads opened for their unmapped sidewalks, ways opened against false islands, small islands
   2: 'a053eeb574e86e5f',
+  // the same layout, another meaning: stops linked after the small islands are removed, transfers along the streets only
+  3: 'a053eeb574e86e5f',
 };
 
 /** One line per path of the tree and the kind of value found there (array elements merged). */

@@ -67,6 +67,8 @@ interface Ask {
   maxTransfers?: number;
   minTransfers?: number;
   speed?: number;
+  /** board slack, seconds (0 by default) */
+  slack?: number;
   wheelchair?: boolean;
   tripAllowed?: Uint8Array | null;
   stopAllowed?: Uint8Array | null;
@@ -89,6 +91,7 @@ function query(n: Network, ask: Ask): RaptorQuery {
     stopAllowed: ask.stopAllowed ?? null,
     wheelchair: ask.wheelchair ?? false,
     walkingSpeed: ask.speed ?? 1,
+    boardSlackSec: ask.slack ?? 0,
   };
 }
 
@@ -221,6 +224,42 @@ test('arrival direction: latest boarding time to reach the targets by t0, mirror
   // an access time on the arrival side: F is 300 s from the centre, so F must be reached by 08:40
   assert.deepEqual(reach(n, { from: { F: 300 }, at: [8, 45], direction: 'arrival' }), { A: 2700, B: 2100, E: 900 });
   assert.deepEqual(reach(n, { from: { F: 301 }, at: [8, 45], direction: 'arrival' }), {});
+});
+
+test('board slack at the first boarding: the rider is at the stop that long before the vehicle leaves', async () => {
+  const n = await network(TOWN);
+  // at A at 07:59: with 60 s of slack T1 (08:00) is still caught; at 07:59:01 it is gone, T2 at 09:00
+  assert.deepEqual(reach(n, { from: ['A'], at: [7, 59], maxTransfers: 0, slack: 60 }), { B: 660, C: 1260 });
+  const late = zonedToEpoch('UTC', 2024, 1, 9, 7, 59, 1);
+  const r = n.raptor.search({ ...query(n, { from: ['A'], at: [7, 59], maxTransfers: 0, slack: 60, T: 7200 }), t0: late });
+  assert.equal(r.vehicleSec[n.stop('B')], 9 * 3600 + 600 - (7 * 3600 + 59 * 60 + 1), 'T2 reaches B at 09:10');
+  // an access time counts before the slack: from 07:58, 30 s to A, then 90 s: 08:00, T1 still; 31 s misses it
+  assert.deepEqual(reach(n, { from: { A: 30 }, at: [7, 58], maxTransfers: 0, slack: 90 }), { B: 720, C: 1320 });
+  assert.deepEqual(reach(n, { from: { A: 31 }, at: [7, 58], maxTransfers: 0, slack: 90 }), {});
+});
+
+test('board slack at a transfer, on a change at one stop and after a footpath', async () => {
+  // C at 08:20, U1 leaves at 08:25: 300 s of slack still catches it (D at 08:35), 301 s does not
+  // (U2 at 08:45, D at 08:55); leaving A's side at 07:50 so that T1 (08:00) is caught either way
+  const n = await network(TOWN, { footpaths: FOOTPATH_CE });
+  assert.equal(reach(n, { from: ['A'], at: [7, 50], slack: 300 }).D, 2700);
+  assert.equal(reach(n, { from: ['A'], at: [7, 50], slack: 301, T: 7200 }).D, 3900);
+  // C at 08:20, 120 s to E at 1 m/s (08:22), V1 leaves E at 08:30 (F at 08:40): 480 s of slack makes it, 481 s does not
+  assert.equal(reach(n, { from: ['A'], at: [7, 51], speed: 1, slack: 480 }).F, 2940);
+  assert.equal(reach(n, { from: ['A'], at: [7, 51], speed: 1, slack: 481 }).F, undefined);
+});
+
+test('board slack in the arrival direction: before each boarding, read backwards', async () => {
+  const n = await network(TOWN, { footpaths: FOOTPATH_CE });
+  // to D by 08:40: U1 leaves C at 08:25, so be at C by 08:24 (60 s of slack): C at 960 s before t0;
+  // T1 reaches C at 08:20 in time, boarded at B at 08:10 (be there by 08:09: 1860 s) and A at 08:00 (2460 s)
+  assert.deepEqual(reach(n, { from: ['D'], at: [8, 40], direction: 'arrival', slack: 60 }), { A: 2460, B: 1860, C: 960 });
+  // with 301 s of slack, T1 (C at 08:20) is too late for U1 (be at C by 08:19:59): no transfer, only C
+  assert.deepEqual(reach(n, { from: ['D'], at: [8, 40], direction: 'arrival', slack: 301 }), { C: 1201 });
+  // to F by 08:45: V1 leaves E at 08:30, be there by 08:29; walk 120 s from C: alight at C by 08:27; T1 at C at 08:20 fits
+  assert.deepEqual(reach(n, { from: ['F'], at: [8, 45], direction: 'arrival', slack: 60 }), { A: 2760, B: 2160, E: 960 });
+  // the first-boarding slack mirrors the departure one: be at A by 07:59 to take T1 at 08:00
+  assert.equal(reach(n, { from: ['C'], at: [8, 20], direction: 'arrival', maxTransfers: 0, slack: 60 }).A, 1260);
 });
 
 test('forbidden trips and stops', async () => {

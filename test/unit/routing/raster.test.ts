@@ -1,11 +1,16 @@
+/**
+ * The heat-map grid's cells (routing/raster.ts, routing/cell-links.ts): each linked to its nearest
+ * street of the layer within LINK_RADIUS_M and valued there, plus the off-street offset on foot;
+ * and the heat matrix JSON.
+ */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { heatMatrixJson } from '../../../src/api/heat-maps/heat-map-json.js';
 import { Layer, layerBits } from '../../../src/model/street-layers.js';
-import { BoxBuilder, cellSizeM, matchRadiusM, nearbyRadiusM, Rasterizer, SHORTCUT_M, toSeconds, type Grid } from '../../../src/routing/raster.js';
-import { UNREACHED } from '../../../src/routing/unreached.js';
+import { Rasterizer, toSeconds } from '../../../src/routing/raster.js';
+import { BoxBuilder, cellGeometry, type Grid } from '../../../src/routing/grid.js';
 import { StreetSearch } from '../../../src/routing/street-search.js';
-import { nearestSegment, projectX, projectY, segmentDistance2, type StreetGraph } from '../../../src/model/street-graph.js';
+import { LINK_RADIUS_M, nearestSegment, segmentDistance2, type StreetGraph } from '../../../src/model/street-graph.js';
 import { graphOf, latOfY, lonOfX } from '../../helpers/street-fixture.js';
 import { lcg } from '../../helpers/random.js';
 
@@ -32,86 +37,112 @@ describe('heat matrix JSON', () => {
   });
 });
 
-describe('raster', () => {
-  // one straight street from (0, 0) to (100, 0) metres; the grid's cell centres are at x = 0, 100 and y = -50, 50
-  const { graph } = graphOf(
+type Ways = { nodes: number[]; tags: Record<string, string> }[];
+
+/**
+ * The seconds of each cell of `grid` (truncated, -1 null) from a street search seeded at the vertex
+ * of `seedNode` (the fixture's point number) on `layer` at `speed` m/s, offsets walked at `walkSpeed`.
+ */
+function cellsOf(g: StreetGraph, grid: Grid, ask: { layer?: Layer; speed?: number; walkSpeed?: number; seedNode?: number; reverse?: boolean; maxSec?: number } = {}): number[][] {
+  const { layer = Layer.Walk, speed = 1, walkSpeed = 1, seedNode = 0, reverse = false, maxSec = 3600 } = ask;
+  const R = grid.resolution;
+  const search = new StreetSearch(g, 100_000);
+  search.reset();
+  search.seed([...g.vertexNodeId].indexOf(seedNode + 1), 0);
+  search.run(layer, speed, maxSec * 10, reverse);
+  const values = new Float64Array(R * R).fill(Infinity);
+  const rasterizer = new Rasterizer(g, R);
+  rasterizer.link(grid, layer);
+  rasterizer.valueCells(grid, layer, speed, walkSpeed, reverse, maxSec * 10, search, values);
+  const out = new Int32Array(R * R);
+  toSeconds(values, maxSec, out);
+  return Array.from({ length: R }, (_, i) => Array.from(out.subarray(i * R, (i + 1) * R)));
+}
+
+/** A grid whose cell centres are at x = x0 + i·size, y = y0 + j·size (metres), R × R. */
+function gridAt(x0: number, y0: number, size: number, R: number): Grid {
+  return { minLon: lonOfX(x0 - size / 2), maxLon: lonOfX(x0 - size / 2 + R * size), minLat: latOfY(y0 - size / 2), maxLat: latOfY(y0 - size / 2 + R * size), resolution: R };
+}
+
+describe('cells linked to the nearest street', () => {
+  // one straight street from (0, 0) to (100, 0); cell centres at x = 0, 100 and y = -50, 50
+  const { graph: street } = graphOf(
     [
       [0, 0],
       [100, 0],
     ],
     [{ nodes: [0, 1], tags: { highway: 'residential' } }],
   );
-  const grid: Grid = { minLon: lonOfX(-50), maxLon: lonOfX(150), minLat: latOfY(-100), maxLat: latOfY(100), resolution: 2 };
-  const vertexAt = (node: number) => [...graph.vertexNodeId].indexOf(node + 1);
+  const grid = gridAt(0, -50, 100, 2);
 
-  function raster(layer: Layer, speed: number, seedNode: number, reverse: boolean, maxSec: number): number[][] {
-    const search = new StreetSearch(graph, 10_000);
-    search.reset();
-    search.seed(vertexAt(seedNode), 0);
-    search.run(layer, speed, 10_000, reverse);
-    const values = new Float64Array(4).fill(Infinity);
-    new Rasterizer(graph, 4).valueCells(grid, layer, speed, reverse, 10_000, search, values);
-    const out = new Int32Array(4);
-    toSeconds(values, maxSec, out);
-    return [
-      [out[0]!, out[1]!],
-      [out[2]!, out[3]!],
-    ];
-  }
-
-  test('each cell near the street: the better end of the segment plus the straight distance, truncated', () => {
-    // from (0,0) walking at 1 m/s: the far end is at 100 s; the cell at (100, ±50) is 111.8 m from (0,0), 50 m from (100,0)
-    assert.deepEqual(raster(Layer.Walk, 1, 0, false, 3600), [
+  test('a cell takes its link point’s cost plus the offset, not the straight line from the start', () => {
+    // (100, ±50) links to (100, 0), reached at 100 s, 50 m off the street: 150 (the straight line from (0, 0) would give 111)
+    assert.deepEqual(cellsOf(street, grid), [
       [50, 50],
-      [111, 111],
+      [150, 150],
     ]);
   });
 
-  test('a cell on a street reached late takes the straight walk from a street within 1 km (SHORTCUT_M), on foot only', () => {
-    // two parallel streets along x from 0 to 2000 m, `gap` metres apart, joined only at x = 2000;
-    // 100 m cells with centres on both streets; the search starts at (0, 0) at 1 m/s
-    const valueAt = (gap: number, layer: Layer): number => {
-      const { graph: g } = graphOf(
-        [
-          [0, 0],
-          [2000, 0],
-          [2000, gap],
-          [0, gap],
-        ],
-        [{ nodes: [0, 1, 2, 3], tags: { highway: 'residential' } }],
-      );
-      const R = 21;
-      const box: Grid = { minLon: lonOfX(-50), maxLon: lonOfX(2050), minLat: latOfY(-50), maxLat: latOfY(2050), resolution: R };
-      const search = new StreetSearch(g, 100_000);
-      search.reset();
-      search.seed([...g.vertexNodeId].indexOf(1), 0);
-      search.run(layer, 1, 100_000, false);
-      const values = new Float64Array(R * R).fill(Infinity);
-      new Rasterizer(g, R).valueCells(box, layer, 1, false, 100_000, search, values);
-      const out = new Int32Array(R * R);
-      toSeconds(values, 10_000, out);
-      return out[0 * R + gap / 100]!; // the cell of (0, gap): on the second street
-    };
-    assert.ok(SHORTCUT_M === 1000);
-    // 300 m apart: walked straight across (300 s), not round by the streets (2000 + 300 + 2000 s)
-    assert.equal(valueAt(300, Layer.Walk), 300);
-    // 1,500 m apart: beyond SHORTCUT_M, the streets' way round stands (5500 s, truncated from float metres)
-    assert.ok([5499, 5500].includes(valueAt(1500, Layer.Walk)));
-    // a bike keeps to its streets (4300 s, likewise)
-    assert.ok([4299, 4300].includes(valueAt(300, Layer.Bike)));
-  });
-
   test('null at the maximum duration and beyond', () => {
-    assert.deepEqual(raster(Layer.Walk, 1, 0, false, 111), [
+    assert.deepEqual(cellsOf(street, grid, { maxSec: 150 }), [
       [50, 50],
       [-1, -1],
     ]);
   });
 
-  test('one-way edges and contracted points: values along a street travelled one way only', () => {
-    // a street from (0,0) to (200,0) through a contracted node at (100,0), open to cars only from x=200 to x=0;
-    // cells of the middle row have their centres on the street at x = 25, 125, 225
-    const { graph: street } = graphOf(
+  test('on a bike layer, the street at the bike’s speed and the offset on foot', () => {
+    // (100, 50): 100 m at 4 m/s, then 50 m at 1 m/s
+    assert.deepEqual(cellsOf(street, grid, { layer: Layer.Bike, speed: 4 }), [
+      [50, 50],
+      [75, 75],
+    ]);
+  });
+
+  test('no street within the link radius: null; just within it: linked', () => {
+    const inside = LINK_RADIUS_M - 10;
+    assert.deepEqual(cellsOf(street, gridAt(0, inside, 1000, 1)), [[inside]]);
+    assert.deepEqual(cellsOf(street, gridAt(0, LINK_RADIUS_M + 10, 1000, 1)), [[-1]]);
+  });
+
+  test('a cell beside a river whose nearest street is on the far bank takes the far bank’s value, round by the bridge', () => {
+    // streets along both banks, y = 0 and y = 200, joined by a bridge at x = 1000 only
+    const { graph: river } = graphOf(
+      [
+        [0, 0],
+        [1000, 0],
+        [1000, 200],
+        [0, 200],
+      ],
+      [{ nodes: [0, 1, 2, 3], tags: { highway: 'residential' } }],
+    );
+    // cell centres at x = 0, 110 and y = 40, 150: (0, 40) is 40 m from the near bank, (0, 150) 50 m from the far one
+    const values = cellsOf(river, gridAt(0, 40, 110, 2));
+    // cell (0, 0) is at (0, 40): the near bank, 40 s; cell (0, 1) at (0, 150): the far bank reached
+    // at 1000 + 200 + 1000 s, plus 50 m across the water's edge: 2250 (the straight line: 150)
+    assert.equal(values[0]![0], 40);
+    assert.equal(values[0]![1], 2250);
+  });
+
+  test('a cell inside a block takes the street it faces, round the block, not the straight line across it', () => {
+    // a square block from (0, 0) to (200, 200), the search from the middle of its south side
+    const { graph: block } = graphOf(
+      [
+        [100, 0],
+        [200, 0],
+        [200, 200],
+        [0, 200],
+        [0, 0],
+      ],
+      [{ nodes: [0, 1, 2, 3, 4, 0], tags: { highway: 'residential' } }],
+    );
+    // the cell centred on (100, 180): 20 m from the north side, reached at 100 + 200 + 100 s
+    assert.deepEqual(cellsOf(block, gridAt(100, 180, 10, 1)), [[420]]);
+  });
+
+  test('one-way edges and contracted points: a cell links to its street whatever the direction, and is null where the mode cannot go', () => {
+    // a street from (0, 0) to (200, 0) through a contracted node at (100, 0), open to cars only from
+    // x = 200 to x = 0; the middle row's cell centres lie on the street at x = 25, 125, and 25 m past its end at x = 225
+    const { graph: oneWay } = graphOf(
       [
         [0, 0],
         [100, 0],
@@ -120,60 +151,34 @@ describe('raster', () => {
       [{ nodes: [0, 1, 2], tags: { highway: 'residential', oneway: '-1' } }],
     );
     const g3: Grid = { minLon: lonOfX(-25), maxLon: lonOfX(275), minLat: latOfY(-150), maxLat: latOfY(150), resolution: 3 };
-    const at = (node: number) => [...street.vertexNodeId].indexOf(node + 1);
-    const middleRow = (layer: Layer, seedNode: number, reverse: boolean) => {
-      const search = new StreetSearch(street, 10_000);
-      search.reset();
-      search.seed(at(seedNode), 0);
-      search.run(layer, 1, 10_000, reverse);
-      const values = new Float64Array(9).fill(Infinity);
-      new Rasterizer(street, 3).valueCells(g3, layer, 1, reverse, 10_000, search, values);
-      const out = new Int32Array(9);
-      toSeconds(values, 3600, out);
-      return [out[1]!, out[4]!, out[7]!];
-    };
+    const middleRow = (layer: Layer, seedNode: number, reverse: boolean) => cellsOf(oneWay, g3, { layer, seedNode, reverse }).map((column) => column[1]!);
     assert.deepEqual(middleRow(Layer.Walk, 0, false), [25, 125, 225]);
-    // no car from x=0 along the street: the cell at x=125 is valued straight from x=0 (the segment
-    // from x=0 to x=100 lies 25 m away), the one at x=225 (only the unreached segment near it) by
-    // the walk between cells, 100 m from the cell at x=125
-    assert.deepEqual(middleRow(Layer.Car, 0, false), [25, 125, 225]);
+    // no car from x = 0 along the street: nothing but x = 0 itself is reached
+    assert.deepEqual(middleRow(Layer.Car, 0, false), [-1, -1, -1]);
     assert.deepEqual(middleRow(Layer.Car, 2, false), [175, 75, 25]);
-    assert.deepEqual(middleRow(Layer.Car, 0, true), [25, 125, 225], 'reaching x=0 by car works from anywhere on the street');
-    // to reach x=200 by car: only from x=200 itself; the cell at x=125 joins it straight, off the
-    // street, and the cell at x=25 by the walk between cells
-    assert.deepEqual(middleRow(Layer.Car, 2, true), [175, 75, 25]);
+    assert.deepEqual(middleRow(Layer.Car, 0, true), [25, 125, 225], 'reaching x = 0 by car works from anywhere on the street');
+    // to reach x = 200 by car: only from x = 200 itself (the cell past the end walks its 25 m)
+    assert.deepEqual(middleRow(Layer.Car, 2, true), [-1, -1, 25]);
   });
 
-  test('no street within the matching radius: null', () => {
-    const far: Grid = { minLon: lonOfX(2000), maxLon: lonOfX(2100), minLat: latOfY(2000), maxLat: latOfY(2100), resolution: 2 };
-    const search = new StreetSearch(graph, 10_000);
-    search.reset();
-    search.seed(vertexAt(0), 0);
-    search.run(Layer.Walk, 1, 10_000, false);
-    const values = new Float64Array(4).fill(Infinity);
-    new Rasterizer(graph, 4).valueCells(far, Layer.Walk, 1, false, 10_000, search, values);
-    assert.deepEqual([...values], [Infinity, Infinity, Infinity, Infinity]);
-    assert.equal(matchRadiusM(far), 500);
-  });
-
-  test('every cell as the rule says, by brute force: the best street within the nearby radius, improved by the grid walk from the others within SHORTCUT_M; elsewhere the grid walk, up to the matching radius and its notches', () => {
+  test('every cell as the rule says, by brute force over every segment: the nearest, the cost at its link point plus the offset', () => {
     const random = lcg(11);
-    // a jittered lattice of streets 100 m apart, some of them missing: detours and dead ends
+    // a jittered lattice of streets 100 m apart, some of them missing, some motorways (not walked)
     const points: [number, number][] = [];
     const N = 16;
     for (let i = 0; i < N; i++) for (let j = 0; j < N; j++) points.push([i * 100 + random() * 40, j * 100 + random() * 40]);
-    const ways = [];
+    const ways: Ways = [];
     for (let i = 0; i < N; i++) {
       for (let j = 0; j < N; j++) {
-        if (i + 1 < N && random() < 0.8) ways.push({ nodes: [i * N + j, (i + 1) * N + j], tags: { highway: 'residential' } });
-        if (j + 1 < N && random() < 0.8) ways.push({ nodes: [i * N + j, i * N + j + 1], tags: { highway: 'residential' } });
+        const highway = random() < 0.1 ? 'motorway' : 'residential';
+        if (i + 1 < N && random() < 0.8) ways.push({ nodes: [i * N + j, (i + 1) * N + j], tags: { highway } });
+        if (j + 1 < N && random() < 0.8) ways.push({ nodes: [i * N + j, i * N + j + 1], tags: { highway } });
       }
     }
     const lattice = graphOf(points, ways).graph;
-    // straight streets every 15° from one point, a node every 20 m: wide wedges between them that
-    // only the grid walk values
+    // straight streets every 15° from one point, a node every 20 m: wide wedges between them
     const starPoints: [number, number][] = [[750, 750]];
-    const starWays = [];
+    const starWays: Ways = [];
     for (let k = 0; k < 24; k++) {
       const nodes = [0];
       for (let r = 20; r <= 1000; r += 20) {
@@ -185,63 +190,93 @@ describe('raster', () => {
     const star = graphOf(starPoints, starWays).graph;
     const speed = 1.12;
     const box = new BoxBuilder();
-    box.addSquare(lonOfX(750), latOfY(750), 1100);
-    let nulls = 0;
+    box.addSquare(lonOfX(750), latOfY(750), 1500);
+    let cells = 0;
+    let exact = 0;
+    let farOff = 0;
     let valued = 0;
     const cases = [
-      [lattice, 71, 600],
-      [lattice, 60, 900],
-      [lattice, 41, 300],
-      [lattice, 90, 1200],
-      [star, 90, 700],
-      [star, 89, 500],
+      [lattice, Layer.Walk, 71, 1600],
+      [lattice, Layer.Car, 60, 1900],
+      [lattice, Layer.Walk, 41, 900],
+      [lattice, Layer.Walk, 150, 2200],
+      [star, Layer.Walk, 90, 1700],
+      [star, Layer.Walk, 13, 1500],
     ] as const;
-    for (const [g, R, limitSec] of cases) {
+    for (const [g, layer, R, limitSec] of cases) {
       const grid = box.grid(R);
-      const search = new StreetSearch(g, 20_000);
+      const search = new StreetSearch(g, 40_000);
       search.reset();
       if (g === star) search.seed(0, 0);
       else {
         search.seed(Math.floor(random() * g.vertexCount), 0);
         search.seed(Math.floor(random() * g.vertexCount), Math.floor(random() * 3000));
       }
-      search.run(Layer.Walk, speed, limitSec * 10, false);
+      search.run(layer, speed, limitSec * 10, false);
       const values = new Float64Array(R * R).fill(Infinity);
-      new Rasterizer(g, 150).valueCells(grid, Layer.Walk, speed, false, limitSec * 10, search, values);
-      const actual = new Int32Array(R * R);
-      toSeconds(values, limitSec, actual);
-      const expected = bruteForce(g, grid, search, speed, limitSec * 10);
-      for (let c = 0; c < R * R; c++) {
-        const e = expected[c]!;
-        // a value within float noise of a whole second may truncate either way
-        const accepted = [e - 1e-6, e + 1e-6].map((v) => (v < limitSec * 10 ? Math.floor(v / 10) : -1));
-        assert.ok(accepted.includes(actual[c]!), `resolution ${R}, ${limitSec} s, cell ${Math.floor(c / R)},${c % R}: ${actual[c]} s, expected ${accepted.join(' or ')}`);
-        if (actual[c]! < 0) nulls++;
-        else valued++;
+      const rasterizer = new Rasterizer(g, 150);
+      rasterizer.link(grid, layer);
+      rasterizer.valueCells(grid, layer, speed, speed, false, limitSec * 10, search, values);
+      const { x0, y0, dx, dy } = cellGeometry(g, grid);
+      const diagonal = Math.hypot(dx, dy);
+      for (let i = 0; i < R; i++) {
+        for (let j = 0; j < R; j++) {
+          const cx = x0 + (i + 0.5) * dx;
+          const cy = y0 + (j + 0.5) * dy;
+          // every segment of the layer: its distance and the value through it
+          const through: { d: number; v: number }[] = [];
+          for (let s = 0; s < g.segmentCount; s++) {
+            if ((g.edgeAccess[g.segmentEdge[s]!]! & layerBits(layer)) === 0) continue;
+            const d = Math.sqrt(segmentDistance2(g, s, cx, cy));
+            const a = g.segmentPoint[s]!;
+            const ax = g.geomX[a]!;
+            const ay = g.geomY[a]!;
+            const sx = g.geomX[a + 1]! - ax;
+            const sy = g.geomY[a + 1]! - ay;
+            const t = Math.min(1, Math.max(0, ((cx - ax) * sx + (cy - ay) * sy) / (sx * sx + sy * sy || 1)));
+            const along = g.geomAlongM[a]! + t * (g.geomAlongM[a + 1]! - g.geomAlongM[a]!);
+            through.push({ d, v: search.costAlong(g.segmentEdge[s]!, along, layer, 10 / speed, false) + (d * 10) / speed });
+          }
+          const nearest = Math.min(...through.map((x) => x.d));
+          const seconds = (v: number) => (v < limitSec * 10 ? Math.floor(v / 10) : -1);
+          // the rule: the nearest segment (any of those at that distance, within float noise)
+          const expected = nearest > LINK_RADIUS_M + 1e-6 ? [-1] : through.filter((x) => x.d <= nearest + 1e-6).map((x) => seconds(x.v));
+          // near: a segment less than a cell's diagonal farther than the nearest (where two streets are
+          // almost as near, the propagation may settle on the other), or null that near the radius
+          const near = through.filter((x) => x.d <= nearest + diagonal && x.d <= LINK_RADIUS_M).map((x) => seconds(x.v));
+          if (nearest + diagonal > LINK_RADIUS_M) near.push(-1);
+          const got = seconds(values[i * R + j]!);
+          const matches = (list: number[]) => list.some((e) => Math.abs(e - got) <= 1);
+          cells++;
+          if (matches(expected)) exact++;
+          else {
+            // a street within half a diagonal of the centre: always the exact nearest
+            assert.ok(nearest > diagonal / 2, `resolution ${R}, cell ${i},${j} (${nearest.toFixed(1)} m from a street): ${got} s, expected ${expected.join(' or ')}`);
+            if (!matches(near)) farOff++;
+          }
+          if (got >= 0) valued++;
+        }
       }
     }
-    assert.ok(nulls > 1000 && valued > 1000, `${valued} cells valued, ${nulls} null`);
+    assert.ok(exact / cells >= 0.98, `${exact} of ${cells} cells exactly as the nearest segment gives (at least 98 %)`);
+    assert.ok(farOff / cells <= 0.0005, `${farOff} of ${cells} cells valued through a street more than a diagonal farther than the nearest (at most 0.05 %)`);
+    assert.ok(valued > 5000 && cells - valued > 5000, `${valued} cells valued of ${cells}`);
   });
 
   test('the nearest-segment search (snapping) answers what a scan of every segment answers', () => {
     const random = lcg(7);
     const points: [number, number][] = [];
     for (let i = 0; i < 300; i++) points.push([random() * 2000, random() * 2000]);
-    const ways = [];
+    const ways: Ways = [];
     for (let i = 0; i + 2 < points.length; i += 3) ways.push({ nodes: [i, i + 1, i + 2], tags: { highway: i % 2 ? 'residential' : 'motorway' } });
     const { graph: g } = graphOf(points, ways);
-    // a box wider than the network: cells outside the segment grid too
+    // a box wider than the network: points outside the segment grid too
     const box = new BoxBuilder();
     box.addSquare(lonOfX(1000), latOfY(1000), 1800);
     for (const R of [60, 7]) {
       const big = box.grid(R);
       for (const layer of [Layer.Walk, Layer.Car]) {
-        const p = g.projection;
-        const x0 = projectX(p, big.minLon);
-        const y0 = projectY(p, big.minLat);
-        const dx = (projectX(p, big.maxLon) - x0) / R;
-        const dy = (projectY(p, big.maxLat) - y0) / R;
-        const radius = matchRadiusM(big);
+        const { x0, y0, dx, dy } = cellGeometry(g, big);
         let found = 0;
         for (let i = 0; i < R; i++) {
           for (let j = 0; j < R; j++) {
@@ -249,7 +284,7 @@ describe('raster', () => {
             const cy = y0 + (j + 0.5) * dy;
             // brute force over every segment, ties to the lowest number
             let best = -1;
-            let best2 = radius * radius;
+            let best2 = LINK_RADIUS_M * LINK_RADIUS_M;
             for (let s = 0; s < g.segmentCount; s++) {
               if ((g.edgeAccess[g.segmentEdge[s]!]! & layerBits(layer)) === 0) continue;
               const d2 = segmentDistance2(g, s, cx, cy);
@@ -258,7 +293,7 @@ describe('raster', () => {
                 best = s;
               }
             }
-            assert.equal(nearestSegment(g, cx, cy, radius, layerBits(layer)), best, `point search, cell ${i},${j} of ${R}`);
+            assert.equal(nearestSegment(g, cx, cy, LINK_RADIUS_M, layerBits(layer)), best, `point search, cell ${i},${j} of ${R}`);
             if (best >= 0) found++;
           }
         }
@@ -267,83 +302,3 @@ describe('raster', () => {
     }
   });
 });
-
-/**
- * The cell values of `Rasterizer.valueCells` (tenths of a second), written from the rule rather
- * than from the code: every segment against every cell, and the grid walk in closed form (k
- * diagonal steps and the rest straight, the shortest 8-neighbour walk between two cells).
- */
-function bruteForce(g: StreetGraph, grid: Grid, search: StreetSearch, speed: number, limitDs: number): Float64Array {
-  const R = grid.resolution;
-  const p = g.projection;
-  const x0 = projectX(p, grid.minLon);
-  const y0 = projectY(p, grid.minLat);
-  const dx = (projectX(p, grid.maxLon) - x0) / R;
-  const dy = (projectY(p, grid.maxLat) - y0) / R;
-  const perMetre = 10 / speed;
-  // the value of each geometry point: a vertex's cost, or along the edge from its ends
-  const pointValue = (s: number, end: 0 | 1): number => {
-    const e = g.segmentEdge[s]!;
-    const point = g.segmentPoint[s]! + end;
-    if (point === g.geomOffset[e]) return search.costOf(g.edgeFrom[e]!) === UNREACHED ? Infinity : search.costOf(g.edgeFrom[e]!);
-    if (point === g.geomOffset[e + 1]! - 1) return search.costOf(g.edgeTo[e]!) === UNREACHED ? Infinity : search.costOf(g.edgeTo[e]!);
-    return search.costAlong(e, g.geomAlongM[point]!, Layer.Walk, perMetre, false);
-  };
-  const edgeReached = new Uint8Array(g.edgeCount);
-  for (let s = 0; s < g.segmentCount; s++) if (pointValue(s, 0) < limitDs || pointValue(s, 1) < limitDs) edgeReached[g.segmentEdge[s]!] = 1;
-  const own = new Float64Array(R * R).fill(Infinity);
-  const settled = new Uint8Array(R * R);
-  for (let i = 0; i < R; i++) {
-    for (let j = 0; j < R; j++) {
-      const cx = x0 + (i + 0.5) * dx;
-      const cy = y0 + (j + 0.5) * dy;
-      for (let s = 0; s < g.segmentCount; s++) {
-        if (!edgeReached[g.segmentEdge[s]!] || segmentDistance2(g, s, cx, cy) > nearbyRadiusM(grid) ** 2) continue;
-        const a = g.segmentPoint[s]!;
-        const v = Math.min(pointValue(s, 0) + Math.hypot(cx - g.geomX[a]!, cy - g.geomY[a]!) * perMetre, pointValue(s, 1) + Math.hypot(cx - g.geomX[a + 1]!, cy - g.geomY[a + 1]!) * perMetre);
-        if (v >= limitDs) continue;
-        settled[i * R + j] = 1;
-        own[i * R + j] = Math.min(own[i * R + j]!, v);
-      }
-    }
-  }
-  const { width, height } = cellSizeM(grid);
-  const walk = (di: number, dj: number) => {
-    const k = Math.min(di, dj);
-    return k * Math.hypot(width, height) + (di - k) * width + (dj - k) * height;
-  };
-  // for each cell: the best settled cell's value plus the walk (and that walk's length), and the nearest settled cell
-  const best = new Float64Array(R * R).fill(Infinity);
-  const bestWalk = new Float64Array(R * R);
-  const nearest = new Float64Array(R * R).fill(Infinity);
-  for (let c = 0; c < R * R; c++) {
-    for (let s = 0; s < R * R; s++) {
-      if (!settled[s]) continue;
-      const d = walk(Math.abs(Math.floor(s / R) - Math.floor(c / R)), Math.abs((s % R) - (c % R)));
-      nearest[c] = Math.min(nearest[c]!, d);
-      const v = own[s]! + d * perMetre;
-      if (v < best[c]!) {
-        best[c] = v;
-        bestWalk[c] = d;
-      }
-    }
-  }
-  const radius = matchRadiusM(grid);
-  const out = new Float64Array(R * R).fill(Infinity);
-  for (let c = 0; c < R * R; c++) {
-    const i = Math.floor(c / R);
-    const j = c % R;
-    if (settled[c]) {
-      // a better value from another street only within SHORTCUT_M
-      out[c] = bestWalk[c]! <= SHORTCUT_M ? best[c]! : own[c]!;
-      continue;
-    }
-    // past the radius, kept only in a notch: 6 of the 8 neighbours within it
-    let within = 0;
-    for (let di = -1; di <= 1; di++)
-      for (let dj = -1; dj <= 1; dj++)
-        if ((di || dj) && i + di >= 0 && i + di < R && j + dj >= 0 && j + dj < R && nearest[(i + di) * R + j + dj]! <= radius) within++;
-    out[c] = nearest[c]! <= radius || within >= 6 ? best[c]! : Infinity;
-  }
-  return out;
-}

@@ -117,9 +117,10 @@ export async function fixtureApp() {
   const gtfs = writeFeed(fixtureGtfs());
   const osm = path.join(mkdtempSync(path.join(tmpdir(), 'navette-osm-')), 'streets.osm');
   writeFileSync(osm, fixtureOsmXml());
+  // Navitia's own test cases know no board slack: the fixture's coverage sets none
   const { app } = await serveCoverages([
-    { id: 'main_routing_test', gtfs: [gtfs], osm, timezone: 'UTC' },
-    { id: 'no_streets', gtfs: [gtfs], timezone: 'UTC' },
+    { id: 'main_routing_test', gtfs: [gtfs], osm, timezone: 'UTC', boardSlackSec: 0 },
+    { id: 'no_streets', gtfs: [gtfs], timezone: 'UTC', boardSlackSec: 0 },
   ]);
   return app;
 }

@@ -1,15 +1,16 @@
 /**
- * Points in the middle of a long street: a heat map's centre and stops attach to the closest point
- * of their segment, and the other points of that street are valued straight along it from there,
- * not through the street's far ends. Exact values on a street built for it:
+ * Points in the middle of a long street: a heat map's centre, its stops and its cells link to the
+ * closest point of their segment, their offset walked, and the other points of that street are
+ * valued straight along it from there, not through the street's far ends. Exact values on a street
+ * built for it:
  *
  *   A (0, 0) ------------------------------------------------------------ B (2000, 0)
  *                 s1 (900, 10)  s2 (934, 10)                                sB (2000, 10)
  *
  * One segment of 2000 m, walking at 1.12 m/s: through an end, any point of it is at least 893 s
- * from its middle. A train leaves s2 at 08:01 and reaches sB at 08:03. A footway from (900, 60) to
- * (960, 60), joined to nothing, holds the stop sX (934, 62): 52 m from s2 straight, but no street
- * leads from it to s2.
+ * from its middle. A train leaves s2 at 08:01 and reaches sB at 08:03; the board slack is the
+ * default, 60 s. A footway from (900, 60) to (960, 60), joined to nothing (a small island), lies
+ * beside the stop sX (934, 62): sX links to the street 62 m away instead.
  */
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -94,6 +95,11 @@ function cellHolding(m: HeatMatrix, x: number, y: number): { value: number | nul
   return { value: m.lines[i]!.duration[j]!, cx: xOf(m.lines[i]!.cell_lon.center_lon), cy: yOf(m.line_headers[j]!.cell_lat.center_lat) };
 }
 
+/** Tenths of a second to walk `metres` at walking speed. */
+const walkDs = (metres: number) => (metres * 10) / WALK;
+/** A seed's tenths for an off-street offset (the engine truncates them). */
+const offsetDs = (metres: number) => Math.trunc(walkDs(metres));
+
 /** Whole seconds of `tenths` (the API's truncation), with 1e-6 of float noise either way. */
 function expectSeconds(actual: number | null, tenths: number, what: string): void {
   const candidates = new Set([Math.floor((tenths - 1e-6) / 10), Math.floor((tenths + 1e-6) / 10)]);
@@ -106,31 +112,36 @@ describe('points in the middle of a long street', () => {
       const m = await heatMap(`${direction}=${lonOf(1000)};${latOf(5)}&max_duration=900&direct_path=only`);
       for (const x of [1000, 1150, 800, 1400, 1980]) {
         const { value, cx, cy } = cellHolding(m, x, 0);
-        // the centre attaches at (1000, 0); through an end each cell would be at 893 s or more
-        expectSeconds(value, (Math.hypot(cx - 1000, cy) * 10) / WALK, `cell at ${x} m`);
+        // the centre links at (1000, 0), 5 m off; the cell's centre at (cx, 0), |cy| off; through an end each cell would be at 893 s or more
+        expectSeconds(value, offsetDs(5) + walkDs(Math.abs(cx - 1000)) + walkDs(Math.abs(cy)), `cell at ${x} m`);
       }
     });
   }
 
-  test('two stops on one segment: the walk between them is straight along it, so the 08:01 train is caught', async () => {
-    // 34 m from s1 to s2: 30 s, in time for the 08:01 train to sB (08:03), 180 s after the start
-    const m = await heatMap('from=s1&max_duration=900');
+  test('two stops on one segment: the walk between them is straight along it and the offsets, so the 08:01 train is caught', async () => {
+    // from s1 at 07:59: 10 + 34 + 10 m to s2 (48 s), a minute to board the 08:01 train, sB at 08:03: 240 s
+    const m = await heatMap('from=s1&max_duration=900', '20240102T075900');
     const { value, cx, cy } = cellHolding(m, 2000, 0);
-    // sB attaches at (2000, 0): its cell is valued from there; walking the 1100 m takes 982 s
-    expectSeconds(value, 1800 + (Math.hypot(cx - 2000, cy) * 10) / WALK, 'the cell of sB');
+    // sB links at (2000, 0), 10 m off: its cell is valued from there; walking the 1100 m takes 982 s
+    expectSeconds(value, 2400 + offsetDs(10) + walkDs(Math.hypot(Math.max(0, cx - 2000), cy) + Math.max(0, 2000 - cx)), 'the cell of sB');
+    // leaving at 08:00, the slack makes the train leave without us: the cell is walked, 982 s and more
+    const late = cellHolding(await heatMap('from=s1&max_duration=1200'), 2000, 0).value;
+    assert.ok(late !== null && late > 980, `${late}`);
   });
 
-  test('from a stop on a footway joined to nothing: the footpath to the platform 52 m away catches the train', async () => {
-    // 52 m × 1.3 at 1.12 m/s: 61 s to s2, in time for the 08:01 train when leaving at 07:59
-    const m = await heatMap('from=sX&max_duration=900', '20240102T075900');
+  test('from a stop beside a footway joined to nothing: it links to the street, and walks its 62 m to catch the train', async () => {
+    // 62 + 10 m to s2 (65 s), a minute to board: in time for the 08:01 train when leaving at 07:58 (not at 07:59)
+    const m = await heatMap('from=sX&max_duration=900', '20240102T075800');
     const { value, cx, cy } = cellHolding(m, 2000, 0);
-    expectSeconds(value, 2400 + (Math.hypot(cx - 2000, cy) * 10) / WALK, 'the cell of sB');
+    expectSeconds(value, 3000 + offsetDs(10) + walkDs(Math.hypot(Math.max(0, cx - 2000), cy) + Math.max(0, 2000 - cx)), 'the cell of sB');
+    const late = cellHolding(await heatMap('from=sX&max_duration=1200', '20240102T075900'), 2000, 0).value;
+    assert.ok(late !== null && late > 960, `${late}`);
   });
 
   test('the arrival map to sB by 08:03: a cell near s1 walks straight to s2 and boards the 08:01 train', async () => {
     const m = await heatMap('to=sB&max_duration=900', '20240102T080300');
     const { value, cx, cy } = cellHolding(m, 900, 0);
-    // boarding at s2 at 08:01 is 120 s before 08:03; s2 attaches at (934, 0), on the cell's segment
-    expectSeconds(value, 1200 + (Math.hypot(cx - 934, cy) * 10) / WALK, 'a cell near s1');
+    // at s2 by 08:00 (the 08:01 train, a minute of slack): 180 s before 08:03; s2 links at (934, 0), 10 m off
+    expectSeconds(value, 1800 + offsetDs(10) + walkDs(Math.abs(934 - cx)) + walkDs(Math.abs(cy)), 'a cell near s1');
   });
 });
