@@ -4,7 +4,8 @@
  * bench/heat-maps-fidelity.ts (everything). Four figures on rnv-mannheim:
  *
  *   1. Journeys: the 951 answers of a public journey planner (bahn.de, GraphHopper's test file
- *      reference-journeys-2016-11.csv). A journey is "inside the feed" when both its stop_ids are
+ *      reference-journeys-2016-11.csv), each the journey of least duration after its query time
+ *      (LEAST_DURATION: not always the earliest arrival; see `ReferenceJourney.departureTime`). A journey is "inside the feed" when both its stop_ids are
  *      stops of the feed (read by raw-gtfs.ts) and the planner's duration plus MARGIN_SEC fits the
  *      API's largest max_duration (86,400 s), so that a map can show it. (The destination, a stop of
  *      the feed, always lies inside the coverage; a destination outside the map's own box is a cell
@@ -13,9 +14,10 @@
  *      capped at 86,400) through the real API path (app.inject, the worker pool), read at the cell
  *      holding the destination stop, is compared with (a) the planner's duration (last arrival −
  *      query time) and (b) the straight-line scan (straight-line-scan.ts) at that cell's centre.
- *      Figures: the share of journeys whose value ≤ max(planner, scan) + TOLERANCE_SEC (null fails),
- *      the distribution of value − scan (a null value counts as +∞: it ranks worst) and the worst 10
- *      by value − max(planner, scan). A null is a cell not reached within max_duration: unreached,
+ *      Figures: the share of journeys whose value ≤ planner + TOLERANCE_SEC (null fails), how many
+ *      we beat the planner on by more than TOLERANCE_SEC (both sides), the distribution of value −
+ *      planner and of value − scan (a null value counts as +∞: it ranks worst) and the worst 10 by
+ *      value − planner. A null is a cell not reached within max_duration: unreached,
  *      or more than MARGIN_SEC slower than both the planner and the scan. The planner (bahn.de) also
  *      rides DB trains the rnv feed lacks (S-Bahn), so it may be faster than anything the feed
  *      allows: hence the bound by the larger of the two.
@@ -26,7 +28,7 @@
  *      max_duration 900): the value of the cell holding the stop; the share of stops with a value of
  *      at most OWN_CELL_MAX_SEC (null fails).
  *
- * The targets are those of issue 15 (FIDELITY_TARGETS).
+ * The targets are issue 25's (FIDELITY_TARGETS).
  */
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
@@ -45,12 +47,13 @@ import { StraightLineScan } from './straight-line-scan.js';
 export const RNV_DIR = path.join(SHARED_DATA, 'rnv-mannheim');
 export const JOURNEYS_FILE = path.join(RNV_DIR, 'reference-journeys-2016-11.csv');
 
-/** Issue 15's targets. */
+/**
+ * The targets (issue 25's, which replaced issue 15's one-sided ones: "no worse than max(planner,
+ * scan) + 300 s" and "value − scan at p90" were met by walking straight through blocks).
+ */
 export const FIDELITY_TARGETS = {
-  /** share of journeys whose value ≤ max(planner, scan) + TOLERANCE_SEC */
-  withinTolerance: 0.97,
-  /** 90th percentile of value − scan, seconds */
-  p90ValueMinusScanSec: 180,
+  /** share of journeys whose value ≤ planner + TOLERANCE_SEC (null fails) */
+  withinTolerance: 0.95,
   /** null cells with ≥ 6 reached neighbours, as a share of the reached cells */
   holeShare: 0.0003,
   /** share of stops whose own cell is worth at most OWN_CELL_MAX_SEC on a walking-only map */
@@ -58,6 +61,8 @@ export const FIDELITY_TARGETS = {
 } as const;
 
 export const TOLERANCE_SEC = 300;
+/** A journey whose planner leaves within this of the query time is prompt (see `ReferenceJourney.departureTime`). */
+export const PROMPT_SEC = 600;
 /** max_duration of a journey's map beyond max(planner, scan) */
 export const MARGIN_SEC = 600;
 export const API_MAX_DURATION_SEC = DEFAULT_LIMITS.maxDurationSec;
@@ -80,6 +85,15 @@ export interface ReferenceJourney {
   id: string;
   /** query_date_time, local */
   queryTime: string;
+  /**
+   * trip_first_departure_date_time, local: the planner was asked for the journey of LEAST_DURATION
+   * after the query time, which may leave much later (a query at 00:06 leaves at 05:19): its arrival
+   * is then not the earliest possible, and beating it says little. A journey leaving within
+   * PROMPT_SEC of the query is "prompt": there, beating the planner means being faster than the city.
+   */
+  departureTime: string;
+  /** the planner's first departure − the query time, seconds */
+  waitSec: number;
   from: string;
   to: string;
   /** trip_last_arrival_date_time − query_date_time, seconds */
@@ -106,6 +120,8 @@ export function readReferenceJourneys(timeZone: string, file = JOURNEYS_FILE): R
   return rows.map((r) => ({
     id: r['query_id']!,
     queryTime: r['query_date_time']!,
+    departureTime: r['trip_first_departure_date_time']!,
+    waitSec: localInstant(timeZone, r['trip_first_departure_date_time']!) - localInstant(timeZone, r['query_date_time']!),
     from: r['query_from_id']!,
     to: r['query_to_id']!,
     plannerSec: localInstant(timeZone, r['trip_last_arrival_date_time']!) - localInstant(timeZone, r['query_date_time']!),
@@ -223,6 +239,7 @@ export interface JourneyResult {
   scanSec: number;
   /** our map's value at the destination's cell; null: unreached (or outside the map's box) */
   value: number | null;
+  /** value ≤ planner + TOLERANCE_SEC */
   within: boolean;
   /** the scan's way to the cell centre, for reports */
   scanLegs: string[];
@@ -247,7 +264,7 @@ export async function compareJourney(h: FidelityHarness, j: ReferenceJourney): P
   const cell = cellOf(grid, scan.lon[d]!, scan.lat[d]!);
   const value = cell ? (grid.values[cell.i]![cell.j] ?? null) : null;
   const scanSec = cell ? scan.valueAt(arrivals, grid.centreLon[cell.i]!, grid.centreLat[cell.j]!) : scanAtStop;
-  const within = value !== null && value <= Math.max(j.plannerSec, scanSec) + TOLERANCE_SEC;
+  const within = value !== null && value <= j.plannerSec + TOLERANCE_SEC;
   const end = cell ? [grid.centreLon[cell.i]!, grid.centreLat[cell.j]!] : [scan.lon[d]!, scan.lat[d]!];
   return { journey: j, maxDuration, plannerSec: j.plannerSec, scanSec, value, within, scanLegs: scan.legs(arrivals, end[0]!, end[1]!) };
 }
@@ -260,8 +277,25 @@ export function percentile(sorted: number[], p: number): number {
 
 export interface JourneyMetrics {
   count: number;
+  /** journeys with value ≤ planner + TOLERANCE_SEC */
   within: number;
   share: number;
+  /** journeys we beat the planner on by more than TOLERANCE_SEC (value < planner − TOLERANCE_SEC) */
+  beaten: number;
+  /**
+   * the journeys the feed can make in the planner's time (the straight-line scan, which walks
+   * straight and boards at once, no later than planner + TOLERANCE_SEC: the planner also rides DB
+   * trains the feed lacks), and how many of them we make within planner + TOLERANCE_SEC
+   */
+  feasible: number;
+  feasibleWithin: number;
+  /** the prompt journeys (planner leaving within PROMPT_SEC of the query), and how many of them we beat so */
+  prompt: number;
+  promptBeaten: number;
+  /** value − planner over the journeys with a value */
+  plannerP10: number;
+  plannerP50: number;
+  plannerP90: number;
   nulls: number;
   /** value − scan, a null value as +∞ */
   p50: number;
@@ -273,7 +307,7 @@ export interface JourneyMetrics {
   reachedP99: number;
   /** the scan's own agreement with the planner: share of journeys with scan ≤ planner + TOLERANCE_SEC */
   scanWithinPlanner: number;
-  /** the 10 worst by value − max(planner, scan) */
+  /** the 10 worst by value − planner */
   worst: JourneyResult[];
 }
 
@@ -281,12 +315,21 @@ export function journeyMetrics(results: JourneyResult[]): JourneyMetrics {
   const within = results.filter((r) => r.within).length;
   const diffs = results.map((r) => (r.value === null ? Infinity : r.value - r.scanSec)).sort((a, b) => a - b);
   const reached = diffs.filter((d) => d !== Infinity);
-  const excess = (r: JourneyResult) => (r.value === null ? Infinity : r.value - Math.max(r.plannerSec, r.scanSec));
+  const excess = (r: JourneyResult) => (r.value === null ? Infinity : r.value - r.plannerSec);
   const worst = [...results].sort((a, b) => excess(b) - excess(a) || a.journey.id.localeCompare(b.journey.id)).slice(0, 10);
+  const againstPlanner = results.filter((r) => r.value !== null).map(excess).sort((a, b) => a - b);
   return {
     count: results.length,
     within,
     share: results.length ? within / results.length : NaN,
+    beaten: againstPlanner.filter((d) => d < -TOLERANCE_SEC).length,
+    feasible: results.filter((r) => r.scanSec <= r.plannerSec + TOLERANCE_SEC).length,
+    feasibleWithin: results.filter((r) => r.scanSec <= r.plannerSec + TOLERANCE_SEC && r.within).length,
+    prompt: results.filter((r) => r.journey.waitSec <= PROMPT_SEC).length,
+    promptBeaten: results.filter((r) => r.journey.waitSec <= PROMPT_SEC && r.value !== null && r.value - r.plannerSec < -TOLERANCE_SEC).length,
+    plannerP10: percentile(againstPlanner, 0.1),
+    plannerP50: percentile(againstPlanner, 0.5),
+    plannerP90: percentile(againstPlanner, 0.9),
     nulls: results.filter((r) => r.value === null).length,
     p50: percentile(diffs, 0.5),
     p90: percentile(diffs, 0.9),
@@ -423,11 +466,14 @@ export function formatReport(parts: {
     const m = parts.journeys;
     out.push(`reference journeys: ${parts.journeysTotal}, inside the feed: ${parts.insideCount}` + (parts.excluded ? ` (left out: ${Object.entries(parts.excluded).map(([k, v]) => `${k} ${v}`).join(', ')})` : ''));
     out.push(`journeys compared: ${m.count}${parts.journeysSampled !== undefined && parts.journeysSampled < (parts.insideCount ?? 0) ? ' (sample)' : ''}`);
-    out.push(`value ≤ max(planner, scan) + ${TOLERANCE_SEC} s: ${m.within} / ${m.count} = ${pct(m.share)} (target ≥ ${pct(t.withinTolerance, 0)}); null values: ${m.nulls}`);
-    out.push(`value − scan (null as +∞): p50 ${sec(m.p50)}, p90 ${sec(m.p90)} (target ≤ ${t.p90ValueMinusScanSec} s), p99 ${sec(m.p99)}`);
+    out.push(`value ≤ planner + ${TOLERANCE_SEC} s: ${m.within} / ${m.count} = ${pct(m.share)} (target ≥ ${pct(t.withinTolerance, 0)}); null values: ${m.nulls}`);
+    out.push(`  among the ${m.feasible} the feed can make in the planner's time (scan ≤ planner + ${TOLERANCE_SEC} s): ${m.feasibleWithin} = ${pct(m.feasibleWithin / m.feasible)}`);
+    out.push(`value < planner − ${TOLERANCE_SEC} s (we beat the planner by more than ${TOLERANCE_SEC} s): ${m.beaten} / ${m.count}; among the ${m.prompt} prompt journeys (the planner leaving within ${PROMPT_SEC} s of the query): ${m.promptBeaten}`);
+    out.push(`value − planner over the journeys with a value: p10 ${sec(m.plannerP10)}, p50 ${sec(m.plannerP50)}, p90 ${sec(m.plannerP90)}`);
+    out.push(`value − scan (null as +∞; the scan walks the straight line × 1.3, for information): p50 ${sec(m.p50)}, p90 ${sec(m.p90)}, p99 ${sec(m.p99)}`);
     out.push(`value − scan over the ${m.count - m.nulls} journeys with a value: p50 ${sec(m.reachedP50)}, p90 ${sec(m.reachedP90)}, p99 ${sec(m.reachedP99)}`);
     out.push(`scan ≤ planner + ${TOLERANCE_SEC} s (the instrument against the planner): ${pct(m.scanWithinPlanner)}`);
-    out.push('worst 10 (value − max(planner, scan)):');
+    out.push('worst 10 (value − planner):');
     for (const r of m.worst) {
       const j = r.journey;
       out.push(`  ${j.id} from ${j.from} to ${j.to} at ${j.queryTime}: value ${r.value ?? 'null'}, planner ${r.plannerSec}, scan ${r.scanSec}, max_duration ${r.maxDuration}`);

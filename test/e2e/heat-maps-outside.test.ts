@@ -1,5 +1,5 @@
 /**
- * Heat maps against the outside world (issue 15), on rnv-mannheim through the API and the worker
+ * Heat maps against the outside world (issues 15 and 25), on rnv-mannheim through the API and the worker
  * pool: a public planner's journeys and the straight-line scan, holes, own cells. The definitions
  * and figures are those of test/e2e/heat-map-fidelity.ts (see there); this file runs a
  * deterministic sample, bench/heat-maps-fidelity.ts everything:
@@ -9,7 +9,7 @@
  *   - holes: all 20 maps of the definition;
  *   - own cell: OWN_CELL_SAMPLE of the 2,057 stops, evenly spread over stops.txt's order.
  *
- * Each threshold is issue 15's target (figures in docs/performance.md, "Heat maps against the outside
+ * Each threshold is issue 25's target (figures in docs/performance.md, "Heat maps against the outside
  * world").
  */
 import { after, before, test } from 'node:test';
@@ -73,12 +73,15 @@ test('outside world: the reference journeys inside the feed, and the figures', (
   assert.ok(journeys.scanWithinPlanner >= 0.75, `scan within the planner: ${journeys.scanWithinPlanner}`);
 });
 
-test(`outside world: journeys no worse than max(planner, scan) + 300 s ≥ ${FIDELITY_TARGETS.withinTolerance}`, () => {
+test(`outside world: journeys no worse than the planner + 300 s ≥ ${FIDELITY_TARGETS.withinTolerance}`, () => {
   assert.ok(journeys.share >= FIDELITY_TARGETS.withinTolerance, `${journeys.within} / ${journeys.count} = ${journeys.share.toFixed(3)}`);
 });
 
-test(`outside world: p90 of value − scan ≤ ${FIDELITY_TARGETS.p90ValueMinusScanSec} s`, () => {
-  assert.ok(journeys.p90 <= FIDELITY_TARGETS.p90ValueMinusScanSec, `p90 ${journeys.p90} s (null as +∞)`);
+test('outside world: the other side, prompt journeys on which we beat the planner by more than 300 s, are few', () => {
+  // where the planner leaves at once, its journey is the earliest arrival: beating it by 5 minutes
+  // means walking where the city does not go (elsewhere it picked a later, shorter journey)
+  assert.ok(journeys.prompt >= 10, `${journeys.prompt} prompt journeys in the sample`);
+  assert.ok(journeys.promptBeaten <= journeys.prompt * 0.05, `${journeys.promptBeaten} / ${journeys.prompt} prompt journeys beaten by more than 300 s`);
 });
 
 test(`outside world: null cells among reached neighbours (holes) ≤ ${FIDELITY_TARGETS.holeShare * 100} %`, () => {
