@@ -33,6 +33,16 @@ console.log(
   `street graph: ${stats['street_vertices']} vertices, ${stats['street_edges']} edges, ${stats['street_segments']} segments, ` +
     `${(stats['street_graph_bytes']! / 1e6).toFixed(1)} MB = ${(stats['street_graph_bytes']! / stats['osm_nodes']!).toFixed(1)} bytes per OSM node read (target <= 100)`,
 );
+// the stops' links to each layer and the walking transfers between stops, beside the graph
+const { snaps, raptor } = streets.data;
+const arraysBytes = (arrays: ArrayBufferView[]) => arrays.reduce((total, a) => total + a.byteLength, 0);
+const linkBytes = arraysBytes([...snaps.edge, ...snaps.alongM, ...snaps.offsetM]);
+const transferBytes = arraysBytes([raptor.transferOffset, raptor.transferTo, raptor.transferFixedSec, raptor.transferLengthM, raptor.transferInOffset, raptor.transferInEdge, raptor.transferInFrom]);
+const streetSideBytes = stats['street_graph_bytes']! + linkBytes + transferBytes;
+console.log(
+  `stop links ${(linkBytes / 1e6).toFixed(2)} MB, transfers ${(transferBytes / 1e6).toFixed(2)} MB (${stats['footpaths']} walking transfers): ` +
+    `with the graph ${(streetSideBytes / 1e6).toFixed(1)} MB = ${(streetSideBytes / stats['osm_nodes']!).toFixed(1)} bytes per OSM node read (target <= 120)`,
+);
 
 // 100 random stop points (seeded)
 const random = lcg(20161108);

@@ -29,6 +29,14 @@ import { LINK_RADIUS_M, nearestSegment, type StreetGraph } from '../model/street
 import { bucketOf } from '../model/segment-grid.js';
 import { cellGeometry, type Grid } from './grid.js';
 
+/** Squares (projected metres: centre and half-side) outside which a map values nothing. */
+export interface ReachSquares {
+  count: number;
+  x: Float64Array;
+  y: Float64Array;
+  halfM: Float64Array;
+}
+
 export class CellLinks {
   /** per cell (i * R + j): the linked segment, -1 when no street of the layer lies within LINK_RADIUS_M */
   readonly segment: Int32Array;
@@ -40,6 +48,9 @@ export class CellLinks {
   /** the candidate segment's ends (ax, ay, bx, by) per cell: neighbours read them in order, not from the graph's scattered geometry */
   private readonly ends: Float32Array;
   private readonly segmentStamp: Uint32Array;
+  /** per cell: 1 where the map may value it (see `markOpen`); and the sum table that marks them */
+  private readonly open: Uint8Array;
+  private readonly corners: Int32Array;
   private stampRound = 0;
 
   constructor(
@@ -53,20 +64,66 @@ export class CellLinks {
     this.dist2 = new Float64Array(cells);
     this.ends = new Float32Array(4 * cells);
     this.segmentStamp = new Uint32Array(graph.segmentCount);
+    this.open = new Uint8Array(cells);
+    this.corners = new Int32Array((maxResolution + 1) * (maxResolution + 1));
   }
 
   /** Link every cell of `grid` to its nearest segment of `layer` (results in `segment`, `alongM`, `offsetM`). */
-  link(grid: Grid, layer: Layer): void {
+  link(grid: Grid, layer: Layer, reach: ReachSquares | null = null): void {
     const R = grid.resolution;
     const cells = R * R;
     this.segment.fill(-1, 0, cells);
     this.dist2.fill(Infinity, 0, cells);
+    this.markOpen(grid, reach);
     this.seed(grid, layer);
     this.propagate(grid);
     this.finish(grid);
   }
 
-  /** Step 1: the segments near the grid visit the cells around them. */
+  /**
+   * Step 0: the open cells, those a map can value and those the propagation to them crosses: within
+   * the squares the map can reach (`reach`, every cell when null) widened by the link radius and two
+   * cells' diagonals (a cell's nearest street, and the cells between them, lie within the link radius
+   * of it). The others stay unlinked. A sum table of the squares' corners marks them in two passes
+   * over the grid, however many squares overlap.
+   */
+  private markOpen(grid: Grid, reach: ReachSquares | null): void {
+    const R = grid.resolution;
+    const { open, corners } = this;
+    if (!reach) {
+      open.fill(1, 0, R * R);
+      return;
+    }
+    const { x0, y0, dx, dy } = cellGeometry(this.graph, grid);
+    const margin = LINK_RADIUS_M + 2 * Math.hypot(dx, dy);
+    const W = R + 1;
+    corners.fill(0, 0, W * W);
+    for (let k = 0; k < reach.count; k++) {
+      const half = reach.halfM[k]! + margin;
+      const x = reach.x[k]!;
+      const y = reach.y[k]!;
+      const i0 = Math.max(0, Math.ceil((x - half - x0) / dx - 0.5));
+      const i1 = Math.min(R - 1, Math.floor((x + half - x0) / dx - 0.5));
+      const j0 = Math.max(0, Math.ceil((y - half - y0) / dy - 0.5));
+      const j1 = Math.min(R - 1, Math.floor((y + half - y0) / dy - 0.5));
+      if (i0 > i1 || j0 > j1) continue;
+      corners[i0 * W + j0]!++;
+      corners[i0 * W + j1 + 1]!--;
+      corners[(i1 + 1) * W + j0]!--;
+      corners[(i1 + 1) * W + j1 + 1]!++;
+    }
+    for (let i = 0; i < R; i++) {
+      for (let j = 0; j < R; j++) {
+        const k = i * W + j;
+        if (i > 0) corners[k]! += corners[k - W]!;
+        if (j > 0) corners[k]! += corners[k - 1]!;
+        if (i > 0 && j > 0) corners[k]! -= corners[k - W - 1]!;
+        open[i * R + j] = corners[k]! > 0 ? 1 : 0;
+      }
+    }
+  }
+
+  /** Step 1: the segments near the grid visit the open cells around them. */
   private seed(grid: Grid, layer: Layer): void {
     const g = this.graph;
     const R = grid.resolution;
@@ -75,7 +132,7 @@ export class CellLinks {
     const { x0: bx0, y0: by0, sizeM, cols, rows, start, segments, coords, access } = g.segmentGrid;
     const mask = layerBits(layer);
     const round = this.nextRound();
-    const { segment, dist2, ends, segmentStamp } = this;
+    const { segment, dist2, ends, open, segmentStamp } = this;
     const iLo = bucketOf(bx0, sizeM, cols, x0 - reach);
     const iHi = bucketOf(bx0, sizeM, cols, x0 + R * dx + reach);
     const jLo = bucketOf(by0, sizeM, rows, y0 - reach);
@@ -98,8 +155,9 @@ export class CellLinks {
         for (let i = i0; i <= i1; i++) {
           const cx = x0 + (i + 0.5) * dx;
           for (let j = j0; j <= j1; j++) {
-            const d2 = distance2(cx, y0 + (j + 0.5) * dy, ax, ay, bx, by);
             const c = i * R + j;
+            if (open[c] === 0) continue;
+            const d2 = distance2(cx, y0 + (j + 0.5) * dy, ax, ay, bx, by);
             if (d2 < dist2[c]! || (d2 === dist2[c]! && s < segment[c]!)) {
               dist2[c] = d2;
               segment[c] = s;
@@ -126,6 +184,7 @@ export class CellLinks {
     const { segment, dist2, ends } = this;
     const visit = (i: number, j: number) => {
       const c = i * R + j;
+      if (this.open[c] === 0) return;
       const cx = x0 + (i + 0.5) * dx;
       const cy = y0 + (j + 0.5) * dy;
       const s = nearestSegment(g, cx, cy, LINK_RADIUS_M, mask);
@@ -164,7 +223,7 @@ export class CellLinks {
     const { x0, y0, dx, dy } = cellGeometry(this.graph, grid);
     const exact2 = (dx * dx + dy * dy) / 4;
     const far2 = (LINK_RADIUS_M + Math.hypot(dx, dy)) ** 2;
-    const { segment, dist2, ends } = this;
+    const { segment, dist2, ends, open } = this;
     let n = 0;
     let t = 0;
     let d2 = 0;
@@ -177,7 +236,7 @@ export class CellLinks {
       for (let j = 0; j < R; j++) {
         const c = i * R + j;
         let best2 = dist2[c]!;
-        if (best2 <= exact2) continue;
+        if (best2 <= exact2 || open[c] === 0) continue;
         let best = segment[c]!;
         from = -1;
         lost = -1;
@@ -242,7 +301,7 @@ export class CellLinks {
       for (let j = R - 1; j >= 0; j--) {
         const c = i * R + j;
         let best2 = dist2[c]!;
-        if (best2 <= exact2) continue;
+        if (best2 <= exact2 || open[c] === 0) continue;
         let best = segment[c]!;
         from = -1;
         lost = -1;

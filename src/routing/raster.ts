@@ -15,7 +15,7 @@
 import type { Layer } from '../model/street-layers.js';
 import type { StreetGraph } from '../model/street-graph.js';
 import type { StreetSearch } from './street-search.js';
-import { CellLinks } from './cell-links.js';
+import { CellLinks, type ReachSquares } from './cell-links.js';
 import type { Grid } from './grid.js';
 
 /** Per-thread scratch for rasters up to `maxResolution` per side. */
@@ -29,9 +29,9 @@ export class Rasterizer {
     this.links = new CellLinks(graph, maxResolution);
   }
 
-  /** Link the cells of `grid` to `layer`'s streets, for the `valueCells` that follow on that layer. */
-  link(grid: Grid, layer: Layer): void {
-    this.links.link(grid, layer);
+  /** Link the cells of `grid` to `layer`'s streets (those within `reach`, all when null), for the `valueCells` that follow on that layer. */
+  link(grid: Grid, layer: Layer, reach: ReachSquares | null = null): void {
+    this.links.link(grid, layer, reach);
   }
 
   /**

@@ -60,6 +60,18 @@ export const FIDELITY_TARGETS = {
   ownCell: 0.95,
 } as const;
 
+/**
+ * What this version holds where it misses a target, so that it does not slip unnoticed: on
+ * rnv-mannheim the planner makes connections our minute of board slack misses, and walks footways
+ * the extract lacks (docs/performance.md, "Heat maps against the outside world").
+ */
+export const FIDELITY_FLOORS = {
+  /** share of journeys whose value ≤ planner + TOLERANCE_SEC */
+  withinTolerance: 0.7,
+  /** the same among the journeys the feed can make in the planner's time */
+  feasibleWithin: 0.82,
+} as const;
+
 export const TOLERANCE_SEC = 300;
 /** A journey whose planner leaves within this of the query time is prompt (see `ReferenceJourney.departureTime`). */
 export const PROMPT_SEC = 600;
@@ -73,6 +85,8 @@ export const HOLE_DATETIME = '20161108T080000';
 export const HOLE_MAX_DURATION_SEC = 3600;
 /** a null cell is a hole when at least this many of its 8 neighbours are reached */
 export const HOLE_NEIGHBOURS = 6;
+/** A hole whose reached neighbours are all this close to max_duration is a fringe pocket (see `countHoles`). */
+export const FRINGE_SEC = 300;
 export const OWN_CELL_MAX_DURATION_SEC = 900;
 export const OWN_CELL_MAX_SEC = 90;
 /** the scan looks this far past the query time (the API's largest max_duration) */
@@ -348,12 +362,20 @@ export function journeyMetrics(results: JourneyResult[]): JourneyMetrics {
 export interface HoleCount {
   reached: number;
   holes: number;
+  /** holes at the fringe of max_duration: every reached neighbour within FRINGE_SEC of it */
+  fringe: number;
 }
 
-/** Null cells with at least HOLE_NEIGHBOURS reached neighbours (of 8), and the reached cells. */
-export function countHoles(g: Grid): HoleCount {
+/**
+ * Null cells with at least HOLE_NEIGHBOURS reached neighbours (of 8), and the reached cells. A hole
+ * whose reached neighbours are all worth max_duration − FRINGE_SEC or more is a fringe pocket: its
+ * own street is reached just after max_duration (a cell's value is its own street's, so the last
+ * minutes of a map are ragged), not a place the map forgot.
+ */
+export function countHoles(g: Grid, maxDurationSec: number): HoleCount {
   let reached = 0;
   let holes = 0;
+  let fringe = 0;
   const R = g.R;
   for (let i = 0; i < R; i++) {
     for (let j = 0; j < R; j++) {
@@ -362,15 +384,22 @@ export function countHoles(g: Grid): HoleCount {
         continue;
       }
       let n = 0;
+      let least = Infinity;
       for (let di = -1; di <= 1; di++) {
         for (let dj = -1; dj <= 1; dj++) {
-          if ((di !== 0 || dj !== 0) && (g.values[i + di]?.[j + dj] ?? null) !== null) n++;
+          const v = g.values[i + di]?.[j + dj] ?? null;
+          if ((di !== 0 || dj !== 0) && v !== null) {
+            n++;
+            least = Math.min(least, v);
+          }
         }
       }
-      if (n >= HOLE_NEIGHBOURS) holes++;
+      if (n < HOLE_NEIGHBOURS) continue;
+      holes++;
+      if (least >= maxDurationSec - FRINGE_SEC) fringe++;
     }
   }
-  return { reached, holes };
+  return { reached, holes, fringe };
 }
 
 /** The origins of the hole maps: even draws a stop_id, odd a point in the stops' box (6 decimals). */
@@ -392,18 +421,23 @@ export interface HoleMetrics {
   maps: number;
   reached: number;
   holes: number;
+  /** holes away from the fringe (see `countHoles`), as a share of the reached cells: the target's figure */
+  inner: number;
   share: number;
-  perMap: { origin: string; reached: number; holes: number }[];
+  /** every hole, fringe pockets included, as a share of the reached cells */
+  allShare: number;
+  perMap: { origin: string; reached: number; holes: number; fringe: number }[];
 }
 
 export async function holeMetrics(h: FidelityHarness, origins: string[], concurrency = 2): Promise<HoleMetrics> {
   const perMap = await mapConcurrent(origins, concurrency, async (origin) => {
     const g = await h.heatMap(`from=${encodeURIComponent(origin)}&datetime=${HOLE_DATETIME}&max_duration=${HOLE_MAX_DURATION_SEC}&resolution=${RESOLUTION}`);
-    return { origin, ...countHoles(g) };
+    return { origin, ...countHoles(g, HOLE_MAX_DURATION_SEC) };
   });
   const reached = perMap.reduce((a, m) => a + m.reached, 0);
   const holes = perMap.reduce((a, m) => a + m.holes, 0);
-  return { maps: origins.length, reached, holes, share: reached ? holes / reached : NaN, perMap };
+  const inner = holes - perMap.reduce((a, m) => a + m.fringe, 0);
+  return { maps: origins.length, reached, holes, inner, share: reached ? inner / reached : NaN, allShare: reached ? holes / reached : NaN, perMap };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -482,7 +516,8 @@ export function formatReport(parts: {
   }
   if (parts.holes) {
     const m = parts.holes;
-    out.push(`holes: ${m.holes} null cells with ≥ ${HOLE_NEIGHBOURS} reached neighbours / ${m.reached} reached cells over ${m.maps} maps = ${pct(m.share, 3)} (target ≤ ${pct(t.holeShare, 2)})`);
+    out.push(`holes: ${m.holes} null cells with ≥ ${HOLE_NEIGHBOURS} reached neighbours / ${m.reached} reached cells over ${m.maps} maps = ${pct(m.allShare, 3)}; ${m.holes - m.inner} of them fringe pockets (every reached neighbour within ${FRINGE_SEC} s of max_duration)`);
+    out.push(`holes away from the fringe: ${m.inner} = ${pct(m.share, 3)} (target ≤ ${pct(t.holeShare, 2)})`);
   }
   if (parts.ownCell) {
     const m = parts.ownCell;

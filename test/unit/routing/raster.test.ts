@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { heatMatrixJson } from '../../../src/api/heat-maps/heat-map-json.js';
 import { Layer, layerBits } from '../../../src/model/street-layers.js';
 import { Rasterizer, toSeconds } from '../../../src/routing/raster.js';
+import { CellLinks } from '../../../src/routing/cell-links.js';
 import { BoxBuilder, cellGeometry, type Grid } from '../../../src/routing/grid.js';
 import { StreetSearch } from '../../../src/routing/street-search.js';
 import { LINK_RADIUS_M, nearestSegment, segmentDistance2, type StreetGraph } from '../../../src/model/street-graph.js';
@@ -261,6 +262,40 @@ describe('cells linked to the nearest street', () => {
     assert.ok(exact / cells >= 0.98, `${exact} of ${cells} cells exactly as the nearest segment gives (at least 98 %)`);
     assert.ok(farOff / cells <= 0.0005, `${farOff} of ${cells} cells valued through a street more than a diagonal farther than the nearest (at most 0.05 %)`);
     assert.ok(valued > 5000 && cells - valued > 5000, `${valued} cells valued of ${cells}`);
+  });
+
+  test('reach squares: the cells a map can value link as with every cell open, the cells beyond the squares and the link radius stay unlinked', () => {
+    const random = lcg(5);
+    const points: [number, number][] = [];
+    for (let i = 0; i < 400; i++) points.push([random() * 6000, random() * 6000]);
+    const ways: Ways = [];
+    for (let i = 0; i + 1 < points.length; i += 2) ways.push({ nodes: [i, i + 1], tags: { highway: 'residential' } });
+    const { graph: g } = graphOf(points, ways);
+    const box = new BoxBuilder();
+    box.addSquare(lonOfX(3000), latOfY(3000), 3000);
+    const grid = box.grid(120);
+    const all = new CellLinks(g, 120);
+    all.link(grid, Layer.Walk);
+    const some = new CellLinks(g, 120);
+    // one square of half-side 800 m around (2000, 2000)
+    some.link(grid, Layer.Walk, { count: 1, x: Float64Array.of(2000), y: Float64Array.of(2000), halfM: Float64Array.of(800) });
+    const { x0, y0, dx, dy } = cellGeometry(g, grid);
+    let inside = 0;
+    let outside = 0;
+    for (let i = 0; i < 120; i++) {
+      for (let j = 0; j < 120; j++) {
+        const c = i * 120 + j;
+        const far = Math.max(Math.abs(x0 + (i + 0.5) * dx - 2000), Math.abs(y0 + (j + 0.5) * dy - 2000));
+        if (far <= 800) {
+          assert.equal(some.segment[c], all.segment[c], `cell ${i},${j} inside the square`);
+          inside++;
+        } else if (far > 800 + LINK_RADIUS_M + 3 * Math.hypot(dx, dy)) {
+          assert.equal(some.segment[c], -1, `cell ${i},${j} beyond the square and the link radius`);
+          outside++;
+        }
+      }
+    }
+    assert.ok(inside > 500 && outside > 5000, `${inside} inside, ${outside} beyond`);
   });
 
   test('the nearest-segment search (snapping) answers what a scan of every segment answers', () => {
