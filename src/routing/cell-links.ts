@@ -40,13 +40,13 @@ export interface ReachSquares {
 export class CellLinks {
   /** per cell (i * R + j): the linked segment, -1 when no street of the layer lies within LINK_RADIUS_M */
   readonly segment: Int32Array;
-  /** per linked cell: the link point's distance along the segment's edge, and the cell centre's distance to it (metres) */
-  readonly alongM: Float32Array;
-  readonly offsetM: Float32Array;
-  /** squared distance to the candidate segment while linking */
-  private readonly dist2: Float64Array;
-  /** the candidate segment's ends (ax, ay, bx, by) per cell: neighbours read them in order, not from the graph's scattered geometry */
-  private readonly ends: Float32Array;
+  /** per linked cell: the squared distance from its centre to the segment (the offset, squared) */
+  readonly dist2: Float64Array;
+  /**
+   * per linked cell: the segment's ends (ax, ay, bx, by): the link point is the centre's projection
+   * on them (and neighbours read candidates here in order, not from the graph's scattered geometry)
+   */
+  readonly ends: Float32Array;
   private readonly segmentStamp: Uint32Array;
   /** per cell: 1 where the map may value it (see `markOpen`); and the sum table that marks them */
   private readonly open: Uint8Array;
@@ -59,8 +59,6 @@ export class CellLinks {
   ) {
     const cells = maxResolution * maxResolution;
     this.segment = new Int32Array(cells);
-    this.alongM = new Float32Array(cells);
-    this.offsetM = new Float32Array(cells);
     this.dist2 = new Float64Array(cells);
     this.ends = new Float32Array(4 * cells);
     this.segmentStamp = new Uint32Array(graph.segmentCount);
@@ -68,7 +66,7 @@ export class CellLinks {
     this.corners = new Int32Array((maxResolution + 1) * (maxResolution + 1));
   }
 
-  /** Link every cell of `grid` to its nearest segment of `layer` (results in `segment`, `alongM`, `offsetM`). */
+  /** Link every open cell of `grid` to its nearest segment of `layer` (results in `segment`, `dist2`, `ends`). */
   link(grid: Grid, layer: Layer, reach: ReachSquares | null = null): void {
     const R = grid.resolution;
     const cells = R * R;
@@ -77,7 +75,7 @@ export class CellLinks {
     this.markOpen(grid, reach);
     this.seed(grid, layer);
     this.propagate(grid);
-    this.finish(grid);
+    this.cutAtRadius(grid);
   }
 
   /**
@@ -362,35 +360,12 @@ export class CellLinks {
     }
   }
 
-  /** The link point of each cell within the radius; the others are left unlinked. */
-  private finish(grid: Grid): void {
-    const g = this.graph;
-    const R = grid.resolution;
-    const { x0, y0, dx, dy } = cellGeometry(g, grid);
-    const { segment, dist2, ends, alongM, offsetM } = this;
+  /** Cells farther than the link radius from their nearest street are left unlinked. */
+  private cutAtRadius(grid: Grid): void {
+    const cells = grid.resolution * grid.resolution;
+    const { segment, dist2 } = this;
     const radius2 = LINK_RADIUS_M * LINK_RADIUS_M;
-    for (let i = 0; i < R; i++) {
-      const cx = x0 + (i + 0.5) * dx;
-      for (let j = 0; j < R; j++) {
-        const c = i * R + j;
-        const s = segment[c]!;
-        if (s < 0) continue;
-        if (dist2[c]! > radius2) {
-          segment[c] = -1;
-          continue;
-        }
-        const p = g.segmentPoint[s]!;
-        const ax = ends[4 * c]!;
-        const ay = ends[4 * c + 1]!;
-        const sx = ends[4 * c + 2]! - ax;
-        const sy = ends[4 * c + 3]! - ay;
-        const len2 = sx * sx + sy * sy;
-        const t = len2 > 0 ? Math.min(1, Math.max(0, ((cx - ax) * sx + (y0 + (j + 0.5) * dy - ay) * sy) / len2)) : 0;
-        const a0 = g.geomAlongM[p]!;
-        alongM[c] = a0 + t * (g.geomAlongM[p + 1]! - a0);
-        offsetM[c] = Math.sqrt(dist2[c]!);
-      }
-    }
+    for (let c = 0; c < cells; c++) if (dist2[c]! > radius2) segment[c] = -1;
   }
 
   private nextRound(): number {

@@ -16,7 +16,8 @@ import type { Layer } from '../model/street-layers.js';
 import type { StreetGraph } from '../model/street-graph.js';
 import type { StreetSearch } from './street-search.js';
 import { CellLinks, type ReachSquares } from './cell-links.js';
-import type { Grid } from './grid.js';
+import { UNREACHED } from './unreached.js';
+import { cellGeometry, type Grid } from './grid.js';
 
 /** Per-thread scratch for rasters up to `maxResolution` per side. */
 export class Rasterizer {
@@ -41,16 +42,34 @@ export class Rasterizer {
    * `reverse`: the costs are times to reach the centre (arrival maps).
    */
   valueCells(grid: Grid, layer: Layer, speed: number, walkSpeed: number, reverse: boolean, limitDs: number, search: StreetSearch, out: Float64Array): void {
-    const { segment, alongM, offsetM } = this.links;
-    const { segmentEdge } = this.graph;
+    const g = this.graph;
+    const { segment, dist2, ends } = this.links;
+    const { segmentEdge, segmentPoint, geomAlongM, edgeFrom, edgeTo } = g;
     const perMetre = 10 / speed;
     const walkPerMetre = 10 / walkSpeed;
-    const cells = grid.resolution * grid.resolution;
-    for (let c = 0; c < cells; c++) {
-      const s = segment[c]!;
-      if (s < 0) continue;
-      const v = search.costAlong(segmentEdge[s]!, alongM[c]!, layer, perMetre, reverse) + offsetM[c]! * walkPerMetre;
-      if (v < limitDs && v < out[c]!) out[c] = v;
+    const R = grid.resolution;
+    const { x0, y0, dx, dy } = cellGeometry(g, grid);
+    for (let i = 0; i < R; i++) {
+      const cx = x0 + (i + 0.5) * dx;
+      for (let j = 0; j < R; j++) {
+        const c = i * R + j;
+        const s = segment[c]!;
+        if (s < 0) continue;
+        const e = segmentEdge[s]!;
+        // an edge the search did not reach values nothing: no need for its link point
+        if (search.costOf(edgeFrom[e]!) === UNREACHED && search.costOf(edgeTo[e]!) === UNREACHED && !search.hasPointSeed(e)) continue;
+        // the link point: the centre's projection on the segment
+        const ax = ends[4 * c]!;
+        const ay = ends[4 * c + 1]!;
+        const sx = ends[4 * c + 2]! - ax;
+        const sy = ends[4 * c + 3]! - ay;
+        const len2 = sx * sx + sy * sy;
+        const t = len2 > 0 ? Math.min(1, Math.max(0, ((cx - ax) * sx + (y0 + (j + 0.5) * dy - ay) * sy) / len2)) : 0;
+        const p = segmentPoint[s]!;
+        const along = geomAlongM[p]! + t * (geomAlongM[p + 1]! - geomAlongM[p]!);
+        const v = search.costAlong(e, along, layer, perMetre, reverse) + Math.sqrt(dist2[c]!) * walkPerMetre;
+        if (v < limitDs && v < out[c]!) out[c] = v;
+      }
     }
   }
 }

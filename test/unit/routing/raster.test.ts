@@ -116,10 +116,11 @@ describe('cells linked to the nearest street', () => {
       ],
       [{ nodes: [0, 1, 2, 3], tags: { highway: 'residential' } }],
     );
-    // cell centres at x = 0, 110 and y = 40, 150: (0, 40) is 40 m from the near bank, (0, 150) 50 m from the far one
-    const values = cellsOf(river, gridAt(0, 40, 110, 2));
-    // cell (0, 0) is at (0, 40): the near bank, 40 s; cell (0, 1) at (0, 150): the far bank reached
-    // at 1000 + 200 + 1000 s, plus 50 m across the water's edge: 2250 (the straight line: 150)
+    // cell centres at x = 0, 109 and y = 40.5, 149.5: (0, 40.5) is 40.5 m from the near bank, (0, 149.5) 50.5 m from the far one
+    // (half metres: away from a whole second, where float noise could truncate either way)
+    const values = cellsOf(river, gridAt(0, 40.5, 109, 2));
+    // cell (0, 0) is at (0, 40.5): the near bank, 40 s; cell (0, 1) at (0, 149.5): the far bank reached
+    // at 1000 + 200 + 1000 s, plus 50.5 m across the water's edge: 2250 (the straight line: 149)
     assert.equal(values[0]![0], 40);
     assert.equal(values[0]![1], 2250);
   });
