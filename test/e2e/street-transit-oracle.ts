@@ -1,0 +1,127 @@
+/**
+ * The street oracle (issue 25): the earliest arrival at given points when leaving a centre at a
+ * given time, on foot and by public transport, where every walk follows pgRouting's streets
+ * (test/helpers/pgrouting-walk-network.ts) and the timetable is the raw feeds'
+ * (interpolated-connections.ts). No code of src/: its only imports from there are constants, by
+ * street-check-settings.ts.
+ *
+ * The rules it follows (issue 25's), with RULES's values:
+ *
+ *   - A walk between two points: the first one's off-street offset, pgRouting's distance between
+ *     their positions on their nearest edges, the second one's offset; at the city's walking speed.
+ *     A point farther than RULES.linkRadiusM from every street (the centre, a stop, a cell's centre)
+ *     is not linked: no walk starts or ends there.
+ *   - Access: from the centre to every stop within RULES.accessMaxSec of walking.
+ *   - Board slack: a rider is at the stop RULES.boardSlackSec before the vehicle departs, at the
+ *     first boarding and at every change (changing at the same stop too: arrival + slack ≤
+ *     departure). Staying aboard needs nothing.
+ *   - Transfers: after alighting, one walk of at most RULES.transferMaxM (offsets included) to
+ *     another stop; never a walk after a walk.
+ *   - The scan: a connection scan (earliest arrival) over the connections departing within
+ *     [t0, t0 + horizon], as many vehicles as it likes. Two labels per stop: when a rider can be
+ *     there (to board) and when a vehicle brings one there (to walk on from).
+ *   - A point's value: the best of the direct walk from the centre and, over the stops a vehicle
+ *     reaches, that arrival plus the walk to the point if it is at most RULES.egressMaxSec; minus
+ *     t0, truncated to whole seconds like the API's values; null beyond the horizon.
+ */
+import type { LinkedPoint, LonLat, PgRoutingWalkNetwork } from '../helpers/pgrouting-walk-network.js';
+import { ALIGHT, BOARD, FeedConnections } from './interpolated-connections.js';
+import { gtfsDay, localTime } from './raw-gtfs.js';
+import { RULES, type City } from './street-check-settings.js';
+
+export interface OracleAnswer {
+  /** per point, seconds after t0 (null: not within the horizon) */
+  values: (number | null)[];
+  /** per point, its off-street offset in metres */
+  offsetsM: number[];
+  /** stops reached on foot from the centre, and by a vehicle */
+  stopsWalkedTo: number;
+  stopsRidden: number;
+}
+
+/** Epoch seconds of a naive `YYYYMMDDThhmmss` in a time zone. */
+export function instantOf(datetime: string, timeZone: string): number {
+  const m = /^(\d{8})T(\d\d)(\d\d)(\d\d)$/.exec(datetime);
+  if (!m) throw new Error(`not a YYYYMMDDThhmmss datetime: ${datetime}`);
+  return localTime(timeZone, gtfsDay(m[1]!), Number(m[2]) * 3600 + Number(m[3]) * 60 + Number(m[4]));
+}
+
+/** Whether a point is linked to the streets: within RULES.linkRadiusM of its nearest edge. */
+export function isLinked(p: LinkedPoint): boolean {
+  return p.offsetM <= RULES.linkRadiusM;
+}
+
+export class StreetTransitOracle {
+  private constructor(
+    readonly city: City,
+    readonly network: PgRoutingWalkNetwork,
+    readonly timetable: FeedConnections,
+    private readonly stops: LinkedPoint[],
+    /** transfer walks from stop s: transferTo / transferM at transferFrom[s] … transferFrom[s + 1] − 1 */
+    private readonly transferFrom: Int32Array,
+    private readonly transferTo: Int32Array,
+    private readonly transferM: Float64Array,
+  ) {}
+
+  static async open(city: City, network: PgRoutingWalkNetwork): Promise<StreetTransitOracle> {
+    const timetable = await FeedConnections.load(city.gtfs);
+    const stops = await network.link(timetable.stops);
+    const walks = (await network.walksWithin(stops, stops, RULES.transferMaxM)).filter((w) => w.source !== w.target && isLinked(stops[w.source]!) && isLinked(stops[w.target]!));
+    walks.sort((a, b) => a.source - b.source || a.target - b.target);
+    const from = new Int32Array(stops.length + 1);
+    for (const w of walks) from[w.source + 1]!++;
+    for (let s = 0; s < stops.length; s++) from[s + 1]! += from[s]!;
+    return new StreetTransitOracle(city, network, timetable, stops, from, Int32Array.from(walks, (w) => w.target), Float64Array.from(walks, (w) => w.metres));
+  }
+
+  get transferCount(): number {
+    return this.transferTo.length;
+  }
+
+  /** The values of `points` leaving `centre` at the city's datetime, up to `horizonSec`. */
+  async values(centre: LonLat, points: LonLat[], horizonSec: number): Promise<OracleAnswer> {
+    const speed = this.city.walkingSpeed;
+    const t0 = instantOf(this.city.datetime, this.timetable.timezone);
+    const [origin, ...cells] = await this.network.link([centre, ...points]);
+    const n = this.stops.length;
+    const stopAt = new Float64Array(n).fill(Infinity);
+    const vehicleAt = new Float64Array(n).fill(Infinity);
+    // walks between linked points only
+    const walks = async (from: LinkedPoint[], to: LinkedPoint[], maxM: number) =>
+      (await this.network.walksWithin(from, to, maxM)).filter((w) => isLinked(from[w.source]!) && isLinked(to[w.target]!));
+    const access = await walks([origin!], this.stops, RULES.accessMaxSec * speed);
+    for (const w of access) stopAt[w.target] = Math.min(stopAt[w.target]!, t0 + w.metres / speed);
+
+    const c = this.timetable.departingWithin(t0, t0 + horizonSec);
+    const boarded = new Uint8Array(c.runCount);
+    for (let k = 0; k < c.dep.length; k++) {
+      const run = c.run[k]!;
+      if (!boarded[run]) {
+        if (!(c.flags[k]! & BOARD) || stopAt[c.from[k]!]! + RULES.boardSlackSec > c.dep[k]!) continue;
+        boarded[run] = 1;
+      }
+      if (!(c.flags[k]! & ALIGHT)) continue;
+      const to = c.to[k]!;
+      const arr = c.arr[k]!;
+      if (arr >= vehicleAt[to]!) continue;
+      vehicleAt[to] = arr;
+      if (arr < stopAt[to]!) stopAt[to] = arr;
+      for (let f = this.transferFrom[to]!; f < this.transferFrom[to + 1]!; f++) {
+        const t = arr + this.transferM[f]! / speed;
+        if (t < stopAt[this.transferTo[f]!]!) stopAt[this.transferTo[f]!] = t;
+      }
+    }
+
+    const best = new Float64Array(cells.length).fill(Infinity);
+    for (const w of await walks([origin!], cells, horizonSec * speed)) best[w.target] = Math.min(best[w.target]!, t0 + w.metres / speed);
+    const ridden = [...vehicleAt.keys()].filter((s) => vehicleAt[s]! < Infinity);
+    const egress = await walks(cells, ridden.map((s) => this.stops[s]!), RULES.egressMaxSec * speed);
+    for (const w of egress) best[w.source] = Math.min(best[w.source]!, vehicleAt[ridden[w.target]!]! + w.metres / speed);
+    return {
+      values: [...best].map((t) => (t - t0 <= horizonSec ? Math.floor(t - t0) : null)),
+      offsetsM: cells.map((c) => c.offsetM),
+      stopsWalkedTo: new Set(access.map((w) => w.target)).size,
+      stopsRidden: ridden.length,
+    };
+  }
+}
