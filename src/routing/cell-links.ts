@@ -228,6 +228,7 @@ export class CellLinks {
     let from = -1;
     // the last candidate that lost in this cell: the same segment from another neighbour loses again
     let lost = -1;
+    // (a neighbour is read only when it exists: a read past a typed array's end slows the whole loop)
     // forward: the row before and the cell before in this row
     for (let i = 0; i < R; i++) {
       const cx = x0 + (i + 0.5) * dx;
@@ -239,10 +240,10 @@ export class CellLinks {
         from = -1;
         lost = -1;
         const cy = y0 + (j + 0.5) * dy;
+        if (i > 0 && j > 0) {
           n = c - R - 1;
           t = segment[n]!;
-          // a neighbour's segment lies at least its distance less the step from this cell
-          if (i > 0 && j > 0 && t >= 0 && t !== best && t !== lost && dist2[n]! < far2) {
+          if (t >= 0 && t !== best && t !== lost && dist2[n]! < far2) {
             d2 = distance2(cx, cy, ends[4 * n]!, ends[4 * n + 1]!, ends[4 * n + 2]!, ends[4 * n + 3]!);
             if (d2 < best2 || (d2 === best2 && t < best)) {
               best2 = d2;
@@ -250,10 +251,11 @@ export class CellLinks {
               from = n;
             } else lost = t;
           }
+        }
+        if (i > 0) {
           n = c - R;
           t = segment[n]!;
-          // a neighbour's segment lies at least its distance less the step from this cell
-          if (i > 0 && t >= 0 && t !== best && t !== lost && dist2[n]! < far2) {
+          if (t >= 0 && t !== best && t !== lost && dist2[n]! < far2) {
             d2 = distance2(cx, cy, ends[4 * n]!, ends[4 * n + 1]!, ends[4 * n + 2]!, ends[4 * n + 3]!);
             if (d2 < best2 || (d2 === best2 && t < best)) {
               best2 = d2;
@@ -261,10 +263,11 @@ export class CellLinks {
               from = n;
             } else lost = t;
           }
+        }
+        if (i > 0 && j < R - 1) {
           n = c - R + 1;
           t = segment[n]!;
-          // a neighbour's segment lies at least its distance less the step from this cell
-          if (i > 0 && j < R - 1 && t >= 0 && t !== best && t !== lost && dist2[n]! < far2) {
+          if (t >= 0 && t !== best && t !== lost && dist2[n]! < far2) {
             d2 = distance2(cx, cy, ends[4 * n]!, ends[4 * n + 1]!, ends[4 * n + 2]!, ends[4 * n + 3]!);
             if (d2 < best2 || (d2 === best2 && t < best)) {
               best2 = d2;
@@ -272,10 +275,11 @@ export class CellLinks {
               from = n;
             } else lost = t;
           }
+        }
+        if (j > 0) {
           n = c - 1;
           t = segment[n]!;
-          // a neighbour's segment lies at least its distance less the step from this cell
-          if (j > 0 && t >= 0 && t !== best && t !== lost && dist2[n]! < far2) {
+          if (t >= 0 && t !== best && t !== lost && dist2[n]! < far2) {
             d2 = distance2(cx, cy, ends[4 * n]!, ends[4 * n + 1]!, ends[4 * n + 2]!, ends[4 * n + 3]!);
             if (d2 < best2 || (d2 === best2 && t < best)) {
               best2 = d2;
@@ -283,6 +287,7 @@ export class CellLinks {
               from = n;
             } else lost = t;
           }
+        }
         if (from >= 0) {
           dist2[c] = best2;
           segment[c] = best;
@@ -304,10 +309,10 @@ export class CellLinks {
         from = -1;
         lost = -1;
         const cy = y0 + (j + 0.5) * dy;
+        if (i < R - 1 && j < R - 1) {
           n = c + R + 1;
           t = segment[n]!;
-          // a neighbour's segment lies at least its distance less the step from this cell
-          if (i < R - 1 && j < R - 1 && t >= 0 && t !== best && t !== lost && dist2[n]! < far2) {
+          if (t >= 0 && t !== best && t !== lost && dist2[n]! < far2) {
             d2 = distance2(cx, cy, ends[4 * n]!, ends[4 * n + 1]!, ends[4 * n + 2]!, ends[4 * n + 3]!);
             if (d2 < best2 || (d2 === best2 && t < best)) {
               best2 = d2;
@@ -315,10 +320,11 @@ export class CellLinks {
               from = n;
             } else lost = t;
           }
+        }
+        if (i < R - 1) {
           n = c + R;
           t = segment[n]!;
-          // a neighbour's segment lies at least its distance less the step from this cell
-          if (i < R - 1 && t >= 0 && t !== best && t !== lost && dist2[n]! < far2) {
+          if (t >= 0 && t !== best && t !== lost && dist2[n]! < far2) {
             d2 = distance2(cx, cy, ends[4 * n]!, ends[4 * n + 1]!, ends[4 * n + 2]!, ends[4 * n + 3]!);
             if (d2 < best2 || (d2 === best2 && t < best)) {
               best2 = d2;
@@ -326,10 +332,11 @@ export class CellLinks {
               from = n;
             } else lost = t;
           }
+        }
+        if (i < R - 1 && j > 0) {
           n = c + R - 1;
           t = segment[n]!;
-          // a neighbour's segment lies at least its distance less the step from this cell
-          if (i < R - 1 && j > 0 && t >= 0 && t !== best && t !== lost && dist2[n]! < far2) {
+          if (t >= 0 && t !== best && t !== lost && dist2[n]! < far2) {
             d2 = distance2(cx, cy, ends[4 * n]!, ends[4 * n + 1]!, ends[4 * n + 2]!, ends[4 * n + 3]!);
             if (d2 < best2 || (d2 === best2 && t < best)) {
               best2 = d2;
@@ -337,10 +344,11 @@ export class CellLinks {
               from = n;
             } else lost = t;
           }
+        }
+        if (j < R - 1) {
           n = c + 1;
           t = segment[n]!;
-          // a neighbour's segment lies at least its distance less the step from this cell
-          if (j < R - 1 && t >= 0 && t !== best && t !== lost && dist2[n]! < far2) {
+          if (t >= 0 && t !== best && t !== lost && dist2[n]! < far2) {
             d2 = distance2(cx, cy, ends[4 * n]!, ends[4 * n + 1]!, ends[4 * n + 2]!, ends[4 * n + 3]!);
             if (d2 < best2 || (d2 === best2 && t < best)) {
               best2 = d2;
@@ -348,6 +356,7 @@ export class CellLinks {
               from = n;
             } else lost = t;
           }
+        }
         if (from >= 0) {
           dist2[c] = best2;
           segment[c] = best;
