@@ -6,16 +6,11 @@
 import { HeatMapPool } from '../../src/api/heat-maps/heat-map-pool.js';
 import { DEFAULT_LIMITS } from '../../src/service/limits.js';
 import { serveCoverages, type ServedApp } from '../helpers/app.js';
-import type { Grid } from './heat-map-fidelity.js';
+import { gridOfMatrix, type Grid, type HeatMatrix } from './heat-map-fidelity.js';
 import type { City } from './street-check-settings.js';
 
 /** A map may take long on a busy machine: the checks want answers, not the server's time budget. */
 const BUDGET_MS = 300_000;
-
-interface HeatMatrix {
-  line_headers: { cell_lat: { min_lat: number; center_lat: number; max_lat: number } }[];
-  lines: { cell_lon: { min_lon: number; center_lon: number; max_lon: number }; duration: (number | null)[] }[];
-}
 
 export class CityHeatMaps {
   private constructor(
@@ -41,17 +36,7 @@ export class CityHeatMaps {
     const url = `/v1/coverage/${this.city.id}/heat_maps?${qs}`;
     const res = await this.served.app.inject({ method: 'GET', url });
     if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body.slice(0, 300)}`);
-    const m = JSON.parse(res.body).heat_maps[0].heat_matrix as HeatMatrix;
-    return {
-      R: m.lines.length,
-      minLon: m.lines.map((l) => l.cell_lon.min_lon),
-      maxLon: m.lines.map((l) => l.cell_lon.max_lon),
-      centreLon: m.lines.map((l) => l.cell_lon.center_lon),
-      minLat: m.line_headers.map((h) => h.cell_lat.min_lat),
-      maxLat: m.line_headers.map((h) => h.cell_lat.max_lat),
-      centreLat: m.line_headers.map((h) => h.cell_lat.center_lat),
-      values: m.lines.map((l) => l.duration),
-    };
+    return gridOfMatrix(JSON.parse(res.body).heat_maps[0].heat_matrix as HeatMatrix);
   }
 
   async close(): Promise<void> {

@@ -185,6 +185,26 @@ export interface Grid {
   values: (number | null)[][];
 }
 
+/** A heat map's `heat_matrix`, as the API writes it. */
+export interface HeatMatrix {
+  line_headers: { cell_lat: { min_lat: number; center_lat: number; max_lat: number } }[];
+  lines: { cell_lon: { min_lon: number; center_lon: number; max_lon: number }; duration: (number | null)[] }[];
+}
+
+/** The grid of a heat matrix: its bands' bounds and centres, and its values by [i][j]. */
+export function gridOfMatrix(m: HeatMatrix): Grid {
+  return {
+    R: m.lines.length,
+    minLon: m.lines.map((l) => l.cell_lon.min_lon),
+    maxLon: m.lines.map((l) => l.cell_lon.max_lon),
+    centreLon: m.lines.map((l) => l.cell_lon.center_lon),
+    minLat: m.line_headers.map((h) => h.cell_lat.min_lat),
+    maxLat: m.line_headers.map((h) => h.cell_lat.max_lat),
+    centreLat: m.line_headers.map((h) => h.cell_lat.center_lat),
+    values: m.lines.map((l) => l.duration),
+  };
+}
+
 /** The cell holding (lon, lat), or null when it lies outside the grid. */
 export function cellOf(g: Grid, lon: number, lat: number): { i: number; j: number } | null {
   const i = g.minLon.findIndex((min, k) => min <= lon && lon <= g.maxLon[k]!);
@@ -214,20 +234,7 @@ export class FidelityHarness {
     const url = `/v1/coverage/rnv/heat_maps?${query}`;
     const res = await this.app.inject({ method: 'GET', url });
     if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body.slice(0, 300)}`);
-    const m = JSON.parse(res.body).heat_maps[0].heat_matrix as {
-      line_headers: { cell_lat: { min_lat: number; center_lat: number; max_lat: number } }[];
-      lines: { cell_lon: { min_lon: number; center_lon: number; max_lon: number }; duration: (number | null)[] }[];
-    };
-    return {
-      R: m.lines.length,
-      minLon: m.lines.map((l) => l.cell_lon.min_lon),
-      maxLon: m.lines.map((l) => l.cell_lon.max_lon),
-      centreLon: m.lines.map((l) => l.cell_lon.center_lon),
-      minLat: m.line_headers.map((h) => h.cell_lat.min_lat),
-      maxLat: m.line_headers.map((h) => h.cell_lat.max_lat),
-      centreLat: m.line_headers.map((h) => h.cell_lat.center_lat),
-      values: m.lines.map((l) => l.duration),
-    };
+    return gridOfMatrix(JSON.parse(res.body).heat_maps[0].heat_matrix as HeatMatrix);
   }
 
   async close(): Promise<void> {

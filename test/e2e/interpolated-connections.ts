@@ -17,7 +17,7 @@
  * are not read (neither city has them). A service day starts at noon minus 12 h, local time of the
  * trip's agency.
  */
-import { gtfsTime, RawFeed, serviceDayOrigin, serviceDays } from './raw-gtfs.js';
+import { gtfsTime, RawFeed, routeTimezones, serviceDayOrigin, serviceDays } from './raw-gtfs.js';
 import { haversineM } from './straight-line-scan.js';
 
 const DAY_SEC = 86400;
@@ -108,14 +108,8 @@ export class FeedConnections {
       this.stops.push({ id: `${k}/${id}`, lon, lat });
     }
 
-    const agency = await feed.table('agency.txt');
-    const defaultTz = agency.get(agency.rows[0]!, 'agency_timezone');
+    const { feedTimezone: defaultTz, ofRoute: tzOfRoute } = await routeTimezones(feed);
     if (k === 0) this.timezone = defaultTz;
-    const tzOfAgency = new Map<string, string>();
-    for (const r of agency.rows) if (!tzOfAgency.has(agency.get(r, 'agency_id'))) tzOfAgency.set(agency.get(r, 'agency_id'), agency.get(r, 'agency_timezone'));
-    const routes = await feed.table('routes.txt');
-    const tzOfRoute = new Map<string, string>();
-    for (const r of routes.rows) tzOfRoute.set(routes.get(r, 'route_id'), tzOfAgency.get(routes.get(r, 'agency_id')) ?? defaultTz);
     const trips = await feed.table('trips.txt');
     const tripIndex = new Map<string, number>();
     for (const r of trips.rows) {

@@ -147,6 +147,18 @@ export class RawFeed {
 
 const DAY_SEC = 86400;
 
+/** The time zone of each route (its agency's), and the feed's (its first agency's). */
+export async function routeTimezones(feed: RawFeed): Promise<{ feedTimezone: string; ofRoute: Map<string, string> }> {
+  const agency = await feed.table('agency.txt');
+  const feedTimezone = agency.get(agency.rows[0]!, 'agency_timezone');
+  const ofAgency = new Map<string, string>();
+  for (const r of agency.rows) if (!ofAgency.has(agency.get(r, 'agency_id'))) ofAgency.set(agency.get(r, 'agency_id'), agency.get(r, 'agency_timezone'));
+  const routes = await feed.table('routes.txt');
+  const ofRoute = new Map<string, string>();
+  for (const r of routes.rows) ofRoute.set(routes.get(r, 'route_id'), ofAgency.get(routes.get(r, 'agency_id')) ?? feedTimezone);
+  return { feedTimezone, ofRoute };
+}
+
 /** `H:MM:SS` (hours may pass 24) in seconds, null when empty. */
 export function gtfsTime(text: string): number | null {
   if (text === '') return null;

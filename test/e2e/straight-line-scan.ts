@@ -31,7 +31,7 @@
  *   - Times are epoch seconds; a value is truncated to whole seconds like the heat map's.
  */
 import { COVERAGE_DEFAULTS } from '../../src/api/heat-maps/traveler-profiles.js';
-import { gtfsTime, RawFeed, serviceDayOrigin, serviceDays } from './raw-gtfs.js';
+import { gtfsTime, RawFeed, routeTimezones, serviceDayOrigin, serviceDays } from './raw-gtfs.js';
 
 export const DETOUR = 1.3;
 export const WALKING_SPEED = COVERAGE_DEFAULTS.walking_speed;
@@ -135,14 +135,8 @@ export class StraightLineScan {
     }
     this.buildFootpaths();
 
-    const agency = await feed.table('agency.txt');
-    const tzOfAgency = new Map<string, string>();
-    for (const r of agency.rows) if (!tzOfAgency.has(agency.get(r, 'agency_id'))) tzOfAgency.set(agency.get(r, 'agency_id'), agency.get(r, 'agency_timezone'));
-    const defaultTz = agency.get(agency.rows[0]!, 'agency_timezone');
+    const { feedTimezone: defaultTz, ofRoute: tzOfRoute } = await routeTimezones(feed);
     this.timezone = defaultTz;
-    const routes = await feed.table('routes.txt');
-    const tzOfRoute = new Map<string, string>();
-    for (const r of routes.rows) tzOfRoute.set(routes.get(r, 'route_id'), tzOfAgency.get(routes.get(r, 'agency_id')) ?? defaultTz);
     const trips = await feed.table('trips.txt');
     const tripIndex = new Map<string, number>();
     for (const r of trips.rows) {
