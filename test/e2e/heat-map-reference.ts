@@ -7,18 +7,20 @@
  *   - streets: a plain Dijkstra with a binary heap over the walking layer of the whole graph, on
  *     integer tenths of a second (edge cost trunc(lengthDm / speed), a snapped point seeds the ends
  *     of its edge that its direction bits allow with trunc(alongM * 10 / speed));
- *   - snapping and cell matching: brute force over every segment;
+ *   - linking points (stops, centres, cells) to their nearest street within the link radius: brute
+ *     force over every segment the segment grid offers to the walking layer (small islands are not);
+ *     the offset between a point and its link point walked at walking speed;
  *   - transit: a connection scan over every stop time of every trip running on the service days
  *     around the requested instant, forwards (earliest arrival) for departure maps and backwards
  *     (latest departure) for arrival maps, with walking footpaths between stops found by the
- *     Dijkstra above.
+ *     Dijkstra above (up to the transfer horizon, offsets included) and the board slack before
+ *     every boarding.
  *
  * Times: street costs are tenths of a second (numbers, Infinity when unreached); transit times are
  * whole epoch seconds.
  */
-import { METRES_PER_DEGREE } from '../../src/util/geodesy.js';
-import { type StreetGraph } from '../../src/model/street-graph.js';
-import { CLOSE_STOPS_M, TRANSFER_DETOUR } from '../../src/routing/footpaths.js';
+import { LINK_RADIUS_M, type StreetGraph } from '../../src/model/street-graph.js';
+import { TRANSFER_HORIZON_M } from '../../src/service/street-data.js';
 import type { Timetable } from '../../src/model/timetable.js';
 import { serviceRunsOn, PICKUP_MASK, DROP_OFF_SHIFT } from '../../src/model/timetable.js';
 
@@ -26,10 +28,10 @@ import { serviceRunsOn, PICKUP_MASK, DROP_OFF_SHIFT } from '../../src/model/time
 export const WALK_FORWARD = 1;
 export const WALK_BACKWARD = 2;
 
-/** Farthest a stop or a centre may lie from its street (navitia-heat-maps.md §3.4). */
-export const SNAP_RADIUS_M = 500;
-/** Stops at most this far apart along the walking streets are linked by a footpath. */
-export const FOOTPATH_M = 500;
+/** Farthest a point (stop, centre, cell) may lie from the street it links to. */
+export const SNAP_RADIUS_M = LINK_RADIUS_M;
+/** Stops at most this far apart along the walking streets, offsets included, are linked by a footpath. */
+export const FOOTPATH_M = TRANSFER_HORIZON_M;
 
 /** A point attached to the street network: its edge and the distance along the edge (metres). */
 export interface RefSnap {
@@ -129,7 +131,7 @@ export class ReferenceModel {
   private readonly bx: Float64Array;
   private readonly by: Float64Array;
   private readonly walkSegment: Uint8Array;
-  /** each stop's walking snap (null when no walking street within 500 m) */
+  /** each stop's walking link (null when no walking street within the link radius) */
   readonly stopSnaps: (RefSnap | null)[];
   /** footpaths[s]: stops reachable on foot from s within FOOTPATH_M, with the length along the streets */
   footpaths: Footpath[][] = [];
@@ -159,8 +161,11 @@ export class ReferenceModel {
       this.ay[s] = g.geomY[p]!;
       this.bx[s] = g.geomX[p + 1]!;
       this.by[s] = g.geomY[p + 1]!;
-      this.walkSegment[s] = g.edgeAccess[g.segmentEdge[s]!]! & (WALK_FORWARD | WALK_BACKWARD) ? 1 : 0;
     }
+    // the segments points may link to on foot: those the segment grid offers to the walking layer
+    // (small islands are taken out of it)
+    const grid = g.segmentGrid;
+    for (let k = 0; k < grid.segments.length; k++) if (grid.access[k]! & (WALK_FORWARD | WALK_BACKWARD)) this.walkSegment[grid.segments[k]!] = 1;
     this.stopSnaps = stopSnaps;
   }
 
@@ -324,30 +329,31 @@ export class ReferenceModel {
   }
 
   /**
-   * Street access between a snapped centre and the stops (navitia-heat-maps.md §3.4): a Dijkstra
-   * bounded by `limitSec` from the ends of the centre's edge; a stop is reached through the ends of
-   * its own edge; its time is truncated to whole seconds. `reverse`: from the stops to the centre.
+   * Street access between a linked centre and the stops (navitia-heat-maps.md §3.4): a Dijkstra
+   * bounded by `limitSec` from the ends of the centre's edge, the centre's offset walked first
+   * (truncated to tenths); a stop is reached at its link point, its own offset walked after; its
+   * time is truncated to whole seconds. `reverse`: from the stops to the centre.
    */
   streetAccess(centre: RefSnap, speed: number, limitSec: number, reverse: boolean): Map<number, number> {
     const limitDs = limitSec * 10;
-    const cost = this.dijkstra(this.snapSeeds(centre, speed, 0, reverse), speed, reverse, limitDs);
-    const points = [this.pointSeed(centre, 0)];
+    const startDs = Math.trunc((centre.distM * 10) / speed);
+    const cost = this.dijkstra(this.snapSeeds(centre, speed, startDs, reverse), speed, reverse, limitDs);
+    const points = [this.pointSeed(centre, startDs)];
     const result = new Map<number, number>();
     this.stopSnaps.forEach((snap, s) => {
       if (!snap) return;
-      const ds = this.pointCost(cost, snap.edge, snap.alongM, speed, reverse, points);
+      const ds = this.pointCost(cost, snap.edge, snap.alongM, speed, reverse, points) + (snap.distM * 10) / speed;
       if (ds <= limitDs) result.set(s, Math.trunc(ds / 10));
     });
     return result;
   }
 
   /**
-   * Footpaths between stops: walking length along the streets from one stop's snapped point to the
-   * other's, both directions listed, kept when at most FOOTPATH_M. Lengths are counted like the
-   * street costs, in decimetres at 1 m/s: the start's along-edge leg truncated, the end's exact;
-   * stops on one edge are also linked straight along it; and the straight-line rule of
-   * `walkingFootpaths` (stop-snaps.ts) for stops close together or not joined by the streets,
-   * written again here over every pair.
+   * Footpaths between stops: the walk from one stop's link point to the other's along the streets,
+   * plus both offsets, both directions listed, kept when at most FOOTPATH_M. Lengths are counted
+   * like the street costs, in decimetres at 1 m/s: the start's along-edge leg truncated, the end's
+   * exact; stops on one edge are also linked straight along it. No straight line stands in for a
+   * street.
    */
   buildFootpaths(): void {
     const g = this.g;
@@ -360,12 +366,12 @@ export class ReferenceModel {
       else this.stopsOnEdge.set(snap.edge, [s]);
     });
     this.footpaths = this.stopSnaps.map((snap, s) => {
+      if (!snap) return [];
       const best = new Map<number, number>();
-      const cost = snap ? this.dijkstra(this.snapSeeds(snap, 1, 0, false), 1, false, limitDm) : new Float64Array(g.vertexCount).fill(Infinity);
-      if (snap) {
-        for (const other of this.stopsOnEdge.get(snap.edge)!) {
-          if (other !== s) best.set(other, Math.abs(this.stopSnaps[other]!.alongM - snap.alongM) * 10);
-        }
+      const ownDm = snap.distM * 10;
+      const cost = this.dijkstra(this.snapSeeds(snap, 1, 0, false), 1, false, limitDm - Math.round(ownDm));
+      for (const other of this.stopsOnEdge.get(snap.edge)!) {
+        if (other !== s) best.set(other, Math.abs(this.stopSnaps[other]!.alongM - snap.alongM) * 10);
       }
       this.stopSnaps.forEach((o, other) => {
         if (!o || other === s) return;
@@ -376,21 +382,12 @@ export class ReferenceModel {
         const d = Math.min(a + o.alongM * 10, b + Math.max(0, g.edgeLengthDm[e]! - o.alongM * 10));
         if (d < (best.get(other) ?? Infinity)) best.set(other, d);
       });
-      // stops close together: never more than the straight line at the detour factor; stops the
-      // streets do not join within FOOTPATH_M: the straight line at that factor
-      const { lon, lat } = this.tt.stopPoints;
-      for (let other = 0; other < lon.length; other++) {
-        if (other === s) continue;
-        const cos = Math.cos((((lat[s]! + lat[other]!) / 2) * Math.PI) / 180);
-        const straightM = Math.hypot((lon[other]! - lon[s]!) * cos, lat[other]! - lat[s]!) * METRES_PER_DEGREE;
-        const plainDm = straightM * TRANSFER_DETOUR * 10;
-        if (plainDm > limitDm) continue;
-        const streets = best.get(other);
-        if (streets === undefined || (straightM < CLOSE_STOPS_M && plainDm < streets)) best.set(other, plainDm);
-      }
       const list: Footpath[] = [];
-      // the model keeps footpath lengths as 32-bit floats
-      for (const [other, d] of best) if (d <= limitDm) list.push({ to: other, lengthM: Math.fround(d / 10) });
+      // with both offsets; the model keeps footpath lengths as 32-bit floats
+      for (const [other, street] of best) {
+        const d = street + ownDm + this.stopSnaps[other]!.distM * 10;
+        if (d <= limitDm) list.push({ to: other, lengthM: Math.fround(d / 10) });
+      }
       return list;
     });
   }
@@ -435,12 +432,12 @@ export class ReferenceModel {
 
   /**
    * Earliest arrival by a vehicle at every stop (epoch seconds, Infinity when none), leaving the
-   * access stops at `t0 + access`, changing vehicles at one stop at no cost or along a footpath
-   * (whose time `footSec` gives) after a vehicle arrival. Connections are scanned by departure
+   * access stops at `t0 + access`, changing vehicles at one stop or along a footpath (whose time
+   * `footSec` gives) after a vehicle arrival; every boarding `slackSec` after being at the stop. Connections are scanned by departure
    * time; connections leaving at the same second are scanned again until nothing changes, so that
    * zero-duration hops chain.
    */
-  earliestArrival(conns: Connection[], t0: number, access: Map<number, number>, footSec: (lengthM: number) => number): Float64Array {
+  earliestArrival(conns: Connection[], t0: number, access: Map<number, number>, footSec: (lengthM: number) => number, slackSec: number): Float64Array {
     const n = this.tt.stopPoints.ids.length;
     const ready = new Float64Array(n).fill(Infinity);
     const vehicle = new Float64Array(n).fill(Infinity);
@@ -455,7 +452,7 @@ export class ReferenceModel {
         for (let k = i; k < j; k++) {
           const c = sorted[k]!;
           if (!onBoard.has(c.trip)) {
-            if (!(c.pickup && ready[c.from]! <= c.dep)) continue;
+            if (!(c.pickup && ready[c.from]! + slackSec <= c.dep)) continue;
             onBoard.add(c.trip);
             changed = true;
           }
@@ -476,11 +473,12 @@ export class ReferenceModel {
   }
 
   /**
-   * Latest departure by a vehicle from every stop (epoch seconds, -Infinity when none) that still
-   * reaches the centre by `t0`, the access stops being left for the centre at `t0 - access`: the
-   * mirror of `earliestArrival`, connections scanned by decreasing arrival time.
+   * The latest time to be at every stop (epoch seconds, -Infinity when none) to board a vehicle that
+   * still reaches the centre by `t0`, `slackSec` before it leaves, the access stops being left for
+   * the centre at `t0 - access`: the mirror of `earliestArrival`, connections scanned by decreasing
+   * arrival time.
    */
-  latestDeparture(conns: Connection[], t0: number, access: Map<number, number>, footSec: (lengthM: number) => number): Float64Array {
+  latestDeparture(conns: Connection[], t0: number, access: Map<number, number>, footSec: (lengthM: number) => number, slackSec: number): Float64Array {
     const n = this.tt.stopPoints.ids.length;
     const ready = new Float64Array(n).fill(-Infinity);
     const vehicle = new Float64Array(n).fill(-Infinity);
@@ -504,11 +502,12 @@ export class ReferenceModel {
             onBoard.add(c.trip);
             changed = true;
           }
-          if (c.pickup && c.dep > vehicle[c.from]!) {
-            vehicle[c.from] = c.dep;
-            if (c.dep > ready[c.from]!) ready[c.from] = c.dep;
+          const atStop = c.dep - slackSec;
+          if (c.pickup && atStop > vehicle[c.from]!) {
+            vehicle[c.from] = atStop;
+            if (atStop > ready[c.from]!) ready[c.from] = atStop;
             for (const f of into[c.from]!) {
-              const at = c.dep - footSec(f.lengthM);
+              const at = atStop - footSec(f.lengthM);
               if (at > ready[f.to]!) ready[f.to] = at;
             }
             changed = true;
@@ -523,66 +522,14 @@ export class ReferenceModel {
   // ---------------------------------------------------------------------------------------------
   // cells
 
-  /**
-   * Value (tenths, not truncated) of a point of the nearest segment: an end of its edge takes the
-   * vertex's cost; an inner point of the geometry goes along the edge to an end its bits allow.
-   */
-  private geometryPointCost(cost: Float64Array, e: number, point: number, speed: number, reverse: boolean, points: RefPointSeed[]): number {
-    const g = this.g;
-    if (point === g.geomOffset[e]) return cost[g.edgeFrom[e]!]!;
-    if (point === g.geomOffset[e + 1]! - 1) return cost[g.edgeTo[e]!]!;
-    return this.pointCost(cost, e, g.geomAlongM[point]!, speed, reverse, points);
-  }
+  /** The walking segments by tiles of TILE_M (built once), to find a point's nearest ones. */
+  private segmentTiles: Map<string, number[]> | null = null;
 
-  /**
-   * The values each cell of a grid may take, in whole seconds (null: no value), by the documented
-   * rule (raster.ts), computed its own way:
-   *   1. a cell whose centre lies within `nearbyM` of segments that value it below the limit takes
-   *      the least of those values: the best of the segment's two ends and of the point seeds on it,
-   *      plus the straight distance at `speed`;
-   *   2. a Dijkstra on the 8-neighbour grid of the cell centres from the cells of step 1 (steps of
-   *      `cellW`, `cellH` or the diagonal), for the value (with the length of its walk) and for the
-   *      distance to the nearest cell of step 1. A cell of step 1 takes the walked value when its walk
-   *      is at most `shortcutM` long, else keeps its own; every other cell takes it unless the nearest
-   *      cell of step 1 is farther than `radiusM` and fewer than 6 of its 8 neighbours are within it.
-   * Truncated to whole seconds, null at or after `maxSec`. `best[c]`: the segment that gave a cell of
-   * step 1 its value when no other came within float noise of it, else -1.
-   *
-   * Float noise: the engine places cell centres by adding cell widths in metres where this code
-   * reads them back from the printed degrees, a difference of about 1e-9 m; a value within 1e-6
-   * tenths of a whole second may therefore truncate either way, and both outcomes are accepted.
-   */
-  gridValues(
-    centres: { x: Float64Array; y: Float64Array; R: number },
-    cell: { widthM: number; heightM: number; nearbyM: number; radiusM: number; shortcutM: number },
-    cost: Float64Array,
-    speed: number,
-    reverse: boolean,
-    maxSec: number,
-    points: RefPointSeed[] = [],
-  ): { values: Set<number | null>[]; best: Int32Array } {
-    const g = this.g;
-    const R = centres.R;
-    const limitDs = maxSec * 10;
-    // each segment's end values, and the reached edges
-    const n = g.segmentCount;
-    const va = new Float64Array(n);
-    const vb = new Float64Array(n);
-    const reachedEdge = new Uint8Array(g.edgeCount);
-    for (const point of points) if (point.costDs < limitDs) reachedEdge[point.edge] = 1;
-    for (let s = 0; s < n; s++) {
-      if (!this.walkSegment[s]) continue;
-      const e = g.segmentEdge[s]!;
-      const p = g.segmentPoint[s]!;
-      va[s] = this.geometryPointCost(cost, e, p, speed, reverse, points);
-      vb[s] = this.geometryPointCost(cost, e, p + 1, speed, reverse, points);
-      if (va[s]! < limitDs || vb[s]! < limitDs) reachedEdge[e] = 1;
-    }
-    // segments of reached edges by tiles of TILE_M, for step 1
+  private tiles(): Map<string, number[]> {
+    if (this.segmentTiles) return this.segmentTiles;
     const tiles = new Map<string, number[]>();
-    const tileOf = (v: number) => Math.floor(v / TILE_M);
-    for (let s = 0; s < n; s++) {
-      if (!this.walkSegment[s] || !reachedEdge[g.segmentEdge[s]!]) continue;
+    for (let s = 0; s < this.g.segmentCount; s++) {
+      if (!this.walkSegment[s]) continue;
       for (let tx = tileOf(Math.min(this.ax[s]!, this.bx[s]!)); tx <= tileOf(Math.max(this.ax[s]!, this.bx[s]!)); tx++) {
         for (let ty = tileOf(Math.min(this.ay[s]!, this.by[s]!)); ty <= tileOf(Math.max(this.ay[s]!, this.by[s]!)); ty++) {
           const key = `${tx},${ty}`;
@@ -592,94 +539,59 @@ export class ReferenceModel {
         }
       }
     }
-    const own = new Float64Array(R * R).fill(Infinity);
-    const settled = new Uint8Array(R * R);
-    const best = new Int32Array(R * R).fill(-1);
-    const reach = tileOf(cell.nearbyM) + 1;
-    for (let i = 0; i < R; i++) {
-      for (let j = 0; j < R; j++) {
-        const x = centres.x[i]!;
-        const y = centres.y[j]!;
-        const c = i * R + j;
-        const seen = new Set<number>();
-        let second = Infinity;
-        for (let tx = tileOf(x) - reach; tx <= tileOf(x) + reach; tx++) {
-          for (let ty = tileOf(y) - reach; ty <= tileOf(y) + reach; ty++) {
-            for (const s of tiles.get(`${tx},${ty}`) ?? []) {
-              if (seen.has(s)) continue;
-              seen.add(s);
-              if (this.segmentDistance(s, x, y).d2 > cell.nearbyM * cell.nearbyM) continue;
-              const e = g.segmentEdge[s]!;
-              const p = g.segmentPoint[s]!;
-              let v = Math.min(va[s]! + (Math.hypot(x - this.ax[s]!, y - this.ay[s]!) * 10) / speed, vb[s]! + (Math.hypot(x - this.bx[s]!, y - this.by[s]!) * 10) / speed);
-              for (const point of points) {
-                if (point.edge !== e || point.alongM < g.geomAlongM[p]! || point.alongM > g.geomAlongM[p + 1]!) continue;
-                v = Math.min(v, point.costDs + (Math.hypot(x - point.x, y - point.y) * 10) / speed);
-              }
-              if (v >= limitDs) continue;
-              settled[c] = 1;
-              if (v < own[c]!) {
-                second = own[c]!;
-                own[c] = v;
-                best[c] = s;
-              } else if (v < second) second = v;
-            }
-          }
+    this.segmentTiles = tiles;
+    return tiles;
+  }
+
+  /** The walking segments within `maxM` of (x, y), with their distances (through the tiles). */
+  private segmentsNear(x: number, y: number, maxM: number): { s: number; d: number }[] {
+    const tiles = this.tiles();
+    const reach = tileOf(maxM) + 1;
+    const seen = new Set<number>();
+    const out: { s: number; d: number }[] = [];
+    for (let tx = tileOf(x) - reach; tx <= tileOf(x) + reach; tx++) {
+      for (let ty = tileOf(y) - reach; ty <= tileOf(y) + reach; ty++) {
+        for (const s of tiles.get(`${tx},${ty}`) ?? []) {
+          if (seen.has(s)) continue;
+          seen.add(s);
+          const d = Math.sqrt(this.segmentDistance(s, x, y).d2);
+          if (d <= maxM) out.push({ s, d });
         }
-        if (second - own[c]! < TIE_DS) best[c] = -1;
       }
     }
-    // step 2: Dijkstra from the cells of step 1, on values and on distances
+    return out;
+  }
+
+  /**
+   * The values the cells `cells` ([i, j]) of a grid may take, in whole seconds (null: no value), by
+   * the documented rule (raster.ts, cell-links.ts), computed its own way: a cell's centre links to
+   * its nearest walking segment within SNAP_RADIUS_M; its value is the cost of the link point (the
+   * ends of the edge as its bits allow, or a point seed on it, straight along the edge) plus the
+   * offset at `speed`. Where a street lies within half a cell's diagonal of the centre the nearest
+   * is exact; farther, the engine's propagation may settle on a street up to a diagonal farther
+   * where two are nearly as near, and every such street's value is accepted (and null, where that
+   * reaches past the radius). Truncated to whole seconds, null at or after `maxSec`. `best[c]`: the
+   * segment of a cell linked without a choice, else -1.
+   *
+   * Float noise: the engine places cell centres by adding cell widths in metres where this code
+   * reads them back from the printed degrees, a difference of about 1e-9 m; a value within 1e-6
+   * tenths of a whole second may therefore truncate either way, and both outcomes are accepted.
+   */
+  gridValues(
+    centres: { x: Float64Array; y: Float64Array; R: number },
+    cell: { widthM: number; heightM: number },
+    cost: Float64Array,
+    speed: number,
+    reverse: boolean,
+    maxSec: number,
+    points: RefPointSeed[],
+    cells: [number, number][],
+  ): { values: Set<number | null>[]; best: Int32Array } {
+    const R = centres.R;
     const diagonal = Math.hypot(cell.widthM, cell.heightM);
-    const walk = (start: Float64Array, perMetre: number): { dist: Float64Array; length: Float64Array } => {
-      const dist = Float64Array.from(start);
-      const length = new Float64Array(R * R);
-      const heap = new Heap();
-      for (let c = 0; c < R * R; c++) if (settled[c] && dist[c]! < Infinity) heap.push(c, dist[c]!);
-      while (heap.size > 0) {
-        const [c, d] = heap.pop();
-        if (d > dist[c]!) continue;
-        const i = Math.floor(c / R);
-        const j = c % R;
-        for (let di = -1; di <= 1; di++) {
-          for (let dj = -1; dj <= 1; dj++) {
-            if ((di === 0 && dj === 0) || i + di < 0 || i + di >= R || j + dj < 0 || j + dj >= R) continue;
-            const step = di !== 0 && dj !== 0 ? diagonal : di !== 0 ? cell.widthM : cell.heightM;
-            const next = (i + di) * R + j + dj;
-            const nd = d + step * perMetre;
-            if (nd < dist[next]!) {
-              dist[next] = nd;
-              length[next] = length[c]! + step;
-              heap.push(next, nd);
-            }
-          }
-        }
-      }
-      return { dist, length };
-    };
-    const walked = walk(own, 10 / speed);
-    const nearest = walk(Float64Array.from(settled, (k) => (k ? 0 : Infinity)), 1).dist;
-    const notch = (c: number) => {
-      const i = Math.floor(c / R);
-      const j = c % R;
-      let within = 0;
-      for (let di = -1; di <= 1; di++)
-        for (let dj = -1; dj <= 1; dj++)
-          if ((di || dj) && i + di >= 0 && i + di < R && j + dj >= 0 && j + dj < R && nearest[(i + di) * R + j + dj]! <= cell.radiusM) within++;
-      return within >= 6;
-    };
-    // a cell of step 1 valued by the walk from another street has no best segment of its own
-    for (let c = 0; c < R * R; c++) if (settled[c] && walked.length[c]! <= cell.shortcutM && walked.dist[c]! < own[c]! - TIE_DS) best[c] = -1;
     const values: Set<number | null>[] = [];
-    for (let c = 0; c < R * R; c++) {
-      const out = new Set<number | null>();
-      const v = settled[c]
-        ? walked.length[c]! <= cell.shortcutM
-          ? walked.dist[c]!
-          : own[c]!
-        : nearest[c]! <= cell.radiusM || notch(c)
-          ? walked.dist[c]!
-          : Infinity;
+    const best = new Int32Array(R * R).fill(-1);
+    const addValue = (out: Set<number | null>, v: number) => {
       if (v === Infinity) out.add(null);
       else {
         for (const w of [v - NOISE_DS, v, v + NOISE_DS]) {
@@ -687,16 +599,36 @@ export class ReferenceModel {
           out.add(sec >= maxSec ? null : sec);
         }
       }
-      values.push(out);
+    };
+    for (const [i, j] of cells) {
+      const x = centres.x[i]!;
+      const y = centres.y[j]!;
+      const c = i * R + j;
+      const out = new Set<number | null>();
+      values[c] = out;
+      const near = this.segmentsNear(x, y, SNAP_RADIUS_M + diagonal);
+      const nearest = Math.min(...near.map((n) => n.d));
+      if (!(nearest <= SNAP_RADIUS_M + TIE_M)) {
+        out.add(null);
+        continue;
+      }
+      const exact = nearest <= diagonal / 2;
+      const accepted = near.filter((n) => (exact ? n.d <= nearest + TIE_M : n.d <= nearest + diagonal && n.d <= SNAP_RADIUS_M + TIE_M));
+      if (!exact && nearest + diagonal > SNAP_RADIUS_M) out.add(null);
+      for (const { s } of accepted) {
+        const link = this.snapOn(s, x, y);
+        addValue(out, this.pointCost(cost, link.edge, link.alongM, speed, reverse, points) + (link.distM * 10) / speed);
+      }
+      if (exact && accepted.length === 1) best[c] = accepted[0]!.s;
     }
     return { values, best };
   }
 }
 
+const tileOf = (v: number) => Math.floor(v / TILE_M);
+
 /** Side of the reference's tiles of segments (metres). */
 const TILE_M = 100;
-/** Two candidate values closer than this (tenths) leave a cell's best segment undecided. */
-const TIE_DS = 1e-6;
 
 /** Two segments within this many metres of each other's distance tie. */
 const TIE_M = 1e-6;

@@ -26,7 +26,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { NEARBY_M, SHORTCUT_M } from '../../src/routing/raster.js';
+import { DEFAULT_BOARD_SLACK_SEC } from '../../src/service/coverage-config.js';
 import type { Generation } from '../../src/service/generation.js';
 import { ServiceDays } from '../../src/model/service-days.js';
 import type { StreetGraph } from '../../src/model/street-graph.js';
@@ -62,7 +62,7 @@ const py = (lat: number) => (lat - graph.projection.lat0) * K;
 
 /**
  * Transfer time of a footpath: its length at walking speed, in whole seconds rounded up (the
- * transit model's rule). Changing vehicles at one stop takes 0 s. A journey may ride at most
+ * transit model's rule). Every boarding needs the board slack (DEFAULT_BOARD_SLACK_SEC) at the stop. A journey may ride at most
  * max_nb_transfers + 1 = 11 vehicles; the scan has no such limit, which cannot matter within the
  * durations used here.
  */
@@ -99,8 +99,8 @@ before(async () => {
     if (graph.segmentEdge[chosen] !== engineEdge[s] || Math.abs(snap.alongM - engineAlong[s]!) > 1e-3) {
       disagreements.push(`${tt.stopPoints.ids[s]}: edge ${graph.segmentEdge[chosen]} at ${snap.alongM} m, engine edge ${engineEdge[s]} at ${engineAlong[s]} m`);
     }
-    // stop snaps are stored as 32-bit floats
-    snaps.push({ ...snap, alongM: Math.fround(snap.alongM) });
+    // stop links are stored as 32-bit floats
+    snaps.push({ ...snap, alongM: Math.fround(snap.alongM), distM: Math.fround(snap.distM) });
   }
   assert.deepEqual(disagreements.slice(0, 10), [], 'stop snaps');
   ref = new ReferenceModel(tt, graph, snaps);
@@ -139,7 +139,6 @@ interface GridInfo {
   maxLat: number;
   widthM: number;
   heightM: number;
-  radiusM: number;
 }
 
 function gridOf(m: Matrix): GridInfo {
@@ -149,10 +148,10 @@ function gridOf(m: Matrix): GridInfo {
   const maxLon = m.lines[R - 1]!.cell_lon.max_lon;
   const minLat = m.line_headers[0]!.cell_lat.min_lat;
   const maxLat = m.line_headers[R - 1]!.cell_lat.max_lat;
-  // matching radius: max(500 m, cell width, cell height), the width at the box's middle latitude
+  // the cell's width at the box's middle latitude
   const width = ((maxLon - minLon) / R) * K * Math.cos((((minLat + maxLat) / 2) * Math.PI) / 180);
   const height = ((maxLat - minLat) / R) * K;
-  return { R, minLon, maxLon, minLat, maxLat, widthM: width, heightM: height, radiusM: Math.max(500, width, height) };
+  return { R, minLon, maxLon, minLat, maxLat, widthM: width, heightM: height };
 }
 
 /**
@@ -231,36 +230,38 @@ function reference(centre: Centre, t0: number, T: number, reverse: boolean): Ref
   const vehicleSec = new Map<number, number>();
   if (!reverse) {
     const conns = ref.connections([DAY - 1, DAY], origin, t0, t0 + T);
-    const arrival = ref.earliestArrival(conns, t0, access, footSec);
+    const arrival = ref.earliestArrival(conns, t0, access, footSec, DEFAULT_BOARD_SLACK_SEC);
     arrival.forEach((t, s) => {
       if (t - t0 < T) vehicleSec.set(s, t - t0);
     });
   } else {
     const conns = ref.connections([DAY - 1, DAY], origin, t0 - T, t0);
-    const departure = ref.latestDeparture(conns, t0, access, footSec);
+    const departure = ref.latestDeparture(conns, t0, access, footSec, DEFAULT_BOARD_SLACK_SEC);
     departure.forEach((t, s) => {
       if (t0 - t < T) vehicleSec.set(s, t0 - t);
     });
   }
   const seeds: [number, number][] = [];
   const points: RefPointSeed[] = [];
+  // each point's offset walked first (truncated to tenths)
+  const offsetDs = (snap: RefSnap) => Math.trunc((snap.distM * 10) / WALKING_SPEED);
   if (centre.snap) {
-    seeds.push(...ref.snapSeeds(centre.snap, WALKING_SPEED, 0, reverse));
-    points.push(ref.pointSeed(centre.snap, 0));
+    seeds.push(...ref.snapSeeds(centre.snap, WALKING_SPEED, offsetDs(centre.snap), reverse));
+    points.push(ref.pointSeed(centre.snap, offsetDs(centre.snap)));
   }
   const walkOnly = ref.dijkstra([...seeds], WALKING_SPEED, reverse, T * 10);
   const walkOnlyPoints = [...points];
   for (const [s, sec] of vehicleSec) {
     const snap = ref.stopSnaps[s];
     if (snap) {
-      seeds.push(...ref.snapSeeds(snap, WALKING_SPEED, sec * 10, reverse));
-      points.push(ref.pointSeed(snap, sec * 10));
+      seeds.push(...ref.snapSeeds(snap, WALKING_SPEED, sec * 10 + offsetDs(snap), reverse));
+      points.push(ref.pointSeed(snap, sec * 10 + offsetDs(snap)));
     }
   }
   return { cost: ref.dijkstra(seeds, WALKING_SPEED, reverse, T * 10), points, walkOnly, walkOnlyPoints, vehicleSec };
 }
 
-/** The box: squares around the snapped centre and every snapped stop reached by a vehicle before T. */
+/** The box: squares around the linked centre and every linked stop reached by a vehicle before T, of half-side the time left at walking speed. */
 function expectedBox(centre: Centre, r: Reference, T: number) {
   let minLon = Infinity;
   let maxLon = -Infinity;
@@ -274,9 +275,9 @@ function expectedBox(centre: Centre, r: Reference, T: number) {
     minLat = Math.min(minLat, lat - dLat);
     maxLat = Math.max(maxLat, lat + dLat);
   };
-  if (centre.snap) square(centre.lon, centre.lat, T * WALKING_SPEED + 500);
+  if (centre.snap) square(centre.lon, centre.lat, T * WALKING_SPEED);
   for (const [s, sec] of r.vehicleSec) {
-    if (ref.stopSnaps[s]) square(generation.tt.stopPoints.lon[s]!, generation.tt.stopPoints.lat[s]!, (T - sec) * WALKING_SPEED + 500);
+    if (ref.stopSnaps[s]) square(generation.tt.stopPoints.lon[s]!, generation.tt.stopPoints.lat[s]!, (T - sec) * WALKING_SPEED);
   }
   return { minLon, maxLon, minLat, maxLat };
 }
@@ -287,27 +288,26 @@ interface Comparison {
   valued: number;
   /** valued cells that a vehicle reaches sooner than walking from the centre alone */
   byTransit: number;
-  /** cells whose reference accepts more than one outcome (tied segments, float noise) */
+  /** cells whose reference accepts more than one outcome (tied segments, float noise, streets nearly as near a far cell) */
   ambiguous: number;
 }
 
-/** The reference values of every cell of the API's matrix `m` (see `ReferenceModel.gridValues`). */
-function referenceGrid(m: Matrix, cost: Float64Array, points: RefPointSeed[], T: number, reverse: boolean) {
+/** The reference values of the cells `cells` of the API's matrix `m` (see `ReferenceModel.gridValues`). */
+function referenceGrid(m: Matrix, cost: Float64Array, points: RefPointSeed[], T: number, reverse: boolean, cells: [number, number][]) {
   const grid = gridOf(m);
   const centres = {
     R: grid.R,
     x: Float64Array.from(m.lines, (l) => px(l.cell_lon.center_lon)),
     y: Float64Array.from(m.line_headers, (h) => py(h.cell_lat.center_lat)),
   };
-  const cell = { widthM: grid.widthM, heightM: grid.heightM, nearbyM: Math.max(NEARBY_M, Math.hypot(grid.widthM, grid.heightM) / 2), radiusM: grid.radiusM, shortcutM: SHORTCUT_M };
-  return ref.gridValues(centres, cell, cost, WALKING_SPEED, reverse, T, points);
+  return ref.gridValues(centres, { widthM: grid.widthM, heightM: grid.heightM }, cost, WALKING_SPEED, reverse, T, points, cells);
 }
 
 /** Compare the API's matrix with the reference on `cells`. */
 function compareCells(m: Matrix, r: Reference, T: number, reverse: boolean, cells: [number, number][]): Comparison {
   const R = m.lines.length;
-  const expected = referenceGrid(m, r.cost, r.points, T, reverse).values;
-  const walked = referenceGrid(m, r.walkOnly, r.walkOnlyPoints, T, reverse).values;
+  const expected = referenceGrid(m, r.cost, r.points, T, reverse, cells).values;
+  const walked = referenceGrid(m, r.walkOnly, r.walkOnlyPoints, T, reverse, cells).values;
   const out: Comparison = { bad: [], valued: 0, byTransit: 0, ambiguous: 0 };
   for (const [i, j] of cells) {
     const lon = m.lines[i]!.cell_lon.center_lon;
@@ -333,7 +333,7 @@ function checkBox(m: Matrix, centre: Centre, r: Reference, T: number): void {
 
 function checkComparison(label: string, c: Comparison, cells: number, diagnostic: (msg: string) => void): void {
   assert.deepEqual(c.bad.slice(0, 8), [], `${label}: ${c.bad.length} of ${cells} cells disagree`);
-  diagnostic(`${label}: ${cells} cells agree, ${c.valued} valued, ${c.byTransit} of them reached sooner by transit, ${c.ambiguous} accepting several values (float noise)`);
+  diagnostic(`${label}: ${cells} cells agree, ${c.valued} valued, ${c.byTransit} of them reached sooner by transit, ${c.ambiguous} accepting several values (float noise, or streets nearly as near a cell far from them)`);
   // a value at a whole second within float noise is rare: it must not be the rule, or the comparison would say little
   assert.ok(c.ambiguous <= cells / 2, `${label}: ${c.ambiguous} of ${cells} cells accept several values`);
 }
@@ -417,7 +417,7 @@ test('rnv heat maps: an arrival map agrees with the reversed reference, and with
   assert.ok(c.byTransit > 0);
 
   // Duality: the latest departure from a cell, found by forward searches, is t0 − value.
-  const { best } = referenceGrid(m, r.cost, r.points, T, true);
+  const { best } = referenceGrid(m, r.cost, r.points, T, true, cells);
   const R = m.lines.length;
   const candidates = cells.filter(([i, j]) => {
     const v = m.lines[i]!.duration[j];
@@ -429,7 +429,7 @@ test('rnv heat maps: an arrival map agrees with the reversed reference, and with
     const x = px(m.lines[i]!.cell_lon.center_lon);
     const y = py(m.line_headers[j]!.cell_lat.center_lat);
     const segment = best[i * R + j]!;
-    if (segment < 0) continue; // valued by the grid walk, or by two segments within float noise
+    if (segment < 0) continue; // linked with a choice (far from its streets, or two segments within float noise)
     const v = m.lines[i]!.duration[j]!;
     assert.equal(reachesByForward(segment, x, y, centre, t0 - v - 1, t0, T), true, `cell [${i}][${j}] (value ${v}): leaving ${v + 1} s before reaches ${id} in time`);
     assert.equal(reachesByForward(segment, x, y, centre, t0 - v + 1, t0, T), false, `cell [${i}][${j}] (value ${v}): leaving ${v - 1} s before is too late`);
@@ -440,57 +440,40 @@ test('rnv heat maps: an arrival map agrees with the reversed reference, and with
 });
 
 /**
- * Whether leaving the cell centre (x, y), valued through segment `segment` (its best street nearby), at `tau`
- * (epoch seconds) reaches `centre` by `t0`, by forward searches, each leg counted as the arrival
- * map counts it:
- *   - the cell walks straight to an end of its segment, then along the edge to a vertex (no
+ * Whether leaving the cell centre (x, y), linked to segment `segment` (its nearest street), at `tau`
+ * (epoch seconds) reaches `centre` by `t0`, by forward searches, each leg counted as the arrival map
+ * counts it:
+ *   - the cell walks its offset straight to its link point, then along the edge to a vertex (no
  *     truncation), then on the streets (a forward Dijkstra from those seeds);
- *   - a stop is reached at its snapped point, the last along-edge leg truncated to tenths as the
- *     arrival map's stop seeds are; the forward connection scan (with its footpaths) starts there;
- *   - the centre is reached on foot at its snapped point (that leg truncated the same way), or by
- *     a vehicle arriving at one of its own stops, or at a stop from which the walk to the centre
- *     (the arrival map's access, whole seconds) ends by t0.
+ *   - a stop is reached at its link point, the last along-edge leg and the stop's offset each
+ *     truncated to tenths as the arrival map's stop seeds are; the forward connection scan (with its
+ *     footpaths and the board slack) starts there;
+ *   - the centre is reached on foot at its link point (its legs truncated the same way), or by a
+ *     vehicle arriving at one of its own stops, or at a stop from which the walk to the centre (the
+ *     arrival map's access, whole seconds) ends by t0.
  */
 function reachesByForward(segment: number, x: number, y: number, centre: Centre, tau: number, t0: number, T: number): boolean {
   const g = graph;
-  const e = g.segmentEdge[segment]!;
-  const p = g.segmentPoint[segment]!;
+  const link = ref.snapOn(segment, x, y);
+  const e = link.edge;
+  const offsetDs = (link.distM * 10) / WALKING_SPEED;
+  const bits = g.edgeAccess[e]!;
   const seeds: [number, number][] = [];
-  // where the cell's walk meets its edge: an end of its segment, at its distance along the edge
-  const entries: { alongM: number; ds: number }[] = [];
-  for (const point of [p, p + 1]) {
-    const walkDs = (Math.hypot(x - g.geomX[point]!, y - g.geomY[point]!) * 10) / WALKING_SPEED;
-    entries.push({ alongM: g.geomAlongM[point]!, ds: walkDs });
-    if (point === g.geomOffset[e]) seeds.push([g.edgeFrom[e]!, walkDs]);
-    else if (point === g.geomOffset[e + 1]! - 1) seeds.push([g.edgeTo[e]!, walkDs]);
-    else {
-      // an inner point of the edge: along it to the ends its walking bits allow
-      const along = g.geomAlongM[point]!;
-      const bits = g.edgeAccess[e]!;
-      if (bits & WALK_BACKWARD) seeds.push([g.edgeFrom[e]!, walkDs + (along * 10) / WALKING_SPEED]);
-      if (bits & WALK_FORWARD) seeds.push([g.edgeTo[e]!, walkDs + (Math.max(0, g.edgeLengthDm[e]! / 10 - along) * 10) / WALKING_SPEED]);
-    }
-  }
+  if (bits & WALK_BACKWARD) seeds.push([g.edgeFrom[e]!, offsetDs + (link.alongM * 10) / WALKING_SPEED]);
+  if (bits & WALK_FORWARD) seeds.push([g.edgeTo[e]!, offsetDs + (Math.max(0, g.edgeLengthDm[e]! / 10 - link.alongM) * 10) / WALKING_SPEED]);
   const cost = ref.dijkstra(seeds, WALKING_SPEED, false);
-  // arrival (tenths after tau) at a snapped point: from the ends of its edge, the last leg truncated;
-  // on the cell's own edge also straight along it from where the walk met the edge, and on the
-  // cell's own segment straight from the cell (the arrival map's point seeds)
+  // arrival (tenths after tau) at a linked point: from the ends of its edge, the last leg truncated,
+  // or straight along the cell's own edge from its link point; then the point's own offset, truncated
   const atPoint = (snap: RefSnap) => {
-    const bits = g.edgeAccess[snap.edge]!;
+    const b = g.edgeAccess[snap.edge]!;
     let best = Infinity;
-    if (bits & WALK_FORWARD) best = Math.min(best, cost[g.edgeFrom[snap.edge]!]! + Math.trunc((snap.alongM * 10) / WALKING_SPEED));
-    if (bits & WALK_BACKWARD) best = Math.min(best, cost[g.edgeTo[snap.edge]!]! + Math.trunc((Math.max(0, g.edgeLengthDm[snap.edge]! / 10 - snap.alongM) * 10) / WALKING_SPEED));
+    if (b & WALK_FORWARD) best = Math.min(best, cost[g.edgeFrom[snap.edge]!]! + Math.trunc((snap.alongM * 10) / WALKING_SPEED));
+    if (b & WALK_BACKWARD) best = Math.min(best, cost[g.edgeTo[snap.edge]!]! + Math.trunc((Math.max(0, g.edgeLengthDm[snap.edge]! / 10 - snap.alongM) * 10) / WALKING_SPEED));
     if (snap.edge === e) {
-      for (const entry of entries) {
-        const delta = snap.alongM - entry.alongM;
-        if (bits & (delta >= 0 ? WALK_FORWARD : WALK_BACKWARD)) best = Math.min(best, entry.ds + (Math.abs(delta) * 10) / WALKING_SPEED);
-      }
-      if (snap.alongM >= g.geomAlongM[p]! && snap.alongM <= g.geomAlongM[p + 1]!) {
-        const point = ref.pointSeed(snap, 0);
-        best = Math.min(best, (Math.hypot(x - point.x, y - point.y) * 10) / WALKING_SPEED);
-      }
+      const delta = snap.alongM - link.alongM;
+      if (b & (delta >= 0 ? WALK_FORWARD : WALK_BACKWARD)) best = Math.min(best, offsetDs + (Math.abs(delta) * 10) / WALKING_SPEED);
     }
-    return best;
+    return best + Math.trunc((snap.distM * 10) / WALKING_SPEED);
   };
   if (centre.snap && tau * 10 + atPoint(centre.snap) <= t0 * 10) return true;
   // stops reached on foot (within the map's duration), then the connection scan
@@ -501,7 +484,7 @@ function reachesByForward(segment: number, x: number, y: number, centre: Centre,
     if (ds <= T * 10) start.set(s, ds / 10);
   });
   const conns = ref.connections([DAY - 1, DAY], (tz, d) => days.origin(tz, d), tau, t0);
-  const arrival = ref.earliestArrival(conns, tau, start, footSec);
+  const arrival = ref.earliestArrival(conns, tau, start, footSec, DEFAULT_BOARD_SLACK_SEC);
   const finish = new Map<number, number>();
   if (centre.snap) for (const [s, sec] of ref.streetAccess(centre.snap, WALKING_SPEED, MAX_TO_PT_SEC, true)) finish.set(s, sec);
   for (const s of centre.free) finish.set(s, 0);
