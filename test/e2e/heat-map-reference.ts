@@ -1,20 +1,32 @@
 /**
  * A deliberately simple reference computation of walking heat maps, written independently of the
  * engine in `src/routing` to cross-check it on real data. It shares only the data model (the street
- * graph's arrays, the timetable's arrays, the service-day origins) and the documented rules
- * (navitia-heat-maps.md §3, decisions.md "Heat maps"); every search is its own:
+ * graph's arrays, the segment grid's access bits, the timetable's arrays, the service-day origins)
+ * and the documented rules (navitia-heat-maps.md §3, decisions.md "Heat maps", the "street
+ * fidelity" rules); every search is its own:
  *
  *   - streets: a plain Dijkstra with a binary heap over the walking layer of the whole graph, on
- *     integer tenths of a second (edge cost trunc(lengthDm / speed), a snapped point seeds the ends
+ *     integer tenths of a second (edge cost trunc(lengthDm / speed), a linked point seeds the ends
  *     of its edge that its direction bits allow with trunc(alongM * 10 / speed));
- *   - linking points (stops, centres, cells) to their nearest street within the link radius: brute
- *     force over every segment the segment grid offers to the walking layer (small islands are not);
- *     the offset between a point and its link point walked at walking speed;
+ *   - linking points (stops, centres, cells) to the streets: brute force over every segment whose
+ *     segment-grid entries carry a walking bit (small islands are taken out there, per layer, before
+ *     the stops are linked): the nearest within the link radius (LINK_RADIUS_M, 600 m), ties to the
+ *     lowest segment number; nothing when no street lies within the radius. The off-street offset
+ *     between a point and its link point is walked in a straight line at walking speed: a centre
+ *     seeds at trunc(offset * 10 / speed) tenths, a stop reached by a vehicle at its time plus that;
+ *     street access from a centre to a stop is the (float) cost at the stop's link point plus the
+ *     stop's offset, within the access limit, truncated to whole seconds;
+ *   - cells: the value of a cell is the cost of its link point (straight along the edge from its
+ *     ends or from a point seed, as the direction bits allow) plus its offset, truncated to whole
+ *     seconds, null when unlinked, unreached or at or after the maximum duration; no value spreads
+ *     from cell to cell. A cell with a street within half its diagonal links to the exact nearest;
+ *     farther, the engine's propagation may settle on any street less than a diagonal farther than
+ *     the nearest, and every such street's outcome is accepted (see `gridValues`);
  *   - transit: a connection scan over every stop time of every trip running on the service days
  *     around the requested instant, forwards (earliest arrival) for departure maps and backwards
  *     (latest departure) for arrival maps, with walking footpaths between stops found by the
- *     Dijkstra above (up to the transfer horizon, offsets included) and the board slack before
- *     every boarding.
+ *     Dijkstra above (along the streets only, offsets included, up to TRANSFER_HORIZON_M; no
+ *     straight line), and the board slack before every boarding.
  *
  * Times: street costs are tenths of a second (numbers, Infinity when unreached); transit times are
  * whole epoch seconds.
@@ -52,6 +64,47 @@ export interface RefPointSeed {
   costDs: number;
   x: number;
   y: number;
+}
+
+/**
+ * The edges of the walking layer's small islands, found my own way: the parts of the walking network
+ * (edges with a walking bit, either direction, joined at their ends) other than the largest, with
+ * fewer than `minEdges` edges, whether or not a stop stands on them. 1 per such edge.
+ */
+export function smallWalkIslands(g: StreetGraph, minEdges: number): Uint8Array {
+  const walks = (e: number) => (g.edgeAccess[e]! & (WALK_FORWARD | WALK_BACKWARD)) !== 0;
+  const incident: number[][] = Array.from({ length: g.vertexCount }, () => []);
+  for (let e = 0; e < g.edgeCount; e++) {
+    if (!walks(e)) continue;
+    incident[g.edgeFrom[e]!]!.push(e);
+    incident[g.edgeTo[e]!]!.push(e);
+  }
+  // each part by a breadth-first search over its edges
+  const part = new Int32Array(g.edgeCount).fill(-1);
+  const sizes: number[] = [];
+  for (let e0 = 0; e0 < g.edgeCount; e0++) {
+    if (!walks(e0) || part[e0] !== -1) continue;
+    const id = sizes.length;
+    let size = 0;
+    const queue = [e0];
+    part[e0] = id;
+    while (queue.length > 0) {
+      const e = queue.pop()!;
+      size++;
+      for (const v of [g.edgeFrom[e]!, g.edgeTo[e]!]) {
+        for (const f of incident[v]!) {
+          if (part[f] !== -1) continue;
+          part[f] = id;
+          queue.push(f);
+        }
+      }
+    }
+    sizes.push(size);
+  }
+  const largest = sizes.indexOf(Math.max(...sizes));
+  const small = new Uint8Array(g.edgeCount);
+  for (let e = 0; e < g.edgeCount; e++) if (part[e]! >= 0 && part[e] !== largest && sizes[part[e]!]! < minEdges) small[e] = 1;
+  return small;
 }
 
 /** A binary min-heap of (vertex, cost). */
@@ -130,7 +183,8 @@ export class ReferenceModel {
   private readonly ay: Float64Array;
   private readonly bx: Float64Array;
   private readonly by: Float64Array;
-  private readonly walkSegment: Uint8Array;
+  /** 1 for the segments points may link to on foot */
+  readonly walkSegment: Uint8Array;
   /** each stop's walking link (null when no walking street within the link radius) */
   readonly stopSnaps: (RefSnap | null)[];
   /** footpaths[s]: stops reachable on foot from s within FOOTPATH_M, with the length along the streets */
@@ -140,7 +194,7 @@ export class ReferenceModel {
   constructor(
     readonly tt: Timetable,
     g: StreetGraph,
-    /** the stop snaps chosen among equally near segments (see `snapStops`) */
+    /** each stop's walking link (see `link`), as the engine stores it (32-bit floats) */
     stopSnaps: (RefSnap | null)[],
   ) {
     this.g = g;
@@ -184,9 +238,10 @@ export class ReferenceModel {
   }
 
   /**
-   * Every walking segment at (nearly) the smallest distance from (x, y), if that distance is at
-   * most `maxM`: brute force over all segments. Several segments come back when they tie (a point
-   * whose nearest street point is a crossing): the engine may pick any of them.
+   * Every walking segment at the smallest distance from (x, y) (within TIE_M of it: float noise), if
+   * that distance is at most `maxM`, in increasing segment number: brute force over all segments.
+   * Several come back when they tie (a point whose nearest street point is a crossing, two ways
+   * drawn on top of each other).
    */
   nearestSegments(x: number, y: number, maxM: number): { segments: number[]; distM: number } {
     const { ax, ay, bx, by, walkSegment } = this;
@@ -214,11 +269,20 @@ export class ReferenceModel {
       if (d2 < best) best = d2;
     }
     const distM = Math.sqrt(best);
-    if (!(distM <= maxM + TIE_M)) return { segments: [], distM };
+    if (!(distM <= maxM)) return { segments: [], distM };
     const segments: number[] = [];
     const within2 = (distM + TIE_M) * (distM + TIE_M);
     for (let s = 0; s < n; s++) if (d2s[s]! <= within2) segments.push(s);
     return { segments, distM };
+  }
+
+  /**
+   * The link of (x, y) by the linking rule: the nearest walking segment within `maxM` (the link
+   * radius), ties to the lowest segment number; null when no walking street lies that near.
+   */
+  link(x: number, y: number, maxM = SNAP_RADIUS_M): RefSnap | null {
+    const { segments } = this.nearestSegments(x, y, maxM);
+    return segments.length === 0 ? null : this.snapOn(segments[0]!, x, y);
   }
 
   /** The snap of (x, y) on segment s. */
@@ -567,15 +631,23 @@ export class ReferenceModel {
    * the documented rule (raster.ts, cell-links.ts), computed its own way: a cell's centre links to
    * its nearest walking segment within SNAP_RADIUS_M; its value is the cost of the link point (the
    * ends of the edge as its bits allow, or a point seed on it, straight along the edge) plus the
-   * offset at `speed`. Where a street lies within half a cell's diagonal of the centre the nearest
-   * is exact; farther, the engine's propagation may settle on a street up to a diagonal farther
-   * where two are nearly as near, and every such street's value is accepted (and null, where that
-   * reaches past the radius). Truncated to whole seconds, null at or after `maxSec`. `best[c]`: the
-   * segment of a cell linked without a choice, else -1.
+   * offset walked at `speed`, truncated to whole seconds, null at or after `maxSec`; an unlinked or
+   * unreached cell is null, whatever its neighbours hold.
+   *
+   * Which street: where one lies within half a cell's diagonal of the centre, the engine's seeds
+   * find the exact nearest (ties to the lowest segment number) and only that one is accepted.
+   * Farther, its propagation may settle on any segment less than a diagonal farther than the
+   * nearest (where two streets are nearly as near), so each of those is accepted, and null too when
+   * one of them lies past the radius (the engine then leaves the cell unlinked). `choices[c]`: how
+   * many links the cell may take (0 when no street lies within the radius, more than 1 for an
+   * ambiguous cell); `nearestValues[c]`: the values by the nearest street alone (for statistics);
+   * `best[c]`: the segment of a cell linked without a choice, else -1.
    *
    * Float noise: the engine places cell centres by adding cell widths in metres where this code
    * reads them back from the printed degrees, a difference of about 1e-9 m; a value within 1e-6
-   * tenths of a whole second may therefore truncate either way, and both outcomes are accepted.
+   * tenths of a whole second may therefore truncate either way, and both outcomes are accepted;
+   * segments within 1e-6 m of the same distance that do not tie exactly are all accepted, and so is
+   * null at the radius within 1e-6 m.
    */
   gridValues(
     centres: { x: Float64Array; y: Float64Array; R: number },
@@ -586,11 +658,13 @@ export class ReferenceModel {
     maxSec: number,
     points: RefPointSeed[],
     cells: [number, number][],
-  ): { values: Set<number | null>[]; best: Int32Array } {
+  ): { values: Set<number | null>[]; nearestValues: Set<number | null>[]; best: Int32Array; choices: Int32Array } {
     const R = centres.R;
     const diagonal = Math.hypot(cell.widthM, cell.heightM);
     const values: Set<number | null>[] = [];
+    const nearestValues: Set<number | null>[] = [];
     const best = new Int32Array(R * R).fill(-1);
+    const choices = new Int32Array(R * R);
     const addValue = (out: Set<number | null>, v: number) => {
       if (v === Infinity) out.add(null);
       else {
@@ -606,22 +680,36 @@ export class ReferenceModel {
       const c = i * R + j;
       const out = new Set<number | null>();
       values[c] = out;
-      const near = this.segmentsNear(x, y, SNAP_RADIUS_M + diagonal);
-      const nearest = Math.min(...near.map((n) => n.d));
+      const near = this.segmentsNear(x, y, SNAP_RADIUS_M + diagonal + TIE_M).sort((a, b) => a.s - b.s);
+      let nearest = Infinity;
+      for (const n of near) nearest = Math.min(nearest, n.d);
       if (!(nearest <= SNAP_RADIUS_M + TIE_M)) {
         out.add(null);
+        nearestValues[c] = out;
         continue;
       }
-      const exact = nearest <= diagonal / 2;
-      const accepted = near.filter((n) => (exact ? n.d <= nearest + TIE_M : n.d <= nearest + diagonal && n.d <= SNAP_RADIUS_M + TIE_M));
-      if (!exact && nearest + diagonal > SNAP_RADIUS_M) out.add(null);
-      for (const { s } of accepted) {
+      let candidates: { s: number; d: number }[];
+      if (nearest <= diagonal / 2) {
+        // the exact nearest, ties to the lowest segment number (all of them when float noise parts them)
+        const tied = near.filter((n) => n.d <= nearest + TIE_M);
+        candidates = tied.every((n) => n.d === tied[0]!.d) ? [tied[0]!] : tied;
+      } else candidates = near.filter((n) => n.d <= nearest + diagonal + TIE_M);
+      const unlinked = candidates.some((n) => n.d > SNAP_RADIUS_M - TIE_M);
+      const linked = candidates.filter((n) => n.d <= SNAP_RADIUS_M + TIE_M);
+      if (unlinked) out.add(null);
+      const own = new Set<number | null>();
+      nearestValues[c] = own;
+      for (const { s, d } of linked) {
         const link = this.snapOn(s, x, y);
-        addValue(out, this.pointCost(cost, link.edge, link.alongM, speed, reverse, points) + (link.distM * 10) / speed);
+        const v = this.pointCost(cost, link.edge, link.alongM, speed, reverse, points) + (link.distM * 10) / speed;
+        addValue(out, v);
+        if (d <= nearest + TIE_M) addValue(own, v);
       }
-      if (exact && accepted.length === 1) best[c] = accepted[0]!.s;
+      if (own.size === 0) own.add(null);
+      choices[c] = linked.length + (unlinked ? 1 : 0);
+      if (choices[c] === 1 && linked.length === 1) best[c] = linked[0]!.s;
     }
-    return { values, best };
+    return { values, nearestValues, best, choices };
   }
 }
 
@@ -630,9 +718,9 @@ const tileOf = (v: number) => Math.floor(v / TILE_M);
 /** Side of the reference's tiles of segments (metres). */
 const TILE_M = 100;
 
-/** Two segments within this many metres of each other's distance tie. */
+/** Two distances within this many metres of each other are equal up to float noise. */
 const TIE_M = 1e-6;
-/** Float noise allowed on a value in tenths before truncation (see `cellValues`). */
+/** Float noise allowed on a value in tenths before truncation (see `gridValues`). */
 const NOISE_DS = 1e-6;
 
 let scratchD2 = new Float64Array(0);

@@ -1,13 +1,21 @@
 /**
  * Heat maps on rnv-mannheim (GTFS + OpenStreetMap extract), cross-checked cell by cell against the
  * independent reference of `heat-map-reference.ts` (plain Dijkstra, connection scan, brute-force
- * nearest segment), through the HTTP API.
+ * nearest segment), through the HTTP API, under the street-fidelity rules: every point (stop,
+ * centre, cell) links to its nearest walking street within LINK_RADIUS_M (600 m; ties to the
+ * lowest segment number; small islands left out) and walks its offset in a straight line;
+ * footpaths follow the streets only (up to TRANSFER_HORIZON_M, offsets included); every boarding
+ * needs the board slack (DEFAULT_BOARD_SLACK_SEC); no value spreads between cells.
  *
  * Checked:
+ *   0. at load: the walking network's small islands (taken out of the segment grid, stops on them or
+ *      not), every stop's walking link (edge, position along it, offset) and every footpath (stops
+ *      joined, length, seconds) equal the reference's;
  *   1. departure maps from random served stops (stop points and a stop area), Tuesday 2016-11-08
  *      08:00, max_duration 1800 at resolution 100, and other durations and resolutions: the box
- *      (union of the squares around the centre and the stops reached by a vehicle) and ~200 random
- *      cells per map, to the second;
+ *      (union of the squares of half-side the time left at walking speed around the linked centre
+ *      and the linked stops reached by a vehicle; no margin) and ~200 random cells per map, to the
+ *      second;
  *   2. a departure map from a coordinate (no free stop), at a time that is not a whole minute;
  *   3. an arrival map (`to=`): ~200 cells, each the time needed to reach the centre by the
  *      requested instant from the cell, by reversed searches (latest departures, reversed streets);
@@ -18,9 +26,16 @@
  *      part 1 checks against the engine, from X's centre (X's leg to its street and C's leg from
  *      the street counted as the arrival map counts them) must reach C by t0 when leaving at
  *      t0 − v − 1 and must not when leaving at t0 − v + 1: values are truncated tenths, so the
- *      latest departure lies in (t0 − v − 1, t0 − v].
+ *      latest departure lies in (t0 − v − 1, t0 − v];
+ *   5. the link radius from both sides: a coordinate just farther than 600 m from every street
+ *      reaches nothing (every cell null, the box the square of max_duration at walking speed around
+ *      it), one just nearer walks its whole offset and agrees with the reference.
  *
- * The only tolerance: float noise at an exact whole second (see `gridValues`).
+ * The tolerances: float noise at an exact whole second and between nearly equidistant segments
+ * (see `gridValues`), and the one the linking rule leaves: a cell farther than half its diagonal
+ * from every street may link to any street less than a diagonal farther than the nearest. Such
+ * "ambiguous" cells are counted and their share of each sample is bounded, and so is the share of
+ * cells whose value is not the nearest street's (see MAX_FARTHER_LINK_SHARE).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -29,9 +44,11 @@ import type { FastifyInstance } from 'fastify';
 import { DEFAULT_BOARD_SLACK_SEC } from '../../src/service/coverage-config.js';
 import type { Generation } from '../../src/service/generation.js';
 import { ServiceDays } from '../../src/model/service-days.js';
+import { transferSec } from '../../src/routing/raptor-data.js';
 import type { StreetGraph } from '../../src/model/street-graph.js';
+import { SMALL_ISLAND_EDGES } from '../../src/model/small-islands.js';
 import { SHARED_DATA } from '../helpers/shared-data.js';
-import { ReferenceModel, SNAP_RADIUS_M, WALK_BACKWARD, WALK_FORWARD, type RefPointSeed, type RefSnap } from './heat-map-reference.js';
+import { ReferenceModel, smallWalkIslands, SNAP_RADIUS_M, WALK_BACKWARD, WALK_FORWARD, type RefPointSeed, type RefSnap } from './heat-map-reference.js';
 import { mulberry32 } from '../helpers/random.js';
 import { serveCoverages } from '../helpers/app.js';
 
@@ -45,6 +62,8 @@ const DATETIME = '20161108T080000';
 const T0 = Date.UTC(2016, 10, 8, 7, 0, 0) / 1000;
 const DAY = Date.UTC(2016, 10, 8) / 86_400_000;
 const CELLS_PER_MAP = 200;
+/** The street layers' order (street-layers.ts): the engine's stop links per layer, walking first. */
+const WALK_LAYER = 0;
 
 let app: FastifyInstance;
 let generation: Generation;
@@ -79,32 +98,67 @@ before(async () => {
   assert.equal(tt.frequencies.startSec.length, 0, 'the reference scans timed trips only');
   assert.equal(tt.transfers.fromStop.length, 0, 'rnv has no transfers.txt: footpaths only');
 
-  // Stop snaps: mine, by brute force; when several segments tie, the engine's choice among them.
+  // Small islands: mine; the segment grid must offer walkers every segment of the walking network
+  // but those (a stop standing on one does not keep it), before the stops are linked.
+  const islands = smallWalkIslands(graph, SMALL_ISLAND_EDGES);
+  const grid = graph.segmentGrid;
+  const islandDisagreements: string[] = [];
+  for (let n = 0; n < grid.segments.length; n++) {
+    const e = graph.segmentEdge[grid.segments[n]!]!;
+    const expected = islands[e] ? 0 : graph.edgeAccess[e]! & (WALK_FORWARD | WALK_BACKWARD);
+    const actual = grid.access[n]! & (WALK_FORWARD | WALK_BACKWARD);
+    if (actual !== expected) islandDisagreements.push(`segment ${grid.segments[n]} of edge ${e}: walking bits ${actual}, expected ${expected}${islands[e] ? ' (a small island)' : ''}`);
+  }
+  assert.deepEqual(islandDisagreements.slice(0, 10), [], `small islands: ${islandDisagreements.length} grid entries disagree`);
+  assert.ok(islands.some((x) => x === 1), 'the walking network has small islands');
+
+  // Stop links: mine, by brute force and the linking rule (nearest walking segment within the link
+  // radius, ties to the lowest segment number); the engine's, made at load, must be the same.
   const probe = new ReferenceModel(tt, graph, []);
-  const engineEdge = streets.data.snaps.edge[0]!; // layer 0: walking
-  const engineAlong = streets.data.snaps.alongM[0]!;
+  const engineEdge = streets.data.snaps.edge[WALK_LAYER]!;
+  const engineAlong = streets.data.snaps.alongM[WALK_LAYER]!;
+  const engineOffset = streets.data.snaps.offsetM[WALK_LAYER]!;
   const snaps: (RefSnap | null)[] = [];
   const disagreements: string[] = [];
   for (let s = 0; s < tt.stopPoints.ids.length; s++) {
-    const x = px(tt.stopPoints.lon[s]!);
-    const y = py(tt.stopPoints.lat[s]!);
-    const { segments } = probe.nearestSegments(x, y, SNAP_RADIUS_M);
-    const chosen = segments.find((seg) => graph.segmentEdge[seg] === engineEdge[s]) ?? segments[0];
-    if (chosen === undefined) {
+    const link = probe.link(px(tt.stopPoints.lon[s]!), py(tt.stopPoints.lat[s]!));
+    if (!link) {
       snaps.push(null);
-      if (engineEdge[s] !== -1) disagreements.push(`${tt.stopPoints.ids[s]}: engine snapped to edge ${engineEdge[s]}, no street within 500 m`);
+      if (engineEdge[s] !== -1) disagreements.push(`${tt.stopPoints.ids[s]}: engine linked to edge ${engineEdge[s]}, no walking street within ${SNAP_RADIUS_M} m`);
       continue;
     }
-    const snap = probe.snapOn(chosen, x, y);
-    if (graph.segmentEdge[chosen] !== engineEdge[s] || Math.abs(snap.alongM - engineAlong[s]!) > 1e-3) {
-      disagreements.push(`${tt.stopPoints.ids[s]}: edge ${graph.segmentEdge[chosen]} at ${snap.alongM} m, engine edge ${engineEdge[s]} at ${engineAlong[s]} m`);
+    if (link.edge !== engineEdge[s] || Math.abs(link.alongM - engineAlong[s]!) > 1e-3 || Math.abs(link.distM - engineOffset[s]!) > 1e-3) {
+      disagreements.push(`${tt.stopPoints.ids[s]}: edge ${link.edge} at ${link.alongM} m, offset ${link.distM} m; engine edge ${engineEdge[s]} at ${engineAlong[s]} m, offset ${engineOffset[s]} m`);
     }
     // stop links are stored as 32-bit floats
-    snaps.push({ ...snap, alongM: Math.fround(snap.alongM), distM: Math.fround(snap.distM) });
+    snaps.push({ ...link, alongM: Math.fround(link.alongM), distM: Math.fround(link.distM) });
   }
-  assert.deepEqual(disagreements.slice(0, 10), [], 'stop snaps');
+  assert.deepEqual(disagreements.slice(0, 10), [], `stop links: ${disagreements.length} disagree`);
+  assert.equal(streets.data.snaps.unsnapped[WALK_LAYER], snaps.filter((x) => x === null).length, 'stops with no walking street within the link radius');
   ref = new ReferenceModel(tt, graph, snaps);
   ref.buildFootpaths();
+  // Footpaths: mine, along the streets (offsets included, up to the transfer horizon); the engine's
+  // transfers must join the same stops, with the same length and the same seconds.
+  const raptor = streets.data.raptor;
+  const pathDisagreements: string[] = [];
+  let footpathCount = 0;
+  for (let s = 0; s < tt.stopPoints.ids.length; s++) {
+    const engine = new Map<number, number>();
+    for (let k = raptor.transferOffset[s]!; k < raptor.transferOffset[s + 1]!; k++) engine.set(raptor.transferTo[k]!, k);
+    const name = (o: number) => `${tt.stopPoints.ids[s]} -> ${tt.stopPoints.ids[o]}`;
+    for (const f of ref.footpaths[s]!) {
+      footpathCount++;
+      const k = engine.get(f.to);
+      engine.delete(f.to);
+      if (k === undefined) pathDisagreements.push(`${name(f.to)}: ${f.lengthM} m, none in the engine`);
+      else if (Math.abs(raptor.transferLengthM[k]! - f.lengthM) > 1e-3 || transferSec(raptor, k, WALKING_SPEED) !== footSec(f.lengthM)) {
+        pathDisagreements.push(`${name(f.to)}: ${f.lengthM} m, ${footSec(f.lengthM)} s; engine ${raptor.transferLengthM[k]} m, ${transferSec(raptor, k, WALKING_SPEED)} s`);
+      }
+    }
+    for (const [o, k] of engine) pathDisagreements.push(`${name(o)}: none, engine ${raptor.transferLengthM[k]} m`);
+  }
+  assert.deepEqual(pathDisagreements.slice(0, 10), [], `footpaths: ${pathDisagreements.length} disagree`);
+  assert.ok(footpathCount > tt.stopPoints.ids.length, `${footpathCount} footpaths`);
   days = new ServiceDays(tt);
   const window = ref.connections([DAY - 1, DAY], (tz, d) => days.origin(tz, d), T0, T0 + 1800);
   served = [...new Set(window.filter((c) => c.pickup).map((c) => c.from))].sort((a, b) => a - b);
@@ -187,8 +241,8 @@ interface Centre {
 }
 
 /**
- * A stop point centre (or its stop area's, `area`): its stop points at no cost, and the snap of its
- * coordinate, on the segment the stop itself snapped to when several tie, at the exact position.
+ * A stop point centre (or its stop area's, `area`): its stop points at no cost, and the link of its
+ * coordinate by the linking rule (null when no walking street lies within the link radius).
  */
 function stopCentre(s: number, area = false): Centre {
   const tt = generation.tt;
@@ -196,9 +250,7 @@ function stopCentre(s: number, area = false): Centre {
   const lon = area ? tt.stopAreas[a]!.lon : tt.stopPoints.lon[s]!;
   const lat = area ? tt.stopAreas[a]!.lat : tt.stopPoints.lat[s]!;
   const free = area ? [...tt.stopPoints.area.keys()].filter((p) => tt.stopPoints.area[p] === a) : [s];
-  const { segments } = ref.nearestSegments(px(lon), py(lat), SNAP_RADIUS_M);
-  const seg = segments.find((x) => graph.segmentEdge[x] === ref.stopSnaps[s]?.edge) ?? segments[0];
-  return { free, lon, lat, snap: seg === undefined ? null : ref.snapOn(seg, px(lon), py(lat)) };
+  return { free, lon, lat, snap: ref.link(px(lon), py(lat)) };
 }
 
 interface Reference {
@@ -261,7 +313,12 @@ function reference(centre: Centre, t0: number, T: number, reverse: boolean): Ref
   return { cost: ref.dijkstra(seeds, WALKING_SPEED, reverse, T * 10), points, walkOnly, walkOnlyPoints, vehicleSec };
 }
 
-/** The box: squares around the linked centre and every linked stop reached by a vehicle before T, of half-side the time left at walking speed. */
+/**
+ * The box: the union of squares of half-side the time left times the leg's speed, no slower than
+ * walking (the offsets are walked: here both are the walking speed), around the centre when it is
+ * linked and around every linked stop reached by a vehicle before T; no margin. When there is none
+ * of them, the square of T at walking speed around the centre.
+ */
 function expectedBox(centre: Centre, r: Reference, T: number) {
   let minLon = Infinity;
   let maxLon = -Infinity;
@@ -275,10 +332,13 @@ function expectedBox(centre: Centre, r: Reference, T: number) {
     minLat = Math.min(minLat, lat - dLat);
     maxLat = Math.max(maxLat, lat + dLat);
   };
-  if (centre.snap) square(centre.lon, centre.lat, T * WALKING_SPEED);
+  // max(the leg's speed, the walking speed): walking maps, both are the walking speed
+  const speed = WALKING_SPEED;
+  if (centre.snap) square(centre.lon, centre.lat, T * speed);
   for (const [s, sec] of r.vehicleSec) {
-    if (ref.stopSnaps[s]) square(generation.tt.stopPoints.lon[s]!, generation.tt.stopPoints.lat[s]!, (T - sec) * WALKING_SPEED);
+    if (ref.stopSnaps[s]) square(generation.tt.stopPoints.lon[s]!, generation.tt.stopPoints.lat[s]!, (T - sec) * speed);
   }
+  if (minLon > maxLon) square(centre.lon, centre.lat, T * WALKING_SPEED);
   return { minLon, maxLon, minLat, maxLat };
 }
 
@@ -288,8 +348,12 @@ interface Comparison {
   valued: number;
   /** valued cells that a vehicle reaches sooner than walking from the centre alone */
   byTransit: number;
-  /** cells whose reference accepts more than one outcome (tied segments, float noise, streets nearly as near a far cell) */
+  /** cells farther than half their diagonal from every street with several streets (or a street and none) they may link to */
   ambiguous: number;
+  /** cells whose reference accepts more than one outcome (ambiguous cells whose streets differ, float noise at a whole second) */
+  severalValues: number;
+  /** ambiguous cells whose API value is not the nearest street's: linked a little farther, as the rule allows */
+  fartherLink: number;
 }
 
 /** The reference values of the cells `cells` of the API's matrix `m` (see `ReferenceModel.gridValues`). */
@@ -306,16 +370,18 @@ function referenceGrid(m: Matrix, cost: Float64Array, points: RefPointSeed[], T:
 /** Compare the API's matrix with the reference on `cells`. */
 function compareCells(m: Matrix, r: Reference, T: number, reverse: boolean, cells: [number, number][]): Comparison {
   const R = m.lines.length;
-  const expected = referenceGrid(m, r.cost, r.points, T, reverse, cells).values;
+  const { values: expected, nearestValues, choices } = referenceGrid(m, r.cost, r.points, T, reverse, cells);
   const walked = referenceGrid(m, r.walkOnly, r.walkOnlyPoints, T, reverse, cells).values;
-  const out: Comparison = { bad: [], valued: 0, byTransit: 0, ambiguous: 0 };
+  const out: Comparison = { bad: [], valued: 0, byTransit: 0, ambiguous: 0, severalValues: 0, fartherLink: 0 };
   for (const [i, j] of cells) {
     const lon = m.lines[i]!.cell_lon.center_lon;
     const lat = m.line_headers[j]!.cell_lat.center_lat;
     const accepted = expected[i * R + j]!;
     const actual = m.lines[i]!.duration[j]!;
     if (!accepted.has(actual)) out.bad.push(`cell [${i}][${j}] (${lon};${lat}): API ${actual}, reference ${[...accepted].join(' or ')}`);
-    if (accepted.size > 1) out.ambiguous++;
+    if (choices[i * R + j]! > 1) out.ambiguous++;
+    if (accepted.size > 1) out.severalValues++;
+    if (accepted.has(actual) && !nearestValues[i * R + j]!.has(actual)) out.fartherLink++;
     if (actual === null) continue;
     out.valued++;
     if (![...walked[i * R + j]!].some((w) => w !== null && w <= actual)) out.byTransit++;
@@ -331,11 +397,26 @@ function checkBox(m: Matrix, centre: Centre, r: Reference, T: number): void {
   }
 }
 
+/**
+ * Upper bounds on the shares of a map's sample that the reference checks loosely. Ambiguous cells
+ * (linked with a choice, far from every street: a fifth to a half of a city sample, more at the
+ * edge of the network) and cells accepting several values must not be the rule, or the comparison
+ * would say little; and the engine must take the nearest street's value in nearly every one of
+ * them: a cell valued by a farther street, which the rule allows, stays rare (4 % of a sample at
+ * most when this was written).
+ */
+const MAX_AMBIGUOUS_SHARE = 2 / 3;
+const MAX_SEVERAL_VALUES_SHARE = 1 / 2;
+const MAX_FARTHER_LINK_SHARE = 1 / 10;
+
 function checkComparison(label: string, c: Comparison, cells: number, diagnostic: (msg: string) => void): void {
   assert.deepEqual(c.bad.slice(0, 8), [], `${label}: ${c.bad.length} of ${cells} cells disagree`);
-  diagnostic(`${label}: ${cells} cells agree, ${c.valued} valued, ${c.byTransit} of them reached sooner by transit, ${c.ambiguous} accepting several values (float noise, or streets nearly as near a cell far from them)`);
-  // a value at a whole second within float noise is rare: it must not be the rule, or the comparison would say little
-  assert.ok(c.ambiguous <= cells / 2, `${label}: ${c.ambiguous} of ${cells} cells accept several values`);
+  diagnostic(
+    `${label}: ${cells} cells agree, ${c.valued} valued, ${c.byTransit} of them reached sooner by transit; ${c.ambiguous} ambiguous (linked with a choice), ${c.severalValues} accepting several values, ${c.fartherLink} valued by a street farther than the nearest`,
+  );
+  assert.ok(c.ambiguous <= cells * MAX_AMBIGUOUS_SHARE, `${label}: ${c.ambiguous} of ${cells} cells linked with a choice`);
+  assert.ok(c.severalValues <= cells * MAX_SEVERAL_VALUES_SHARE, `${label}: ${c.severalValues} of ${cells} cells accept several values`);
+  assert.ok(c.fartherLink <= cells * MAX_FARTHER_LINK_SHARE, `${label}: ${c.fartherLink} of ${cells} cells valued by a street farther than the nearest`);
 }
 
 async function checkDepartureMap(
@@ -385,17 +466,15 @@ test('rnv heat maps: departure maps from random stops agree with the reference, 
 });
 
 test('rnv heat maps: a departure map from a coordinate, at 08:07:13', async (t) => {
-  // a coordinate near a random served stop, whose nearest street segment does not tie and leads
-  // to a few stops (not an isolated path)
+  // a coordinate near a random served stop, linked to a street from which a few stops are walked
+  // to (not an isolated path)
   let centre: Centre | undefined;
   while (!centre) {
     const s = pick(served);
     const lon = generation.tt.stopPoints.lon[s]! + (random() - 0.5) * 0.004;
     const lat = generation.tt.stopPoints.lat[s]! + (random() - 0.5) * 0.003;
-    const { segments } = ref.nearestSegments(px(lon), py(lat), SNAP_RADIUS_M);
-    if (segments.length !== 1) continue;
-    const snap = ref.snapOn(segments[0]!, px(lon), py(lat));
-    if (ref.streetAccess(snap, WALKING_SPEED, MAX_TO_PT_SEC, false).size >= 5) centre = { free: [], lon, lat, snap };
+    const snap = ref.link(px(lon), py(lat));
+    if (snap && ref.streetAccess(snap, WALKING_SPEED, MAX_TO_PT_SEC, false).size >= 5) centre = { free: [], lon, lat, snap };
   }
   const t0 = T0 + 7 * 60 + 13;
   const c = await checkDepartureMap(`from ${centre.lon};${centre.lat}`, `${centre.lon};${centre.lat}`, centre, '20161108T080713', t0, 1800, 100, (m) => t.diagnostic(m));
@@ -491,6 +570,45 @@ function reachesByForward(segment: number, x: number, y: number, centre: Centre,
   for (const [s, sec] of finish) if (arrival[s]! + sec <= t0) return true;
   return false;
 }
+
+test('rnv heat maps: a centre beyond the link radius reaches nothing, one just within it walks its offset', async (t) => {
+  // the westernmost point of the walking network (islands aside), and points due west of it: no
+  // walking street is nearer to them than that point
+  let wx = Infinity;
+  let wy = 0;
+  for (let s = 0; s < graph.segmentCount; s++) {
+    if (!ref.walkSegment[s]) continue;
+    const p = graph.segmentPoint[s]!;
+    for (const q of [p, p + 1]) {
+      if (graph.geomX[q]! < wx) {
+        wx = graph.geomX[q]!;
+        wy = graph.geomY[q]!;
+      }
+    }
+  }
+  const lonOf = (x: number) => graph.projection.lon0 + x / graph.projection.mPerDegLon;
+  const latOf = (y: number) => graph.projection.lat0 + y / K;
+  const T = 1800;
+
+  // 610 m from the nearest street: not linked; no stop within the free radius (0): nothing at all
+  const far: Centre = { free: [], lon: lonOf(wx - 610), lat: latOf(wy), snap: null };
+  const nearestFar = ref.nearestSegments(px(far.lon), py(far.lat), Infinity).distM;
+  assert.ok(Math.abs(nearestFar - 610) < 1e-3, `the far centre lies ${nearestFar} m from the streets`);
+  assert.equal(ref.link(px(far.lon), py(far.lat)), null);
+  const mFar = await heatMap(`from=${far.lon};${far.lat}&datetime=${DATETIME}&max_duration=${T}&resolution=50`);
+  const rFar = reference(far, T0, T, false);
+  assert.equal(rFar.vehicleSec.size, 0, 'the reference reaches no stop from the far centre');
+  checkBox(mFar, far, rFar, T);
+  const valuedFar = mFar.lines.flatMap((l, i) => l.duration.flatMap((v, j) => (v === null ? [] : [`[${i}][${j}] ${v}`])));
+  assert.deepEqual(valuedFar.slice(0, 8), [], `${valuedFar.length} cells valued from a centre with no street within ${SNAP_RADIUS_M} m`);
+
+  // 590 m from it: linked, the 590 m walked first (527 s) at walking speed
+  const nearSnap = ref.link(px(lonOf(wx - 590)), py(latOf(wy)));
+  assert.ok(nearSnap && Math.abs(nearSnap.distM - 590) < 1e-3, `the near centre's link: ${JSON.stringify(nearSnap)}`);
+  const near: Centre = { free: [], lon: lonOf(wx - 590), lat: latOf(wy), snap: nearSnap };
+  const c = await checkDepartureMap(`from ${near.lon};${near.lat} (590 m from the streets)`, `${near.lon};${near.lat}`, near, DATETIME, T0, T, 100, (m) => t.diagnostic(m));
+  assert.ok(c.valued > 0, 'cells valued from the near centre');
+});
 
 test('rnv heat maps: car maps answer, and no cell beats the straight line at car speed', { timeout: 120_000 }, async () => {
   // the first origin is a car map that once never returned: edges shorter than a tenth of a second
