@@ -212,27 +212,40 @@ export class CellLinks {
    * Step 2: each cell weighs the candidates of its neighbours already swept, forward (the row before
    * and the cell before in its row) then backward. A cell with a street within half its diagonal
    * already has its nearest (no farther street can be nearer) and is skipped; a neighbour farther
-   * from its own segment than the link radius plus a diagonal offers nothing that could link. (Each
-   * neighbour written out: a closure, a method or a direction test per cell here costs a good part
-   * of the map's time.)
+   * from its own segment than the link radius plus a diagonal offers nothing that could link.
    */
   private propagate(grid: Grid): void {
+    this.sweep(grid, 1);
+    this.sweep(grid, -1);
+  }
+
+  /**
+   * One sweep, forward (`step` 1: rows and cells in increasing order, the neighbours before) or
+   * backward (-1: the neighbours after). Each neighbour is written out (a closure or a method per
+   * neighbour here costs a good part of the map's time) and read only when it exists (a read past a
+   * typed array's end slows the whole loop).
+   */
+  private sweep(grid: Grid, step: 1 | -1): void {
     const R = grid.resolution;
     const { x0, y0, dx, dy } = cellGeometry(this.graph, grid);
     const exact2 = (dx * dx + dy * dy) / 4;
     const far2 = (LINK_RADIUS_M + Math.hypot(dx, dy)) ** 2;
     const { segment, dist2, ends, open } = this;
+    // the neighbours already swept: the row before (three cells) and the cell before in this row
+    const row = -step * R;
+    const before = -step;
+    const first = step === 1 ? 0 : R - 1;
+    const last = step === 1 ? R - 1 : 0;
     let n = 0;
     let t = 0;
     let d2 = 0;
     let from = -1;
     // the last candidate that lost in this cell: the same segment from another neighbour loses again
     let lost = -1;
-    // (a neighbour is read only when it exists: a read past a typed array's end slows the whole loop)
-    // forward: the row before and the cell before in this row
-    for (let i = 0; i < R; i++) {
+    for (let i = first; step === 1 ? i < R : i >= 0; i += step) {
       const cx = x0 + (i + 0.5) * dx;
-      for (let j = 0; j < R; j++) {
+      const hasRow = i !== first;
+      for (let j = first; step === 1 ? j < R : j >= 0; j += step) {
         const c = i * R + j;
         let best2 = dist2[c]!;
         if (best2 <= exact2 || open[c] === 0) continue;
@@ -240,8 +253,10 @@ export class CellLinks {
         from = -1;
         lost = -1;
         const cy = y0 + (j + 0.5) * dy;
-        if (i > 0 && j > 0) {
-          n = c - R - 1;
+        const hasBefore = j !== first;
+        const hasAfter = j !== last;
+        if (hasRow && hasBefore) {
+          n = c + row + before;
           t = segment[n]!;
           if (t >= 0 && t !== best && t !== lost && dist2[n]! < far2) {
             d2 = distance2(cx, cy, ends[4 * n]!, ends[4 * n + 1]!, ends[4 * n + 2]!, ends[4 * n + 3]!);
@@ -252,8 +267,8 @@ export class CellLinks {
             } else lost = t;
           }
         }
-        if (i > 0) {
-          n = c - R;
+        if (hasRow) {
+          n = c + row;
           t = segment[n]!;
           if (t >= 0 && t !== best && t !== lost && dist2[n]! < far2) {
             d2 = distance2(cx, cy, ends[4 * n]!, ends[4 * n + 1]!, ends[4 * n + 2]!, ends[4 * n + 3]!);
@@ -264,8 +279,8 @@ export class CellLinks {
             } else lost = t;
           }
         }
-        if (i > 0 && j < R - 1) {
-          n = c - R + 1;
+        if (hasRow && hasAfter) {
+          n = c + row - before;
           t = segment[n]!;
           if (t >= 0 && t !== best && t !== lost && dist2[n]! < far2) {
             d2 = distance2(cx, cy, ends[4 * n]!, ends[4 * n + 1]!, ends[4 * n + 2]!, ends[4 * n + 3]!);
@@ -276,77 +291,8 @@ export class CellLinks {
             } else lost = t;
           }
         }
-        if (j > 0) {
-          n = c - 1;
-          t = segment[n]!;
-          if (t >= 0 && t !== best && t !== lost && dist2[n]! < far2) {
-            d2 = distance2(cx, cy, ends[4 * n]!, ends[4 * n + 1]!, ends[4 * n + 2]!, ends[4 * n + 3]!);
-            if (d2 < best2 || (d2 === best2 && t < best)) {
-              best2 = d2;
-              best = t;
-              from = n;
-            } else lost = t;
-          }
-        }
-        if (from >= 0) {
-          dist2[c] = best2;
-          segment[c] = best;
-          ends[4 * c] = ends[4 * from]!;
-          ends[4 * c + 1] = ends[4 * from + 1]!;
-          ends[4 * c + 2] = ends[4 * from + 2]!;
-          ends[4 * c + 3] = ends[4 * from + 3]!;
-        }
-      }
-    }
-    // backward: the row after and the cell after in this row
-    for (let i = R - 1; i >= 0; i--) {
-      const cx = x0 + (i + 0.5) * dx;
-      for (let j = R - 1; j >= 0; j--) {
-        const c = i * R + j;
-        let best2 = dist2[c]!;
-        if (best2 <= exact2 || open[c] === 0) continue;
-        let best = segment[c]!;
-        from = -1;
-        lost = -1;
-        const cy = y0 + (j + 0.5) * dy;
-        if (i < R - 1 && j < R - 1) {
-          n = c + R + 1;
-          t = segment[n]!;
-          if (t >= 0 && t !== best && t !== lost && dist2[n]! < far2) {
-            d2 = distance2(cx, cy, ends[4 * n]!, ends[4 * n + 1]!, ends[4 * n + 2]!, ends[4 * n + 3]!);
-            if (d2 < best2 || (d2 === best2 && t < best)) {
-              best2 = d2;
-              best = t;
-              from = n;
-            } else lost = t;
-          }
-        }
-        if (i < R - 1) {
-          n = c + R;
-          t = segment[n]!;
-          if (t >= 0 && t !== best && t !== lost && dist2[n]! < far2) {
-            d2 = distance2(cx, cy, ends[4 * n]!, ends[4 * n + 1]!, ends[4 * n + 2]!, ends[4 * n + 3]!);
-            if (d2 < best2 || (d2 === best2 && t < best)) {
-              best2 = d2;
-              best = t;
-              from = n;
-            } else lost = t;
-          }
-        }
-        if (i < R - 1 && j > 0) {
-          n = c + R - 1;
-          t = segment[n]!;
-          if (t >= 0 && t !== best && t !== lost && dist2[n]! < far2) {
-            d2 = distance2(cx, cy, ends[4 * n]!, ends[4 * n + 1]!, ends[4 * n + 2]!, ends[4 * n + 3]!);
-            if (d2 < best2 || (d2 === best2 && t < best)) {
-              best2 = d2;
-              best = t;
-              from = n;
-            } else lost = t;
-          }
-        }
-        if (j < R - 1) {
-          n = c + 1;
+        if (hasBefore) {
+          n = c + before;
           t = segment[n]!;
           if (t >= 0 && t !== best && t !== lost && dist2[n]! < far2) {
             d2 = distance2(cx, cy, ends[4 * n]!, ends[4 * n + 1]!, ends[4 * n + 2]!, ends[4 * n + 3]!);
