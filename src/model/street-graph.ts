@@ -124,10 +124,10 @@ export function pointAlong(g: StreetGraph, e: number, alongM: number): { x: numb
 
 /** Squared distance from (px, py) to segment s, and the position of the closest point along the edge. */
 export function projectOnSegment(g: StreetGraph, s: number, px: number, py: number): { dist2: number; alongM: number } {
-  const dist2 = segmentDistance2(g, s, px, py);
   const p = g.segmentPoint[s]!;
+  const t = closestOnSegment(px, py, g.geomX[p]!, g.geomY[p]!, g.geomX[p + 1]!, g.geomY[p + 1]!);
   const a0 = g.geomAlongM[p]!;
-  return { dist2, alongM: a0 + lastT * (g.geomAlongM[p + 1]! - a0) };
+  return { dist2: segmentDistance2(g, s, px, py), alongM: a0 + t * (g.geomAlongM[p + 1]! - a0) };
 }
 
 /**
@@ -201,25 +201,24 @@ export function nearestSegment(g: StreetGraph, x: number, y: number, maxM: numbe
   return best;
 }
 
-/** Position (0..1) of the closest point on the segment, set by the last `segmentDistance2`. */
-let lastT = 0;
-
 /** Squared distance from (px, py) to segment s. */
 export function segmentDistance2(g: StreetGraph, s: number, px: number, py: number): number {
   const p = g.segmentPoint[s]!;
   return pointSegmentDistance2(px, py, g.geomX[p]!, g.geomY[p]!, g.geomX[p + 1]!, g.geomY[p + 1]!);
 }
 
-/** Squared distance from (px, py) to the segment from (ax, ay) to (bx, by); sets `lastT`. */
-function pointSegmentDistance2(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
+/** Position (0 to 1) along the segment from (ax, ay) to (bx, by) of its point closest to (px, py). */
+export function closestOnSegment(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
   const dx = bx - ax;
   const dy = by - ay;
   const len2 = dx * dx + dy * dy;
-  // times the inverse rather than divided: the heat-map raster computes it once per segment
-  const inverse = len2 > 0 ? 1 / len2 : 0;
-  const t = Math.min(Math.max(((px - ax) * dx + (py - ay) * dy) * inverse, 0), 1);
-  lastT = t;
-  const cx = ax + t * dx - px;
-  const cy = ay + t * dy - py;
+  return len2 > 0 ? Math.min(Math.max(((px - ax) * dx + (py - ay) * dy) / len2, 0), 1) : 0;
+}
+
+/** Squared distance from (px, py) to the segment from (ax, ay) to (bx, by). */
+export function pointSegmentDistance2(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
+  const t = closestOnSegment(px, py, ax, ay, bx, by);
+  const cx = ax + t * (bx - ax) - px;
+  const cy = ay + t * (by - ay) - py;
   return cx * cx + cy * cy;
 }

@@ -1,10 +1,11 @@
 /**
  * Where each cell of a heat-map grid links to the street network: the nearest segment of one layer
- * to the cell's centre, within LINK_RADIUS_M, the position of the link point along its edge and the
- * off-street offset (what R5 calls linking a point set, done here for a grid that each request
- * chooses).
+ * to the cell's centre, within LINK_RADIUS_M, and the squared off-street offset (what R5 calls
+ * linking a point set, done here for a grid that each request chooses); the link point itself is
+ * found by the raster, only for the cells whose street was reached.
  *
- * Linking a grid costs what the grid holds, not what the city holds, in two steps:
+ * Linking a grid costs what the grid holds, not what the city holds. Only the open cells are
+ * linked, those within the squares the map can reach widened by the link radius (`markOpen`); then:
  *
  *   1. Seeds: the segments of the layer near the grid, found through the segment grid's buckets
  *      (small islands are not in them for the layer), each visit the cells whose centre lies within
@@ -25,7 +26,7 @@
  * Per-thread scratch, allocated once for the largest grid.
  */
 import { layerBits, type Layer } from '../model/street-layers.js';
-import { LINK_RADIUS_M, nearestSegment, type StreetGraph } from '../model/street-graph.js';
+import { LINK_RADIUS_M, nearestSegment, pointSegmentDistance2, type StreetGraph } from '../model/street-graph.js';
 import { bucketOf } from '../model/segment-grid.js';
 import { cellGeometry, type Grid } from './grid.js';
 
@@ -155,7 +156,7 @@ export class CellLinks {
           for (let j = j0; j <= j1; j++) {
             const c = i * R + j;
             if (open[c] === 0) continue;
-            const d2 = distance2(cx, y0 + (j + 0.5) * dy, ax, ay, bx, by);
+            const d2 = pointSegmentDistance2(cx, y0 + (j + 0.5) * dy, ax, ay, bx, by);
             if (d2 < dist2[c]! || (d2 === dist2[c]! && s < segment[c]!)) {
               dist2[c] = d2;
               segment[c] = s;
@@ -188,7 +189,7 @@ export class CellLinks {
       const s = nearestSegment(g, cx, cy, LINK_RADIUS_M, mask);
       if (s < 0) return;
       const p = g.segmentPoint[s]!;
-      const d2 = distance2(cx, cy, g.geomX[p]!, g.geomY[p]!, g.geomX[p + 1]!, g.geomY[p + 1]!);
+      const d2 = pointSegmentDistance2(cx, cy, g.geomX[p]!, g.geomY[p]!, g.geomX[p + 1]!, g.geomY[p + 1]!);
       if (d2 < dist2[c]! || (d2 === dist2[c]! && s < segment[c]!)) {
         dist2[c] = d2;
         segment[c] = s;
@@ -260,7 +261,7 @@ export class CellLinks {
           n = c + row + before;
           t = segment[n]!;
           if (t >= 0 && t !== best && t !== lost && dist2[n]! < far2) {
-            d2 = distance2(cx, cy, ends[4 * n]!, ends[4 * n + 1]!, ends[4 * n + 2]!, ends[4 * n + 3]!);
+            d2 = pointSegmentDistance2(cx, cy, ends[4 * n]!, ends[4 * n + 1]!, ends[4 * n + 2]!, ends[4 * n + 3]!);
             if (d2 < best2 || (d2 === best2 && t < best)) {
               best2 = d2;
               best = t;
@@ -272,7 +273,7 @@ export class CellLinks {
           n = c + row;
           t = segment[n]!;
           if (t >= 0 && t !== best && t !== lost && dist2[n]! < far2) {
-            d2 = distance2(cx, cy, ends[4 * n]!, ends[4 * n + 1]!, ends[4 * n + 2]!, ends[4 * n + 3]!);
+            d2 = pointSegmentDistance2(cx, cy, ends[4 * n]!, ends[4 * n + 1]!, ends[4 * n + 2]!, ends[4 * n + 3]!);
             if (d2 < best2 || (d2 === best2 && t < best)) {
               best2 = d2;
               best = t;
@@ -284,7 +285,7 @@ export class CellLinks {
           n = c + row - before;
           t = segment[n]!;
           if (t >= 0 && t !== best && t !== lost && dist2[n]! < far2) {
-            d2 = distance2(cx, cy, ends[4 * n]!, ends[4 * n + 1]!, ends[4 * n + 2]!, ends[4 * n + 3]!);
+            d2 = pointSegmentDistance2(cx, cy, ends[4 * n]!, ends[4 * n + 1]!, ends[4 * n + 2]!, ends[4 * n + 3]!);
             if (d2 < best2 || (d2 === best2 && t < best)) {
               best2 = d2;
               best = t;
@@ -296,7 +297,7 @@ export class CellLinks {
           n = c + before;
           t = segment[n]!;
           if (t >= 0 && t !== best && t !== lost && dist2[n]! < far2) {
-            d2 = distance2(cx, cy, ends[4 * n]!, ends[4 * n + 1]!, ends[4 * n + 2]!, ends[4 * n + 3]!);
+            d2 = pointSegmentDistance2(cx, cy, ends[4 * n]!, ends[4 * n + 1]!, ends[4 * n + 2]!, ends[4 * n + 3]!);
             if (d2 < best2 || (d2 === best2 && t < best)) {
               best2 = d2;
               best = t;
@@ -331,15 +332,4 @@ export class CellLinks {
     }
     return this.stampRound;
   }
-}
-
-/** Squared distance from (px, py) to the segment from (ax, ay) to (bx, by). */
-function distance2(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
-  const dx = bx - ax;
-  const dy = by - ay;
-  const len2 = dx * dx + dy * dy;
-  const t = len2 > 0 ? Math.min(Math.max(((px - ax) * dx + (py - ay) * dy) / len2, 0), 1) : 0;
-  const ex = ax + t * dx - px;
-  const ey = ay + t * dy - py;
-  return ex * ex + ey * ey;
 }

@@ -13,7 +13,7 @@
  * (south to north), stored at i * R + j, the order of Navitia's `lines[i].duration[j]`.
  */
 import type { Layer } from '../model/street-layers.js';
-import type { StreetGraph } from '../model/street-graph.js';
+import { closestOnSegment, type StreetGraph } from '../model/street-graph.js';
 import type { StreetSearch } from './street-search.js';
 import { CellLinks, type ReachSquares } from './cell-links.js';
 import { UNREACHED } from './unreached.js';
@@ -59,12 +59,7 @@ export class Rasterizer {
         // an edge the search did not reach values nothing: no need for its link point
         if (search.costOf(edgeFrom[e]!) === UNREACHED && search.costOf(edgeTo[e]!) === UNREACHED && !search.hasPointSeed(e)) continue;
         // the link point: the centre's projection on the segment
-        const ax = ends[4 * c]!;
-        const ay = ends[4 * c + 1]!;
-        const sx = ends[4 * c + 2]! - ax;
-        const sy = ends[4 * c + 3]! - ay;
-        const len2 = sx * sx + sy * sy;
-        const t = len2 > 0 ? Math.min(1, Math.max(0, ((cx - ax) * sx + (y0 + (j + 0.5) * dy - ay) * sy) / len2)) : 0;
+        const t = closestOnSegment(cx, y0 + (j + 0.5) * dy, ends[4 * c]!, ends[4 * c + 1]!, ends[4 * c + 2]!, ends[4 * c + 3]!);
         const p = segmentPoint[s]!;
         const along = geomAlongM[p]! + t * (geomAlongM[p + 1]! - geomAlongM[p]!);
         const v = search.costAlong(e, along, layer, perMetre, reverse) + Math.sqrt(dist2[c]!) * walkPerMetre;
