@@ -85,6 +85,14 @@ export interface HeatMapResult {
   seconds: Int32Array;
 }
 
+/**
+ * A linked point's off-street offset walked at `walkSpeed`, as a seed's tenths of a second:
+ * truncated, as `StreetSearch.seedSnap` truncates its legs along the edge.
+ */
+function offsetSeedDs(offsetM: number, walkSpeed: number): number {
+  return Math.trunc((offsetM * 10) / walkSpeed);
+}
+
 /** The most street legs a map runs: one per mode, bss two. */
 const MAX_LEGS = 7;
 
@@ -203,7 +211,6 @@ export class HeatMapEngine {
       endLegs(m, q).map((leg) => ({ ...leg, fromCentre: q.directPath && q.directModes.includes(m), fromStops: q.endModes.includes(m) })),
     );
     const walkSpeed = q.speeds.walking;
-    const walkDsPerMetre = 10 / walkSpeed;
     const box = new BoxBuilder();
     const squares = this.squares;
     squares.count = 0;
@@ -243,13 +250,12 @@ export class HeatMapEngine {
         const search = this.street;
         search.reset();
         const snap = centreSnaps[k];
-        if (snap) search.seedSnap(snap, leg.layer, leg.speed, leg.extraDs + Math.trunc(snap.offsetM * walkDsPerMetre), reverse);
+        if (snap) search.seedSnap(snap, leg.layer, leg.speed, leg.extraDs + offsetSeedDs(snap.offsetM, walkSpeed), reverse);
         if (vehicleSec && leg.fromStops) {
-          const offsets = this.data.snaps.offsetM[leg.layer]!;
           for (let r = 0; r < reachedCount; r++) {
             const s = reached[r]!;
             const stop = stopSnap(this.data.snaps, leg.layer, s);
-            if (stop) search.seedSnap(stop, leg.layer, leg.speed, vehicleSec[s]! * 10 + leg.extraDs + Math.trunc(offsets[s]! * walkDsPerMetre), reverse);
+            if (stop) search.seedSnap(stop, leg.layer, leg.speed, vehicleSec[s]! * 10 + leg.extraDs + offsetSeedDs(stop.offsetM, walkSpeed), reverse);
           }
         }
         search.run(leg.layer, leg.speed, limitDs, reverse);
@@ -343,8 +349,7 @@ export class HeatMapEngine {
     const snap = snapPoint(graph, leg.layer, cx, cy, LINK_RADIUS_M);
     // no street within the link radius: nothing to walk or ride on
     if (!snap) return;
-    const walkDsPerMetre = 10 / leg.walkSpeed;
-    search.seedSnap(snap, leg.layer, leg.speed, Math.trunc(snap.offsetM * walkDsPerMetre), reverse);
+    search.seedSnap(snap, leg.layer, leg.speed, offsetSeedDs(snap.offsetM, leg.walkSpeed), reverse);
     search.run(leg.layer, leg.speed, limitDs, reverse);
     let final: StreetSearch = search;
     let stopLayer = leg.layer;
@@ -366,6 +371,7 @@ export class HeatMapEngine {
     const along = snaps.alongM[stopLayer]!;
     const offsets = snaps.offsetM[stopLayer]!;
     const perMetre = 10 / stopSpeed;
+    const walkDsPerMetre = 10 / leg.walkSpeed;
     for (let s = 0; s < edges.length; s++) {
       if (edges[s]! < 0) continue;
       const ds = final.costAlong(edges[s]!, along[s]!, stopLayer, perMetre, reverse) + offsets[s]! * walkDsPerMetre;
