@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DEFAULT_HEAT_MAP_SETTINGS, DEFAULT_WATCH_INTERVAL_SEC, readConfigFile } from '../../../src/cli/config.js';
 import { DEFAULT_OPERATIONS } from '../../../src/api/operations/settings.js';
+import { boardSlackOf, DEFAULT_BOARD_SLACK_SEC } from '../../../src/service/coverage-config.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'navette-config-'));
 const write = (json: unknown) => {
@@ -53,6 +54,12 @@ test('the disruptions file of a coverage: a path or { path, intervalSec }, relat
   assert.deepEqual(config.coverages[1]!.readLimits, { maxLineBytes: 4096 });
 });
 
+test('board slack: the default where a coverage sets none, its own value (0 too) where it does', () => {
+  const config = readConfigFile(write({ coverages: [{ id: 'a', gtfs: 'f' }, { id: 'b', gtfs: 'f', boardSlackSec: 0 }, { id: 'c', gtfs: 'f', boardSlackSec: 120 }] }));
+  assert.deepEqual(config.coverages.map(boardSlackOf), [DEFAULT_BOARD_SLACK_SEC, 0, 120]);
+  assert.equal(DEFAULT_BOARD_SLACK_SEC, 60);
+});
+
 test('heat-map settings', () => {
   const config = readConfigFile(write({ coverages: [], heatMaps: { threads: 3, maxQueue: 5, budgetMs: 2000, maxDurationSec: 7200, maxResolution: 300 } }));
   assert.deepEqual(config.heatMaps, { threads: 3, maxQueue: 5, budgetMs: 2000 });
@@ -72,6 +79,9 @@ test('errors name the file and the key', () => {
     [{ coverages: [], heatMaps: { budgetMs: -1 } }, /heatMaps\.budgetMs must be a positive integer/],
     [{ coverages: [], heatMaps: 3 }, /heatMaps must be an object/],
     [{ coverages: [{ id: 'a/b', gtfs: 'f' }] }, /coverages\[0\]\.id must be a name without/],
+    [{ coverages: [{ id: 'a', gtfs: 'f', boardSlackSec: -1 }] }, /coverages\[0\]\.boardSlackSec must be a whole number of seconds from 0 to 3600/],
+    [{ coverages: [{ id: 'a', gtfs: 'f', boardSlackSec: 30.5 }] }, /coverages\[0\]\.boardSlackSec must be a whole number/],
+    [{ coverages: [{ id: 'a', gtfs: 'f', boardSlackSec: '60' }] }, /coverages\[0\]\.boardSlackSec must be a whole number/],
   ];
   for (const [json, message] of cases) {
     const file = write(json);

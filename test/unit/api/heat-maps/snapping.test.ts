@@ -78,11 +78,16 @@ let app: FastifyInstance;
 before(async () => {
   const osm = path.join(mkdtempSync(path.join(tmpdir(), 'navette-osm-')), 'street.osm');
   writeFileSync(osm, osmXml());
-  ({ app } = await serveCoverages([{ id: 'street', gtfs: [writeFeed(gtfs())], osm, timezone: 'UTC' }]));
+  const feed = writeFeed(gtfs());
+  // the same street with no board slack, to show the coverage's setting reaches its maps
+  ({ app } = await serveCoverages([
+    { id: 'street', gtfs: [feed], osm, timezone: 'UTC' },
+    { id: 'no_slack', gtfs: [feed], osm, timezone: 'UTC', boardSlackSec: 0 },
+  ]));
 });
 
-async function heatMap(query: string, datetime = '20240102T080000'): Promise<HeatMatrix> {
-  const res = await app.inject({ method: 'GET', url: `/v1/coverage/street/heat_maps?datetime=${datetime}&resolution=200&${query}` });
+async function heatMap(query: string, datetime = '20240102T080000', coverage = 'street'): Promise<HeatMatrix> {
+  const res = await app.inject({ method: 'GET', url: `/v1/coverage/${coverage}/heat_maps?datetime=${datetime}&resolution=200&${query}` });
   assert.equal(res.statusCode, 200, res.body);
   return JSON.parse(res.body).heat_maps[0].heat_matrix as HeatMatrix;
 }
@@ -127,6 +132,9 @@ describe('points in the middle of a long street', () => {
     // leaving at 08:00, the slack makes the train leave without us: the cell is walked, 982 s and more
     const late = cellHolding(await heatMap('from=s1&max_duration=1200'), 2000, 0).value;
     assert.ok(late !== null && late > 980, `${late}`);
+    // on a coverage with no board slack (boardSlackSec: 0) the 48 s walk still catches it: sB at 08:03, 180 s
+    const free = cellHolding(await heatMap('from=s1&max_duration=900', '20240102T080000', 'no_slack'), 2000, 0);
+    expectSeconds(free.value, 1800 + offsetDs(10) + walkDs(Math.hypot(Math.max(0, free.cx - 2000), free.cy) + Math.max(0, 2000 - free.cx)), 'the cell of sB without slack');
   });
 
   test('from a stop beside a footway joined to nothing: it links to the street, and walks its 62 m to catch the train', async () => {
