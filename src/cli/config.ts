@@ -192,7 +192,7 @@ function readLimitsOf(v: unknown, where: string): Partial<ReadLimits> {
   return limits;
 }
 
-/** `disruptions`: the disruptions file, a path or { path, intervalSec, maxBytes, maxDisruptions, maxImpactedObjects }. */
+/** `disruptions`: the disruptions file, a path or { path, intervalSec, and the limits of DisruptionFileLimits }. */
 function disruptionsOf(v: unknown, dir: string, where: string): DisruptionSourceConfig | undefined {
   if (v === undefined) return undefined;
   const o = (typeof v === 'string' ? { path: v } : v) as Record<string, unknown>;

@@ -14,7 +14,7 @@ import {
   type DisruptionFileLimits,
   type ParsedDisruptions,
 } from '../live/disruptions/disruption-file.js';
-import { plannedRuns } from '../live/disruptions/planned-runs.js';
+import { DEFAULT_PLANNED_RUNS_BUDGET, plannedRuns, plannedRunsInSlices, PlannedRunsBudgetError, type PlannedRuns } from '../live/disruptions/planned-runs.js';
 import type { DisruptionSourceConfig } from './coverage-config.js';
 import type { LiveTarget } from './live-target.js';
 import { withDisruptions, type Generation } from './generation.js';
@@ -51,8 +51,9 @@ export class DisruptionSource {
     private readonly log: UpdaterLog,
   ) {
     this.intervalSec = config.intervalSec ?? 5;
-    const d = DEFAULT_DISRUPTION_FILE_LIMITS;
-    this.limits = { maxBytes: config.maxBytes ?? d.maxBytes, maxDisruptions: config.maxDisruptions ?? d.maxDisruptions, maxImpactedObjects: config.maxImpactedObjects ?? d.maxImpactedObjects };
+    const limits = { ...DEFAULT_DISRUPTION_FILE_LIMITS };
+    for (const key of Object.keys(limits) as (keyof DisruptionFileLimits)[]) limits[key] = config[key] ?? limits[key];
+    this.limits = limits;
     this.state = { path: config.path, last_load_at: null, last_error: null, last_error_at: null, disruptions: 0, problems: 0, loads: 0, failures: 0 };
   }
 
@@ -85,8 +86,8 @@ export class DisruptionSource {
 
   /**
    * Read and apply the file, off the event loop: read asynchronously, parsed in a worker thread,
-   * its entries read a slice at a time (disruption-file.ts); only indexing the disruptions and the
-   * swap are one piece.
+   * its entries read a slice at a time (disruption-file.ts), the runs they change made a slice at a
+   * time (planned-runs.ts); only indexing the disruptions and the runs, and the swap, are one piece.
    */
   async load(nowSec = Math.floor(Date.now() / 1000)): Promise<boolean> {
     if (!this.coverage.generation) return false;
@@ -104,17 +105,20 @@ export class DisruptionSource {
         this.failed(`cannot read ${this.config.path}: ${(e as Error).message}`, nowSec);
         return false;
       }
-      let parsed;
-      const generation = this.coverage.generation;
+      let applied;
       try {
-        parsed = await parseDisruptionFileInSlices(text, this.config.path, generation.ref, generation.tt.timezone, this.limits);
+        const generation = this.coverage.generation;
+        const parsed = await parseDisruptionFileInSlices(text, this.config.path, generation.ref, generation.tt.timezone, this.limits);
+        const planned = await plannedRunsInSlices(generation.ref, parsed.disruptions, generation.productionStartDay, generation.productionEndDay, this.budget).catch((e) => {
+          throw this.refusal(e);
+        });
+        // a generation swapped in meanwhile (a reload, realtime) is read again, in one piece
+        applied = this.coverage.generation === generation ? this.applied(parsed, planned, generation) : this.read(text, this.coverage.generation!);
       } catch (e) {
         if (!(e instanceof DisruptionFileError)) throw e;
         this.failed(e.message, nowSec);
         return false;
       }
-      // a generation swapped in meanwhile (a reload, realtime) is read again, in one piece
-      const applied = this.coverage.generation === generation ? this.applied(parsed, generation) : this.read(text, this.coverage.generation!);
       return this.install(text, applied, nowSec);
     } finally {
       this.loading = false;
@@ -153,14 +157,27 @@ export class DisruptionSource {
     }
   }
 
-  /** The file's text against a generation's data; throws DisruptionFileError when it is unusable. */
+  /** The file's text against a generation's data, in one piece; throws DisruptionFileError when it is unusable. */
   private read(text: string, generation: Generation) {
-    return this.applied(parseDisruptionFile(text, this.config.path, generation.ref, generation.tt.timezone, this.limits), generation);
+    const parsed = parseDisruptionFile(text, this.config.path, generation.ref, generation.tt.timezone, this.limits);
+    try {
+      return this.applied(parsed, plannedRuns(generation.ref, parsed.disruptions, generation.productionStartDay, generation.productionEndDay, this.budget), generation);
+    } catch (e) {
+      throw this.refusal(e);
+    }
   }
 
-  /** `generation` with the disruptions read from the file, and what to report. */
-  private applied(parsed: ParsedDisruptions, generation: Generation) {
-    const planned = plannedRuns(generation.ref, parsed.disruptions, generation.productionStartDay, generation.productionEndDay);
+  private get budget() {
+    return { maxRuns: DEFAULT_PLANNED_RUNS_BUDGET.maxRuns, maxSteps: this.limits.maxExpansionSteps };
+  }
+
+  /** A budget overrun while expanding the runs refuses the file like any other unusable file. */
+  private refusal(e: unknown): unknown {
+    return e instanceof PlannedRunsBudgetError ? new DisruptionFileError(`${this.config.path}: ${e.message}`) : e;
+  }
+
+  /** `generation` with the disruptions read from the file and the runs they change, and what to report. */
+  private applied(parsed: ParsedDisruptions, planned: PlannedRuns, generation: Generation) {
     return {
       generation: withDisruptions(generation, parsed.disruptions, generation.disruptions.alerts, planned.runs),
       disruptions: parsed.disruptions.length,

@@ -11,9 +11,11 @@
  *   navette_coverage_generation{coverage}                gauge, its data generation number (read at scrape)
  *   navette_coverage_ready{coverage}                     gauge, 1 when it answers from data (read at scrape)
  *   navette_realtime_apply_seconds{coverage}             histogram of applying realtime messages
+ *   navette_disruptions_file_reads_total{coverage, outcome}  counter of disruptions file reads (read at scrape)
+ *       outcome: applied | refused
  *   process_*, nodejs_*                                  prom-client's default metrics (memory, event loop, GC)
  */
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { RenderedHeatMap } from '../heat-maps/heat-map-render.js';
 import type { CoverageRegistry } from '../../service/coverage-registry.js';
 import { WorkUnavailable } from '../../service/worker-pool.js';
@@ -95,6 +97,21 @@ export class Metrics {
       collect() {
         this.reset();
         for (const c of coverages.list()) this.set({ coverage: c.id }, c.generation ? 1 : 0);
+      },
+    });
+    new Counter({
+      name: 'navette_disruptions_file_reads_total',
+      help: 'Reads of the coverage\'s disruptions file, applied or refused (the last good state then stays)',
+      labelNames: ['coverage', 'outcome'],
+      registers,
+      collect() {
+        this.reset();
+        for (const c of coverages.list()) {
+          const status = c.disruptionSource?.status();
+          if (!status) continue;
+          this.inc({ coverage: c.id, outcome: 'applied' }, status.loads);
+          this.inc({ coverage: c.id, outcome: 'refused' }, status.failures);
+        }
       },
     });
   }

@@ -21,10 +21,8 @@ export const PAGE_IMPACTED_OBJECTS_MAX = 100;
  * so that a page stays small whatever the file says (docs/realtime-and-disruptions.md, "Disruptions").
  */
 export function pageDisruptionsJson(g: Generation, trips: Uint32Array, nowSec: number): string {
-  const found = new Set<number>();
-  for (const t of trips) for (const d of g.disruptions.ofTrip(t)) found.add(d);
-  if (found.size === 0) return '[]';
-  const order = [...found].sort((a, b) => a - b).slice(0, PAGE_DISRUPTIONS_MAX);
+  const order = [...g.disruptions.firstOfTrips(trips, PAGE_DISRUPTIONS_MAX)];
+  if (order.length === 0) return '[]';
   return `[${order.map((i) => JSON.stringify(disruptionJson(g, g.disruptions.all[i]!, nowSec, PAGE_IMPACTED_OBJECTS_MAX))).join(',')}]`;
 }
 

@@ -17,6 +17,7 @@ import { Worker } from 'node:worker_threads';
 import type { Caption } from '../../ptref/object-types.js';
 import type { Referential } from '../../ptref/referential.js';
 import { DatetimeParseError, parseDatetimeParam } from '../../util/api-datetime.js';
+import { DEFAULT_PLANNED_RUNS_BUDGET } from './planned-runs.js';
 import { ALWAYS, EFFECTS, IMPACTED_TYPES, type Channel, type Disruption, type Effect, type ImpactedObject, type ImpactedType, type Message, type Period } from './disruption.js';
 
 export class DisruptionFileError extends Error {
@@ -34,6 +35,10 @@ export interface DisruptionFileLimits {
   maxDisruptions: number;
   /** most impacted objects of one entry (beyond, the entry is skipped) */
   maxImpactedObjects: number;
+  /** most application periods of one entry (beyond, the entry is skipped) */
+  maxApplicationPeriods: number;
+  /** most steps expanding the NO_SERVICE disruptions into runs (planned-runs.ts; beyond, the file is refused) */
+  maxExpansionSteps: number;
 }
 
 export const DEFAULT_DISRUPTION_FILE_LIMITS: DisruptionFileLimits = {
@@ -41,6 +46,9 @@ export const DEFAULT_DISRUPTION_FILE_LIMITS: DisruptionFileLimits = {
   maxBytes: 32 << 20,
   maxDisruptions: 50_000,
   maxImpactedObjects: 10_000,
+  // a closure every hour of a year is 8,760 periods
+  maxApplicationPeriods: 10_000,
+  maxExpansionSteps: DEFAULT_PLANNED_RUNS_BUDGET.maxSteps,
 };
 
 export interface ParsedDisruptions {
@@ -73,7 +81,9 @@ export async function parseDisruptionFileInSlices(text: string, file: string, re
   const reader = new EntryReader(file, ref, timeZone, limits);
   let sliceStart = performance.now();
   for (let i = 0; i < entries.length; i++) {
-    reader.read(JSON.parse(entries[i]!), i);
+    const entry = entries[i]!;
+    if (typeof entry === 'string') reader.read(JSON.parse(entry), i);
+    else reader.skipOversize(entry, i);
     if (i % 64 === 63 && performance.now() - sliceStart > SLICE_MS) {
       await new Promise((resolve) => setImmediate(resolve));
       sliceStart = performance.now();
@@ -99,11 +109,36 @@ export function disruptionEntries(text: string, file: string, limits: Disruption
   return entries;
 }
 
-/** The entries of `text` as JSON texts, parsed in a worker thread (disruption-entries-worker.ts). */
-function entriesInWorker(text: string, file: string, limits: DisruptionFileLimits): Promise<string[]> {
+/** An entry too large to be read: its id, and why. */
+export interface OversizeEntry {
+  id: string | undefined;
+  reason: string;
+}
+
+/**
+ * Why an entry is too large to be read, if it is: more impacted objects or application periods than
+ * the limits allow. Checked in the worker thread too, so the main thread never parses such an entry.
+ */
+export function oversizeReason(entry: unknown, limits: DisruptionFileLimits): string | undefined {
+  if (!isObject(entry)) return undefined;
+  const impacted = entry['impacted_objects'];
+  if (Array.isArray(impacted) && impacted.length > limits.maxImpactedObjects) {
+    return `${impacted.length} impacted objects, more than the ${limits.maxImpactedObjects} allowed (disruptions.maxImpactedObjects)`;
+  }
+  const periods = entry['application_periods'];
+  if (Array.isArray(periods) && periods.length > limits.maxApplicationPeriods) {
+    return `${periods.length} application periods, more than the ${limits.maxApplicationPeriods} allowed (disruptions.maxApplicationPeriods)`;
+  }
+  return undefined;
+}
+
+export const entryId = (entry: unknown): string | undefined => (isObject(entry) && typeof entry['id'] === 'string' ? entry['id'] : undefined);
+
+/** The entries of `text`, parsed in a worker thread (disruption-entries-worker.ts): each as its JSON text, or why it is too large. */
+function entriesInWorker(text: string, file: string, limits: DisruptionFileLimits): Promise<(string | OversizeEntry)[]> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./disruption-entries-worker.js', import.meta.url), { workerData: { text, file, limits } });
-    worker.once('message', (answer: { entries?: string[]; error?: string }) => {
+    worker.once('message', (answer: { entries?: (string | OversizeEntry)[]; error?: string }) => {
       void worker.terminate();
       if (answer.entries) resolve(answer.entries);
       else reject(new DisruptionFileError(answer.error ?? `${file}: could not be read`));
@@ -126,16 +161,14 @@ class EntryReader {
 
   read(entry: unknown, i: number): void {
     const { out, seen, limits } = this;
-    const id = isObject(entry) && typeof entry['id'] === 'string' ? entry['id'] : undefined;
-    const where = `${this.file}: disruptions[${i}]${id !== undefined ? ` (id ${JSON.stringify(id)})` : ''}`;
+    const id = entryId(entry);
+    const where = this.where(i, id);
     try {
       if (!isObject(entry)) throw new EntryError('not an object');
       if (!id) throw new EntryError('"id" must be a non-empty string');
       if (seen.has(id)) throw new EntryError('this id is already used by an earlier entry');
-      const impacted = entry['impacted_objects'];
-      if (Array.isArray(impacted) && impacted.length > limits.maxImpactedObjects) {
-        throw new EntryError(`${impacted.length} impacted objects, more than the ${limits.maxImpactedObjects} allowed (disruptions.maxImpactedObjects)`);
-      }
+      const oversize = oversizeReason(entry, limits);
+      if (oversize) throw new EntryError(oversize);
       const disruption = readEntry(entry, id, this.ref, this.timeZone, (reason) => out.problems.push(`${where}: ${reason}`));
       seen.add(id);
       out.disruptions.push(disruption);
@@ -143,6 +176,15 @@ class EntryReader {
       if (!(e instanceof EntryError)) throw e;
       out.problems.push(`${where}: ${e.message}, skipped`);
     }
+  }
+
+  /** An entry the worker found too large, skipped unread. */
+  skipOversize(entry: OversizeEntry, i: number): void {
+    this.out.problems.push(`${this.where(i, entry.id)}: ${entry.reason}, skipped`);
+  }
+
+  private where(i: number, id: string | undefined): string {
+    return `${this.file}: disruptions[${i}]${id !== undefined ? ` (id ${JSON.stringify(id)})` : ''}`;
   }
 }
 

@@ -1,8 +1,9 @@
 /**
  * The disruptions of a generation and what they impact, built once per generation (never per
- * request): the trips of each disruption (an impact on a network, line, route or stop impacts every
- * trip of it or through it), the disruptions of each trip, the trips of each tag, the trips of
- * NO_SERVICE disruptions.
+ * request): an impact on a network, line, route or stop impacts every trip of it or through it. The
+ * index goes through the distinct objects impacted, so that its size and the work of a request
+ * follow the timetable, not the file: a thousand disruptions on one network find its trips once,
+ * and a trip knows its few objects, not the thousand disruptions.
  *
  * The listed disruptions are the file's, in file order, then the ServiceAlerts', in feed order. An
  * alert takes the tags of the file entry with its id, which it replaces in the list.
@@ -16,16 +17,22 @@ import type { Disruption } from './disruption.js';
 export class DisruptionIndex implements DisruptionLookup {
   /** every disruption listed, file entries first (index = position) */
   readonly all: Disruption[];
-  /** trips of each disruption, ascending */
-  private readonly trips: Uint32Array[];
-  /** disruptions of each trip, ascending */
+  /** the distinct objects the disruptions impact (ids 0..n-1) and the trips of each, ascending */
+  private readonly objectTrips: Uint32Array[] = [];
+  /** objects of each disruption */
+  private readonly objectsOf: Csr;
+  /** disruptions of each object, ascending */
+  private readonly byObject: Csr;
+  /** objects of each trip */
   private readonly byTrip: Csr;
-  private readonly byTag = new Map<string, Uint32Array>();
+  /** disruptions carrying each tag, ascending */
+  private readonly byTag = new Map<string, number[]>();
   private readonly byId = new Map<string, number>();
   /** trips impacted by a NO_SERVICE disruption, ascending */
   readonly noServiceTrips: Uint32Array;
   /** scratch of the unions (one per index: requests never run at the same time on one thread) */
   private readonly collector: IndexCollector;
+  private readonly objectMarks: IndexCollector;
 
   constructor(
     ref: Referential,
@@ -43,27 +50,64 @@ export class DisruptionIndex implements DisruptionLookup {
       tagged.push({ ...a, tags: [...(fileById.get(a.id)?.tags ?? [])] });
     }
     this.all = [...file.filter((d) => !alertIds.has(d.id)), ...tagged];
-    this.all.forEach((d, i) => this.byId.set(d.id, i));
-    const tripCount = ref.count('trip');
-    const collector = (this.collector = new IndexCollector(Math.max(1, tripCount)));
-    this.trips = this.all.map((d) => {
-      for (const o of d.impacted) collector.addAll(ref.toTrips(o.type, Uint32Array.of(o.index)));
-      return collector.take();
+    this.all.forEach((d, i) => {
+      this.byId.set(d.id, i);
+      for (const tag of d.tags) {
+        const list = this.byTag.get(tag);
+        if (!list) this.byTag.set(tag, [i]);
+        else if (list[list.length - 1] !== i) list.push(i);
+      }
     });
-    this.byTrip = groupByMany(this.all.length, tripCount, (d, add) => this.trips[d]!.forEach(add));
-    const tags = new Set(this.all.flatMap((d) => d.tags));
-    for (const tag of tags) this.byTag.set(tag, this.tripsOfSome((d) => d.tags.includes(tag)));
-    this.noServiceTrips = this.tripsOfSome((d) => d.severity.effect === 'NO_SERVICE');
+    const tripCount = ref.count('trip');
+    this.collector = new IndexCollector(Math.max(1, tripCount));
+    // each object's trips are found once, however many disruptions name it
+    const objectIds = new Map<string, number>();
+    const offsets = new Uint32Array(this.all.length + 1);
+    this.all.forEach((d, i) => (offsets[i + 1] = offsets[i]! + d.impacted.length));
+    const items = new Uint32Array(offsets[this.all.length]!);
+    let k = 0;
+    for (const d of this.all) {
+      for (const o of d.impacted) {
+        const key = `${o.type}:${o.index}`;
+        let id = objectIds.get(key);
+        if (id === undefined) {
+          objectIds.set(key, (id = this.objectTrips.length));
+          this.objectTrips.push(ref.toTrips(o.type, Uint32Array.of(o.index)));
+        }
+        items[k++] = id;
+      }
+    }
+    this.objectsOf = { offsets, items };
+    const objectCount = this.objectTrips.length;
+    this.objectMarks = new IndexCollector(Math.max(1, objectCount));
+    this.byObject = groupByMany(this.all.length, objectCount, (d, add) => csrRow(this.objectsOf, d).forEach(add));
+    this.byTrip = groupByMany(objectCount, tripCount, (o, add) => this.objectTrips[o]!.forEach(add));
+    this.noServiceTrips = this.tripsOfSome(this.all.flatMap((d, i) => (d.severity.effect === 'NO_SERVICE' ? [i] : [])));
   }
 
   /** Disruptions (indexes into `all`) impacting a trip, ascending. */
   ofTrip(trip: number): Uint32Array {
-    return csrRow(this.byTrip, trip);
+    return this.firstOfTrips(Uint32Array.of(trip), Infinity);
+  }
+
+  /**
+   * The first `max` disruptions (indexes into `all`, ascending) impacting one of `trips`: a page's,
+   * at the cost of its trips' objects times `max`, however many disruptions name them.
+   */
+  firstOfTrips(trips: Uint32Array, max: number): Uint32Array {
+    for (const t of trips) this.objectMarks.addAll(csrRow(this.byTrip, t));
+    const found: number[] = [];
+    for (const o of this.objectMarks.take()) {
+      const row = csrRow(this.byObject, o);
+      for (let k = 0; k < row.length && k < max; k++) found.push(row[k]!);
+    }
+    const ascending = Uint32Array.from(new Set(found)).sort();
+    return ascending.length > max ? ascending.slice(0, max) : ascending;
   }
 
   /** Trips impacted by disruption `i`. */
   tripsOf(i: number): Uint32Array {
-    return this.trips[i] ?? EMPTY;
+    return i >= 0 && i < this.all.length ? this.tripsOfSome([i]) : EMPTY;
   }
 
   indexOf(id: string): number {
@@ -72,24 +116,20 @@ export class DisruptionIndex implements DisruptionLookup {
 
   /** Trips impacted by a disruption carrying any of the tags (exact names). */
   tripsTagged(tags: string[]): Uint32Array {
-    if (tags.length === 1) return this.byTag.get(tags[0]!) ?? EMPTY;
-    for (const tag of tags) this.collector.addAll(this.byTag.get(tag) ?? EMPTY);
-    return this.collector.take();
+    return this.tripsOfSome(tags.flatMap((tag) => this.byTag.get(tag) ?? []));
   }
 
   /** Trips impacted by a disruption one of whose application periods meets [sinceSec, untilSec]. */
   tripsInForceWithin(sinceSec: number, untilSec: number): Uint32Array {
-    return this.tripsOfSome((d) => d.periods.some((p) => p.begin <= untilSec && p.end >= sinceSec));
+    return this.tripsOfSome(this.all.flatMap((d, i) => (d.periods.some((p) => p.begin <= untilSec && p.end >= sinceSec) ? [i] : [])));
   }
 
-  private tripsOfSome(keep: (d: Disruption) => boolean): Uint32Array {
-    let found = 0;
-    this.all.forEach((d, i) => {
-      if (!keep(d)) return;
-      found++;
-      this.collector.addAll(this.trips[i]!);
-    });
-    return found === 0 ? EMPTY : this.collector.take();
+  /** The trips of the objects of `disruptions`, each object visited once. */
+  private tripsOfSome(disruptions: number[]): Uint32Array {
+    if (disruptions.length === 0) return EMPTY;
+    for (const d of disruptions) this.objectMarks.addAll(csrRow(this.objectsOf, d));
+    for (const o of this.objectMarks.take()) this.collector.addAll(this.objectTrips[o]!);
+    return this.collector.take();
   }
 }
 

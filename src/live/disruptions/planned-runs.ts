@@ -8,141 +8,263 @@
  *   departure) during an application period; a run left with fewer than two stops is cancelled.
  *   Trips defined by frequencies are not changed by stop impacts (their runs have no single time).
  *
- * Only the service days of the production period are expanded, and at most MAX_PLANNED_RUNS runs.
+ * The work is sized by the timetable, not by the file: the periods of every disruption are first
+ * merged per impacted object (one sorted list of disjoint periods), so a thousand disruptions on
+ * one network visit its trips once; each run is then tested against its trip's few lists by binary
+ * search. Every step counts against a budget (`maxSteps`): a file that asks for more is refused
+ * whole (PlannedRunsBudgetError). The work is a generator that yields every few thousand steps, so
+ * `plannedRunsInSlices` hands the event loop back every few milliseconds.
+ *
+ * Only the service days of the production period are expanded, and at most `maxRuns` runs.
  * Planned runs keep the scheduled times: their time arrays are views on the timetable (consumers
  * must not write them), so a long closure of a busy stop costs one skip flag per stop of each run.
  */
 import type { Referential } from '../../ptref/referential.js';
 import { serviceRunsOn } from '../../model/timetable.js';
-import { runKey, type RealtimeRun } from '../../model/realtime-runs.js';
-import { IndexCollector } from '../../ptref/sorted-set.js';
-import type { Disruption, Period } from './disruption.js';
+import type { RealtimeRun } from '../../model/realtime-runs.js';
+import type { Disruption, ImpactedObject, Period } from './disruption.js';
+import { DisjointPeriods, mergePeriods } from './disjoint-periods.js';
 
-export const MAX_PLANNED_RUNS = 2_000_000;
+export interface PlannedRunsBudget {
+  /** most runs made; beyond, the rest is left as scheduled (reported) */
+  maxRuns: number;
+  /** most steps (a period merged, a trip visited, a run or a run's stop tested); beyond, refused */
+  maxSteps: number;
+}
+
+export const DEFAULT_PLANNED_RUNS_BUDGET: PlannedRunsBudget = {
+  maxRuns: 2_000_000,
+  // a year of closures on every trip of a 100,000-trip feed is 40 million steps, about a second
+  maxSteps: 100_000_000,
+};
 
 export interface PlannedRuns {
   runs: RealtimeRun[];
   problems: string[];
+  /** the steps the expansion took (what the budget counts) */
+  steps: number;
 }
 
-const SEC_PER_DAY = 86400;
+/** Disruptions whose expansion asks for more steps than the budget allows. */
+export class PlannedRunsBudgetError extends Error {
+  constructor(readonly maxSteps: number) {
+    super(`the planned disruptions ask for more than ${maxSteps} steps to expand into runs (disruptions.maxExpansionSteps): refused`);
+    this.name = 'PlannedRunsBudgetError';
+  }
+}
 
-/** The runs changed by the NO_SERVICE disruptions among `disruptions`, on days firstDay..lastDay. */
-export function plannedRuns(ref: Referential, disruptions: Disruption[], firstDay: number, lastDay: number, limit = MAX_PLANNED_RUNS): PlannedRuns {
-  const out = new Map<string, RealtimeRun>();
-  const problems: string[] = [];
-  if (firstDay < 0) return { runs: [], problems };
-  const { tt, days } = ref;
-  const tripCollector = new IndexCollector(Math.max(1, ref.count('trip')));
-  const stopCollector = new IndexCollector(Math.max(1, ref.count('stop_point')));
-  const noSkips = new Map<number, Uint8Array>();
-  let full = false;
-  const add = (key: string, make: () => RealtimeRun): RealtimeRun | undefined => {
-    let run = out.get(key);
-    if (run) return run;
-    if (out.size >= limit) {
-      full = true;
-      return undefined;
+/** The runs changed by the NO_SERVICE disruptions among `disruptions`, on days firstDay..lastDay, in one piece. */
+export function plannedRuns(ref: Referential, disruptions: Disruption[], firstDay: number, lastDay: number, budget = DEFAULT_PLANNED_RUNS_BUDGET): PlannedRuns {
+  const work = expand(ref, disruptions, firstDay, lastDay, budget);
+  for (;;) {
+    const step = work.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** `plannedRuns` a few milliseconds at a time, the event loop served in between. */
+export async function plannedRunsInSlices(ref: Referential, disruptions: Disruption[], firstDay: number, lastDay: number, budget = DEFAULT_PLANNED_RUNS_BUDGET): Promise<PlannedRuns> {
+  const work = expand(ref, disruptions, firstDay, lastDay, budget);
+  let sliceStart = performance.now();
+  for (;;) {
+    const step = work.next();
+    if (step.done) return step.value;
+    if (performance.now() - sliceStart > SLICE_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
     }
-    run = make();
-    out.set(key, run);
-    return run;
-  };
+  }
+}
 
+/** How long the work runs before the event loop gets a turn, and how many steps between two looks at the clock. */
+const SLICE_MS = 4;
+const STEPS_PER_YIELD = 8192;
+
+const SEC_PER_DAY = 86400;
+/** runs last less than three days: a period reaches the runs of the service days from 3 days before it */
+const DAYS_BEFORE = 3;
+
+/** Counts the steps, throws past the budget, and tells when to yield. */
+class StepCounter {
+  steps = 0;
+  private nextYield = STEPS_PER_YIELD;
+
+  constructor(private readonly maxSteps: number) {}
+
+  /** Count `n` steps; true when the work should yield. */
+  add(n: number): boolean {
+    this.steps += n;
+    if (this.steps > this.maxSteps) throw new PlannedRunsBudgetError(this.maxSteps);
+    if (this.steps < this.nextYield) return false;
+    this.nextYield = this.steps + STEPS_PER_YIELD;
+    return true;
+  }
+}
+
+function* expand(ref: Referential, disruptions: Disruption[], firstDay: number, lastDay: number, budget: PlannedRunsBudget): Generator<void, PlannedRuns> {
+  const problems: string[] = [];
+  if (firstDay < 0) return { runs: [], problems, steps: 0 };
+  const counter = new StepCounter(budget.maxSteps);
+  const runs = new RunTable(ref, firstDay, lastDay, budget.maxRuns);
+
+  // 1. the periods of each impacted object, merged across the disruptions that name it
+  const byObject = new Map<string, { object: ImpactedObject; periods: Period[][] }>();
   for (const d of disruptions) {
     if (d.severity.effect !== 'NO_SERVICE') continue;
     for (const o of d.impacted) {
-      if (o.type === 'stop_point' || o.type === 'stop_area') stopCollector.addAll(ref.convert(o.type, 'stop_point', Uint32Array.of(o.index)));
-      else tripCollector.addAll(ref.toTrips(o.type, Uint32Array.of(o.index)));
+      const key = `${o.type}:${o.index}`;
+      let entry = byObject.get(key);
+      if (!entry) byObject.set(key, (entry = { object: o, periods: [] }));
+      entry.periods.push(d.periods);
+      if (counter.add(d.periods.length)) yield;
     }
-    const cancelledTrips = tripCollector.take();
-    const stops = stopCollector.take();
-    for (const period of d.periods) {
-      const [from, to] = dayRange(period, firstDay, lastDay);
-      for (const trip of cancelledTrips) {
-        const first = tt.trips.stopTimeOffset[trip]!;
-        const count = tt.trips.stopTimeOffset[trip + 1]! - first;
-        const [startSec, endSec] = runSpan(ref, trip);
-        const tz = tt.agencyTimezone[tt.trips.agency[trip]!]!;
-        for (let day = from; day <= to; day++) {
-          if (!serviceRunsOn(tt, tt.trips.service[trip]!, day)) continue;
-          const origin = days.origin(tz, day);
-          if (origin + endSec < period.begin || origin + startSec > period.end) continue;
-          let skipped = noSkips.get(count);
-          if (!skipped) noSkips.set(count, (skipped = new Uint8Array(count)));
-          const shared = skipped;
-          const run = add(runKey(trip, day), () => ({
-            trip,
-            day,
-            cancelled: true,
-            arrivalSec: tt.stopTimes.arrivalSec.subarray(first, first + count),
-            departureSec: tt.stopTimes.departureSec.subarray(first, first + count),
-            skipped: shared,
-          }));
-          if (run) run.cancelled = true;
+  }
+  const tripLists: DisjointPeriods[][] = [];
+  const stopLists: DisjointPeriods[][] = [];
+  for (const { object, periods } of byObject.values()) {
+    const merged = mergePeriods(periods);
+    if (counter.add(merged.count + periods.length)) yield;
+    const stopLevel = object.type === 'stop_point' || object.type === 'stop_area';
+    const members = stopLevel ? ref.convert(object.type, 'stop_point', Uint32Array.of(object.index)) : ref.toTrips(object.type, Uint32Array.of(object.index));
+    const lists = stopLevel ? stopLists : tripLists;
+    for (const m of members) (lists[m] ??= []).push(merged);
+    if (counter.add(members.length)) yield;
+  }
+
+  // 2. runs of the impacted trips, cancelled
+  const { tt, days } = ref;
+  for (let trip = 0; trip < tripLists.length; trip++) {
+    const lists = tripLists[trip];
+    if (!lists) continue;
+    const [startSec, endSec] = runSpan(ref, trip);
+    const tz = tt.agencyTimezone[tt.trips.agency[trip]!]!;
+    const service = tt.trips.service[trip]!;
+    const [from, to] = dayRange(lists, firstDay, lastDay);
+    for (let day = from; day <= to; day++) {
+      if (counter.add(lists.length)) yield;
+      if (!serviceRunsOn(tt, service, day)) continue;
+      const origin = days.origin(tz, day);
+      if (DisjointPeriods.meetAny(lists, origin + startSec, origin + endSec)) runs.cancel(trip, day);
+    }
+  }
+
+  // 3. runs through the impacted stops, skipping them
+  const impactedStops: number[] = [];
+  for (let s = 0; s < stopLists.length; s++) if (stopLists[s]) impactedStops.push(s);
+  if (impactedStops.length > 0) {
+    const positions: number[] = [];
+    for (const trip of ref.toTrips('stop_point', Uint32Array.from(impactedStops))) {
+      if (tt.trips.frequencyOffset[trip] !== tt.trips.frequencyOffset[trip + 1]) continue;
+      const first = tt.trips.stopTimeOffset[trip]!;
+      const count = tt.trips.stopTimeOffset[trip + 1]! - first;
+      const p = tt.trips.pattern[trip]!;
+      const patternStops = tt.patterns.stops.subarray(tt.patterns.stopOffset[p]!, tt.patterns.stopOffset[p + 1]!);
+      positions.length = 0;
+      const lists: DisjointPeriods[] = [];
+      for (let k = 0; k < count; k++) {
+        if (!stopLists[patternStops[k]!]) continue;
+        positions.push(k);
+        lists.push(...stopLists[patternStops[k]!]!);
+      }
+      if (counter.add(count)) yield;
+      const tz = tt.agencyTimezone[tt.trips.agency[trip]!]!;
+      const service = tt.trips.service[trip]!;
+      const [from, to] = dayRange(lists, firstDay, lastDay);
+      for (let day = from; day <= to; day++) {
+        if (counter.add(lists.length)) yield;
+        if (!serviceRunsOn(tt, service, day)) continue;
+        const origin = days.origin(tz, day);
+        for (const k of positions) {
+          const at = origin + tt.stopTimes.arrivalSec[first + k]!;
+          const leave = origin + tt.stopTimes.departureSec[first + k]!;
+          if (DisjointPeriods.meetAny(stopLists[patternStops[k]!]!, at, leave)) runs.skip(trip, day, k);
         }
       }
-      if (stops.length > 0) skipStops(ref, stops, period, from, to, add);
     }
-    if (full) break;
   }
-  if (full) problems.push(`more than ${limit} runs changed by planned disruptions: the rest is left as scheduled`);
-  // a run left with fewer than two stops does not run
-  for (const run of out.values()) {
-    if (run.cancelled) continue;
-    let served = 0;
-    for (let k = 0; k < run.skipped.length; k++) if (!run.skipped[k]) served++;
-    if (served < 2) run.cancelled = true;
-  }
-  return { runs: [...out.values()], problems };
+  if (runs.full) problems.push(`more than ${budget.maxRuns} runs changed by planned disruptions: the rest is left as scheduled`);
+  return { runs: runs.finish(), problems, steps: counter.steps };
 }
 
-/** Runs through `stops` skip them while in `period`. */
-function skipStops(
-  ref: Referential,
-  stops: Uint32Array,
-  period: Period,
-  from: number,
-  to: number,
-  add: (key: string, make: () => RealtimeRun) => RealtimeRun | undefined,
-): void {
-  const { tt, days } = ref;
-  const isStop = new Uint8Array(tt.stopPoints.ids.length);
-  for (const s of stops) isStop[s] = 1;
-  for (const trip of ref.toTrips('stop_point', stops)) {
-    if (tt.trips.frequencyOffset[trip] !== tt.trips.frequencyOffset[trip + 1]) continue;
+/** Service days whose runs may meet one of the lists, within the production period. */
+function dayRange(lists: DisjointPeriods[], firstDay: number, lastDay: number): [number, number] {
+  let begin = Infinity;
+  let end = -Infinity;
+  for (const l of lists) {
+    begin = Math.min(begin, l.first);
+    end = Math.max(end, l.last);
+  }
+  const from = begin === -Infinity ? firstDay : Math.max(firstDay, Math.floor(begin / SEC_PER_DAY) - DAYS_BEFORE);
+  const to = end === Infinity ? lastDay : Math.min(lastDay, Math.floor(end / SEC_PER_DAY) + 1);
+  return [from, to];
+}
+
+/**
+ * The runs made, one per (trip, day), in the order they were made. The time arrays of a trip's
+ * runs are one pair of views; runs that skip nothing share one array of zeros per length.
+ */
+class RunTable {
+  private readonly byKey = new Map<number, RealtimeRun>();
+  private readonly noSkips = new Map<number, Uint8Array>();
+  private readonly dayCount: number;
+  private viewsOf = -1;
+  private views: { arrivalSec: Int32Array; departureSec: Int32Array } | undefined;
+  full = false;
+
+  constructor(
+    private readonly ref: Referential,
+    private readonly firstDay: number,
+    lastDay: number,
+    private readonly maxRuns: number,
+  ) {
+    this.dayCount = lastDay - firstDay + 1;
+  }
+
+  cancel(trip: number, day: number): void {
+    const run = this.run(trip, day);
+    if (run) run.cancelled = true;
+  }
+
+  skip(trip: number, day: number, k: number): void {
+    const run = this.run(trip, day);
+    if (!run || run.cancelled) return;
+    if (run.skipped === this.noSkips.get(run.skipped.length)) run.skipped = new Uint8Array(run.skipped.length);
+    run.skipped[k] = 1;
+  }
+
+  /** The runs; a run left with fewer than two stops does not run. */
+  finish(): RealtimeRun[] {
+    const out = [...this.byKey.values()];
+    for (const run of out) {
+      if (run.cancelled) continue;
+      let served = 0;
+      for (let k = 0; k < run.skipped.length; k++) if (!run.skipped[k]) served++;
+      if (served < 2) run.cancelled = true;
+    }
+    return out;
+  }
+
+  private run(trip: number, day: number): RealtimeRun | undefined {
+    const key = trip * this.dayCount + (day - this.firstDay);
+    const known = this.byKey.get(key);
+    if (known) return known;
+    if (this.byKey.size >= this.maxRuns) {
+      this.full = true;
+      return undefined;
+    }
+    const { tt } = this.ref;
     const first = tt.trips.stopTimeOffset[trip]!;
     const count = tt.trips.stopTimeOffset[trip + 1]! - first;
-    const p = tt.trips.pattern[trip]!;
-    const patternStops = tt.patterns.stops.subarray(tt.patterns.stopOffset[p]!, tt.patterns.stopOffset[p + 1]!);
-    const tz = tt.agencyTimezone[tt.trips.agency[trip]!]!;
-    for (let day = from; day <= to; day++) {
-      if (!serviceRunsOn(tt, tt.trips.service[trip]!, day)) continue;
-      const origin = days.origin(tz, day);
-      for (let k = 0; k < count; k++) {
-        if (!isStop[patternStops[k]!]) continue;
-        const at = origin + tt.stopTimes.arrivalSec[first + k]!;
-        const leave = origin + tt.stopTimes.departureSec[first + k]!;
-        if (leave < period.begin || at > period.end) continue;
-        const run = add(runKey(trip, day), () => ({
-          trip,
-          day,
-          cancelled: false,
-          arrivalSec: tt.stopTimes.arrivalSec.subarray(first, first + count),
-          departureSec: tt.stopTimes.departureSec.subarray(first, first + count),
-          skipped: new Uint8Array(count),
-        }));
-        if (run && !run.cancelled) run.skipped[k] = 1;
-      }
+    if (this.viewsOf !== trip) {
+      this.viewsOf = trip;
+      this.views = { arrivalSec: tt.stopTimes.arrivalSec.subarray(first, first + count), departureSec: tt.stopTimes.departureSec.subarray(first, first + count) };
     }
+    let skipped = this.noSkips.get(count);
+    if (!skipped) this.noSkips.set(count, (skipped = new Uint8Array(count)));
+    const run: RealtimeRun = { trip, day, cancelled: false, arrivalSec: this.views!.arrivalSec, departureSec: this.views!.departureSec, skipped };
+    this.byKey.set(key, run);
+    return run;
   }
-}
-
-/** Service days whose runs may meet the period (runs last less than three days), within the production period. */
-function dayRange(period: Period, firstDay: number, lastDay: number): [number, number] {
-  const from = period.begin === -Infinity ? firstDay : Math.max(firstDay, Math.floor(period.begin / SEC_PER_DAY) - 3);
-  const to = period.end === Infinity ? lastDay : Math.min(lastDay, Math.floor(period.end / SEC_PER_DAY) + 1);
-  return [from, to];
 }
 
 /** Seconds after the service day's origin of a trip's first departure and last arrival (all frequency runs included). */

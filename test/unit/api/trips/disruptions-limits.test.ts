@@ -68,6 +68,38 @@ test('an entry with more impacted objects than maxImpactedObjects is skipped, th
   await town.app.close();
 });
 
+test('an entry with more application periods than maxApplicationPeriods is skipped unread, in the worker as in one piece', async () => {
+  const content = disruptions(3) as { disruptions: Record<string, unknown>[] };
+  content.disruptions[1]!['application_periods'] = Array.from({ length: 8 }, () => ({ begin: '20240115T080000', end: '20240115T090000' }));
+  const town = await townWith(content, { maxApplicationPeriods: 7 });
+  assert.equal(await town.source.load(), true);
+  assert.deepEqual(town.coverage.generation!.disruptions.all.map((d) => d.id), ['d0', 'd2']);
+  const message = /disruptions\[1\] \(id "d1"\): 8 application periods, more than the 7 allowed \(disruptions\.maxApplicationPeriods\), skipped/;
+  assert.ok(town.warnings.some((w) => message.test(w)), town.warnings.join('\n'));
+  const inOnePiece = parseDisruptionFile(JSON.stringify(content), town.file, town.coverage.generation!.ref, 'Europe/Paris', { ...town.source.limits });
+  assert.ok(inOnePiece.problems.some((p) => message.test(p)));
+  await town.app.close();
+});
+
+test('a file whose closures ask for more expansion steps than maxExpansionSteps is refused whole; the last good state stays', async () => {
+  const closures = (n: number) => ({
+    disruptions: Array.from({ length: n }, (_, k) => ({ id: `c${k}`, severity: { effect: 'NO_SERVICE' }, impacted_objects: [{ type: 'network', id: 'RED' }] })),
+  });
+  const town = await townWith(closures(1), { maxExpansionSteps: 400 });
+  assert.equal(await town.source.load(), true);
+  const good = town.coverage.generation!;
+  assert.ok(good.adaptedRuns.length > 0);
+  writeFileSync(town.file, JSON.stringify({ disruptions: [...closures(1).disruptions, { id: 'stops', severity: { effect: 'NO_SERVICE' }, impacted_objects: [{ type: 'stop_area', id: 'GARE' }, { type: 'stop_point', id: 'PARC' }] }] }));
+  assert.equal(await town.source.load(), false);
+  assert.match(town.source.status().last_error!, /disruptions\.json: the planned disruptions ask for more than 400 steps to expand into runs \(disruptions\.maxExpansionSteps\): refused/);
+  assert.equal(town.coverage.generation, good);
+  assert.ok(town.warnings.some((w) => /not applied, the last good state stays: .*maxExpansionSteps/.test(w)));
+  const metrics = (await town.app.inject('/metrics')).body;
+  assert.match(metrics, /^navette_disruptions_file_reads_total\{coverage="town",outcome="applied"\} 1$/m);
+  assert.match(metrics, /^navette_disruptions_file_reads_total\{coverage="town",outcome="refused"\} 1$/m);
+  await town.app.close();
+});
+
 test('20,000 unknown objects: one warning line with the count, not 20,000', async () => {
   const town = await townWith(disruptions(200, 1, 100));
   assert.equal(await town.source.load(), true);
