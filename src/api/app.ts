@@ -15,7 +15,7 @@ import { answerHeatMap, type MapAnswer } from './heat-maps/heat-maps-endpoint.js
 import { answerIsochrones } from './heat-maps/isochrones-endpoint.js';
 import { lazyInProcessRunner } from './heat-maps/lazy-runner.js';
 import { type HeatMapRunner } from './heat-maps/heat-map-runner.js';
-import { ApiError, bodyRefused, coverageUnavailable, engineError, errorReply, LOADING_DATA, methodNotAllowed, notFoundRoute } from './errors.js';
+import { ALLOWED_METHODS, ApiError, badRequest, bodyRefused, coverageUnavailable, engineError, errorReply, LOADING_DATA, methodNotAllowed, notFoundRoute } from './errors.js';
 import type { RequestInfo } from './links.js';
 import { parseParams, requestNow, swaggerParameters } from './params.js';
 import { hasKey, type QueryPair } from './query-string.js';
@@ -34,6 +34,7 @@ import type { HttpCache } from './operations/http-cache.js';
 import { cacheTargetOf, paramsOf, targetOf } from './targets.js';
 import type { Metrics } from './operations/metrics.js';
 import { operations } from './operations/operations.js';
+import { answerClientError, answerNodeLevelRequests, clientErrorOf } from './operations/protocol-errors.js';
 import { APP_DEFAULT_OPERATIONS, type OperationsSettings } from './operations/settings.js';
 import type { CoverageConfig } from '../service/coverage-config.js';
 import { mergedCoverageTemplate } from './shards/merged-coverage.js';
@@ -68,7 +69,7 @@ export interface ShardOptions {
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const requestTimeoutMs = (options.operations ?? APP_DEFAULT_OPERATIONS).requestTimeoutMs;
-  const app = Fastify({
+  const app: FastifyInstance = Fastify({
     logger: options.logger ?? false,
     genReqId: () => randomUUID(),
     // the client's address (req.ip, which the rate limit keys by) and scheme as trusted proxies forward them
@@ -76,11 +77,29 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 10_000 },
     // a client has this long to send its whole request (headers included), then its socket is closed
     requestTimeout: requestTimeoutMs,
-    http: { headersTimeout: requestTimeoutMs, connectionsCheckingInterval: Math.min(1000, requestTimeoutMs) },
+    // Node's own refusal of a request without Host has an empty body: the first hook below refuses it instead
+    http: { headersTimeout: requestTimeoutMs, connectionsCheckingInterval: Math.min(1000, requestTimeoutMs), requireHostHeader: false },
+    // Requests refused before any route, in Navitia's shape (operations/protocol-errors.ts): bytes
+    // Node's parser cannot read, a URL Fastify's router cannot decode.
+    clientErrorHandler: (error, socket) => answerClientError(error, socket, app.log),
+    frameworkErrors: (error, req, reply) => answerError(error, req, reply.header('navitia-request-id', req.id)),
+  });
+  answerNodeLevelRequests(app.server, app.log);
+  // Set before any route, the CORS plugin's `OPTIONS *` included: a route keeps the error handler of
+  // the moment it is added, and one with Fastify's default answered the access hook's 401 as a 500.
+  app.setErrorHandler(answerError);
+  // The paths GET routes serve, but the coverage's wildcard (isKnownPath): another method on one is 405, not 404.
+  const getPaths = new Set<string>();
+  app.addHook('onRoute', (route) => {
+    if ([route.method].flat().includes('GET') && !/[*:]/.test(route.url)) getPaths.add(route.url);
   });
   // Before CORS, whose hook ends preflight requests: every answer carries the request id.
   app.addHook('onRequest', async (req, reply) => {
     reply.header('navitia-request-id', req.id);
+    // HTTP/1.1 requires the Host header (RFC 9112 §3.2); Node's check is turned off above
+    if (req.raw.httpVersion === '1.1' && req.headers.host === undefined) {
+      return sendError(reply.header('connection', 'close'), badRequest());
+    }
     // no endpoint takes a body: refuse one at once, rather than wait for a client that may trickle it
     if (hasBody(req)) {
       return sendError(reply.header('connection', 'close'), bodyRefused());
@@ -88,28 +107,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   const corsOptions = {
     origin: options.corsOrigin ?? '*',
-    methods: ['GET', 'HEAD', 'OPTIONS'],
+    methods: [...ALLOWED_METHODS],
     allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'Accept-Encoding', 'X-Scheme'],
     exposedHeaders: ['navitia-request-id'],
   };
-  // Only a real preflight (with Access-Control-Request-Method) is answered by the CORS plugin; a
-  // plain `OPTIONS <endpoint>?schema=true` reaches the schema route below (decisions.md).
+  // Only a real preflight (Origin and Access-Control-Request-Method, as browsers send it) is answered
+  // by the CORS plugin, in its hook, before the access check: a browser never sends a token with one,
+  // and the answer tells nothing but the CORS settings. Any other OPTIONS is an ordinary request: the
+  // access check, then `OPTIONS <endpoint>?schema=true` reaches the schema route below (decisions.md).
   await app.register(cors, {
-    delegator: (req, cb) => cb(null, { ...corsOptions, preflight: req.headers['access-control-request-method'] !== undefined }),
+    delegator: (req, cb) => cb(null, { ...corsOptions, preflight: isPreflight(req) }),
   });
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip', 'deflate'] });
   const limits = options.limits ?? DEFAULT_LIMITS;
   const registry = options.registry;
-  // before any route: a route keeps the error handler of the moment it is added
-  app.setErrorHandler((error, req, reply) => {
-    if (error instanceof ApiError) return sendError(reply, error);
-    const statusCode = (error as { statusCode?: number }).statusCode;
-    if (statusCode && statusCode >= 400 && statusCode < 500) {
-      return reply.code(statusCode).type('application/json').send(JSON.stringify({ message: (error as Error).message }));
-    }
-    req.log.error({ err: error }, 'request failed');
-    return reply.code(500).type('application/json').send(JSON.stringify({ message: 'Internal Server Error' }));
-  });
   await app.register(operations, { registry, settings: options.operations, metrics: options.metrics });
   const ops = app.operations;
   const shard = options.shard;
@@ -124,8 +135,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.setNotFoundHandler((req, reply) => {
     // A known path asked with another method: 405, like Navitia (navitia-trips.md §8.1, family D).
-    const known = req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS' && isKnownPath(req);
-    return sendError(reply, known ? methodNotAllowed().withHeaders({ allow: 'GET, HEAD, OPTIONS' }) : notFoundRoute());
+    const known = !ALLOWED_METHODS.includes(req.method) && isKnownPath(req, getPaths);
+    return sendError(reply, known ? methodNotAllowed() : notFoundRoute());
   });
 
   const runner = options.heatMaps ?? lazyInProcessRunner(limits);
@@ -154,8 +165,16 @@ function hasBody(req: FastifyRequest): boolean {
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
-function isKnownPath(req: FastifyRequest): boolean {
+/** A CORS preflight: what a browser sends before a request it may not send without asking. */
+function isPreflight(req: FastifyRequest): boolean {
+  return req.method === 'OPTIONS' && req.headers.origin !== undefined && req.headers['access-control-request-method'] !== undefined;
+}
+
+/** Whether a GET route serves the request's path: one of `getPaths`, or a path of a coverage's endpoint. */
+function isKnownPath(req: FastifyRequest, getPaths: Set<string>): boolean {
   const path = (req.raw.url ?? '').split('?')[0]!;
+  // as the router reads it (ignoreDuplicateSlashes, ignoreTrailingSlash)
+  if (getPaths.has(path.replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1'))) return true;
   if (!/^\/v1\/coverage(\/|$)/.test(path)) return false;
   try {
     targetOf(req);
@@ -272,6 +291,18 @@ async function answerMapRequest(reply: FastifyReply, answering: Promise<MapAnswe
   reply.header('vary', 'Accept-Encoding');
   const answer = await answering;
   return reply.headers(answer.headers).send(answer.body);
+}
+
+/**
+ * The error handler of every route, and Fastify's framework errors: an error of the catalogue as it
+ * is, a client error as the catalogue words it (operations/protocol-errors.ts); anything else is a
+ * fault of the server, logged and answered 500.
+ */
+function answerError(error: unknown, req: FastifyRequest, reply: FastifyReply) {
+  const refusal = error instanceof ApiError ? error : clientErrorOf(error);
+  if (refusal) return sendError(reply, refusal);
+  req.log.error({ err: error }, 'request failed');
+  return reply.code(500).type('application/json').send(JSON.stringify({ message: 'Internal Server Error' }));
 }
 
 function sendError(reply: FastifyReply, error: ApiError) {

@@ -86,7 +86,9 @@ export const coverageUnavailable = (coverage: { id: string; status: string }) =>
   coverage.status === 'dead' ? deadRegion(coverage.id) : engineError('service_unavailable', LOADING_DATA);
 /** More heat maps waiting than the pool's queue holds: engine error `service_unavailable`. */
 export const HEAT_MAPS_QUEUE_FULL = 'Too many heat maps are being computed, retry later';
-export const methodNotAllowed = () => plainError(405, 'The method is not allowed for the requested URL.');
+/** The methods every path answers; a path asked with another one gets 405 with them as `Allow`. */
+export const ALLOWED_METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS'];
+export const methodNotAllowed = () => plainError(405, 'The method is not allowed for the requested URL.').withHeaders({ allow: ALLOWED_METHODS.join(', ') });
 export const unknownExternalCode = (code: string) => engineError('unknown_object', `Unable to find an object for the external_code ${code}`);
 /** Heat maps (Navitia's words). */
 export const heatMapNoCentre = () => plainError(400, "you should provide a 'from' or a 'to' argument");
@@ -114,6 +116,18 @@ export const unknownRegion = (region: string) => httpError(404, 'unknown_object'
 export const noRegionForCoordinates = (lon: string, lat: string) => httpError(404, 'unknown_object', `No region available for the coordinates:${lon}, ${lat}`);
 /** Every endpoint reads its query string only: a request with a body is answered before the body is read. */
 export const bodyRefused = () => plainError(413, 'This service takes no request body: give the parameters in the query string.');
+/**
+ * Requests refused before any route reads them (operations/protocol-errors.ts): bytes Node's parser
+ * cannot read, a URL that does not decode, a request too slow, too large, or with an `Expect` the
+ * server cannot meet. Werkzeug's words, as Navitia (a Flask application) answers them.
+ */
+export const badRequest = () => plainError(400, 'The browser (or proxy) sent a request that this server could not understand.');
+export const requestTimeout = () =>
+  plainError(408, "The server closed the network connection because the browser didn't finish the request within the specified time.");
+export const urlTooLong = () => plainError(414, 'The length of the requested URL exceeds the capacity limit for this server. The request cannot be processed.');
+export const unsupportedMediaType = () => plainError(415, 'The server does not support the media type transmitted in the request.');
+export const expectationFailed = () => plainError(417, 'The server could not meet the requirements of the Expect header');
+export const headersTooLarge = () => plainError(431, 'One or more header fields exceeds the maximum size.');
 /** Access (operations/access.ts): no or an unknown token when tokens are configured; past the rate limit. */
 export const noToken = () =>
   plainError(401, 'no token. Send your token as the Authorization header, alone or as the user name of Basic authentication (an empty password)').withHeaders({
@@ -174,6 +188,12 @@ export function errorCatalogue(): { status: number; id: string; message: string 
     notFoundRoute(),
     methodNotAllowed(),
     bodyRefused(),
+    badRequest(),
+    requestTimeout(),
+    urlTooLong(),
+    unsupportedMediaType(),
+    expectationFailed(),
+    headersTooLarge(),
     noToken(),
     unknownToken(),
     tooManyRequests('X', 'Y', 'Z'),
