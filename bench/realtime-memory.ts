@@ -4,9 +4,11 @@
  *   npm run bench:realtime-memory [-- days (default 4)]
  *
  * A TripUpdates feed delaying every stop of every run of `days` days from 2016-11-07 (written here,
- * served over loopback HTTP) is polled by the coverage's updater once a second, 20 times; the
- * resident memory is sampled every 20 ms. Prints the feed's size, the resident memory before the
- * first poll, its peak and its level after the polls, and the peak over the baseline per MB of feed.
+ * served over loopback HTTP) is polled by the coverage's updater once a second, 20 times, first as
+ * a feed that changes at each poll (its header's time), then as one that does not; the resident
+ * memory is sampled every 20 ms. Prints the feed's size and, for each, the resident memory before
+ * the first poll, its peak and its level after the polls, and the peak over the baseline per MB of
+ * feed.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -37,28 +39,36 @@ for (let day = firstDay; day < firstDay + dayCount; day++) {
     trips.push({ tripId: tt.trips.ids[t]!, startDate: formatDayNumber(day), stops });
   }
 }
-const bytes = writeTripUpdates(firstDay * 86400 + 7 * 3600, trips);
+// two versions of the feed, a second apart: served in turn, every poll gets a new message
+const versions = [writeTripUpdates(firstDay * 86400 + 7 * 3600, trips), writeTripUpdates(firstDay * 86400 + 7 * 3600 + 1, trips)];
+const bytes = versions[0]!;
 trips.length = 0;
 const feedMb = bytes.length / 1e6;
 console.log(`feed: every stop of every run of ${dayCount} days, ${feedMb.toFixed(1)} MB`);
 
-const server = createServer((_req, res) => res.writeHead(200).end(bytes));
+let changing = true;
+let served = 0;
+const server = createServer((_req, res) => res.writeHead(200).end(versions[changing ? served++ % 2 : 0]));
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const source = new FeedSource({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/rnv`, intervalSec: 3600 });
-const updater = new RealtimeUpdater(coverage, [source], { info: () => {}, warn: () => {} });
-
+const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/rnv`;
 const mb = (b: number) => b / 1e6;
-await new Promise((r) => setTimeout(r, 500));
-const baseline = process.memoryUsage().rss;
-let peak = baseline;
-const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
-for (let poll = 0; poll < POLLS; poll++) {
-  const started = Date.now();
-  await updater.poll(source);
-  await new Promise((r) => setTimeout(r, Math.max(0, 1000 - (Date.now() - started))));
+
+for (const mode of ['changing', 'unchanged'] as const) {
+  changing = mode === 'changing';
+  const source = new FeedSource({ url, intervalSec: 3600 });
+  const updater = new RealtimeUpdater(coverage, [source], { info: () => {}, warn: () => {} });
+  await new Promise((r) => setTimeout(r, 1000));
+  const baseline = process.memoryUsage().rss;
+  let peak = baseline;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+  for (let poll = 0; poll < POLLS; poll++) {
+    const started = Date.now();
+    await updater.poll(source);
+    await new Promise((r) => setTimeout(r, Math.max(0, 1000 - (Date.now() - started))));
+  }
+  clearInterval(sampler);
+  const after = process.memoryUsage().rss;
+  console.log(`${mode} feed: resident memory ${mb(baseline).toFixed(0)} MB before, peak ${mb(peak).toFixed(0)} MB, ${mb(after).toFixed(0)} MB after ${POLLS} polls a second apart`);
+  console.log(`${' '.repeat(mode.length)}       peak over the baseline ${mb(peak - baseline).toFixed(0)} MB = ${((peak - baseline) / bytes.length).toFixed(1)} MB per MB of feed`);
 }
-clearInterval(sampler);
-const after = process.memoryUsage().rss;
-console.log(`resident memory: ${mb(baseline).toFixed(0)} MB before, peak ${mb(peak).toFixed(0)} MB, ${mb(after).toFixed(0)} MB after ${POLLS} polls a second apart`);
-console.log(`peak over the baseline: ${mb(peak - baseline).toFixed(0)} MB = ${((peak - baseline) / bytes.length).toFixed(1)} MB per MB of feed`);
 server.close();

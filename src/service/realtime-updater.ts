@@ -6,7 +6,7 @@
  */
 import type { Timetable } from '../model/timetable.js';
 import type { FeedSource } from '../live/realtime/feed-source.js';
-import type { FeedMessage, VehiclePosition } from '../live/realtime/gtfs-rt.js';
+import { decodeFeedMessage, type FeedMessage, type VehiclePosition } from '../live/realtime/gtfs-rt.js';
 import { readTripUpdates, readTripUpdatesInSlices, type RealtimeRuns } from '../live/realtime/trip-updates.js';
 import { coverageLanguage, readAlerts, type AlertDisruptions } from '../live/disruptions/alerts.js';
 import type { Disruption } from '../live/disruptions/disruption.js';
@@ -33,14 +33,28 @@ export interface UpdaterLog {
   warn(obj: object, msg: string): void;
 }
 
+/**
+ * A source's current message as it is kept: its bytes, not the decoded objects (ten times larger
+ * and more), since its runs and alerts are read once per timetable; a reloaded timetable decodes
+ * the bytes again.
+ */
+interface CurrentMessage {
+  bytes: Uint8Array;
+  /** tells the messages apart (a new number for each message decoded) */
+  serial: number;
+  /** whether it carries trip updates or alerts */
+  hasUpdates: boolean;
+}
+
 export class RealtimeUpdater {
-  private readonly latest = new Map<FeedSource, FeedMessage>();
+  private readonly latest = new Map<FeedSource, CurrentMessage>();
+  private serial = 0;
   /** each source's vehicle positions by trip_id, from its last good message only (kept for the endpoints to come) */
   private readonly positions = new Map<FeedSource, Map<string, VehiclePosition>>();
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly busy = new Set<FeedSource>();
   /** each source's runs and ServiceAlerts (as disruptions), read once per message and timetable */
-  private readonly readOf = new Map<FeedSource, { message: FeedMessage; tt: Timetable; runs: RealtimeRuns; alerts: AlertDisruptions }>();
+  private readonly readOf = new Map<FeedSource, { serial: number; tt: Timetable; runs: RealtimeRuns; alerts: AlertDisruptions }>();
   /** told the duration of each apply, in seconds (metrics) */
   onApplied: ((seconds: number) => void) | undefined;
 
@@ -69,22 +83,24 @@ export class RealtimeUpdater {
   async poll(source: FeedSource): Promise<boolean> {
     if (this.busy.has(source)) return false; // the previous read is still under way
     this.busy.add(source);
-    let message: FeedMessage;
+    let read;
     try {
-      message = await source.read();
+      read = await source.read();
     } catch (e) {
       this.log.warn({ coverage: this.coverage.id, source: source.config.url }, `realtime source failed, the last good state stays: ${(e as Error).message}`);
       return false;
     } finally {
       this.busy.delete(source);
     }
-    const hasUpdates = (m: FeedMessage | undefined) => m?.entities.some((e) => e.tripUpdate || e.alert) ?? false;
+    if (read === 'unchanged') return true; // the same bytes: the same runs, positions and alerts
+    const { message, bytes } = read;
+    const current: CurrentMessage = { bytes, serial: ++this.serial, hasUpdates: message.entities.some((e) => e.tripUpdate || e.alert) };
     // a feed of positions only leaves the timetable alone; one that stops updating trips (or alerting) clears them
-    const changesRuns = hasUpdates(message) || hasUpdates(this.latest.get(source));
-    this.latest.set(source, message);
+    const changesRuns = current.hasUpdates || (this.latest.get(source)?.hasUpdates ?? false);
+    this.latest.set(source, current);
     this.positions.set(source, positionsOf(message));
     if (changesRuns) {
-      await this.readAhead(source, message);
+      await this.readAhead(source, current, message);
       this.apply();
     }
     return true;
@@ -95,12 +111,12 @@ export class RealtimeUpdater {
    * read and only swaps (a feed updating every run of a day would hold the event loop for tens of
    * milliseconds in one piece). A generation swapped in meanwhile is read again by `apply`.
    */
-  private async readAhead(source: FeedSource, message: FeedMessage): Promise<void> {
+  private async readAhead(source: FeedSource, current: CurrentMessage, message: FeedMessage): Promise<void> {
     const generation = this.coverage.generation;
     if (!generation) return;
     const runs = await readTripUpdatesInSlices(generation.ref, message);
-    if (this.latest.get(source) !== message) return; // a newer message came meanwhile
-    this.readOf.set(source, { message, tt: generation.tt, runs, alerts: readAlerts(message, generation.ref, coverageLanguage(generation.tt)) });
+    if (this.latest.get(source) !== current) return; // a newer message came meanwhile
+    this.readOf.set(source, { serial: current.serial, tt: generation.tt, runs, alerts: readAlerts(message, generation.ref, coverageLanguage(generation.tt)) });
   }
 
   /**
@@ -140,12 +156,14 @@ export class RealtimeUpdater {
     const alerts: Disruption[] = [];
     let alertProblems = 0;
     for (const source of this.sources) {
-      const message = this.latest.get(source);
-      if (!message) continue;
+      const current = this.latest.get(source);
+      if (!current) continue;
       let read = this.readOf.get(source);
-      if (read?.message !== message || read.tt !== generation.tt) {
+      if (read?.serial !== current.serial || read.tt !== generation.tt) {
+        // another timetable (a reload): the message is decoded again from its bytes, in one piece
+        const message = decodeFeedMessage(current.bytes);
         read = {
-          message,
+          serial: current.serial,
           tt: generation.tt,
           runs: readTripUpdates(generation.ref, message),
           alerts: readAlerts(message, generation.ref, coverageLanguage(generation.tt)),

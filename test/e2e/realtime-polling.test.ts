@@ -137,6 +137,24 @@ describe('a realtime source over HTTP', () => {
     coverage.realtime = undefined;
   });
 
+  test('the same bytes again are not decoded: a success, the same generation; a reloaded timetable reads the kept bytes again', async () => {
+    const source = new FeedSource({ url, intervalSec: 60 });
+    const updater = new RealtimeUpdater(coverage, [source], quiet);
+    answer = 'good';
+    assert.equal(await updater.poll(source), true);
+    const applied = coverage.generation!;
+    assert.equal(applied.realtime!.runs.size, 65);
+    assert.deepEqual(await source.read(), 'unchanged');
+    assert.equal(await updater.poll(source), true);
+    assert.equal(coverage.generation, applied, 'nothing new: no new generation');
+    assert.equal(source.status().successes, 3);
+    // a reload: another timetable, on which the message is read again from its bytes
+    const { generation: reloaded } = await loadCoverage(new Coverage(coverage.config));
+    const carried = updater.applyTo(reloaded);
+    assert.notEqual(carried.tt, applied.tt);
+    assert.deepEqual([...carried.realtime!.runs.keys()].sort(), [...applied.realtime!.runs.keys()].sort());
+  });
+
   test('trips at realtime depart at their new times; the base schedule keeps the old ones', async () => {
     const message = decodeFeedMessage(FEED);
     const raw = await RawFeed.open(path.join(BART, 'gtfs.zip'));

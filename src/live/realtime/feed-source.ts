@@ -50,10 +50,14 @@ export function sourceLocation(location: string, dir: string): string {
 /** How long a URL may take to answer. */
 const FETCH_TIMEOUT_MS = 10_000;
 
+/** A good read: the decoded message and its bytes, or 'unchanged' when the bytes are those of the last good read. */
+export type FeedRead = { message: FeedMessage; bytes: Uint8Array } | 'unchanged';
+
 export class FeedSource {
   readonly intervalSec: number;
   readonly maxBytes: number;
   private readonly state: FeedSourceStatus;
+  private lastGoodBytes: Uint8Array | undefined;
 
   constructor(readonly config: FeedSourceConfig) {
     this.intervalSec = config.intervalSec ?? 30;
@@ -61,10 +65,19 @@ export class FeedSource {
     this.state = { source: config.url, last_success_at: null, last_error: null, last_error_at: null, trip_updates: 0, vehicle_positions: 0, alerts: 0, successes: 0, failures: 0 };
   }
 
-  /** Read and decode the feed; a failure is recorded and thrown again. */
-  async read(nowSec = Math.floor(Date.now() / 1000)): Promise<FeedMessage> {
+  /**
+   * Read and decode the feed; a failure is recorded and thrown again. Bytes equal to those of the
+   * last good read are not decoded again: 'unchanged' (a feed polled more often than it is updated
+   * costs a comparison of its bytes, not a decoding).
+   */
+  async read(nowSec = Math.floor(Date.now() / 1000)): Promise<FeedRead> {
     try {
-      const message = await decodeFeedMessageInSlices(await this.bytes());
+      const bytes = await this.bytes();
+      if (this.lastGoodBytes && Buffer.compare(bytes, this.lastGoodBytes) === 0) {
+        Object.assign(this.state, { last_success_at: nowSec, successes: this.state.successes + 1 });
+        return 'unchanged';
+      }
+      const message = await decodeFeedMessageInSlices(bytes);
       Object.assign(this.state, {
         last_success_at: nowSec,
         successes: this.state.successes + 1,
@@ -72,7 +85,8 @@ export class FeedSource {
         vehicle_positions: message.entities.filter((e) => e.vehicle).length,
         alerts: message.entities.filter((e) => e.alert).length,
       });
-      return message;
+      this.lastGoodBytes = bytes;
+      return { message, bytes };
     } catch (e) {
       Object.assign(this.state, { last_error: (e as Error).message, last_error_at: nowSec, failures: this.state.failures + 1 });
       throw e;
