@@ -3,12 +3,11 @@
  * disruption's id, like `disruption_id` and `disruption_uri`). Datetimes are coverage-local; an
  * open application period is shown bounded by the production period.
  */
-import { statusAt, type Disruption, type ImpactedObject } from '../../live/disruptions/disruption.js';
+import { IMPACTED_TYPES, statusAt, type Disruption, type ImpactedObject, type ImpactedType } from '../../live/disruptions/disruption.js';
 import type { Generation } from '../../service/generation.js';
 import { formatDayNumber } from '../../util/calendar.js';
 import { formatLocal } from '../../util/time-zones.js';
 import type { Caption } from '../../ptref/object-types.js';
-import { contains } from '../../ptref/sorted-set.js';
 
 /** Most disruptions one page of trips embeds. */
 export const PAGE_DISRUPTIONS_MAX = 100;
@@ -81,10 +80,7 @@ function ptObjectJson(g: Generation, o: ImpactedObject): Record<string, unknown>
  */
 export function objectDisruptionsJson(g: Generation, type: Caption, objects: Uint32Array, nowSec: number): string {
   const impactedType = type === 'company' ? 'network' : type;
-  const found: Disruption[] = [];
-  for (const d of g.disruptions.all) {
-    if (found.length === PAGE_DISRUPTIONS_MAX) break;
-    if (d.impacted.some((o) => o.type === impactedType && contains(objects, o.index))) found.push(d);
-  }
-  return JSON.stringify(found.map((d) => disruptionJson(g, d, nowSec, PAGE_IMPACTED_OBJECTS_MAX)));
+  if (!(IMPACTED_TYPES as readonly string[]).includes(impactedType)) return '[]';
+  const found = g.disruptions.firstNaming(impactedType as ImpactedType, objects, PAGE_DISRUPTIONS_MAX);
+  return JSON.stringify([...found].map((i) => disruptionJson(g, g.disruptions.all[i]!, nowSec, PAGE_IMPACTED_OBJECTS_MAX)));
 }

@@ -12,7 +12,7 @@ import type { DisruptionLookup } from '../../ptref/disruption-lookup.js';
 import { csrRow, groupByMany, type Csr } from '../../model/csr.js';
 import type { Referential } from '../../ptref/referential.js';
 import { EMPTY, IndexCollector } from '../../ptref/sorted-set.js';
-import type { Disruption } from './disruption.js';
+import type { Disruption, ImpactedType } from './disruption.js';
 
 export class DisruptionIndex implements DisruptionLookup {
   /** every disruption listed, file entries first (index = position) */
@@ -28,6 +28,8 @@ export class DisruptionIndex implements DisruptionLookup {
   /** disruptions carrying each tag, ascending */
   private readonly byTag = new Map<string, number[]>();
   private readonly byId = new Map<string, number>();
+  /** the id of each object impacted, by "type:index" */
+  private readonly objectIds = new Map<string, number>();
   /** trips impacted by a NO_SERVICE disruption, ascending */
   readonly noServiceTrips: Uint32Array;
   /** scratch of the unions (one per index: requests never run at the same time on one thread) */
@@ -61,7 +63,7 @@ export class DisruptionIndex implements DisruptionLookup {
     const tripCount = ref.count('trip');
     this.collector = new IndexCollector(Math.max(1, tripCount));
     // each object's trips are found once, however many disruptions name it
-    const objectIds = new Map<string, number>();
+    const objectIds = this.objectIds;
     const offsets = new Uint32Array(this.all.length + 1);
     this.all.forEach((d, i) => (offsets[i + 1] = offsets[i]! + d.impacted.length));
     const items = new Uint32Array(offsets[this.all.length]!);
@@ -98,6 +100,22 @@ export class DisruptionIndex implements DisruptionLookup {
     for (const t of trips) this.objectMarks.addAll(csrRow(this.byTrip, t));
     const found: number[] = [];
     for (const o of this.objectMarks.take()) {
+      const row = csrRow(this.byObject, o);
+      for (let k = 0; k < row.length && k < max; k++) found.push(row[k]!);
+    }
+    const ascending = Uint32Array.from(new Set(found)).sort();
+    return ascending.length > max ? ascending.slice(0, max) : ascending;
+  }
+
+  /**
+   * The first `max` disruptions (indexes into `all`, ascending) naming one of `objects` (indexes of
+   * type `type`) directly among their impacted objects, at the cost of the objects times `max`.
+   */
+  firstNaming(type: ImpactedType, objects: Uint32Array, max: number): Uint32Array {
+    const found: number[] = [];
+    for (const index of objects) {
+      const o = this.objectIds.get(`${type}:${index}`);
+      if (o === undefined) continue;
       const row = csrRow(this.byObject, o);
       for (let k = 0; k < row.length && k < max; k++) found.push(row[k]!);
     }

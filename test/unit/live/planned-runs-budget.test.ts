@@ -149,7 +149,7 @@ describe('planned runs against the plain rules', () => {
 });
 
 describe('the disruptions index against the plain rules', () => {
-  test('trips of a disruption, of tags, in force within a window, and the first disruptions of some trips', () => {
+  test('trips of a disruption, of tags, in force within a window; the first disruptions of some trips, of some lines', () => {
     const random = mulberry32(31);
     const ascending = (s: Iterable<number>) => [...s].sort((a, b) => a - b);
     for (let file = 0; file < 100; file++) {
@@ -167,6 +167,9 @@ describe('the disruptions index against the plain rules', () => {
       const impacting = ascending(disruptions.flatMap((d, i) => ([...trips].some((t) => tripsOfObject(d).has(t)) ? [i] : [])));
       assert.deepEqual([...index.firstOfTrips(trips, 3)], impacting.slice(0, 3));
       assert.deepEqual([...index.ofTrip(trips[0]!)], ascending(disruptions.flatMap((d, i) => (tripsOfObject(d).has(trips[0]!) ? [i] : []))));
+      const lines = Uint32Array.from([town.indexOf('line', 'B1'), town.indexOf('line', 'N1')]).sort();
+      const naming = ascending(disruptions.flatMap((d, i) => (d.impacted.some((o) => o.type === 'line' && lines.includes(o.index)) ? [i] : [])));
+      assert.deepEqual([...index.firstNaming('line', lines, 2)], naming.slice(0, 2));
     }
   });
 });
