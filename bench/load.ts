@@ -32,7 +32,7 @@ const t0 = process.hrtime.bigint();
 const report = new LoadReport();
 const tt = await loadTimetable([feed], { report });
 const t1 = process.hrtime.bigint();
-const generation = makeGeneration(tt, report);
+const generation = await makeGeneration(tt, report);
 // Touch the lazily built id maps the API uses, so they count in memory.
 generation.ref.indexOf('trip', '');
 generation.ref.indexOf('line', '');

@@ -12,17 +12,22 @@ import { isValidTimeZone } from '../util/time-zones.js';
 import { FeedError } from './load-report.js';
 import { PatternTable } from './pattern-table.js';
 import type { TimetableDraft } from './timetable-draft.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
-export function compileTimetable(draft: TimetableDraft, timezoneOption: string | undefined): Timetable {
+export async function compileTimetable(draft: TimetableDraft, timezoneOption: string | undefined): Promise<Timetable> {
   const { timezone, timezones, agencyTimezone } = agencyTimeZones(draft, timezoneOption);
   const stopLon = Float64Array.from(draft.stopLon);
   const stopLat = Float64Array.from(draft.stopLat);
   const usable = usableTrips(draft, stopLon, stopLat);
   const keep = usable.keep;
+  // the phases in turns of their own: a reload compiles beside requests being answered
+  await nextTurn();
   const { stopTimes, stopTimeOffset, tripPattern, patterns } = compileStopTimes(draft, usable);
+  await nextTurn();
   const { routes, tripRoute } = compileRoutes(draft, keep);
   const services = resolveServices(draft);
   const frequencies = resolveFrequencies(draft, keep);
+  await nextTurn();
   const trips = {
     ids: keep.map((t) => draft.tripIds[t]!),
     names: keep.map((t) => draft.tripShortNames[t] || draft.tripHeadsigns[t] || draft.lines[draft.tripLine[t]!]!.code || draft.tripIds[t]!),
@@ -42,6 +47,7 @@ export function compileTimetable(draft: TimetableDraft, timezoneOption: string |
     frequencyOffset: frequencies.offset,
   };
 
+  await nextTurn();
   const { headsignTrips, tripCodes } = tripIndexes(draft, keep);
   draft.stage.dispose();
 

@@ -81,7 +81,7 @@ export async function loadTimetable(locations: string[], options: LoadOptions = 
   } finally {
     for (const s of sources) s.close();
   }
-  return compileTimetable(draft, options.timezone);
+  return await compileTimetable(draft, options.timezone);
 }
 
 async function addFeed(draft: TimetableDraft, source: FeedSource, progress: (current: string) => (n: number) => void): Promise<void> {

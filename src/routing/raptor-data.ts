@@ -36,6 +36,8 @@
  */
 import { sharedArray, sharedCopy } from '../model/shared-arrays.js';
 import { DROP_OFF_SHIFT, PICKUP_MASK, WINDOW_BIT, type Timetable } from '../model/timetable.js';
+import { inOnePiece, inSlices } from '../util/stepwise.js';
+import { groupBy } from '../model/csr.js';
 
 /** Stop-time flag: a passenger may board here (pickup_type is not 1). */
 export const CAN_BOARD = 1;
@@ -142,12 +144,25 @@ export function transferSec(d: RaptorData, e: number, walkingSpeed: number): num
 
 /** Compile a timetable (and optional walking footpaths between stops) for RAPTOR searches. */
 export function buildRaptorData(tt: Timetable, footpaths?: Footpaths): RaptorData {
+  return inOnePiece(raptorDataSteps(tt, footpaths));
+}
+
+/** `buildRaptorData` with the event loop served between its steps (a reload beside requests). */
+export function buildRaptorDataInTurns(tt: Timetable, footpaths?: Footpaths): Promise<RaptorData> {
+  return inSlices(raptorDataSteps(tt, footpaths));
+}
+
+function* raptorDataSteps(tt: Timetable, footpaths?: Footpaths): Generator<void, RaptorData> {
   const stopCount = tt.stopPoints.ids.length;
   const runs = expandRuns(tt);
+  yield;
   const routes = splitIntoRoutes(tt, runs);
+  yield;
   const layout = layOutRoutes(tt, runs, routes);
+  yield;
   const stopIndex = indexStops(stopCount, layout.routeStopOffset, layout.routeStops);
-  const transfers = buildTransfers(tt, stopCount, footpaths);
+  yield;
+  const transfers = yield* transfersSteps(tt, stopCount, footpaths);
   const { services } = tt;
   return {
     stopCount,
@@ -444,61 +459,91 @@ export function indexStops(stopCount: number, routeStopOffset: Uint32Array, rout
   return { offset, routes, pos };
 }
 
-/** The walking connections and stay times (see the file header for the rules). */
-function buildTransfers(tt: Timetable, stopCount: number, footpaths?: Footpaths) {
+/** The transfer arrays of RaptorData. */
+type Transfers = Pick<RaptorData, 'transferOffset' | 'transferTo' | 'transferFixedSec' | 'transferLengthM' | 'transferInOffset' | 'transferInEdge' | 'transferInFrom' | 'stopStaySec'>;
+
+/**
+ * The transfers between stops: the GTFS ones (type 3 forbids a pair, `min_transfer_time` fixes its
+ * time) and the footpaths (the shortest walk of a pair), one per pair, by origin then destination;
+ * a transfer from a stop to itself sets its stay time (see the file header for the rules).
+ */
+function* transfersSteps(tt: Timetable, stopCount: number, footpaths?: Footpaths): Generator<void, Transfers> {
   const stopStaySec = sharedArray(Int32Array, stopCount);
-  interface Pair {
-    fixedSec: number;
-    lengthM: number;
-    blocked: boolean;
-  }
-  const pairs = new Map<number, Pair>();
-  const key = (from: number, to: number) => from * stopCount + to;
+  // the candidates: the GTFS transfers between two stops (one from a stop to itself sets its stay), then the footpaths
   const { fromStop, toStop, type, minTimeSec } = tt.transfers;
+  const footpathCount = footpaths?.from.length ?? 0;
+  const m = fromStop.length + footpathCount;
+  const candFrom = new Uint32Array(m);
+  const candTo = new Uint32Array(m);
+  const candFixedSec = new Int32Array(m).fill(NO_FIXED_TIME);
+  const candLengthM = new Float64Array(m).fill(NaN);
+  const candBlocked = new Uint8Array(m);
+  let c = 0;
   for (let i = 0; i < fromStop.length; i++) {
     const from = fromStop[i]!;
-    const to = toStop[i]!;
     const blocked = type[i] === 3;
     const min = minTimeSec[i]! >= 0 ? minTimeSec[i]! : NO_FIXED_TIME;
-    if (from === to) {
+    if (from === toStop[i]) {
       if (stopStaySec[from] === NO_STAY) continue;
       stopStaySec[from] = blocked ? NO_STAY : Math.max(stopStaySec[from]!, Math.max(0, min));
       continue;
     }
-    const k = key(from, to);
-    const pair = pairs.get(k);
-    if (!pair) pairs.set(k, { fixedSec: min, lengthM: NaN, blocked });
-    else {
-      pair.blocked ||= blocked;
-      pair.fixedSec = Math.max(pair.fixedSec, min);
-    }
+    candFrom[c] = from;
+    candTo[c] = toStop[i]!;
+    candFixedSec[c] = min;
+    candBlocked[c++] = blocked ? 1 : 0;
   }
-  if (footpaths) {
-    for (let i = 0; i < footpaths.from.length; i++) {
-      const from = footpaths.from[i]!;
-      const to = footpaths.to[i]!;
-      const len = footpaths.lengthM[i]!;
-      if (from === to || !(len >= 0)) continue;
-      const k = key(from, to);
-      const pair = pairs.get(k);
-      if (!pair) pairs.set(k, { fixedSec: NO_FIXED_TIME, lengthM: len, blocked: false });
-      else if (!(pair.lengthM <= len)) pair.lengthM = len;
-    }
+  for (let i = 0; i < footpathCount; i++) {
+    const len = footpaths!.lengthM[i]!;
+    if (footpaths!.from[i] === footpaths!.to[i] || !(len >= 0)) continue;
+    candFrom[c] = footpaths!.from[i]!;
+    candTo[c] = footpaths!.to[i]!;
+    candLengthM[c++] = len;
   }
-  const kept = [...pairs.entries()].filter(([, p]) => !p.blocked).sort((a, b) => a[0] - b[0]);
+  yield;
+  // by origin stop (a counting sort), then by destination within each: a pair's candidates side by side
+  const byFrom = groupBy(c, stopCount, (i) => candFrom[i]!);
+  const byTo = (a: number, b: number) => candTo[a]! - candTo[b]! || a - b;
+  for (let s = 0; s < stopCount; s++) {
+    const row = byFrom.items.subarray(byFrom.offsets[s]!, byFrom.offsets[s + 1]!);
+    if (row.length > 1) row.sort(byTo);
+    if ((s & 1023) === 1023) yield;
+  }
+  yield;
+  // one transfer per pair: blocked if one transfer blocks it, the longest fixed time, the shortest walk
+  const kept: number[] = [];
+  const fixedSec: number[] = [];
+  const lengthM: number[] = [];
+  const items = byFrom.items;
+  for (let k = 0; k < items.length; ) {
+    const first = items[k]!;
+    let blocked = 0;
+    let fixed = NO_FIXED_TIME;
+    let length = NaN;
+    for (; k < items.length && candFrom[items[k]!] === candFrom[first] && candTo[items[k]!] === candTo[first]; k++) {
+      const i = items[k]!;
+      blocked |= candBlocked[i]!;
+      fixed = Math.max(fixed, candFixedSec[i]!);
+      if (candLengthM[i]! < length || Number.isNaN(length)) length = candLengthM[i]!;
+    }
+    if (blocked) continue;
+    kept.push(first);
+    fixedSec.push(fixed);
+    lengthM.push(length);
+  }
   const n = kept.length;
   const transferOffset = sharedArray(Uint32Array, stopCount + 1);
   const transferTo = sharedArray(Uint32Array, n);
   const transferFixedSec = sharedArray(Int32Array, n);
   const transferLengthM = sharedArray(Float64Array, n);
   const from = new Uint32Array(n);
-  kept.forEach(([k, p], e) => {
-    from[e] = Math.floor(k / stopCount);
-    transferTo[e] = k % stopCount;
-    transferFixedSec[e] = p.fixedSec;
-    transferLengthM[e] = p.lengthM;
+  for (let e = 0; e < n; e++) {
+    from[e] = candFrom[kept[e]!]!;
+    transferTo[e] = candTo[kept[e]!]!;
+    transferFixedSec[e] = fixedSec[e]!;
+    transferLengthM[e] = lengthM[e]!;
     transferOffset[from[e]! + 1]!++;
-  });
+  }
   for (let s = 0; s < stopCount; s++) transferOffset[s + 1]! += transferOffset[s]!;
   // incoming side, for arrival searches
   const transferInOffset = sharedArray(Uint32Array, stopCount + 1);

@@ -3,6 +3,7 @@
  * generation once and use only it, so a reload (or a realtime update) that swaps in the next
  * generation never shows a request a half-built state.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { coverageHull, ringToWkt, type Ring } from '../model/coverage-shape.js';
 import type { Timetable } from '../model/timetable.js';
 import { AddedTrips } from '../ptref/added-trips.js';
@@ -56,10 +57,13 @@ export interface Generation {
 
 let generationCounter = 0;
 
-export function makeGeneration(tt: Timetable, report: LoadReport, streets?: StreetData, loadedFrom: 'snapshot' | 'sources' = 'sources'): Generation {
+export async function makeGeneration(tt: Timetable, report: LoadReport, streets?: StreetData, loadedFrom: 'snapshot' | 'sources' = 'sources'): Promise<Generation> {
   const ref = new Referential(tt);
+  // the steps in turns of their own: a reload builds beside requests being answered
+  await nextTurn();
   // Build the id maps the first requests would otherwise pay for.
   for (const type of ['trip', 'line', 'route', 'stop_area', 'stop_point', 'network', 'physical_mode', 'commercial_mode'] as const) ref.indexOf(type, '');
+  await nextTurn();
   const shape = coverageHull(tt.stopPoints.lon, tt.stopPoints.lat);
   const [productionStartDay, productionEndDay] = productionPeriod(tt);
   return {

@@ -90,7 +90,7 @@ export async function loadGeneration(config: CoverageConfig, options: LoadOption
     releaseLock?.();
     throw e;
   }
-  const generation = makeGeneration(compiled.tt, compiled.report, compiled.streets, from);
+  const generation = await makeGeneration(compiled.tt, compiled.report, compiled.streets, from);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const mem = process.memoryUsage();
   return { generation, seconds, memoryBytes: mem.heapUsed + mem.arrayBuffers, from, snapshotRefused: from === 'sources' ? snapshotRefused : undefined, releaseLock: from === 'sources' ? releaseLock : undefined };

@@ -3,24 +3,18 @@
  * the stops snapped on it, the walking footpaths between stops, and the transit search data, all on
  * shared memory for the worker threads.
  */
-import { readOsm } from '../osm/read-osm.js';
-import { buildStreetGraph } from '../osm/build-street-graph.js';
-import { Layer, LAYER_NAMES } from '../model/street-layers.js';
+import { Worker } from 'node:worker_threads';
 import { ServiceDays } from '../model/service-days.js';
 import { sharedCopy } from '../model/shared-arrays.js';
-import { walkingFootpaths } from '../routing/footpaths.js';
-import { snapStops } from '../model/stop-snaps.js';
-import { removeSmallIslands } from '../model/small-islands.js';
-import { LINK_RADIUS_M, streetGraphBytes } from '../model/street-graph.js';
 import type { Timetable } from '../model/timetable.js';
 import type { HeatMapData } from '../routing/heat-map.js';
-import { buildRaptorData } from '../routing/raptor-data.js';
+import { buildRaptorDataInTurns } from '../routing/raptor-data.js';
 import type { LoadReport } from '../gtfs/load-report.js';
+import type { StreetNetwork } from './street-network-build.js';
+
+export { TRANSFER_HORIZON_M } from './street-network-build.js';
 
 let streetDataCounter = 0;
-
-/** Stops closer than this along the streets (off-street offsets included) are joined by a walking transfer (R5's transfer finder walks 1 km). */
-export const TRANSFER_HORIZON_M = 1000;
 
 export interface StreetData {
   /** Identifies this data across generations that share it (realtime updates do): engines are kept per id. */
@@ -31,61 +25,40 @@ export interface StreetData {
   stats: Record<string, number>;
 }
 
+/**
+ * The street data of a coverage: its street network built in a worker thread (two seconds for a
+ * city, which would otherwise hold every coverage's requests during a reload), then the transit
+ * search data on this thread, a step at a time.
+ */
 export async function buildStreetData(tt: Timetable, osmPath: string, report: LoadReport): Promise<StreetData> {
-  const osm = await readOsm(osmPath);
-  const file = osmPath.split(/[\\/]/).pop()!;
-  if (osm.stats.missingNodeRefs > 0) report.note(`${file}: ${osm.stats.missingNodeRefs} node references point to nodes missing from the extract (ways cut at its edge)`);
-  if (osm.stats.duplicateWays > 0) report.note(`${file}: ${osm.stats.duplicateWays} ways repeated with the same id, the first one kept`);
-  const built = buildStreetGraph(osm);
-  const graph = built.graph;
-  const { unmappedSidewalks, waysOpenedToWalk, waysOpenedToBike } = built.stats;
-  if (unmappedSidewalks > 0) report.note(`${file}: ${unmappedSidewalks} roads tagged foot=no with no walkway mapped beside them opened to walkers (their sidewalks are not in the extract)`);
-  if (waysOpenedToWalk + waysOpenedToBike > 0) {
-    report.note(`${file}: ${waysOpenedToWalk} ways tagged foot=no opened to walkers and ${waysOpenedToBike} tagged bicycle=no to cyclists, each chain alone joining parts of their network (false islands)`);
-  }
-  // islands first: a stop links to the network, not to a piece of it joined to nothing
-  const islands = removeSmallIslands(graph);
-  const snaps = snapStops(graph, tt.stopPoints.lon, tt.stopPoints.lat);
-  snaps.unsnapped.forEach((n, layer) => {
-    if (n === 0) return;
-    const usable = layer === Layer.Walk ? ': usable by vehicles, not on foot' : '';
-    report.note(`${file}: ${n} of ${tt.stopPoints.ids.length} stop points are more than ${LINK_RADIUS_M} m from a ${LAYER_NAMES[layer]} street${usable}`);
-  });
-  const footpaths = walkingFootpaths(graph, snaps, TRANSFER_HORIZON_M);
-  const raptor = buildRaptorData(tt, footpaths);
+  const network = await streetNetworkInWorker(osmPath, tt.stopPoints.lon, tt.stopPoints.lat);
+  for (const note of network.notes) report.note(note);
+  const raptor = await buildRaptorDataInTurns(tt, network.footpaths);
   const days = new ServiceDays(tt);
   const data: HeatMapData = {
-    graph,
-    snaps,
+    graph: network.graph,
+    snaps: network.snaps,
     raptor,
     serviceDayOrigins: days.originSec.map((o) => sharedCopy(Float64Array, o)),
     serviceFirstDay: days.firstDay,
     stopLon: sharedCopy(Float64Array, tt.stopPoints.lon),
     stopLat: sharedCopy(Float64Array, tt.stopPoints.lat),
   };
-  return withStreetDataId({
-    data,
-    names: built.names,
-    stats: {
-      osm_nodes: osm.stats.nodesRead,
-      osm_ways: osm.stats.waysRead,
-      osm_missing_node_refs: osm.stats.missingNodeRefs,
-      osm_duplicate_ways: osm.stats.duplicateWays,
-      street_vertices: built.stats.vertices,
-      street_edges: built.stats.edges,
-      street_segments: built.stats.segments,
-      ways_unmapped_sidewalks: built.stats.unmappedSidewalks,
-      ways_opened_to_walk: built.stats.waysOpenedToWalk,
-      ways_opened_to_bike: built.stats.waysOpenedToBike,
-      small_island_edges_walk: islands[0]!,
-      small_island_edges_bike: islands[1]!,
-      small_island_edges_car: islands[2]!,
-      street_graph_bytes: streetGraphBytes(graph),
-      unsnapped_walk: snaps.unsnapped[0]!,
-      unsnapped_bike: snaps.unsnapped[1]!,
-      unsnapped_car: snaps.unsnapped[2]!,
-      footpaths: footpaths.from.length,
-    },
+  return withStreetDataId({ data, names: network.names, stats: network.stats });
+}
+
+/** `buildStreetNetwork` in a worker thread (street-network-worker.ts); its errors keep their name and message. */
+function streetNetworkInWorker(osmPath: string, stopLon: Float64Array, stopLat: Float64Array): Promise<StreetNetwork> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./street-network-worker.js', import.meta.url), { workerData: { osmPath, stopLon, stopLat } });
+    worker.once('message', (answer: { network?: StreetNetwork; error?: { name: string; message: string } }) => {
+      void worker.terminate();
+      if (answer.network) return resolve(answer.network);
+      const error = new Error(answer.error?.message ?? `${osmPath}: the street network could not be built`);
+      error.name = answer.error?.name ?? 'Error';
+      reject(error);
+    });
+    worker.once('error', reject);
   });
 }
 

@@ -22,6 +22,7 @@
 import type { Referential } from '../../ptref/referential.js';
 import { serviceRunsOn } from '../../model/timetable.js';
 import type { RealtimeRun } from '../../model/realtime-runs.js';
+import { inOnePiece, inSlices } from '../../util/stepwise.js';
 import type { Disruption, ImpactedObject, Period } from './disruption.js';
 import { DisjointPeriods, mergePeriods } from './disjoint-periods.js';
 
@@ -55,29 +56,15 @@ export class PlannedRunsBudgetError extends Error {
 
 /** The runs changed by the NO_SERVICE disruptions among `disruptions`, on days firstDay..lastDay, in one piece. */
 export function plannedRuns(ref: Referential, disruptions: Disruption[], firstDay: number, lastDay: number, budget = DEFAULT_PLANNED_RUNS_BUDGET): PlannedRuns {
-  const work = expand(ref, disruptions, firstDay, lastDay, budget);
-  for (;;) {
-    const step = work.next();
-    if (step.done) return step.value;
-  }
+  return inOnePiece(expand(ref, disruptions, firstDay, lastDay, budget));
 }
 
 /** `plannedRuns` a few milliseconds at a time, the event loop served in between. */
-export async function plannedRunsInSlices(ref: Referential, disruptions: Disruption[], firstDay: number, lastDay: number, budget = DEFAULT_PLANNED_RUNS_BUDGET): Promise<PlannedRuns> {
-  const work = expand(ref, disruptions, firstDay, lastDay, budget);
-  let sliceStart = performance.now();
-  for (;;) {
-    const step = work.next();
-    if (step.done) return step.value;
-    if (performance.now() - sliceStart > SLICE_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      sliceStart = performance.now();
-    }
-  }
+export function plannedRunsInSlices(ref: Referential, disruptions: Disruption[], firstDay: number, lastDay: number, budget = DEFAULT_PLANNED_RUNS_BUDGET): Promise<PlannedRuns> {
+  return inSlices(expand(ref, disruptions, firstDay, lastDay, budget));
 }
 
-/** How long the work runs before the event loop gets a turn, and how many steps between two looks at the clock. */
-const SLICE_MS = 4;
+/** How many steps between two looks at the clock. */
 const STEPS_PER_YIELD = 8192;
 
 const SEC_PER_DAY = 86400;
