@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { buildApp } from '../src/api/app.js';
 import { DEFAULT_LIMITS } from '../src/service/limits.js';
 import { Coverage, CoverageRegistry } from '../src/service/coverage-registry.js';
-import { HeatMapPool } from '../src/api/heat-maps/heat-map-pool.js';
+import { HeatMapPool } from '../src/maps/heat-map-pool.js';
 import { loadCoverage } from '../src/service/load-coverage.js';
 import { fuzzCoverage, mapProblem, validHeatMapRequest } from '../test/helpers/heat-map-requests.js';
 

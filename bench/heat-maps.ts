@@ -13,7 +13,7 @@ import { DEFAULT_BOARD_SLACK_SEC } from '../src/service/coverage-config.js';
 import path from 'node:path';
 import { buildApp } from '../src/api/app.js';
 import { Coverage, CoverageRegistry } from '../src/service/coverage-registry.js';
-import { HeatMapPool } from '../src/api/heat-maps/heat-map-pool.js';
+import { HeatMapPool } from '../src/maps/heat-map-pool.js';
 import { loadCoverage } from '../src/service/load-coverage.js';
 import { HeatMapEngine, type HeatMapQuery } from '../src/routing/heat-map.js';
 import { zonedToEpoch } from '../src/util/time-zones.js';

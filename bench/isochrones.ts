@@ -9,7 +9,7 @@
 import { DEFAULT_BOARD_SLACK_SEC } from '../src/service/coverage-config.js';
 import path from 'node:path';
 import { buildApp } from '../src/api/app.js';
-import { HeatMapPool } from '../src/api/heat-maps/heat-map-pool.js';
+import { HeatMapPool } from '../src/maps/heat-map-pool.js';
 import { isoband } from '../src/formats/contours.js';
 import { writeGeoTiff } from '../src/formats/geotiff.js';
 import { writePng } from '../src/formats/png.js';

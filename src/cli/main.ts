@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { buildApp } from '../api/app.js';
 import { DEFAULT_LIMITS } from '../service/limits.js';
-import { HeatMapPool } from '../api/heat-maps/heat-map-pool.js';
+import { HeatMapPool } from '../maps/heat-map-pool.js';
 import { type CoverageConfig } from '../service/coverage-config.js';
 import { Coverage, CoverageRegistry } from '../service/coverage-registry.js';
 import { compileCoverage } from '../service/load-coverage.js';

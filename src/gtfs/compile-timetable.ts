@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Route, Timetable } from '../model/timetable.js';
 import { WINDOW_BIT } from '../model/timetable.js';
 import { dayNumber } from '../util/calendar.js';
-import { isValidTimeZone } from '../util/time-zones.js';
+import { DEFAULT_TIMEZONE, isValidTimeZone } from '../util/time-zones.js';
 import { FeedError } from './load-report.js';
 import { PatternTable } from './pattern-table.js';
 import type { TimetableDraft } from './timetable-draft.js';
@@ -91,7 +91,7 @@ export async function compileTimetable(draft: TimetableDraft, timezoneOption: st
 
 /** The coverage's time zone (the option, else the first agency's) and each agency's, by index. */
 function agencyTimeZones(draft: TimetableDraft, timezoneOption: string | undefined) {
-  const timezone = timezoneOption || draft.agencies.find((a) => a.timezone)?.timezone || 'Europe/Paris';
+  const timezone = timezoneOption || draft.agencies.find((a) => a.timezone)?.timezone || DEFAULT_TIMEZONE;
   if (!isValidTimeZone(timezone)) throw new FeedError(`unknown time zone: ${timezone}`);
   const timezones = [timezone];
   const agencyTimezone = new Uint16Array(draft.agencies.length);

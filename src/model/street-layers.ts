@@ -10,6 +10,8 @@ export const BIKE_BACKWARD = 1 << 3;
 export const CAR_FORWARD = 1 << 4;
 export const CAR_BACKWARD = 1 << 5;
 export const NO_PARKING = 1 << 6;
+/** Every access bit: a street any layer may use, either way. */
+export const ANY_ACCESS = 0xff;
 
 export const enum Layer {
   Walk = 0,

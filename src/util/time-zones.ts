@@ -13,6 +13,12 @@ import { dayNumber, formatUtc, SEC_PER_DAY, SEC_PER_HOUR } from './calendar.js';
 const HALF_DAY_SEC = 43200;
 
 /**
+ * The time zone of a coverage whose data and configuration give none: Navitia's default. Used when
+ * compiling a feed without an agency time zone, and in the answers of a coverage still loading.
+ */
+export const DEFAULT_TIMEZONE = 'Europe/Paris';
+
+/**
  * UTC offset in seconds of `timeZone` at the instant `epochSec` (e.g. 3600 for Europe/Paris in winter).
  * Cached per (zone, UTC day) with the exact change second; throws RangeError for an unknown zone.
  */

@@ -3,7 +3,7 @@
  * app; heat maps on the worker pool, as in test/e2e/heat-map-fidelity.ts), and its heat maps read
  * into the fidelity suite's `Grid`.
  */
-import { HeatMapPool } from '../../src/api/heat-maps/heat-map-pool.js';
+import { HeatMapPool } from '../../src/maps/heat-map-pool.js';
 import { DEFAULT_LIMITS } from '../../src/service/limits.js';
 import { serveCoverages, type ServedApp } from '../helpers/app.js';
 import { gridOfMatrix, type Grid, type HeatMatrix } from './heat-map-fidelity.js';

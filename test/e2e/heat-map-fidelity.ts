@@ -37,7 +37,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/api/app.js';
 import { DEFAULT_LIMITS } from '../../src/service/limits.js';
 import { Coverage, CoverageRegistry } from '../../src/service/coverage-registry.js';
-import { HeatMapPool } from '../../src/api/heat-maps/heat-map-pool.js';
+import { HeatMapPool } from '../../src/maps/heat-map-pool.js';
 import { loadCoverage } from '../../src/service/load-coverage.js';
 import { SHARED_DATA } from '../helpers/shared-data.js';
 import { mulberry32 } from '../helpers/random.js';

@@ -11,7 +11,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { DEFAULT_LIMITS } from '../../src/service/limits.js';
-import { HeatMapPool } from '../../src/api/heat-maps/heat-map-pool.js';
+import { HeatMapPool } from '../../src/maps/heat-map-pool.js';
 import { SHARED_DATA } from '../helpers/shared-data.js';
 import { fuzzCoverage, mapProblem, validHeatMapRequest, type FuzzCoverage } from '../helpers/heat-map-requests.js';
 import { serveCoverages } from '../helpers/app.js';

@@ -1,9 +1,25 @@
-/** `/v1/coverage`, `/v1/coverage/{region}`, `/v1/coverage/{lon};{lat}` (navitia-trips.md §9). */
+/** `/v1/coverage`, `/v1/coverage/{region}`, `/v1/coverage/{lon};{lat}`: the coverages and their state. */
 import { DEAD_REGION_ID, deadRegionMessage } from '../errors.js';
 import type { Coverage } from '../../service/coverage-registry.js';
 import { formatDayNumber, formatUtc } from '../../util/calendar.js';
 import { cleanHref, type Link } from '../links.js';
 import { REFERENTIAL_COLLECTIONS } from '../referential/referential-params.js';
+import { parseParams, requestNow } from '../params.js';
+import { COVERAGE_PARAMS } from '../trips/trips-params.js';
+import type { Endpoint } from '../endpoint.js';
+import type { TargetOf } from '../targets.js';
+import { resolveCoverage } from './coverage-resolution.js';
+
+/** A coverage answers with its state whatever it is (loading, dead): no generation is needed. */
+export const coverageEndpoint: Endpoint<TargetOf<'coverage'>> = {
+  params: () => COVERAGE_PARAMS,
+  answer(target, ctx) {
+    const params = parseParams(COVERAGE_PARAMS, target.info.pairs);
+    const { coverageRef, info } = target;
+    const coverages = coverageRef === undefined ? ctx.registry.list() : [resolveCoverage(ctx.registry, coverageRef)];
+    return { body: coverageJson(coverages, coverageLinks(info.base, coverageRef?.text ?? '{regions.id}'), requestNow(params), params.disable_geojson) };
+  },
+};
 
 /** The collections served, in Navitia's order of a coverage's links (trips last, as there). */
 const COLLECTIONS = [...REFERENTIAL_COLLECTIONS, 'trips'];

@@ -11,6 +11,24 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { StreetLinesWriter } from '../../formats/street-lines.js';
 import type { Generation } from '../../service/generation.js';
 import type { StreetData } from '../../service/street-data.js';
+import { chooseEncoding } from '../../maps/heat-map-render.js';
+import { inCoverage, type Endpoint } from '../endpoint.js';
+import type { TargetOf } from '../targets.js';
+
+export const streetNetworkEndpoint: Endpoint<TargetOf<'street_network'>> = {
+  params: () => [],
+  variesByEncoding: true,
+  answer: (target, ctx) =>
+    inCoverage(ctx, target.coverageRef, Math.floor(Date.now() / 1000), () => BARE_ENVELOPE, async ({ generation }) => {
+      const body = await streetNetworkBody(generation);
+      // compressed once per network: the compression plugin leaves it
+      const gzipped = chooseEncoding(ctx.acceptEncoding) === 'gzip';
+      return { body: gzipped ? body.gzipped : body.json, headers: { 'content-type': 'application/geo+json', ...(gzipped ? { 'content-encoding': 'gzip' } : {}) } };
+    }),
+};
+
+/** An error of this endpoint is answered alone (it has no collection to wrap it). */
+const BARE_ENVELOPE = { hasFilterKey: false, wrap: (errorJson: string) => `{"error":${errorJson}}` };
 
 export interface StreetNetworkBody {
   json: Buffer;

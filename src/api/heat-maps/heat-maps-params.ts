@@ -1,5 +1,5 @@
 /** Query parameters of the heat-map and isochrone operations (interface.md, heat maps; decisions.md, Heat maps and Isochrones). */
-import { CURRENT_DATETIME, type ParamSpec } from '../params.js';
+import { CURRENT_DATETIME, type ParamSpec, type ParamsOf } from '../params.js';
 import { type Limits } from '../../service/limits.js';
 import { FRESHNESS_LEVELS } from '../../ptref/freshness.js';
 import { heatMapNoCentre, heatMapNoMaxDuration, heatMapTwoCentres, isochroneNoDuration, isochroneTooManyBoundaries, MAX_BOUNDARIES } from '../errors.js';
@@ -29,6 +29,9 @@ const toPt = <M extends StreetMode>(mode: M, what: string) =>
     kind: 'int',
     description: `Longest ${what} leg to or from public transport, in seconds.`,
   }) as const satisfies ParamSpec;
+
+/** The parameters of a map request as the shared flow reads them (map-flow.ts, map-query.ts). */
+export type MapParams = ParamsOf<ReturnType<typeof mapParams>> & { resolution: number };
 
 /** The parameters every map takes (heat maps and isochrones); the checks run in table order. */
 export function mapParams() {

@@ -16,10 +16,10 @@
  *   process_*, nodejs_*                                  prom-client's default metrics (memory, event loop, GC)
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { RenderedHeatMap } from '../heat-maps/heat-map-render.js';
+import type { RenderedHeatMap } from '../../maps/heat-map-render.js';
 import type { CoverageRegistry } from '../../service/coverage-registry.js';
 import { WorkUnavailable } from '../../service/worker-pool.js';
-import { type HeatMapRunner } from '../heat-maps/heat-map-runner.js';
+import { type HeatMapRunner } from '../../maps/heat-map-runner.js';
 
 export type RouteKind = 'coverage' | 'trips' | 'heat_maps' | 'isochrones' | 'other';
 

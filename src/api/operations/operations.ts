@@ -6,7 +6,7 @@
  */
 import fp from 'fastify-plugin';
 import type { CoverageRegistry } from '../../service/coverage-registry.js';
-import type { HeatMapRunner } from '../heat-maps/heat-map-runner.js';
+import type { HeatMapRunner } from '../../maps/heat-map-runner.js';
 import { access } from './access.js';
 import { health } from './health.js';
 import { cacheValidators, HttpCache } from './http-cache.js';

@@ -4,28 +4,18 @@
  * points, then feed order), as Navitia's places_nearby; what names a clicked point.
  */
 import type { Generation } from '../../service/generation.js';
-import type { Limits } from '../../service/limits.js';
 import { crowFlyMetres } from '../../util/geodesy.js';
 import { objectLink, paginationJson, paginationLinks, type Link, type RequestInfo } from '../links.js';
-import { parseParams } from '../params.js';
+import { parseParams, requestNow, type ParamsOf } from '../params.js';
 import { placeJson } from '../pt-objects-json.js';
 import { contextJson, publishersJson } from '../serialize.js';
 import type { CoverageRef } from '../coverage/coverage-resolution.js';
+import type { TargetOf } from '../targets.js';
+import { inCoverage, ptEnvelopeOf, type Endpoint } from '../endpoint.js';
 import { placesNearbyParams } from './referential-params.js';
-
-export interface NearbyRequest {
-  info: RequestInfo;
-  coverageRef: CoverageRef;
-  lon: number;
-  lat: number;
-}
 
 /** Navitia's default types of `/places_nearby`. */
 const DEFAULT_TYPES = ['stop_area', 'stop_point', 'poi'];
-
-export function parseNearbyParams(info: RequestInfo, limits: Limits) {
-  return parseParams(placesNearbyParams(limits), info.pairs);
-}
 
 /** The templated links to the stop areas and stop points a places answer embeds. */
 export function placeLinks(info: RequestInfo, coverageRef: CoverageRef, areas: boolean, points: boolean): Link[] {
@@ -40,7 +30,16 @@ export function placeLinks(info: RequestInfo, coverageRef: CoverageRef, areas: b
   return links;
 }
 
-export function answerPlacesNearby(r: NearbyRequest, generation: Generation, params: ReturnType<typeof parseNearbyParams>, nowSec: number): string {
+export const placesNearbyEndpoint: Endpoint<TargetOf<'places_nearby'>> = {
+  params: (_, limits) => placesNearbyParams(limits),
+  async answer(target, ctx) {
+    const params = parseParams(placesNearbyParams(ctx.limits), target.info.pairs);
+    const body = await inCoverage(ctx, target.coverageRef, requestNow(params), ptEnvelopeOf(target.info), ({ generation, nowSec }) => nearbyJson(target, generation, params, nowSec));
+    return { body };
+  },
+};
+
+function nearbyJson(r: TargetOf<'places_nearby'>, generation: Generation, params: ParamsOf<ReturnType<typeof placesNearbyParams>>, nowSec: number): string {
   const types: readonly string[] = params.type.length > 0 ? params.type : DEFAULT_TYPES;
   const { ref, tt } = generation;
   const found: { type: 'stop_area' | 'stop_point'; i: number; metres: number }[] = [];

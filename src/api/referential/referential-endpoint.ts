@@ -4,34 +4,37 @@
  * vehicle journeys. The trips' pipeline (navitia-trips.md §2) over another object type: the same
  * query, filter evaluator, paging, errors and envelope; objects by depth from pt-objects-json.ts.
  */
-import type { Generation } from '../../service/generation.js';
 import type { Limits } from '../../service/limits.js';
 import { COLLECTION_CAPTIONS } from '../../ptref/object-types.js';
 import { odtLevelOnLinesOnly } from '../errors.js';
-import { parseParams } from '../params.js';
-import { collectionPageJson, collectionQuery, findOrFail, type CollectionRequest } from '../pt-collection.js';
+import { parseParams, requestNow } from '../params.js';
+import { collectionPageJson, collectionQuery, findOrFail } from '../pt-collection.js';
+import type { TargetOf } from '../targets.js';
+import { inCoverage, ptEnvelopeOf, type Endpoint } from '../endpoint.js';
 import { ptObjectJson } from '../pt-objects-json.js';
 import { objectDisruptionsJson, pageDisruptionsJson } from '../trips/disruption-json.js';
-import { collectionParams, type ReferentialCollection } from './referential-params.js';
+import { collectionParams } from './referential-params.js';
 
-export interface ReferentialRequest extends CollectionRequest {
-  collection: ReferentialCollection;
-}
+/** The table of a list or of one object of the collection. */
+const paramsOf = (target: TargetOf<'collection'>, limits: Limits) => collectionParams(limits, target.request.collection, target.request.id === undefined);
 
-/** Validate parameters first: a bad parameter beats an unknown region; then Navitia's `odt_level` guard. */
-export function parseCollectionParams(r: ReferentialRequest, limits: Limits) {
-  const params = parseParams(collectionParams(limits, r.collection, r.id === undefined), r.req.pairs);
-  if (params.odt_level !== 'all' && r.collection !== 'lines' && r.collection !== 'vehicle_journeys') throw odtLevelOnLinesOnly();
-  return params;
-}
-
-export function answerCollection(r: ReferentialRequest, generation: Generation, params: ReturnType<typeof parseCollectionParams>, nowSec: number): string {
-  const target = COLLECTION_CAPTIONS[r.collection]!;
-  const set = findOrFail(generation, target, collectionQuery(r, params, generation.tt.timezone));
-  return collectionPageJson(r, generation, set, params, nowSec, {
-    collection: r.collection,
-    item: (i) => JSON.stringify(ptObjectJson(generation.ref, target, i, params.depth)),
-    // a vehicle journey is a trip of the base schedule: the trips' disruptions
-    disruptions: (page) => (target === 'vehicle_journey' ? pageDisruptionsJson(generation, page, nowSec) : objectDisruptionsJson(generation, target, page, nowSec)),
-  });
-}
+export const collectionEndpoint: Endpoint<TargetOf<'collection'>> = {
+  params: paramsOf,
+  async answer(target, ctx) {
+    const r = target.request;
+    const params = parseParams(paramsOf(target, ctx.limits), target.info.pairs);
+    // Navitia's own guard, after the table: odt_level on lines and vehicle journeys only
+    if (params.odt_level !== 'all' && r.collection !== 'lines' && r.collection !== 'vehicle_journeys') throw odtLevelOnLinesOnly();
+    const body = await inCoverage(ctx, target.coverageRef, requestNow(params), ptEnvelopeOf(target.info), ({ generation, nowSec, timeZone }) => {
+      const type = COLLECTION_CAPTIONS[r.collection]!;
+      const set = findOrFail(generation, type, collectionQuery(r, params, timeZone));
+      return collectionPageJson(r, generation, set, params, nowSec, {
+        collection: r.collection,
+        item: (i) => JSON.stringify(ptObjectJson(generation.ref, type, i, params.depth)),
+        // a vehicle journey is a trip of the base schedule: the trips' disruptions
+        disruptions: (page) => (type === 'vehicle_journey' ? pageDisruptionsJson(generation, page, nowSec) : objectDisruptionsJson(generation, type, page, nowSec)),
+      });
+    });
+    return { body };
+  },
+};

@@ -5,7 +5,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { heatMatrixJson } from '../../../src/api/heat-maps/heat-map-json.js';
+import { heatMatrixJson } from '../../../src/maps/heat-map-json.js';
 import { Layer, layerBits } from '../../../src/model/street-layers.js';
 import { Rasterizer, toSeconds } from '../../../src/routing/raster.js';
 import { CellLinks } from '../../../src/routing/cell-links.js';

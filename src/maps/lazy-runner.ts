@@ -2,7 +2,7 @@
  * An in-process runner loaded on the first heat map: an application that never computes one (a
  * test of trips, a coverage without streets) does not load the routing engine.
  */
-import type { EngineLimits } from '../../service/limits.js';
+import type { EngineLimits } from '../service/limits.js';
 import type { HeatMapRunner } from './heat-map-runner.js';
 
 export function lazyInProcessRunner(limits: EngineLimits): HeatMapRunner {

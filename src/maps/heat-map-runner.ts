@@ -3,8 +3,8 @@
  * (`heat-map-pool.ts`); tests and tools compute in-process (`in-process-runner.ts`, loaded lazily by
  * `lazy-runner.ts`), with the same engine code.
  */
-import type { HeatMapQuery } from '../../routing/heat-map.js';
-import type { Generation } from '../../service/generation.js';
+import type { HeatMapQuery } from '../routing/heat-map.js';
+import type { Generation } from '../service/generation.js';
 import type { HeatMapRender, RenderedHeatMap } from './heat-map-render.js';
 
 export interface HeatMapRunner {

@@ -1,8 +1,8 @@
 /** Heat maps computed on the calling thread. */
-import type { HeatMapQuery } from '../../routing/heat-map.js';
-import { type EngineLimits } from '../../service/limits.js';
-import { EngineCache } from '../../service/engine-cache.js';
-import type { Generation } from '../../service/generation.js';
+import type { HeatMapQuery } from '../routing/heat-map.js';
+import { type EngineLimits } from '../service/limits.js';
+import { EngineCache } from '../service/engine-cache.js';
+import type { Generation } from '../service/generation.js';
 import { renderHeatMap, type HeatMapRender, type RenderedHeatMap } from './heat-map-render.js';
 import type { HeatMapRunner } from './heat-map-runner.js';
 

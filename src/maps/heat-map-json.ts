@@ -3,7 +3,7 @@
  * JSON): Navitia's shape (navitia-heat-maps.md §2), `lines[i]` the longitude bands west to east,
  * `duration[j]` the latitude bands south to north, whole seconds or null.
  */
-import type { Grid } from '../../routing/grid.js';
+import type { Grid } from '../routing/grid.js';
 
 export interface HeatMapBodyParts {
   grid: Grid;

@@ -9,9 +9,9 @@
  * the client takes it.
  */
 import { brotliCompressSync, constants, deflateSync, gzipSync } from 'node:zlib';
-import type { HeatMapResult } from '../../routing/heat-map.js';
-import { writeGeoTiff } from '../../formats/geotiff.js';
-import { writePng } from '../../formats/png.js';
+import type { HeatMapResult } from '../routing/heat-map.js';
+import { writeGeoTiff } from '../formats/geotiff.js';
+import { writePng } from '../formats/png.js';
 import { heatMapBody, type HeatMapBodyParts } from './heat-map-json.js';
 import { bandsFeatureCollection, contourBands, isochronesBody, type Band } from './isochrones-json.js';
 

@@ -1,8 +1,8 @@
 /** Heat maps on the worker pool: each map is a task (`heat-map-task.ts`) computed and rendered on a worker thread. */
-import type { HeatMapQuery } from '../../routing/heat-map.js';
-import type { EngineLimits } from '../../service/limits.js';
-import type { Generation } from '../../service/generation.js';
-import { WorkerPool, type WorkerPoolOptions } from '../../service/worker-pool.js';
+import type { HeatMapQuery } from '../routing/heat-map.js';
+import type { EngineLimits } from '../service/limits.js';
+import type { Generation } from '../service/generation.js';
+import { WorkerPool, type WorkerPoolOptions } from '../service/worker-pool.js';
 import type { HeatMapRender, RenderedHeatMap } from './heat-map-render.js';
 import type { HeatMapRunner } from './heat-map-runner.js';
 import type { HeatMapTask } from './heat-map-task.js';

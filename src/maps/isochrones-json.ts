@@ -3,8 +3,8 @@
  * FeatureCollection. Each band is contoured from the travel-time field of the map (not circles
  * around stops): see `formats/contours.ts`.
  */
-import type { Grid } from '../../routing/grid.js';
-import { isoband, type MultiPolygonCoords } from '../../formats/contours.js';
+import type { Grid } from '../routing/grid.js';
+import { isoband, type MultiPolygonCoords } from '../formats/contours.js';
 import type { HeatMapBodyParts } from './heat-map-json.js';
 
 /** One band of isochrones: reachable before `hi` seconds and not before `lo`. */

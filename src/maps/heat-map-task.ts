@@ -3,9 +3,9 @@
  * engine (scratch arrays) per coverage, computes the map and makes its response there. The coverage
  * data arrives on shared memory with each task and is only read.
  */
-import type { HeatMapData, HeatMapQuery } from '../../routing/heat-map.js';
-import { type EngineLimits } from '../../service/limits.js';
-import { EngineCache } from '../../service/engine-cache.js';
+import type { HeatMapData, HeatMapQuery } from '../routing/heat-map.js';
+import { type EngineLimits } from '../service/limits.js';
+import { EngineCache } from '../service/engine-cache.js';
 import { renderHeatMap, type HeatMapRender } from './heat-map-render.js';
 
 export interface HeatMapTask {

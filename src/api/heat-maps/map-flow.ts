@@ -1,0 +1,117 @@
+/**
+ * The flow both map endpoints share (heat maps and isochrones), in Navitia's order: the coverage,
+ * the ridesharing refusal, its generation (endpoint.ts `inCoverage`), the centre, the production
+ * period, the street network, then the computation on the runner (the worker pool in a server)
+ * and its answer, compressed already.
+ */
+import { boardSlackOf } from '../../service/coverage-config.js';
+import type { Generation } from '../../service/generation.js';
+import { WorkUnavailable } from '../../service/worker-pool.js';
+import { chooseEncoding, type HeatMapRender, type MapFormat, type RenderedHeatMap } from '../../maps/heat-map-render.js';
+import type { Band } from '../../maps/isochrones-json.js';
+import { dayNumber } from '../../util/calendar.js';
+import { formatLocal } from '../../util/time-zones.js';
+import { parseDatetimeParam } from '../../util/api-datetime.js';
+import { resolveCoverage, type CoverageRef } from '../coverage/coverage-resolution.js';
+import { deadRegion, engineError, HEAT_MAPS_QUEUE_FULL, invalidEntryPoint, NO_STREET_NETWORK, OUT_OF_PRODUCTION, type ApiError, type EngineEnvelope } from '../errors.js';
+import { inCoverage, type Answer, type EndpointContext } from '../endpoint.js';
+import { requestNow } from '../params.js';
+import { contextJson, publishersJson } from '../serialize.js';
+import type { MapParams } from './heat-maps-params.js';
+import { placeJson, resolveCentre } from './map-centre.js';
+import { buildQuery } from './map-query.js';
+
+export type Direction = 'departure' | 'arrival';
+
+/** What a map endpoint asks of the shared flow, from its own parameters. */
+export interface MapRequest {
+  collection: 'heat_maps' | 'isochrones';
+  params: MapParams;
+  maxDurationSec: number;
+  ridesharing: () => ApiError;
+  /** what to answer, once the start time and the direction are known */
+  format(t0: number, direction: Direction, timeZone: string): MapFormat;
+}
+
+const OSM_PUBLISHER = { id: 'osm', name: 'openstreetmap', url: 'https://www.openstreetmap.org/copyright', license: 'ODbL' };
+
+export async function answerMap(ctx: EndpointContext, coverageRef: CoverageRef, map: MapRequest): Promise<Answer> {
+  const { params } = map;
+  // the coverage first, then ridesharing, then whether it has data (Navitia's order)
+  resolveCoverage(ctx.registry, coverageRef);
+  if ([...params.first_section_mode, ...params.last_section_mode, ...params.direct_path_mode].includes('ridesharing')) throw map.ridesharing();
+  const envelopeOf = (g: Generation | undefined, nowSec: number, timeZone: string) => mapEnvelope(map.collection, publishersWithOsm(g), contextJson(nowSec, timeZone));
+  return inCoverage(ctx, coverageRef, requestNow(params), envelopeOf, async ({ coverage, generation, nowSec, timeZone }) => {
+    const from = params.from || undefined;
+    const direction: Direction = from ? 'departure' : 'arrival';
+    const placeId = (from ?? params.to)!;
+    const t0 = params.datetime !== undefined ? parseDatetimeParam(params.datetime, timeZone) : nowSec;
+    // the centre: typed ids that do not resolve fail before the date check, untyped ones after it
+    const centre = resolveCentre(generation, placeId);
+    if (centre.kind === 'invalid') throw engineError('unknown_object', invalidEntryPoint(placeId));
+    if (!inProduction(generation, t0, timeZone)) throw engineError('date_out_of_bounds', OUT_OF_PRODUCTION);
+    if (centre.kind === 'unknown') throw engineError('unknown_object', invalidEntryPoint(placeId));
+    if (!generation.streets) throw engineError('no_solution', NO_STREET_NETWORK);
+
+    const query = buildQuery(params, generation, direction, centre, t0, map.maxDurationSec, boardSlackOf(coverage.config));
+    const render: HeatMapRender = {
+      placeKey: direction === 'departure' ? 'from' : 'to',
+      placeJson: placeJson(generation, centre),
+      requestedDateTime: formatLocal(t0, timeZone),
+      publishersJson: publishersWithOsm(generation),
+      contextJson: contextJson(nowSec, timeZone),
+      format: map.format(t0, direction, timeZone),
+      encoding: chooseEncoding(ctx.acceptEncoding),
+    };
+    let result: RenderedHeatMap;
+    try {
+      result = await ctx.heatMaps.run(coverage.id, generation, query, render);
+    } catch (e) {
+      if (e instanceof WorkUnavailable) {
+        const headers = { 'retry-after': String(e.retryAfterSec) };
+        if (e.reason === 'timeout') throw deadRegion(coverage.id).withHeaders(headers);
+        throw engineError('service_unavailable', HEAT_MAPS_QUEUE_FULL).withHeaders(headers);
+      }
+      throw e;
+    }
+    const body = Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength);
+    const headers: Record<string, string> = { 'content-type': result.contentType };
+    if (result.encoding) headers['content-encoding'] = result.encoding;
+    return { body, headers };
+  });
+}
+
+/**
+ * Navitia's bands: the sorted bounds [min, boundaries strictly between min and max…, max], one band
+ * per consecutive pair; none when min is not below max.
+ */
+export function bandsOf(minSec: number, boundaries: readonly number[], maxSec: number, t0: number, direction: Direction, timeZone: string): Band[] {
+  if (minSec >= maxSec) return [];
+  const cuts = [...new Set(boundaries.filter((b) => b > minSec && b < maxSec))].sort((a, b) => a - b);
+  const bounds = [minSec, ...cuts, maxSec];
+  const at = (sec: number) => formatLocal(direction === 'departure' ? t0 + sec : t0 - sec, timeZone);
+  return bounds.slice(1).map((hi, k) => {
+    const lo = bounds[k]!;
+    return { lo, hi, minDateTime: direction === 'departure' ? at(lo) : at(hi), maxDateTime: direction === 'departure' ? at(hi) : at(lo) };
+  });
+}
+
+/** The body of a map endpoint that failed: its collection empty, the error last. */
+function mapEnvelope(collection: MapRequest['collection'], publishers: string, context: string): EngineEnvelope {
+  return {
+    hasFilterKey: false,
+    wrap: (errorJson) => `{"${collection}":[],"feed_publishers":${publishers},"links":[],"warnings":[],"context":${context},"error":${errorJson}}`,
+  };
+}
+
+function publishersWithOsm(g: Generation | undefined): string {
+  if (!g?.streets) return publishersJson(g);
+  return JSON.stringify([...g.publishers, OSM_PUBLISHER]);
+}
+
+/** The local service date of t0 lies in the production period. */
+function inProduction(g: Generation, t0: number, timeZone: string): boolean {
+  const local = formatLocal(t0, timeZone);
+  const day = dayNumber(Number(local.slice(0, 4)), Number(local.slice(4, 6)), Number(local.slice(6, 8)));
+  return g.productionStartDay >= 0 && day >= g.productionStartDay && day <= g.productionEndDay;
+}

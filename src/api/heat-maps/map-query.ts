@@ -1,0 +1,139 @@
+/**
+ * From a map request to the computation's query: the traveller profile and the coverage's defaults
+ * under the request's own values, the timetable level, and the masks of forbidden and allowed
+ * objects.
+ */
+import type { HeatMapMode, HeatMapQuery } from '../../routing/heat-map.js';
+import type { Generation } from '../../service/generation.js';
+import type { FreshnessLevel } from '../../ptref/freshness.js';
+import type { Centre } from './map-centre.js';
+import type { MapParams } from './heat-maps-params.js';
+import { COVERAGE_DEFAULTS, TRAVELER_PROFILES } from './traveler-profiles.js';
+
+/** Request parameters, traveller profile and coverage defaults → the computation's query. */
+export function buildQuery(
+  params: MapParams,
+  g: Generation,
+  direction: 'departure' | 'arrival',
+  centre: Centre & { lon: number; lat: number },
+  t0: number,
+  maxDurationSec: number,
+  boardSlackSec: number,
+): HeatMapQuery {
+  const profile = params.traveler_type ? TRAVELER_PROFILES[params.traveler_type] : undefined;
+  // ridesharing is refused before this point
+  const given = (name: 'first_section_mode' | 'last_section_mode' | 'direct_path_mode') => [...new Set(params[name])] as HeatMapMode[];
+  const modes = (name: 'first_section_mode' | 'last_section_mode'): HeatMapMode[] => {
+    const list = given(name);
+    return list.length > 0 ? list : [...((profile?.[name] as HeatMapMode[] | undefined) ?? ['walking'])];
+  };
+  const first = modes('first_section_mode');
+  const last = modes('last_section_mode');
+  const endModes = direction === 'departure' ? last : first;
+  const directModes = given('direct_path_mode');
+  const speeds = {
+    walking: params.walking_speed ?? profile?.walking_speed ?? COVERAGE_DEFAULTS.walking_speed,
+    bike: params.bike_speed ?? profile?.bike_speed ?? COVERAGE_DEFAULTS.bike_speed,
+    bss: params.bss_speed ?? profile?.bss_speed ?? COVERAGE_DEFAULTS.bss_speed,
+    car: params.car_speed ?? profile?.car_speed ?? COVERAGE_DEFAULTS.car_speed,
+    car_no_park: params.car_no_park_speed ?? COVERAGE_DEFAULTS.car_no_park_speed,
+    taxi: params.taxi_speed ?? COVERAGE_DEFAULTS.taxi_speed,
+  };
+  const toPt = (mode: HeatMapMode, profileValue: number | undefined) =>
+    params.max_duration_to_pt ?? params[`max_${mode}_duration_to_pt`] ?? profileValue ?? COVERAGE_DEFAULTS.max_duration_to_pt;
+  const maxToPtSec = {
+    walking: toPt('walking', profile?.max_walking_duration_to_pt),
+    bike: toPt('bike', profile?.max_bike_duration_to_pt),
+    bss: toPt('bss', profile?.max_bss_duration_to_pt),
+    car: toPt('car', profile?.max_car_duration_to_pt),
+    car_no_park: toPt('car_no_park', undefined),
+    taxi: toPt('taxi', undefined),
+  };
+  const wheelchair = params.wheelchair ?? profile?.wheelchair ?? false;
+  const freeStops: number[] = [];
+  if (centre.kind === 'stop_point') freeStops.push(centre.index);
+  else if (centre.kind === 'stop_area') for (const s of g.ref.convert('stop_area', 'stop_point', Uint32Array.of(centre.index))) freeStops.push(s);
+  const directPath = params.direct_path;
+  const { tripAllowed, stopAllowed } = transitMasks(g, params.forbidden_uris, params.allowed_id);
+  return {
+    direction,
+    centreLon: centre.lon,
+    centreLat: centre.lat,
+    freeStops,
+    freeRadiusM: Math.max(0, direction === 'departure' ? params.free_radius_from : params.free_radius_to),
+    accessModes: direction === 'departure' ? first : last,
+    endModes,
+    directModes: directModes.length > 0 ? directModes : endModes,
+    speeds,
+    maxToPtSec,
+    taxiAccessExtraSec: Math.max(0, direction === 'departure' ? params.additional_time_after_first_section_taxi : params.additional_time_before_last_section_taxi),
+    taxiEndExtraSec: Math.max(0, direction === 'departure' ? params.additional_time_before_last_section_taxi : params.additional_time_after_first_section_taxi),
+    t0,
+    maxDurationSec,
+    resolution: params.resolution,
+    maxTransfers: Math.max(0, params.max_nb_transfers),
+    minTransfers: Math.max(0, params.min_nb_transfers),
+    boardSlackSec,
+    wheelchair,
+    directPath: directPath !== 'none',
+    transit: directPath !== 'only',
+    tripAllowed,
+    stopAllowed,
+    overlay: g.overlays?.of(freshnessLevel(params)) ?? null,
+  };
+}
+
+/** data_freshness, else realtime when the deprecated disruption_active=true, else base_schedule (Navitia's order). */
+function freshnessLevel(params: MapParams): FreshnessLevel {
+  return params.data_freshness ?? (params.disruption_active ? 'realtime' : 'base_schedule');
+}
+
+/** Types an id of forbidden_uris[] or allowed_id[] may name, in the order they are tried. */
+const TRIP_TYPES = ['line', 'route', 'network', 'physical_mode', 'commercial_mode', 'company', 'vehicle_journey', 'trip'] as const;
+
+/** Per-trip and per-stop masks from forbidden_uris[] and allowed_id[] (null: everything allowed). */
+export function transitMasks(g: Generation, forbidden: string[], allowed: string[]): { tripAllowed: Uint8Array | null; stopAllowed: Uint8Array | null } {
+  const ref = g.ref;
+  const tripCount = g.tt.trips.ids.length;
+  const stopCount = g.tt.stopPoints.ids.length;
+  const classify = (ids: string[]) => {
+    const trips: Uint32Array[] = [];
+    const stops: Uint32Array[] = [];
+    for (const id of ids) {
+      if (!id) continue;
+      const sp = ref.indexOf('stop_point', id);
+      if (sp >= 0) {
+        stops.push(Uint32Array.of(sp));
+        continue;
+      }
+      const sa = ref.indexOf('stop_area', id);
+      if (sa >= 0) {
+        stops.push(ref.convert('stop_area', 'stop_point', Uint32Array.of(sa)));
+        continue;
+      }
+      for (const type of TRIP_TYPES) {
+        const i = ref.indexOf(type, id);
+        if (i >= 0) {
+          trips.push(ref.toTrips(type, Uint32Array.of(i)));
+          break;
+        }
+      }
+    }
+    return { trips, stops };
+  };
+  const allow = classify(allowed);
+  const forbid = classify(forbidden);
+  let tripAllowed: Uint8Array | null = null;
+  let stopAllowed: Uint8Array | null = null;
+  if (allow.trips.length > 0 || forbid.trips.length > 0) {
+    tripAllowed = new Uint8Array(tripCount).fill(allow.trips.length > 0 ? 0 : 1);
+    for (const set of allow.trips) for (const t of set) tripAllowed[t] = 1;
+    for (const set of forbid.trips) for (const t of set) tripAllowed[t] = 0;
+  }
+  if (allow.stops.length > 0 || forbid.stops.length > 0) {
+    stopAllowed = new Uint8Array(stopCount).fill(allow.stops.length > 0 ? 0 : 1);
+    for (const set of allow.stops) for (const s of set) stopAllowed[s] = 1;
+    for (const set of forbid.stops) for (const s of set) stopAllowed[s] = 0;
+  }
+  return { tripAllowed, stopAllowed };
+}
