@@ -70,76 +70,108 @@ export const engineError = (id: EngineErrorId, message: string) => new ApiError(
 export const plainError = (status: number, message: string) => new ApiError({ family: 'plain', status, message });
 export const httpError = (status: number, id: string, message: string) => new ApiError({ family: 'http', status, id, message });
 
-// The messages the endpoints give, each once. Engine errors travel as (id, message) pairs in their envelope.
-
 /** A coverage whose data failed to load (or a heat map past its time budget, as Navitia answers a dead kraken). */
 export const deadRegionMessage = (region: string) => `The region ${region} is dead`;
 export const DEAD_REGION_ID = 'dead_socket';
-export const deadRegion = (region: string) => httpError(503, DEAD_REGION_ID, deadRegionMessage(region));
-/** A coverage still loading its data: engine error `service_unavailable`. */
-export const LOADING_DATA = 'The service is loading data';
+/** At most this many isochrone boundaries (Navitia's limit). */
+export const MAX_BOUNDARIES = 10;
+/** The methods every path answers; a path asked with another one gets 405 with them as `Allow`. */
+export const ALLOWED_METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS'];
+const BASIC_REALM = { 'www-authenticate': 'Basic realm="navette"' };
+
+/**
+ * The catalogue: every error the endpoints give, each once, as a factory of its error (the values
+ * a message quotes are its arguments). docs/api.md's "The error catalogue" lists them, and a test
+ * holds the two together through `errorCatalogue`. Parameter errors (params.ts) and the filter's
+ * own messages are families of their own (docs/api.md, "Trips", gives their forms).
+ */
+export const ERRORS = {
+  unknownRegion: (region: string) => httpError(404, 'unknown_object', `The region ${region} doesn't exists`),
+  noRegionForCoordinates: (lon: string, lat: string) => httpError(404, 'unknown_object', `No region available for the coordinates:${lon}, ${lat}`),
+  deadRegion: (region: string) => httpError(503, DEAD_REGION_ID, deadRegionMessage(region)),
+  /** a coverage still loading its data */
+  loadingData: () => engineError('service_unavailable', 'The service is loading data'),
+  notFoundRoute: () => plainError(404, 'The requested URL was not found on the server. If you entered the URL manually please check your spelling and try again.'),
+  methodNotAllowed: () => plainError(405, 'The method is not allowed for the requested URL.').withHeaders({ allow: ALLOWED_METHODS.join(', ') }),
+  /** every endpoint reads its query string only: a request with a body is answered before the body is read */
+  bodyRefused: () => plainError(413, 'This service takes no request body: give the parameters in the query string.'),
+  // Requests refused before any route reads them (operations/protocol-errors.ts): bytes Node's
+  // parser cannot read, a URL that does not decode, a request too slow, too large, or with an
+  // `Expect` the server cannot meet. Werkzeug's words, as Navitia (a Flask application) answers them.
+  badRequest: () => plainError(400, 'The browser (or proxy) sent a request that this server could not understand.'),
+  requestTimeout: () => plainError(408, "The server closed the network connection because the browser didn't finish the request within the specified time."),
+  urlTooLong: () => plainError(414, 'The length of the requested URL exceeds the capacity limit for this server. The request cannot be processed.'),
+  unsupportedMediaType: () => plainError(415, 'The server does not support the media type transmitted in the request.'),
+  expectationFailed: () => plainError(417, 'The server could not meet the requirements of the Expect header'),
+  headersTooLarge: () => plainError(431, 'One or more header fields exceeds the maximum size.'),
+  // Access (operations/access.ts): no or an unknown token when tokens are configured; past the rate limit.
+  noToken: () =>
+    plainError(401, 'no token. Send your token as the Authorization header, alone or as the user name of Basic authentication (an empty password)').withHeaders(BASIC_REALM),
+  unknownToken: () => plainError(401, 'authentication refused: unknown token').withHeaders(BASIC_REALM),
+  tooManyRequests: (perSecond: number | string, burst: number | string, retryAfterSec: number | string) =>
+    plainError(429, `too many requests: at most ${perSecond} per second (bursts of ${burst}) for one client; retry in ${retryAfterSec} s`).withHeaders({
+      'retry-after': String(retryAfterSec),
+    }),
+  unknownExternalCode: (code: string) => engineError('unknown_object', `Unable to find an object for the external_code ${code}`),
+  // Heat maps and isochrones (Navitia's words; the centre checks are shared)
+  heatMapNoCentre: () => plainError(400, "you should provide a 'from' or a 'to' argument"),
+  heatMapTwoCentres: () => plainError(400, "you cannot provide a 'from' and a 'to' argument"),
+  heatMapNoMaxDuration: () => plainError(400, "you should provide a 'max_duration' argument"),
+  heatMapRidesharing: () => plainError(400, "ridesharing isn't available on heatmaps"),
+  isochroneNoDuration: () => plainError(400, "you should provide a 'boundary_duration[]' or a 'max_duration' argument"),
+  isochroneTooManyBoundaries: () => plainError(400, `you cannot provide more than ${MAX_BOUNDARIES} 'boundary_duration[]'`),
+  isochroneRidesharing: () => plainError(400, "ridesharing isn't available on isochrone"),
+  invalidEntryPoint: (place: string) => engineError('unknown_object', `The entry point: ${place} is not valid`),
+  outOfProduction: () => engineError('date_out_of_bounds', 'date is not in data production period'),
+  noStreetNetwork: () => engineError('no_solution', 'no street network data, impossible to compute a heat_map'),
+  /** more heat maps waiting than the pool's queue holds */
+  heatMapsQueueFull: () => engineError('service_unavailable', 'Too many heat maps are being computed, retry later'),
+  /** `odt_level` other than `all` on a collection that has no ODT level (Navitia's words) */
+  odtLevelOnLinesOnly: () => plainError(404, 'bad request: odt_level filter can only be applied to lines'),
+  /** places (Navitia's words): `q` absent, or given empty */
+  missingParameter: (name: string, help: string) => parameterError(name, 'Missing required parameter in the post body or the query string', help),
+  searchWordAbsent: () => plainError(400, 'Search word absent'),
+} as const;
+
+export const {
+  unknownRegion,
+  noRegionForCoordinates,
+  deadRegion,
+  loadingData,
+  notFoundRoute,
+  methodNotAllowed,
+  bodyRefused,
+  badRequest,
+  requestTimeout,
+  urlTooLong,
+  unsupportedMediaType,
+  expectationFailed,
+  headersTooLarge,
+  noToken,
+  unknownToken,
+  tooManyRequests,
+  unknownExternalCode,
+  heatMapNoCentre,
+  heatMapTwoCentres,
+  heatMapNoMaxDuration,
+  heatMapRidesharing,
+  isochroneNoDuration,
+  isochroneTooManyBoundaries,
+  isochroneRidesharing,
+  invalidEntryPoint,
+  outOfProduction,
+  noStreetNetwork,
+  heatMapsQueueFull,
+  odtLevelOnLinesOnly,
+  missingParameter,
+  searchWordAbsent,
+} = ERRORS;
+
 /**
  * A coverage with no data to answer from: dead when its load failed, else still loading (an engine
  * error, answered in the endpoint's envelope when the caller gives one).
  */
-export const coverageUnavailable = (coverage: { id: string; status: string }) =>
-  coverage.status === 'dead' ? deadRegion(coverage.id) : engineError('service_unavailable', LOADING_DATA);
-/** More heat maps waiting than the pool's queue holds: engine error `service_unavailable`. */
-export const HEAT_MAPS_QUEUE_FULL = 'Too many heat maps are being computed, retry later';
-/** The methods every path answers; a path asked with another one gets 405 with them as `Allow`. */
-export const ALLOWED_METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS'];
-export const methodNotAllowed = () => plainError(405, 'The method is not allowed for the requested URL.').withHeaders({ allow: ALLOWED_METHODS.join(', ') });
-export const unknownExternalCode = (code: string) => engineError('unknown_object', `Unable to find an object for the external_code ${code}`);
-/** Heat maps (Navitia's words). */
-export const heatMapNoCentre = () => plainError(400, "you should provide a 'from' or a 'to' argument");
-export const heatMapNoMaxDuration = () => plainError(400, "you should provide a 'max_duration' argument");
-export const heatMapTwoCentres = () => plainError(400, "you cannot provide a 'from' and a 'to' argument");
-export const heatMapRidesharing = () => plainError(400, "ridesharing isn't available on heatmaps");
-/** Isochrones (Navitia's words; the centre checks are the heat maps'). */
-export const isochroneNoDuration = () => plainError(400, "you should provide a 'boundary_duration[]' or a 'max_duration' argument");
-/** At most this many isochrone boundaries (Navitia's limit). */
-export const MAX_BOUNDARIES = 10;
-export const isochroneTooManyBoundaries = () => plainError(400, `you cannot provide more than ${MAX_BOUNDARIES} 'boundary_duration[]'`);
-export const isochroneRidesharing = () => plainError(400, "ridesharing isn't available on isochrone");
-export const invalidEntryPoint = (place: string) => `The entry point: ${place} is not valid`;
-export const OUT_OF_PRODUCTION = 'date is not in data production period';
-export const NO_STREET_NETWORK = 'no street network data, impossible to compute a heat_map';
-
-/** PT-referential collections: `odt_level` other than `all` on a collection that has no ODT level (Navitia's words). */
-export const odtLevelOnLinesOnly = () => plainError(404, 'bad request: odt_level filter can only be applied to lines');
-/** Places (Navitia's words): `q` absent, or given empty. */
-export const MISSING_PARAMETER = 'Missing required parameter in the post body or the query string';
-export const missingParameter = (name: string, help: string) => parameterError(name, MISSING_PARAMETER, help);
-export const searchWordAbsent = () => plainError(400, 'Search word absent');
-
-export const unknownRegion = (region: string) => httpError(404, 'unknown_object', `The region ${region} doesn't exists`);
-export const noRegionForCoordinates = (lon: string, lat: string) => httpError(404, 'unknown_object', `No region available for the coordinates:${lon}, ${lat}`);
-/** Every endpoint reads its query string only: a request with a body is answered before the body is read. */
-export const bodyRefused = () => plainError(413, 'This service takes no request body: give the parameters in the query string.');
-/**
- * Requests refused before any route reads them (operations/protocol-errors.ts): bytes Node's parser
- * cannot read, a URL that does not decode, a request too slow, too large, or with an `Expect` the
- * server cannot meet. Werkzeug's words, as Navitia (a Flask application) answers them.
- */
-export const badRequest = () => plainError(400, 'The browser (or proxy) sent a request that this server could not understand.');
-export const requestTimeout = () =>
-  plainError(408, "The server closed the network connection because the browser didn't finish the request within the specified time.");
-export const urlTooLong = () => plainError(414, 'The length of the requested URL exceeds the capacity limit for this server. The request cannot be processed.');
-export const unsupportedMediaType = () => plainError(415, 'The server does not support the media type transmitted in the request.');
-export const expectationFailed = () => plainError(417, 'The server could not meet the requirements of the Expect header');
-export const headersTooLarge = () => plainError(431, 'One or more header fields exceeds the maximum size.');
-/** Access (operations/access.ts): no or an unknown token when tokens are configured; past the rate limit. */
-export const noToken = () =>
-  plainError(401, 'no token. Send your token as the Authorization header, alone or as the user name of Basic authentication (an empty password)').withHeaders({
-    'www-authenticate': 'Basic realm="navette"',
-  });
-export const unknownToken = () => plainError(401, 'authentication refused: unknown token').withHeaders({ 'www-authenticate': 'Basic realm="navette"' });
-export const tooManyRequests = (perSecond: number | string, burst: number | string, retryAfterSec: number | string) =>
-  plainError(429, `too many requests: at most ${perSecond} per second (bursts of ${burst}) for one client; retry in ${retryAfterSec} s`).withHeaders({
-    'retry-after': String(retryAfterSec),
-  });
-export const notFoundRoute = () =>
-  plainError(404, 'The requested URL was not found on the server. If you entered the URL manually please check your spelling and try again.');
+export const coverageUnavailable = (coverage: { id: string; status: string }) => (coverage.status === 'dead' ? deadRegion(coverage.id) : loadingData());
 
 /** Status and error id after Navitia's rewrite: a 400 becomes 404 `unknown_object` unless the query string has a `filter` key (§8.3). */
 export function engineStatus(id: EngineErrorId, hasFilterKey: boolean): { status: number; id: EngineErrorId } {
@@ -175,44 +207,12 @@ export function errorReply(error: ApiError): ErrorReply {
 }
 
 /**
- * Every error of the catalogue above (X, Y for the values a message quotes), as docs/api.md's
- * "The error catalogue" table lists them; a test holds the two together. Parameter errors and the
- * filter's own messages are families of their own (docs/api.md, "Trips", gives their forms).
+ * Every error of the catalogue (X, Y, Z for the values a message quotes), as docs/api.md's "The
+ * error catalogue" table lists them; a test holds the two together.
  */
 export function errorCatalogue(): { status: number; id: string; message: string }[] {
-  const errors = [
-    unknownRegion('X'),
-    noRegionForCoordinates('X', 'Y'),
-    deadRegion('X'),
-    engineError('service_unavailable', LOADING_DATA),
-    notFoundRoute(),
-    methodNotAllowed(),
-    bodyRefused(),
-    badRequest(),
-    requestTimeout(),
-    urlTooLong(),
-    unsupportedMediaType(),
-    expectationFailed(),
-    headersTooLarge(),
-    noToken(),
-    unknownToken(),
-    tooManyRequests('X', 'Y', 'Z'),
-    unknownExternalCode('X'),
-    heatMapNoCentre(),
-    heatMapTwoCentres(),
-    heatMapNoMaxDuration(),
-    heatMapRidesharing(),
-    isochroneNoDuration(),
-    isochroneTooManyBoundaries(),
-    isochroneRidesharing(),
-    engineError('unknown_object', invalidEntryPoint('X')),
-    engineError('date_out_of_bounds', OUT_OF_PRODUCTION),
-    engineError('no_solution', NO_STREET_NETWORK),
-    engineError('service_unavailable', HEAT_MAPS_QUEUE_FULL),
-    odtLevelOnLinesOnly(),
-    missingParameter('X', ''),
-    searchWordAbsent(),
-  ];
+  const placeholders = ['X', 'Y', 'Z'];
+  const errors = Object.values(ERRORS).map((make) => (make as (...values: string[]) => ApiError)(...placeholders.slice(0, make.length)));
   return errors.map(({ body }) => {
     switch (body.family) {
       case 'engine':

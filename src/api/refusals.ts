@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CoverageRegistry } from '../service/coverage-registry.js';
-import { ALLOWED_METHODS, ApiError, badRequest, bodyRefused, engineError, errorReply, LOADING_DATA, methodNotAllowed, notFoundRoute } from './errors.js';
+import { ALLOWED_METHODS, ApiError, badRequest, bodyRefused, errorReply, loadingData, methodNotAllowed, notFoundRoute } from './errors.js';
 import { clientErrorOf } from './operations/protocol-errors.js';
 import { targetOf } from './targets.js';
 
@@ -50,7 +50,7 @@ export function registerRequestChecks(app: FastifyInstance): void {
 export function registerShardReadiness(app: FastifyInstance, registry: CoverageRegistry): void {
   app.addHook('onRequest', async (req, reply) => {
     if (!(req.raw.url ?? '').startsWith('/v1/') || registry.readiness() === 'ready') return;
-    return sendError(reply.header('retry-after', '1'), engineError('service_unavailable', LOADING_DATA));
+    return sendError(reply.header('retry-after', '1'), loadingData());
   });
 }
 

@@ -13,7 +13,7 @@ import { dayNumber } from '../../util/calendar.js';
 import { formatLocal } from '../../util/time-zones.js';
 import { parseDatetimeParam } from '../../util/api-datetime.js';
 import { resolveCoverage, type CoverageRef } from '../coverage/coverage-resolution.js';
-import { deadRegion, engineError, HEAT_MAPS_QUEUE_FULL, invalidEntryPoint, NO_STREET_NETWORK, OUT_OF_PRODUCTION, type ApiError, type EngineEnvelope } from '../errors.js';
+import { deadRegion, heatMapsQueueFull, invalidEntryPoint, noStreetNetwork, outOfProduction, type ApiError, type EngineEnvelope } from '../errors.js';
 import { inCoverage, type Answer, type EndpointContext } from '../endpoint.js';
 import { requestNow } from '../params.js';
 import { contextJson, publishersJson } from '../serialize.js';
@@ -48,10 +48,10 @@ export async function answerMap(ctx: EndpointContext, coverageRef: CoverageRef, 
     const t0 = params.datetime !== undefined ? parseDatetimeParam(params.datetime, timeZone) : nowSec;
     // the centre: typed ids that do not resolve fail before the date check, untyped ones after it
     const centre = resolveCentre(generation, placeId);
-    if (centre.kind === 'invalid') throw engineError('unknown_object', invalidEntryPoint(placeId));
-    if (!inProduction(generation, t0, timeZone)) throw engineError('date_out_of_bounds', OUT_OF_PRODUCTION);
-    if (centre.kind === 'unknown') throw engineError('unknown_object', invalidEntryPoint(placeId));
-    if (!generation.streets) throw engineError('no_solution', NO_STREET_NETWORK);
+    if (centre.kind === 'invalid') throw invalidEntryPoint(placeId);
+    if (!inProduction(generation, t0, timeZone)) throw outOfProduction();
+    if (centre.kind === 'unknown') throw invalidEntryPoint(placeId);
+    if (!generation.streets) throw noStreetNetwork();
 
     const query = buildQuery(params, generation, direction, centre, t0, map.maxDurationSec, boardSlackOf(coverage.config));
     const render: HeatMapRender = {
@@ -70,7 +70,7 @@ export async function answerMap(ctx: EndpointContext, coverageRef: CoverageRef, 
       if (e instanceof WorkUnavailable) {
         const headers = { 'retry-after': String(e.retryAfterSec) };
         if (e.reason === 'timeout') throw deadRegion(coverage.id).withHeaders(headers);
-        throw engineError('service_unavailable', HEAT_MAPS_QUEUE_FULL).withHeaders(headers);
+        throw heatMapsQueueFull().withHeaders(headers);
       }
       throw e;
     }
