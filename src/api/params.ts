@@ -173,6 +173,19 @@ export const CURRENT_DATETIME = {
   hidden: true,
 } as const satisfies ParamSpec;
 
+// The parameters several tables share, each defined once (their help text is the table's own).
+
+export const START_PAGE = { name: 'start_page', kind: 'int', default: 0, min: 0, description: 'Index of the page to return, from 0.' } as const satisfies ParamSpec;
+
+/** Objects per page, `byDefault` unless asked, at most the server's `maxCount`. */
+export const pageCount = <D extends number>(maxCount: number, byDefault: D, description: string) =>
+  ({ name: 'count', kind: 'int', default: byDefault, min: 0, clampMax: maxCount, description }) as const satisfies ParamSpec;
+
+/** Level of detail of the objects written, 0 to 3, 1 unless asked. */
+export const depthParam = (description: string) => ({ name: 'depth', kind: 'int', default: 1, min: 0, max: 3, description }) as const satisfies ParamSpec;
+
+export const disableGeojsonParam = (description: string) => ({ name: 'disable_geojson', kind: 'bool', default: false, description }) as const satisfies ParamSpec;
+
 /** The request's now in epoch seconds: `_current_datetime` when given, else the clock. */
 export function requestNow(params: { _current_datetime?: string | undefined }): number {
   const text = params._current_datetime;

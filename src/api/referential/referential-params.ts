@@ -4,7 +4,7 @@
  * speaking of the collection's objects.
  */
 import { missingParameter } from '../errors.js';
-import { CURRENT_DATETIME, type ParamSpec } from '../params.js';
+import { CURRENT_DATETIME, depthParam, disableGeojsonParam, pageCount, START_PAGE, type ParamSpec } from '../params.js';
 import type { Limits } from '../../service/limits.js';
 import { tripsParams } from '../trips/trips-params.js';
 
@@ -44,8 +44,8 @@ const PLACE_TYPES = ['stop_area', 'stop_point', 'address', 'poi', 'administrativ
 
 const Q_HELP = 'The text to search: a name or the start of one; accents, case and punctuation do not matter.';
 
-const DEPTH = { name: 'depth', kind: 'int', default: 1, min: 0, max: 3, description: 'Level of detail of the embedded stop areas and stop points, 0 to 3.' } as const satisfies ParamSpec;
-const DISABLE_GEOJSON = { name: 'disable_geojson', kind: 'bool', default: false, description: 'Accepted for Navitia clients; places carry no geometry.' } as const satisfies ParamSpec;
+const DEPTH = depthParam('Level of detail of the embedded stop areas and stop points, 0 to 3.');
+const DISABLE_GEOJSON = disableGeojsonParam('Accepted for Navitia clients; places carry no geometry.');
 
 /** `/places`: Navitia's parameters (its default types: stop areas, addresses, POIs, administrative regions). */
 export function placesParams(limits: Limits) {
@@ -58,7 +58,7 @@ export function placesParams(limits: Limits) {
       values: PLACE_TYPES,
       description: 'Types of the places searched; by default stop_area, address, poi and administrative_region (only stop areas and stop points exist here).',
     },
-    { name: 'count', kind: 'int', default: 10, min: 0, clampMax: limits.maxCount, description: `Number of places returned (at most ${limits.maxCount}).` },
+    pageCount(limits.maxCount, 10, `Number of places returned (at most ${limits.maxCount}).`),
     DEPTH,
     DISABLE_GEOJSON,
     CURRENT_DATETIME,
@@ -70,8 +70,8 @@ export function placesNearbyParams(limits: Limits) {
   return [
     { name: 'type', kind: 'enum', array: true, values: PLACE_TYPES, description: 'Types of the places returned; by default stop_area, stop_point and poi.' },
     { name: 'distance', kind: 'int', default: 500, min: 0, description: 'Radius of the search around the coordinate, in metres.' },
-    { name: 'count', kind: 'int', default: 10, min: 0, clampMax: limits.maxCount, description: `Number of places per page (at most ${limits.maxCount}).` },
-    { name: 'start_page', kind: 'int', default: 0, min: 0, description: 'Index of the page to return, from 0.' },
+    pageCount(limits.maxCount, 10, `Number of places per page (at most ${limits.maxCount}).`),
+    START_PAGE,
     DEPTH,
     DISABLE_GEOJSON,
     CURRENT_DATETIME,

@@ -1,5 +1,5 @@
-/** Query parameters of the eight trips operations (interface.md §4.1) and of the coverage endpoints. */
-import { CURRENT_DATETIME, type ParamSpec } from '../params.js';
+/** Query parameters of the eight trips operations and of the coverage endpoints (docs/api.md, Trips). */
+import { CURRENT_DATETIME, depthParam, disableGeojsonParam, pageCount, START_PAGE, type ParamSpec } from '../params.js';
 import type { Limits } from '../../service/limits.js';
 import { FRESHNESS_LEVELS } from '../../ptref/freshness.js';
 
@@ -8,9 +8,9 @@ const FILTER = { name: 'filter', kind: 'string', description: 'A filter expressi
 /** The table of the trips lists (`withFilter`) or of one trip. */
 export function tripsParams(limits: Limits, withFilter: boolean) {
   const params = [
-    { name: 'start_page', kind: 'int', default: 0, min: 0, description: 'Index of the page to return, from 0.' },
-    { name: 'count', kind: 'int', default: 25, min: 0, clampMax: limits.maxCount, description: `Number of trips per page (at most ${limits.maxCount}).` },
-    { name: 'depth', kind: 'int', default: 1, min: 0, max: 3, description: 'Level of detail of the returned trips, 0 to 3: from 2 on, trips carry their headsign, route, line and modes, and from 3 on their geometry.' },
+    START_PAGE,
+    pageCount(limits.maxCount, 25, `Number of trips per page (at most ${limits.maxCount}).`),
+    depthParam('Level of detail of the returned trips, 0 to 3: from 2 on, trips carry their headsign, route, line and modes, and from 3 on their geometry.'),
     { name: 'forbidden_id', kind: 'string', array: true, deprecated: true, description: 'Deprecated alias of forbidden_uris[].' },
     { name: 'forbidden_uris', kind: 'string', array: true, description: 'Ids of objects (lines, stop points, modes, networks, trips…) whose trips are left out.' },
     { name: 'external_code', kind: 'string', description: 'Only the trips with this external code (GTFS trip_id or trip_short_name).' },
@@ -20,7 +20,7 @@ export function tripsParams(limits: Limits, withFilter: boolean) {
     { name: 'distance', kind: 'int', default: 200, description: 'Radius in metres around a coordinate given in the path.' },
     { name: 'since', kind: 'datetime', description: 'Only the trips with a run whose first departure is at or after this time (local time of the coverage unless an offset is given).' },
     { name: 'until', kind: 'datetime', description: 'Only the trips with a run whose first departure is at or before this time.' },
-    { name: 'disable_geojson', kind: 'bool', default: false, description: 'When true, no geometry is returned.' },
+    disableGeojsonParam('When true, no geometry is returned.'),
     { name: 'disable_disruption', kind: 'bool', default: false, description: 'When true, the disruptions list of the response is empty.' },
     { name: 'tags', kind: 'string', array: true, description: 'Only the trips impacted by a disruption that carries one of these tags.' },
     CURRENT_DATETIME,
@@ -29,6 +29,6 @@ export function tripsParams(limits: Limits, withFilter: boolean) {
 }
 
 export const COVERAGE_PARAMS = [
-  { name: 'disable_geojson', kind: 'bool', default: false, description: 'When true, the shape of the coverage is not returned.' },
+  disableGeojsonParam('When true, the shape of the coverage is not returned.'),
   CURRENT_DATETIME,
 ] as const satisfies readonly ParamSpec[];
