@@ -15,6 +15,11 @@ export interface ParamSpec {
   /** Repeatable: `name[]=a&name[]=b` (the bare `name=a` form is accepted too). */
   array?: boolean;
   default?: number | string | boolean;
+  /**
+   * The value when neither the request nor what stands in for it (a heat map's traveller profile)
+   * gives one: shown as the default in the documents, applied by the endpoint, which knows the order.
+   */
+  fallback?: number;
   /** Allowed values of an enum (or of each item of an enum array). */
   values?: readonly string[];
   description: string;
@@ -210,6 +215,7 @@ export function swaggerParameters(specs: readonly ParamSpec[]): Record<string, u
       if (spec.array) Object.assign(p, { type: 'array', items: item, collectionFormat: 'multi' });
       else Object.assign(p, item);
       if (spec.default !== undefined) p['default'] = spec.default;
+      else if (spec.fallback !== undefined) p['default'] = spec.fallback;
       if (spec.min !== undefined) p['minimum'] = spec.min;
       if (spec.max !== undefined) p['maximum'] = spec.max;
       if (spec.deprecated) p['x-deprecated'] = true; // Swagger 2.0 parameters have no `deprecated`

@@ -30,12 +30,12 @@
  *     stop reached, its arrival plus the straight-line walk from it (no limit but the horizon).
  *   - Times are epoch seconds; a value is truncated to whole seconds like the heat map's.
  */
-import { COVERAGE_DEFAULTS } from '../../src/api/heat-maps/traveler-profiles.js';
+import { MAP_FALLBACKS } from '../../src/api/heat-maps/heat-maps-params.js';
 import { gtfsTime, RawFeed, routeTimezones, serviceDayOrigin, serviceDays } from './raw-gtfs.js';
 
 export const DETOUR = 1.3;
-export const WALKING_SPEED = COVERAGE_DEFAULTS.walking_speed;
-export const ACCESS_MAX_SEC = COVERAGE_DEFAULTS.max_duration_to_pt;
+export const WALKING_SPEED = MAP_FALLBACKS['walking_speed']!;
+export const ACCESS_MAX_SEC = MAP_FALLBACKS['max_duration_to_pt']!;
 export const TRANSFER_RADIUS_M = 500;
 const EARTH_RADIUS_M = 6_371_008.8;
 const DAY_SEC = 86400;

@@ -6,7 +6,7 @@
  * pgRouting's streets).
  */
 import path from 'node:path';
-import { COVERAGE_DEFAULTS } from '../../src/api/heat-maps/traveler-profiles.js';
+import { MAP_FALLBACKS } from '../../src/api/heat-maps/heat-maps-params.js';
 import { LINK_RADIUS_M } from '../../src/model/street-graph.js';
 import { DEFAULT_BOARD_SLACK_SEC } from '../../src/service/coverage-config.js';
 import { TRANSFER_HORIZON_M } from '../../src/service/street-data.js';
@@ -37,7 +37,7 @@ export const RNV_MANNHEIM: City = {
   gtfs: [path.join(SHARED_DATA, 'rnv-mannheim', 'gtfs.zip')],
   osm: path.join(SHARED_DATA, 'rnv-mannheim', 'osm.pbf'),
   datetime: '20161108T080000',
-  walkingSpeed: COVERAGE_DEFAULTS.walking_speed,
+  walkingSpeed: MAP_FALLBACKS['walking_speed']!,
 };
 
 /** How the centres are drawn: seeded, at most one per stratum of the network's box, near a street. */
@@ -75,8 +75,8 @@ export const RULES = {
   /** a point (centre, stop, cell centre) farther than this from every street is not linked: nobody walks to or from it */
   linkRadiusM: LINK_RADIUS_M,
   /** longest walk from the centre to a stop, and from a stop to a cell (the API's default max_duration_to_pt) */
-  accessMaxSec: COVERAGE_DEFAULTS.max_duration_to_pt,
-  egressMaxSec: COVERAGE_DEFAULTS.max_duration_to_pt,
+  accessMaxSec: MAP_FALLBACKS['max_duration_to_pt']!,
+  egressMaxSec: MAP_FALLBACKS['max_duration_to_pt']!,
   /** longest walk between two vehicles (offsets included) */
   transferMaxM: TRANSFER_HORIZON_M,
   /** a rider is at the stop this long before the vehicle leaves, at every boarding (60 s) */

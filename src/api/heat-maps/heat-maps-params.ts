@@ -1,4 +1,4 @@
-/** Query parameters of the heat-map and isochrone operations (interface.md, heat maps; decisions.md, Heat maps and Isochrones). */
+/** Query parameters of the heat-map and isochrone operations (docs/api.md, Heat maps and Isochrones). */
 import { CURRENT_DATETIME, type ParamSpec, type ParamsOf } from '../params.js';
 import { type Limits } from '../../service/limits.js';
 import { FRESHNESS_LEVELS } from '../../ptref/freshness.js';
@@ -15,20 +15,31 @@ export const ISOCHRONE_RESOLUTION = 400;
 export const DEFAULT_SIMPLIFY_M = 10;
 export const TRAVELER_TYPES = ['standard', 'slow_walker', 'fast_walker', 'luggage', 'wheelchair', 'cyclist', 'motorist'] as const;
 
-const speed = <M extends StreetMode>(mode: M, max: number, what: string) =>
+/** A street leg to or from public transport lasts at most this long unless asked or profiled otherwise, seconds. */
+const MAX_DURATION_TO_PT = 1800;
+
+/** A mode's speed; `fallback` is the coverage's, under the request's and the traveller profile's. */
+const speed = <M extends StreetMode>(mode: M, max: number, what: string, fallback: number) =>
   ({
     name: `${mode}_speed`,
     kind: 'float',
     min: 0.01,
     max,
+    fallback,
     description: `${what} speed in metres per second, from 0.01 to ${max}.`,
   }) as const satisfies ParamSpec;
 const toPt = <M extends StreetMode>(mode: M, what: string) =>
   ({
     name: `max_${mode}_duration_to_pt`,
     kind: 'int',
+    fallback: MAX_DURATION_TO_PT,
     description: `Longest ${what} leg to or from public transport, in seconds.`,
   }) as const satisfies ParamSpec;
+
+/** The coverage's value of each parameter that has one under the traveller profile's (`fallback`). */
+export const MAP_FALLBACKS: Readonly<Record<string, number>> = Object.fromEntries(
+  (mapParams() as readonly ParamSpec[]).flatMap((spec) => (spec.fallback === undefined ? [] : [[spec.name, spec.fallback]])),
+);
 
 /** The parameters of a map request as the shared flow reads them (map-flow.ts, map-query.ts). */
 export type MapParams = ParamsOf<ReturnType<typeof mapParams>> & { resolution: number };
@@ -50,7 +61,7 @@ export function mapParams() {
     { name: 'min_nb_transfers', kind: 'int', default: 0, description: 'Smallest number of transfers of a journey that reaches a stop by public transport.' },
     { name: 'first_section_mode', kind: 'enum', array: true, values: STREET_MODES, description: 'Modes from the centre of a departure map to public transport (and of the cells of an arrival map). Walking by default.' },
     { name: 'last_section_mode', kind: 'enum', array: true, values: STREET_MODES, description: 'Modes from public transport to the cells of a departure map (and to the centre of an arrival map). Walking by default.' },
-    { name: 'max_duration_to_pt', kind: 'int', description: 'Longest street leg to or from public transport, in seconds, for every mode.' },
+    { name: 'max_duration_to_pt', kind: 'int', fallback: MAX_DURATION_TO_PT, description: 'Longest street leg to or from public transport, in seconds, for every mode.' },
     toPt('walking', 'walking'),
     toPt('bike', 'bike'),
     toPt('bss', 'bike-sharing'),
@@ -58,13 +69,13 @@ export function mapParams() {
     toPt('ridesharing', 'ridesharing'),
     toPt('car_no_park', 'car (without parking)'),
     toPt('taxi', 'taxi'),
-    speed('walking', 4, 'Walking'),
-    speed('bike', 15, 'Cycling'),
-    speed('bss', 15, 'Bike-sharing'),
-    speed('car', 50, 'Driving'),
-    speed('ridesharing', 50, 'Ridesharing'),
-    speed('car_no_park', 50, 'Driving (without parking)'),
-    speed('taxi', 50, 'Taxi'),
+    speed('walking', 4, 'Walking', 1.12),
+    speed('bike', 15, 'Cycling', 4.1),
+    speed('bss', 15, 'Bike-sharing', 4.1),
+    speed('car', 50, 'Driving', 11.11),
+    speed('ridesharing', 50, 'Ridesharing', 6.94),
+    speed('car_no_park', 50, 'Driving (without parking)', 11.11),
+    speed('taxi', 50, 'Taxi', 11.11),
     { name: 'forbidden_uris', kind: 'string', array: true, description: 'Public transport objects not to use: lines, routes, networks, modes, stop points, stop areas.' },
     { name: 'allowed_id', kind: 'string', array: true, description: 'Only these public transport objects may be used (with forbidden_uris[] also applied).' },
     { name: 'disruption_active', kind: 'bool', default: false, deprecated: true, description: 'Deprecated: true is data_freshness=realtime.' },

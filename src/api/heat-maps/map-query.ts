@@ -7,10 +7,10 @@ import type { HeatMapMode, HeatMapQuery } from '../../routing/heat-map.js';
 import type { Generation } from '../../service/generation.js';
 import type { FreshnessLevel } from '../../ptref/freshness.js';
 import type { Centre } from './map-centre.js';
-import type { MapParams } from './heat-maps-params.js';
-import { COVERAGE_DEFAULTS, TRAVELER_PROFILES } from './traveler-profiles.js';
+import { MAP_FALLBACKS, type MapParams } from './heat-maps-params.js';
+import { TRAVELER_PROFILES } from './traveler-profiles.js';
 
-/** Request parameters, traveller profile and coverage defaults → the computation's query. */
+/** Request parameters, traveller profile and the tables' fallbacks (heat-maps-params.ts) → the computation's query. */
 export function buildQuery(
   params: MapParams,
   g: Generation,
@@ -32,15 +32,15 @@ export function buildQuery(
   const endModes = direction === 'departure' ? last : first;
   const directModes = given('direct_path_mode');
   const speeds = {
-    walking: params.walking_speed ?? profile?.walking_speed ?? COVERAGE_DEFAULTS.walking_speed,
-    bike: params.bike_speed ?? profile?.bike_speed ?? COVERAGE_DEFAULTS.bike_speed,
-    bss: params.bss_speed ?? profile?.bss_speed ?? COVERAGE_DEFAULTS.bss_speed,
-    car: params.car_speed ?? profile?.car_speed ?? COVERAGE_DEFAULTS.car_speed,
-    car_no_park: params.car_no_park_speed ?? COVERAGE_DEFAULTS.car_no_park_speed,
-    taxi: params.taxi_speed ?? COVERAGE_DEFAULTS.taxi_speed,
+    walking: params.walking_speed ?? profile?.walking_speed ?? MAP_FALLBACKS['walking_speed']!,
+    bike: params.bike_speed ?? profile?.bike_speed ?? MAP_FALLBACKS['bike_speed']!,
+    bss: params.bss_speed ?? profile?.bss_speed ?? MAP_FALLBACKS['bss_speed']!,
+    car: params.car_speed ?? profile?.car_speed ?? MAP_FALLBACKS['car_speed']!,
+    car_no_park: params.car_no_park_speed ?? MAP_FALLBACKS['car_no_park_speed']!,
+    taxi: params.taxi_speed ?? MAP_FALLBACKS['taxi_speed']!,
   };
   const toPt = (mode: HeatMapMode, profileValue: number | undefined) =>
-    params.max_duration_to_pt ?? params[`max_${mode}_duration_to_pt`] ?? profileValue ?? COVERAGE_DEFAULTS.max_duration_to_pt;
+    params.max_duration_to_pt ?? params[`max_${mode}_duration_to_pt`] ?? profileValue ?? MAP_FALLBACKS['max_duration_to_pt']!;
   const maxToPtSec = {
     walking: toPt('walking', profile?.max_walking_duration_to_pt),
     bike: toPt('bike', profile?.max_bike_duration_to_pt),

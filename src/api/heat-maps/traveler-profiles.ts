@@ -1,6 +1,7 @@
 /**
- * Traveller profiles of `traveler_type` (navitia-heat-maps.md §5.3): speeds, access limits, modes
- * and accessibility. A profile fills only what the request leaves unset.
+ * Traveller profiles of `traveler_type` (Navitia's): speeds, access limits, modes and
+ * accessibility. A profile fills only what the request leaves unset; what neither sets takes the
+ * parameter table's fallback (heat-maps-params.ts).
  */
 import type { StreetMode } from './heat-maps-params.js';
 
@@ -35,15 +36,3 @@ export const TRAVELER_PROFILES: Record<string, TravelerProfile> = {
   cyclist: { walking_speed: 1.11, bike_speed: 3.33, bss_speed: 3.33, car_speed: 11.11, ...limits(1200, 1200, 1200, 1200), first_section_mode: everyday, last_section_mode: ['walking', 'bss'], wheelchair: false },
   motorist: { walking_speed: 1.11, bike_speed: 3.33, bss_speed: 3.33, car_speed: 11.11, ...limits(900, 1200, 1200, 2100), first_section_mode: ['walking', 'car'], last_section_mode: ['walking'], wheelchair: false },
 };
-
-/** Coverage defaults when neither the request nor a profile sets a value (navitia-heat-maps.md §5.2). */
-export const COVERAGE_DEFAULTS = {
-  walking_speed: 1.12,
-  bike_speed: 4.1,
-  bss_speed: 4.1,
-  car_speed: 11.11,
-  car_no_park_speed: 11.11,
-  taxi_speed: 11.11,
-  ridesharing_speed: 6.94,
-  max_duration_to_pt: 1800,
-} as const;
