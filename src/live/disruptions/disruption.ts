@@ -2,19 +2,14 @@
  * A disruption as the server holds it, whatever its source (the disruptions file or a GTFS-Realtime
  * ServiceAlert): one impact, its periods as instants, its impacted objects as referential indexes.
  */
+import { ALERT_EFFECTS, type AlertEffect } from '../realtime/gtfs-rt.js';
 
-/** Effects of Navitia's severities (those of GTFS-Realtime alerts). */
-export const EFFECTS = [
-  'NO_SERVICE',
-  'REDUCED_SERVICE',
-  'SIGNIFICANT_DELAYS',
-  'DETOUR',
-  'ADDITIONAL_SERVICE',
-  'MODIFIED_SERVICE',
-  'OTHER_EFFECT',
-  'UNKNOWN_EFFECT',
-  'STOP_MOVED',
-] as const;
+
+/**
+ * Effects of Navitia's severities: GTFS-Realtime's, but for the two its later revision added
+ * (NO_EFFECT, ACCESSIBILITY_ISSUE; an alert with one of them reads as OTHER_EFFECT, alerts.ts).
+ */
+export const EFFECTS = ALERT_EFFECTS.slice(0, ALERT_EFFECTS.indexOf('NO_EFFECT')) as readonly Exclude<AlertEffect, 'NO_EFFECT' | 'ACCESSIBILITY_ISSUE'>[];
 export type Effect = (typeof EFFECTS)[number];
 
 /** Object types a disruption may impact. */

@@ -35,31 +35,37 @@ export type OccupancyStatus =
   | 'NOT_ACCEPTING_PASSENGERS'
   | 'NO_DATA_AVAILABLE'
   | 'NOT_BOARDABLE';
-export type AlertCause =
-  | 'UNKNOWN_CAUSE'
-  | 'OTHER_CAUSE'
-  | 'TECHNICAL_PROBLEM'
-  | 'STRIKE'
-  | 'DEMONSTRATION'
-  | 'ACCIDENT'
-  | 'HOLIDAY'
-  | 'WEATHER'
-  | 'MAINTENANCE'
-  | 'CONSTRUCTION'
-  | 'POLICE_ACTIVITY'
-  | 'MEDICAL_EMERGENCY';
-export type AlertEffect =
-  | 'NO_SERVICE'
-  | 'REDUCED_SERVICE'
-  | 'SIGNIFICANT_DELAYS'
-  | 'DETOUR'
-  | 'ADDITIONAL_SERVICE'
-  | 'MODIFIED_SERVICE'
-  | 'OTHER_EFFECT'
-  | 'UNKNOWN_EFFECT'
-  | 'STOP_MOVED'
-  | 'NO_EFFECT'
-  | 'ACCESSIBILITY_ISSUE';
+/** GTFS-Realtime's Alert causes, in the order of their numbers in the protocol (from 1). */
+export const ALERT_CAUSES = [
+  'UNKNOWN_CAUSE',
+  'OTHER_CAUSE',
+  'TECHNICAL_PROBLEM',
+  'STRIKE',
+  'DEMONSTRATION',
+  'ACCIDENT',
+  'HOLIDAY',
+  'WEATHER',
+  'MAINTENANCE',
+  'CONSTRUCTION',
+  'POLICE_ACTIVITY',
+  'MEDICAL_EMERGENCY',
+] as const;
+export type AlertCause = (typeof ALERT_CAUSES)[number];
+/** GTFS-Realtime's Alert effects, in the order of their numbers in the protocol (from 1). */
+export const ALERT_EFFECTS = [
+  'NO_SERVICE',
+  'REDUCED_SERVICE',
+  'SIGNIFICANT_DELAYS',
+  'DETOUR',
+  'ADDITIONAL_SERVICE',
+  'MODIFIED_SERVICE',
+  'OTHER_EFFECT',
+  'UNKNOWN_EFFECT',
+  'STOP_MOVED',
+  'NO_EFFECT',
+  'ACCESSIBILITY_ISSUE',
+] as const;
+export type AlertEffect = (typeof ALERT_EFFECTS)[number];
 
 export interface FeedMessage {
   header: FeedHeader;
@@ -221,35 +227,8 @@ const OCCUPANCY: readonly OccupancyStatus[] = [
   'NO_DATA_AVAILABLE',
   'NOT_BOARDABLE',
 ];
-const CAUSE: readonly (AlertCause | null)[] = [
-  null,
-  'UNKNOWN_CAUSE',
-  'OTHER_CAUSE',
-  'TECHNICAL_PROBLEM',
-  'STRIKE',
-  'DEMONSTRATION',
-  'ACCIDENT',
-  'HOLIDAY',
-  'WEATHER',
-  'MAINTENANCE',
-  'CONSTRUCTION',
-  'POLICE_ACTIVITY',
-  'MEDICAL_EMERGENCY',
-];
-const EFFECT: readonly (AlertEffect | null)[] = [
-  null,
-  'NO_SERVICE',
-  'REDUCED_SERVICE',
-  'SIGNIFICANT_DELAYS',
-  'DETOUR',
-  'ADDITIONAL_SERVICE',
-  'MODIFIED_SERVICE',
-  'OTHER_EFFECT',
-  'UNKNOWN_EFFECT',
-  'STOP_MOVED',
-  'NO_EFFECT',
-  'ACCESSIBILITY_ISSUE',
-];
+const CAUSE: readonly (AlertCause | null)[] = [null, ...ALERT_CAUSES];
+const EFFECT: readonly (AlertEffect | null)[] = [null, ...ALERT_EFFECTS];
 
 // ---------------------------------------------------------------------------------------------
 // Decoding
