@@ -71,7 +71,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Only a real preflight (Origin and Access-Control-Request-Method, as browsers send it) is answered
   // by the CORS plugin, in its hook, before the access check: a browser never sends a token with one,
   // and the answer tells nothing but the CORS settings. Any other OPTIONS is an ordinary request: the
-  // access check, then `OPTIONS <endpoint>?schema=true` reaches the schema route (decisions.md).
+  // access check, then `OPTIONS <endpoint>?schema=true` reaches the schema route (docs/api.md, Answers and the schema).
   const cors = { ...CORS, origin: options.corsOrigin ?? '*' };
   await app.register(corsPlugin, { delegator: (req, cb) => cb(null, { ...cors, preflight: isPreflight(req) }) });
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip', 'deflate'] });

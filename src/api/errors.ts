@@ -1,6 +1,6 @@
 /**
  * Every error the API can answer, in one catalogue, and the one place that turns them into
- * Navitia's wire shapes (navitia-trips.md §8.1):
+ * Navitia's wire shapes (docs/api.md, The error catalogue):
  *
  *   A. parameter  400  {"message": "parameter \"<name>\" invalid: <reason>\n<name> description: <help>"}
  *   B. http       4xx/5xx {"error": {"id", "message"}, "message"}            (unknown region, dead…)

@@ -41,7 +41,7 @@ export interface PageInfo {
   itemsOnPage: number;
 }
 
-/** previous / next / last / first links (navitia-trips.md §3.4). */
+/** previous / next / last / first links (Navitia's, docs/api.md, Trips). */
 /** The templated link to one object of a coverage's collection (`…/lines/{lines.id}`). */
 export function objectLink(base: string, coverage: string, collection: string): Link {
   return { href: cleanHref(`${base}/v1/coverage/${coverage}/${collection}/{${collection}.id}`), templated: true, rel: collection, type: collection };

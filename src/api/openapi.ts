@@ -351,7 +351,7 @@ const DEFINITIONS: Record<string, Json> = {
     }),
   }),
   Coverages: object({ regions: arrayOf(ref('Region')), links: arrayOf(ref('Link')), context: ref('Context') }),
-  /** Every error shape (navitia-trips.md §8.1): a message, an http error, or an engine error in its envelope. */
+  /** Every error shape (docs/api.md, The error catalogue): a message, an http error, or an engine error in its envelope. */
   Error: object(
     {
       message: str,

@@ -1,6 +1,6 @@
 /**
  * The heat-map response written straight into one Buffer (a 500 × 500 grid is about 1.3 MB of
- * JSON): Navitia's shape (navitia-heat-maps.md §2), `lines[i]` the longitude bands west to east,
+ * JSON): Navitia's shape (docs/api.md, Heat maps), `lines[i]` the longitude bands west to east,
  * `duration[j]` the latitude bands south to north, whole seconds or null.
  */
 import type { Grid } from '../routing/grid.js';

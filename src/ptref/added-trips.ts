@@ -24,7 +24,7 @@ export class AddedTrips {
   /** trip index of added trip 0 */
   readonly firstIndex: number;
   readonly runs: AddedRun[];
-  /** per added trip: its name (its line's code, else its id: decisions.md, "name of a trip") */
+  /** per added trip: its name (its line's code, else its id: docs/realtime-and-disruptions.md, Realtime) */
   readonly names: string[];
   /** per added trip: agency of its line, NO_NETWORK without a line */
   readonly network: Int32Array;

@@ -1,5 +1,5 @@
 /**
- * One heat map, end to end (navitia-heat-maps.md §3, with the changes of decisions.md):
+ * One heat map, end to end (docs/api.md, "How a map is made"):
  *
  *   1. access: the centre's free stops and their footpaths, the stops within the free radius, and
  *      the stops reached on the street by each access mode within its limit;

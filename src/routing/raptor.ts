@@ -1,6 +1,6 @@
 /**
  * One-to-all RAPTOR (Delling, Pajor, Werneck, "Round-Based Public Transit Routing", Transportation
- * Science 49(3), 2015), as the heat maps need it (navitia-heat-maps.md §3.5): from the stops reached
+ * Science 49(3), 2015), as the heat maps need it (docs/api.md, Heat maps): from the stops reached
  * from the centre, the best time at which every stop is reached *by a vehicle*, within a bound.
  *
  * Round k rides a k-th vehicle:

@@ -1,6 +1,6 @@
 /**
  * From the coverage segment of a path (`{region}` or `{lon};{lat}`) to a coverage
- * (navitia-trips.md §5).
+ * (docs/api.md, Coverages).
  */
 import type { Coverage, CoverageRegistry } from '../../service/coverage-registry.js';
 import { noRegionForCoordinates, unknownRegion } from '../errors.js';

@@ -1,7 +1,7 @@
 /**
  * The PT-referential collections: `/v1/coverage/{region | lon;lat}[/{uri}]/{collection}[/{id}]` for
  * networks, lines, routes, stop areas, stop points, physical and commercial modes, companies and
- * vehicle journeys. The trips' pipeline (navitia-trips.md §2) over another object type: the same
+ * vehicle journeys. The trips' road (endpoint.ts) over another object type: the same
  * query, filter evaluator, paging, errors and envelope; objects by depth from pt-objects-json.ts.
  */
 import type { Limits } from '../../service/limits.js';
