@@ -10,6 +10,9 @@
  * "offsets": …, "values": …}, its values laid end to end; any other map is {"$m": [[key, value]…]};
  * a number JSON cannot write (NaN, ±Infinity) is {"$num": "NaN"}; undefined in an array is
  * {"$undef": 1}. An array met twice is written once and decodes to one view, met twice.
+ *
+ * Decoding trusts nothing of the description: it refuses what encodeTree could not have written
+ * (see decodeTree), so that a crafted file fails here with a message rather than later in a reader.
  */
 
 type TypedArray = Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array;
@@ -117,52 +120,137 @@ export function encodeTree(tree: unknown): EncodedTree {
   return { description, chunks, byteLength };
 }
 
-/** The tree `description` stood for, its typed arrays views on `block`. */
+/**
+ * The one key refused anywhere in the JSON of a snapshot (meta or description). JSON.parse makes it
+ * an ordinary own property, but an assignment or Object.assign of that object would set a
+ * prototype instead: a crafted file could then change what every object of the process inherits.
+ */
+export const PROTOTYPE_KEY = '__proto__';
+
+/** The path of the first `__proto__` key in a parsed JSON value, or undefined when it has none. */
+export function prototypeKeyPath(value: unknown, at = ''): string | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = prototypeKeyPath(value[i], `${at}[${i}]`);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  for (const key of Object.keys(value)) {
+    if (key === PROTOTYPE_KEY) return `${at}.${key}`;
+    const found = prototypeKeyPath((value as Record<string, unknown>)[key], `${at}.${key}`);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** The strings encodeTree writes for the numbers JSON cannot write. */
+const NON_FINITE = new Map<unknown, number>([
+  ['NaN', NaN],
+  ['Infinity', Infinity],
+  ['-Infinity', -Infinity],
+]);
+
+/**
+ * The tree `description` stood for, its typed arrays views on `block`. Throws when the description
+ * is not one encodeTree could have written: a reference that is not an array kind, a whole aligned
+ * offset and a whole length inside the block; a map of arrays whose offsets do not cut its values;
+ * a `__proto__` key. What the tree must hold beyond that is its reader's business (for a coverage,
+ * service/snapshot-schema.ts).
+ */
 export function decodeTree(description: unknown, block: SharedArrayBuffer | ArrayBuffer): unknown {
   const views = new Map<string, TypedArray>();
 
-  function view(ref: { $a: number; o: number; n: number }): TypedArray {
-    const key = `${ref.$a}:${ref.o}:${ref.n}`;
+  function view(ref: unknown, at: string): TypedArray {
+    const { $a: kind, o: offset, n: length } = (ref ?? {}) as Record<string, unknown>;
+    if (!isWhole(kind) || kind >= KINDS.length || !isWhole(offset) || !isWhole(length)) {
+      throw new Error(`${where(at)} is not an array reference (a kind, a whole offset and a whole length)`);
+    }
+    const key = `${kind}:${offset}:${length}`;
     let v = views.get(key);
     if (!v) {
-      const Kind = KINDS[ref.$a];
-      if (!Kind || ref.o % ALIGN !== 0 || ref.o + ref.n * Kind.BYTES_PER_ELEMENT > block.byteLength) {
-        throw new Error(`snapshot: an array lies outside the data block (${key})`);
+      const Kind = KINDS[kind]!;
+      if (offset % ALIGN !== 0 || offset + length * Kind.BYTES_PER_ELEMENT > block.byteLength) {
+        throw new Error(`${where(at)} lies outside the data block (${key})`);
       }
-      v = new Kind(block as ArrayBuffer, ref.o, ref.n);
+      v = new Kind(block as ArrayBuffer, offset, length);
       views.set(key, v);
     }
     return v;
   }
 
-  function node(v: unknown): unknown {
+  /** A map whose values are all Uint32Arrays: its keys, and offsets that cut its values in order. */
+  function arrayMap(o: Record<string, unknown>, at: string): Map<string, Uint32Array> {
+    const keys = o['$mu32'];
+    const offsets = view(o['offsets'], join(at, 'offsets'));
+    const values = view(o['values'], join(at, 'values'));
+    if (!Array.isArray(keys) || !(offsets instanceof Uint32Array) || !(values instanceof Uint32Array) || offsets.length !== keys.length + 1) {
+      throw new Error(`${where(at)} is not a map of arrays (a list of keys, Uint32Array values, and Uint32Array offsets one more than the keys)`);
+    }
+    if (offsets[0] !== 0 || offsets[keys.length] !== values.length) throw new Error(`${where(at)}: the offsets do not span the values`);
+    const m = new Map<string, Uint32Array>();
+    for (let i = 0; i < keys.length; i++) {
+      const k: unknown = keys[i];
+      if (typeof k !== 'string') throw new Error(`${where(at)}: key ${i} is not a string`);
+      if (offsets[i + 1]! < offsets[i]!) throw new Error(`${where(at)}: the offsets decrease at key ${i}`);
+      m.set(k, values.subarray(offsets[i]!, offsets[i + 1]!));
+    }
+    return m;
+  }
+
+  function node(v: unknown, at: string): unknown {
     if (v === null || typeof v !== 'object') return v;
     if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) {
         const x = v[i];
-        if (x !== null && typeof x === 'object') v[i] = node(x);
+        // (the path of an element is made only for an element that is an object)
+        if (x !== null && typeof x === 'object') v[i] = node(x, `${at}[${i}]`);
       }
       return v;
     }
     const o = v as Record<string, unknown>;
-    if ('$a' in o) return view(o as { $a: number; o: number; n: number });
-    if ('$mu32' in o) {
-      const keys = o['$mu32'] as string[];
-      const offsets = view(o['offsets'] as { $a: number; o: number; n: number }) as Uint32Array;
-      const values = view(o['values'] as { $a: number; o: number; n: number }) as Uint32Array;
-      const m = new Map<string, Uint32Array>();
-      for (let i = 0; i < keys.length; i++) m.set(keys[i]!, values.subarray(offsets[i]!, offsets[i + 1]!));
+    if (Object.hasOwn(o, '$a')) return view(o, at);
+    if (Object.hasOwn(o, '$mu32')) return arrayMap(o, at);
+    if (Object.hasOwn(o, '$m')) {
+      const entries = o['$m'];
+      if (!Array.isArray(entries)) throw new Error(`${where(at)} is not a map (a list of entries)`);
+      const m = new Map<unknown, unknown>();
+      for (let i = 0; i < entries.length; i++) {
+        const entry: unknown = entries[i];
+        if (!Array.isArray(entry) || entry.length !== 2) throw new Error(`${where(at)}: entry ${i} is not a [key, value] pair`);
+        m.set(node(entry[0], `${at}{${i}}`), node(entry[1], `${at}{${i}}`));
+      }
       return m;
     }
-    if ('$m' in o) return new Map((o['$m'] as [unknown, unknown][]).map(([k, x]) => [node(k), node(x)]));
-    if ('$num' in o) return Number(o['$num']);
-    if ('$undef' in o) return undefined;
+    if (Object.hasOwn(o, '$num')) {
+      const n = NON_FINITE.get(o['$num']);
+      if (n === undefined) throw new Error(`${where(at)} is not a number JSON cannot write (NaN, Infinity, -Infinity)`);
+      return n;
+    }
+    if (Object.hasOwn(o, '$undef')) return undefined;
     for (const k of Object.keys(o)) {
+      if (k === PROTOTYPE_KEY) throw new Error(`${join(at, k)}: a key the description may not hold`);
       const x = o[k];
-      if (x !== null && typeof x === 'object') o[k] = node(x);
+      if (x !== null && typeof x === 'object') o[k] = node(x, join(at, k));
     }
     return o;
   }
 
-  return node(description);
+  return node(description, '');
+}
+
+/** The value at path `at`, as an error names it. */
+function where(at: string): string {
+  return at || 'its tree';
+}
+
+/** The path of field `key` of the value at `at` ('' for the tree). */
+function join(at: string, key: string): string {
+  return at ? `${at}.${key}` : key;
+}
+
+/** A whole number that may index or size an array: not negative, not a fraction, not a string. */
+function isWhole(n: unknown): n is number {
+  return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
 }

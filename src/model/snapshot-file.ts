@@ -14,13 +14,16 @@
  *
  * The format version and the meta are read first, so a file of another format or built from other
  * data is refused before the rest is read. Every length is checked against the file's size before
- * it is used, and the checksum covers the whole file but the magic (which is compared): whatever
- * is wrong with a file, damaged or crafted, it is refused with a SnapshotError, the ordinary
- * refusal after which the coverage loads from its sources.
+ * it is used, and the checksum covers the whole file but the magic (which is compared). The
+ * checksum catches damage, not a crafted file (whoever writes one computes it too): the JSON may
+ * hold no `__proto__` key, the description is decoded strictly (snapshot-codec.ts), and the reader
+ * checks the tree against what it reads before using any of it (for a coverage,
+ * service/snapshot-schema.ts). Whatever is wrong with a file, damaged or crafted, it is refused
+ * with a SnapshotError, the ordinary refusal after which the coverage loads from its sources.
  */
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
-import { decodeTree, encodeTree } from './snapshot-codec.js';
+import { decodeTree, encodeTree, prototypeKeyPath } from './snapshot-codec.js';
 
 /**
  * Bump when the layout of the compiled data changes, or what it means (3: stops linked after the
@@ -128,7 +131,9 @@ async function readOpened<M>(handle: FileHandle, file: string, accept: (meta: M)
   } catch {
     throw new SnapshotError(`${file} is damaged: its header is not readable`);
   }
-  if (meta === null || typeof meta !== 'object') throw new SnapshotError(`${file} is damaged: its header is not readable`);
+  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) throw new SnapshotError(`${file} is damaged: its header is not readable`);
+  const prototypeKey = prototypeKeyPath(meta);
+  if (prototypeKey !== undefined) throw new SnapshotError(`${file} is damaged: its header holds the key meta${prototypeKey}`);
   const { descriptionBytes, blockBytes } = meta;
   const descriptionAt = PREFIX_BYTES + metaBytes;
   if (!isLength(descriptionBytes) || !isLength(blockBytes) || descriptionBytes > size - descriptionAt) {
