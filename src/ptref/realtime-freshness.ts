@@ -12,16 +12,31 @@ import { someRunDay } from './departure-window.js';
 import { BaseFreshness, runDuration, type Freshness, type FreshnessLevel } from './freshness.js';
 import type { Referential } from './referential.js';
 
+/** How many runs `LevelRuns.steps` files between two yields. */
+const RUNS_PER_STEP = 8192;
+
 /** Runs of one level, by trip then by service day. */
 export class LevelRuns {
   private readonly byTrip = new Map<number, Map<number, RealtimeRun>>();
 
   constructor(runs: Iterable<RealtimeRun>) {
-    for (const run of runs) {
-      let days = this.byTrip.get(run.trip);
-      if (!days) this.byTrip.set(run.trip, (days = new Map()));
-      days.set(run.day, run);
+    for (const run of runs) this.add(run);
+  }
+
+  /** The runs of `runs`, yielding every few thousand (the planned runs of a year are hundreds of thousands). */
+  static *steps(runs: readonly RealtimeRun[]): Generator<void, LevelRuns> {
+    const level = new LevelRuns([]);
+    for (let i = 0; i < runs.length; i++) {
+      level.add(runs[i]!);
+      if (i % RUNS_PER_STEP === RUNS_PER_STEP - 1) yield;
     }
+    return level;
+  }
+
+  private add(run: RealtimeRun): void {
+    let days = this.byTrip.get(run.trip);
+    if (!days) this.byTrip.set(run.trip, (days = new Map()));
+    days.set(run.day, run);
   }
 
   of(trip: number): Map<number, RealtimeRun> | undefined {

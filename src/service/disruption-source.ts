@@ -17,7 +17,10 @@ import {
 import { DEFAULT_PLANNED_RUNS_BUDGET, plannedRuns, plannedRunsInSlices, PlannedRunsBudgetError, type PlannedRuns } from '../live/disruptions/planned-runs.js';
 import type { DisruptionSourceConfig } from './coverage-config.js';
 import type { LiveTarget } from './live-target.js';
-import { withDisruptions, type Generation } from './generation.js';
+import { withDisruptions, type Generation, type GenerationChanges } from './generation.js';
+import { DisruptionIndex } from '../live/disruptions/disruption-index.js';
+import { LevelRuns } from '../ptref/realtime-freshness.js';
+import { inSlices } from '../util/stepwise.js';
 import type { UpdaterLog } from './realtime-updater.js';
 import { fileStamp } from './source-files.js';
 
@@ -112,8 +115,13 @@ export class DisruptionSource {
         const planned = await plannedRunsInSlices(generation.ref, parsed.disruptions, generation.productionStartDay, generation.productionEndDay, this.budget).catch((e) => {
           throw this.refusal(e);
         });
+        // the index and the adapted level built aside, a slice at a time: the swap is then quick
+        const built = {
+          index: await DisruptionIndex.inSlices(generation.ref, parsed.disruptions, generation.disruptions.alerts),
+          adapted: await inSlices(LevelRuns.steps(planned.runs)),
+        };
         // a generation swapped in meanwhile (a reload, realtime) is read again, in one piece
-        applied = this.coverage.generation === generation ? this.applied(parsed, planned, generation) : this.read(text, this.coverage.generation!);
+        applied = this.coverage.generation === generation ? this.applied(parsed, planned, generation, built) : this.read(text, this.coverage.generation!);
       } catch (e) {
         if (!(e instanceof DisruptionFileError)) throw e;
         this.failed(e.message, nowSec);
@@ -177,9 +185,9 @@ export class DisruptionSource {
   }
 
   /** `generation` with the disruptions read from the file and the runs they change, and what to report. */
-  private applied(parsed: ParsedDisruptions, planned: PlannedRuns, generation: Generation) {
+  private applied(parsed: ParsedDisruptions, planned: PlannedRuns, generation: Generation, built?: GenerationChanges['built']) {
     return {
-      generation: withDisruptions(generation, parsed.disruptions, generation.disruptions.alerts, planned.runs),
+      generation: withDisruptions(generation, parsed.disruptions, generation.disruptions.alerts, planned.runs, built),
       disruptions: parsed.disruptions.length,
       adaptedRuns: planned.runs.length,
       problems: [...parsed.problems, ...planned.problems],

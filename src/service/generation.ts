@@ -97,6 +97,8 @@ export interface GenerationChanges {
   file?: Disruption[];
   adaptedRuns?: RealtimeRun[];
   alerts?: Disruption[];
+  /** the index of the new disruptions and the level of the new adapted runs, when built aside already (in slices) */
+  built?: { index: DisruptionIndex; adapted: LevelRuns };
 }
 
 /**
@@ -110,12 +112,13 @@ export function withChanges(generation: Generation, changes: GenerationChanges):
   const adaptedRuns = changes.adaptedRuns ?? generation.adaptedRuns;
   const previous = generation.levels;
   const levels = {
-    adapted: adaptedRuns === generation.adaptedRuns ? previous.adapted : new LevelRuns(adaptedRuns),
+    adapted: changes.built?.adapted ?? (adaptedRuns === generation.adaptedRuns ? previous.adapted : new LevelRuns(adaptedRuns)),
     realtime: realtime === generation.realtime || !realtime ? previous.realtime : new LevelRuns(realtime.runs.values()),
     added: realtime === generation.realtime || !realtime ? previous.added : new AddedTrips(ref, realtime.added),
   };
   const disruptions =
-    changes.file || changes.alerts ? new DisruptionIndex(ref, changes.file ?? generation.disruptions.file, changes.alerts ?? generation.disruptions.alerts) : generation.disruptions;
+    changes.built?.index ??
+    (changes.file || changes.alerts ? DisruptionIndex.of(ref, changes.file ?? generation.disruptions.file, changes.alerts ?? generation.disruptions.alerts) : generation.disruptions);
   return {
     ...generation,
     number: ++generationCounter,
@@ -138,8 +141,8 @@ export function withRealtime(generation: Generation, realtime: RealtimeRuns): Ge
  * The same data with other disruptions: those of the file with the adapted runs they give (see
  * disruptions/planned-runs.ts), and those of the ServiceAlerts.
  */
-export function withDisruptions(generation: Generation, file: Disruption[], alerts: Disruption[], adaptedRuns: RealtimeRun[]): Generation {
-  return withChanges(generation, { file, alerts, adaptedRuns });
+export function withDisruptions(generation: Generation, file: Disruption[], alerts: Disruption[], adaptedRuns: RealtimeRun[], built?: GenerationChanges['built']): Generation {
+  return withChanges(generation, { file, alerts, adaptedRuns, built });
 }
 
 /** Days on which at least one trip's service runs. */

@@ -125,11 +125,11 @@ function* expand(ref: Referential, disruptions: Disruption[], firstDay: number, 
     if (!lists) continue;
     const [startSec, endSec] = runSpan(ref, trip);
     const tz = tt.agencyTimezone[tt.trips.agency[trip]!]!;
-    const service = tt.trips.service[trip]!;
-    const [from, to] = dayRange(lists, firstDay, lastDay);
-    for (let day = from; day <= to; day++) {
-      if (counter.add(lists.length)) yield;
-      if (!serviceRunsOn(tt, service, day)) continue;
+    for (const day of runDays(ref, trip, lists, firstDay, lastDay, counter)) {
+      if (day === PAUSE) {
+        yield;
+        continue;
+      }
       const origin = days.origin(tz, day);
       if (DisjointPeriods.meetAny(lists, origin + startSec, origin + endSec)) runs.cancel(trip, day);
     }
@@ -155,11 +155,11 @@ function* expand(ref: Referential, disruptions: Disruption[], firstDay: number, 
       }
       if (counter.add(count)) yield;
       const tz = tt.agencyTimezone[tt.trips.agency[trip]!]!;
-      const service = tt.trips.service[trip]!;
-      const [from, to] = dayRange(lists, firstDay, lastDay);
-      for (let day = from; day <= to; day++) {
-        if (counter.add(lists.length)) yield;
-        if (!serviceRunsOn(tt, service, day)) continue;
+      for (const day of runDays(ref, trip, lists, firstDay, lastDay, counter)) {
+        if (day === PAUSE) {
+          yield;
+          continue;
+        }
         const origin = days.origin(tz, day);
         for (const k of positions) {
           const at = origin + tt.stopTimes.arrivalSec[first + k]!;
@@ -171,6 +171,23 @@ function* expand(ref: Referential, disruptions: Disruption[], firstDay: number, 
   }
   if (runs.full) problems.push(`more than ${budget.maxRuns} runs changed by planned disruptions: the rest is left as scheduled`);
   return { runs: runs.finish(), problems, steps: counter.steps };
+}
+
+/** What `runDays` yields where the work may hand the event loop back. */
+const PAUSE = -1;
+
+/**
+ * The service days of `trip` (within firstDay..lastDay) on which its runs may meet one of `lists`,
+ * each costing a step per list; PAUSE between them when the work should yield.
+ */
+function* runDays(ref: Referential, trip: number, lists: DisjointPeriods[], firstDay: number, lastDay: number, counter: StepCounter): Generator<number> {
+  const { tt } = ref;
+  const service = tt.trips.service[trip]!;
+  const [from, to] = dayRange(lists, firstDay, lastDay);
+  for (let day = from; day <= to; day++) {
+    if (counter.add(lists.length)) yield PAUSE;
+    if (serviceRunsOn(tt, service, day)) yield day;
+  }
 }
 
 /** Service days whose runs may meet one of the lists, within the production period. */

@@ -199,7 +199,7 @@ describe('ServiceAlerts', { skip: SHARED_DATA_MISSING }, () => {
     assert.equal(d.updatedAtSec, feed.header.timestamp);
     assert.deepEqual(d.tags, []);
     // the whole network: every trip
-    const index = new DisruptionIndex(bart, [], disruptions);
+    const index = DisruptionIndex.of(bart, [], disruptions);
     assert.equal(index.tripsOf(0).length, bart.tt.trips.ids.length);
   });
 
@@ -272,7 +272,7 @@ describe('the index of a generation', () => {
       ],
     });
     const alert: Disruption = { ...file[0]!, id: 'alert-1', source: 'gtfs-rt', tags: [], severity: { ...file[0]!.severity, effect: 'DETOUR' }, impacted: [{ type: 'network', index: town.indexOf('network', 'BLUE') }] };
-    const index = new DisruptionIndex(town, file, [alert]);
+    const index = DisruptionIndex.of(town, file, [alert]);
     assert.deepEqual(
       index.all.map((d) => [d.id, d.source, d.tags]),
       [

@@ -154,7 +154,7 @@ describe('the disruptions index against the plain rules', () => {
     const ascending = (s: Iterable<number>) => [...s].sort((a, b) => a - b);
     for (let file = 0; file < 100; file++) {
       const disruptions = randomFile(random, 1 + Math.floor(random() * 8));
-      const index = new DisruptionIndex(town, disruptions, []);
+      const index = DisruptionIndex.of(town, disruptions, []);
       const plainTrips = (keep: (d: Disruption) => boolean) => ascending(new Set(disruptions.filter(keep).flatMap((d) => [...tripsOfObject(d)])));
       disruptions.forEach((d, i) => assert.deepEqual([...index.tripsOf(i)], plainTrips((e) => e === d)));
       assert.deepEqual([...index.tripsTagged(['works'])], plainTrips((d) => d.tags.includes('works')));
