@@ -6,7 +6,8 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { getJson, serve, sharedFeed, sorted, tripIds, type Served } from './coverage-app.js';
+import { getJson } from '../helpers/app.js';
+import { serve, sharedFeed, sorted, tripIds, type Served } from './coverage-app.js';
 import { gtfsDay, localTime, naiveDatetime, rawTrips, RawFeed, serviceDays, timeStats, tripsDepartingWithin, type RawTrip } from './raw-gtfs.js';
 
 const FEED = sharedFeed('medium', 'bydgoszcz-gtfs.zip');
@@ -52,9 +53,9 @@ test('bydgoszcz: stop times up to 32:41:00 are kept as they are', async () => {
   // The latest first departure, as the API writes it (hours past 24, not wrapped).
   const latest = [...trips.values()].reduce((a, b) => (b.firstDeparture! > a.firstDeparture! ? b : a));
   assert.ok(latest.firstDeparture! > 30 * 3600);
-  const { status, body } = await getJson(served.app, `/v1/coverage/e2e/trips/${encodeURIComponent(latest.id)}?depth=2`);
+  const { status, json } = await getJson(served.app, `/v1/coverage/e2e/trips/${encodeURIComponent(latest.id)}?depth=2`);
   assert.equal(status, 200);
-  assert.equal(body.trips[0].first_stop_time.departure_time, hhmmss(latest.firstDeparture!));
+  assert.equal(json.trips[0].first_stop_time.departure_time, hhmmss(latest.firstDeparture!));
 });
 
 test("bydgoszcz: Saturday 00:00-08:00 holds Friday's late runs and Saturday's early ones", async () => {

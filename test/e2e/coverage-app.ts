@@ -9,7 +9,7 @@ import type { Problem } from '../../src/gtfs/load-report.js';
 import { Coverage } from '../../src/service/coverage-registry.js';
 import type { Generation } from '../../src/service/generation.js';
 import { SHARED_DATA } from '../helpers/shared-data.js';
-import { serveCoverages } from '../helpers/app.js';
+import { getJson, serveCoverages } from '../helpers/app.js';
 
 export const COVERAGE = 'e2e';
 
@@ -33,11 +33,6 @@ export async function serve(feeds: string[], timezone?: string): Promise<Served>
   return { app, generation: served.generations.get(COVERAGE)!, coverage: served.coverages.get(COVERAGE)!, problems, close: served.close };
 }
 
-export async function getJson(app: FastifyInstance, url: string): Promise<{ status: number; body: any }> {
-  const res = await app.inject({ method: 'GET', url });
-  return { status: res.statusCode, body: res.json() };
-}
-
 /** `/v1/coverage/<coverage>/<segments…>/trips?<query>`, the segments URL-encoded. */
 export function tripsUrl(segments: string[], query: Record<string, string | number> = {}): string {
   const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString();
@@ -46,28 +41,28 @@ export function tripsUrl(segments: string[], query: Record<string, string | numb
 
 /** total_result of a trips query; an empty result must be Navitia's 404 `unknown_object`, counted 0. */
 export async function tripCount(app: FastifyInstance, segments: string[], query: Record<string, string | number> = {}): Promise<number> {
-  const { status, body } = await getJson(app, tripsUrl(segments, { ...query, count: 0 }));
+  const { status, json, body } = await getJson(app, tripsUrl(segments, { ...query, count: 0 }));
   if (status === 404) {
-    assert.deepEqual(body.error, { id: 'unknown_object', message: 'ptref : Filters: Unable to find object' });
+    assert.deepEqual(json.error, { id: 'unknown_object', message: 'ptref : Filters: Unable to find object' });
     return 0;
   }
-  assert.equal(status, 200, JSON.stringify(body));
-  return body.pagination.total_result;
+  assert.equal(status, 200, body);
+  return json.pagination.total_result;
 }
 
 /** Every trip id of a trips query, paging 1000 at a time. */
 export async function tripIds(app: FastifyInstance, segments: string[], query: Record<string, string | number> = {}): Promise<string[]> {
   const ids: string[] = [];
   for (let page = 0; ; page++) {
-    const { status, body } = await getJson(app, tripsUrl(segments, { ...query, count: 1000, start_page: page }));
+    const { status, json, body } = await getJson(app, tripsUrl(segments, { ...query, count: 1000, start_page: page }));
     if (status === 404 && page === 0) {
-      assert.equal(body.error.id, 'unknown_object');
+      assert.equal(json.error.id, 'unknown_object');
       return [];
     }
-    assert.equal(status, 200, JSON.stringify(body));
-    for (const t of body.trips ?? []) ids.push(t.id);
-    if (ids.length >= body.pagination.total_result || (body.trips ?? []).length === 0) {
-      assert.equal(ids.length, body.pagination.total_result);
+    assert.equal(status, 200, body);
+    for (const t of json.trips ?? []) ids.push(t.id);
+    if (ids.length >= json.pagination.total_result || (json.trips ?? []).length === 0) {
+      assert.equal(ids.length, json.pagination.total_result);
       return ids;
     }
   }

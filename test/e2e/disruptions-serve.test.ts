@@ -10,6 +10,7 @@ import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fetchJson, until } from '../helpers/http.js';
 import { SHARED_DATA } from '../helpers/shared-data.js';
 import { startServer } from '../helpers/serve.js';
 
@@ -38,24 +39,9 @@ after(async () => {
   await once(server, 'exit');
 });
 
-const getJson = async (url: string) => {
-  const res = await fetch(url);
-  return { status: res.status, json: JSON.parse(await res.text()) };
-};
-
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 5000;
-  let v = await read();
-  while (!ok(v) && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 100));
-    v = await read();
-  }
-  return v;
-}
-
 test('the alert is listed with the tags of its id in the file; tags[] finds the trips of its network', async () => {
   const a = await until(
-    () => getJson(`${base}/bart/trips?tags[]=medical&count=3&_current_datetime=20190807T170000Z`),
+    () => fetchJson(`${base}/bart/trips?tags[]=medical&count=3&_current_datetime=20190807T170000Z`),
     (a) => a.status === 200,
   );
   assert.equal(a.status, 200);
@@ -71,11 +57,11 @@ test('the alert is listed with the tags of its id in the file; tags[] finds the 
   assert.match(d.messages[0].text, /^There is a major delay at Montgomery St\./);
   assert.deepEqual(d.impacted_objects, [{ pt_object: { id: 'BART', name: 'Bay Area Rapid Transit', quality: 0, embedded_type: 'network', network: { id: 'BART', name: 'Bay Area Rapid Transit' } } }]);
   assert.deepEqual(d.application_periods, [{ begin: '20190211T000000', end: '20200210T235959' }]); // always: the production period
-  assert.equal((await getJson(`${base}/bart/trips?tags[]=closure`)).status, 404); // its only object is unknown
+  assert.equal((await fetchJson(`${base}/bart/trips?tags[]=closure`)).status, 404); // its only object is unknown
 });
 
 test('the coverage shows the disruptions file and the alerts of the realtime source', async () => {
-  const region = (await getJson(`${base}/bart`)).json.regions[0];
+  const region = (await fetchJson(`${base}/bart`)).json.regions[0];
   assert.equal(region.disruptions_source.path, file);
   assert.equal(region.disruptions_source.disruptions, 2);
   assert.equal(region.disruptions_source.problems, 1);

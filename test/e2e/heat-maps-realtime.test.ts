@@ -19,7 +19,7 @@ import { plannedRuns } from '../../src/live/disruptions/planned-runs.js';
 import { ServiceDays } from '../../src/model/service-days.js';
 import { serviceRunsOn } from '../../src/model/timetable.js';
 import { SHARED_DATA } from '../helpers/shared-data.js';
-import { serveCoverages } from '../helpers/app.js';
+import { getOk, serveCoverages } from '../helpers/app.js';
 
 const DIR = path.join(SHARED_DATA, 'rnv-mannheim');
 const DATETIME = '20161108T080000';
@@ -86,9 +86,7 @@ function runsOf(trips: number[], change: { cancelled: true } | { delaySec: numbe
 
 async function matrix(extra: string): Promise<(number | null)[][]> {
   const url = `/v1/coverage/rnv/heat_maps?from=${encodeURIComponent(centre)}&datetime=${DATETIME}&max_duration=1800&resolution=60${extra}`;
-  const res = await app.inject({ method: 'GET', url });
-  assert.equal(res.statusCode, 200, res.body.slice(0, 300));
-  const m = JSON.parse(res.body).heat_maps[0].heat_matrix;
+  const m = (await getOk(app, url)).heat_maps[0].heat_matrix;
   return [m.line_headers.map((h: { cell_lat: { center_lat: number } }) => h.cell_lat.center_lat), ...m.lines.map((l: { duration: (number | null)[] }) => l.duration)];
 }
 

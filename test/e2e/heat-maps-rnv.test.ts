@@ -50,7 +50,7 @@ import { SMALL_ISLAND_EDGES } from '../../src/model/small-islands.js';
 import { SHARED_DATA } from '../helpers/shared-data.js';
 import { ReferenceModel, smallWalkIslands, SNAP_RADIUS_M, WALK_BACKWARD, WALK_FORWARD, type RefPointSeed, type RefSnap } from './heat-map-reference.js';
 import { mulberry32 } from '../helpers/random.js';
-import { serveCoverages } from '../helpers/app.js';
+import { getOk, serveCoverages } from '../helpers/app.js';
 
 const DIR = path.join(SHARED_DATA, 'rnv-mannheim');
 /** Navitia's metres per degree (navitia-heat-maps.md §3). */
@@ -178,9 +178,7 @@ interface Matrix {
 }
 
 async function heatMap(query: string): Promise<Matrix> {
-  const res = await app.inject({ method: 'GET', url: `/v1/coverage/rnv/heat_maps?${query}` });
-  assert.equal(res.statusCode, 200, res.body.slice(0, 300));
-  const body = JSON.parse(res.body);
+  const body = await getOk(app, `/v1/coverage/rnv/heat_maps?${query}`);
   assert.equal(body.heat_maps.length, 1);
   return body.heat_maps[0].heat_matrix as Matrix;
 }

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { insideRing } from '../../src/formats/rings.js';
 import type { Generation } from '../../src/service/generation.js';
-import { serveCoverages } from '../helpers/app.js';
+import { getOk, serveCoverages } from '../helpers/app.js';
 import { invalidity } from '../helpers/geometry-validity.js';
 import { SHARED_DATA } from '../helpers/shared-data.js';
 import { mulberry32 } from '../helpers/random.js';
@@ -25,12 +25,6 @@ before(async () => {
   generation = served.generations.get('rnv')!;
 });
 after(() => app?.close());
-
-const json = async (url: string) => {
-  const res = await app.inject({ method: 'GET', url });
-  assert.equal(res.statusCode, 200, `${url}: ${res.body.slice(0, 300)}`);
-  return res.json();
-};
 
 /** 20 requests: stop areas spread over the network, both directions, walking and bike. */
 function requests(): string[] {
@@ -49,11 +43,11 @@ test('20 isochrones on rnv-mannheim: every band a valid MultiPolygon, and the ba
   let strict = 0;
   let total = 0;
   for (const [k, query] of requests().entries()) {
-    const iso = await json(`/v1/coverage/rnv/isochrones?${query}`);
+    const iso = await getOk(app, `/v1/coverage/rnv/isochrones?${query}`);
     assert.equal(iso.isochrones.length, 4, query);
     for (const band of iso.isochrones) assert.equal(invalidity(band.geojson), undefined, `${query}: band ${band.min_duration}–${band.max_duration}`);
     // the heat map of the same request, at the isochrones' resolution: the same grid
-    const heat = await json(`/v1/coverage/rnv/heat_maps?${query}&resolution=400`);
+    const heat = await getOk(app, `/v1/coverage/rnv/heat_maps?${query}&resolution=400`);
     const matrix = heat.heat_maps[0].heat_matrix;
     const R = matrix.lines.length;
     const minLon = matrix.lines[0].cell_lon.min_lon;

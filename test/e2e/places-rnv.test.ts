@@ -5,7 +5,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { foldText } from '../../src/util/fold-text.js';
-import { COVERAGE, getJson, serve, sharedFeed, type Served } from './coverage-app.js';
+import { getJson } from '../helpers/app.js';
+import { COVERAGE, serve, sharedFeed, type Served } from './coverage-app.js';
 
 const FEED = sharedFeed('rnv-mannheim', 'gtfs.zip');
 
@@ -20,7 +21,7 @@ after(() => served.close());
 const places = async (query: string) => {
   const a = await getJson(served.app, `/v1/coverage/${COVERAGE}/places?${query}`);
   assert.equal(a.status, 200);
-  return a.body.places as { id: string; name: string; quality: number; embedded_type: string }[];
+  return a.json.places as { id: string; name: string; quality: number; embedded_type: string }[];
 };
 
 test('rnv: "pettenkoferstrasse" finds Pettenkoferstraße exactly (ß folds to ss), stop areas only by default', async () => {

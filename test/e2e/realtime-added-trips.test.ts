@@ -15,7 +15,8 @@ import { decodeFeedMessage, type FeedEntity, type FeedMessage } from '../../src/
 import { readTripUpdates } from '../../src/live/realtime/trip-updates.js';
 import { withRealtime } from '../../src/service/generation.js';
 import { SHARED_DATA } from '../helpers/shared-data.js';
-import { COVERAGE, getJson, serve, tripIds, type Served } from './coverage-app.js';
+import { getJson } from '../helpers/app.js';
+import { COVERAGE, serve, tripIds, type Served } from './coverage-app.js';
 import { gtfsDay, RawFeed, serviceDayOrigin } from './raw-gtfs.js';
 
 const DIR = path.join(SHARED_DATA, 'rt', 'bart');
@@ -124,13 +125,13 @@ describe('BART added trips, as captured (no route_id)', () => {
   test('each is found by its id at realtime only, named by its id', async () => {
     for (const a of kept) {
       for (const query of [{}, { data_freshness: 'base_schedule' }, { data_freshness: 'adapted_schedule' }] as Array<Record<string, string>>) {
-        const { status, body } = await getJson(served.app, tripUrl(a.id, query));
+        const { status, json } = await getJson(served.app, tripUrl(a.id, query));
         assert.equal(status, 404, `${a.id} ${JSON.stringify(query)}`);
-        assert.deepEqual(body.error, { id: 'unknown_object', message: 'ptref : Filters: Unable to find object' });
+        assert.deepEqual(json.error, { id: 'unknown_object', message: 'ptref : Filters: Unable to find object' });
       }
-      const { status, body } = await getJson(served.app, tripUrl(a.id, { data_freshness: 'realtime' }));
+      const { status, json } = await getJson(served.app, tripUrl(a.id, { data_freshness: 'realtime' }));
       assert.equal(status, 200);
-      assert.deepEqual(body.trips, [{ id: a.id, name: a.id }]);
+      assert.deepEqual(json.trips, [{ id: a.id, name: a.id }]);
     }
     const skipped = oneStop[0]!.tripUpdate!.trip.tripId!;
     assert.equal((await getJson(served.app, tripUrl(skipped, { data_freshness: 'realtime' }))).status, 404);
@@ -138,8 +139,8 @@ describe('BART added trips, as captured (no route_id)', () => {
 
   test('at depth 2: their first and last stops and times, and no line', async () => {
     for (const a of kept) {
-      const { body } = await getJson(served.app, tripUrl(a.id, { data_freshness: 'realtime', depth: 2 }));
-      const trip = body.trips[0];
+      const { json } = await getJson(served.app, tripUrl(a.id, { data_freshness: 'realtime', depth: 2 }));
+      const trip = json.trips[0];
       assert.deepEqual(
         { first: trip.first_stop_time, last: trip.last_stop_time, line: trip.line, route: trip.route, odt: trip.odt_level },
         {
@@ -150,7 +151,7 @@ describe('BART added trips, as captured (no route_id)', () => {
           odt: 'scheduled',
         },
       );
-      const geo = (await getJson(served.app, tripUrl(a.id, { data_freshness: 'realtime', depth: 3 }))).body.trips[0].geojson;
+      const geo = (await getJson(served.app, tripUrl(a.id, { data_freshness: 'realtime', depth: 3 }))).json.trips[0].geojson;
       assert.equal(geo.coordinates.length, a.stops.length);
     }
   });
@@ -163,10 +164,10 @@ describe('BART added trips, as captured (no route_id)', () => {
     assert.deepEqual(realtime, [...base, ...kept.map((a) => a.id)]);
     // a page across the boundary
     const page = Math.floor(base.length / 10);
-    const { body } = await getJson(served.app, `/v1/coverage/${COVERAGE}/trips?data_freshness=realtime&count=10&start_page=${page}`);
-    assert.equal(body.pagination.total_result, base.length + 7);
+    const { json } = await getJson(served.app, `/v1/coverage/${COVERAGE}/trips?data_freshness=realtime&count=10&start_page=${page}`);
+    assert.equal(json.pagination.total_result, base.length + 7);
     assert.deepEqual(
-      body.trips.map((t: { id: string }) => t.id),
+      json.trips.map((t: { id: string }) => t.id),
       realtime.slice(page * 10, page * 10 + 10),
     );
   });
@@ -183,8 +184,8 @@ describe('BART added trips, as captured (no route_id)', () => {
       }
       // the same through the filter language, at realtime
       const filter = `vehicle_journey.between("${utc(since)}", "${utc(until)}", realtime)`;
-      const { body } = await getJson(served.app, `/v1/coverage/${COVERAGE}/trips?data_freshness=realtime&count=1000&filter=${encodeURIComponent(filter)}`);
-      assert.deepEqual(addedPart((body.trips ?? []).map((t: { id: string }) => t.id), raw.tripIdSet), expected, filter);
+      const { json } = await getJson(served.app, `/v1/coverage/${COVERAGE}/trips?data_freshness=realtime&count=1000&filter=${encodeURIComponent(filter)}`);
+      assert.deepEqual(addedPart((json.trips ?? []).map((t: { id: string }) => t.id), raw.tripIdSet), expected, filter);
     }
   });
 
@@ -279,13 +280,13 @@ describe('BART added trips with a route_id, an unknown route_id, a static id', (
       assert.ok(!(await tripIds(served.app, ['lines', other], { data_freshness: 'realtime' })).includes(chosen.id), `not under line ${other}`);
     }
     // named after its route, with its line at depth 2
-    const { body } = await getJson(served.app, tripUrl(chosen.id, { data_freshness: 'realtime', depth: 2 }));
-    const trip = body.trips[0];
+    const { json } = await getJson(served.app, tripUrl(chosen.id, { data_freshness: 'realtime', depth: 2 }));
+    const trip = json.trips[0];
     assert.deepEqual(
       { id: trip.id, name: trip.name, line: trip.line.id, code: trip.line.code, route: trip.route.id, network: trip.network.id },
       { id: chosen.id, name: raw.shortName.get(routeId), line: routeId, code: raw.shortName.get(routeId), route, network: 'BART' },
     );
-    assert.deepEqual((await getJson(served.app, tripUrl(chosen.id, { data_freshness: 'realtime' }))).body.trips, [{ id: chosen.id, name: raw.shortName.get(routeId) }]);
+    assert.deepEqual((await getJson(served.app, tripUrl(chosen.id, { data_freshness: 'realtime' }))).json.trips, [{ id: chosen.id, name: raw.shortName.get(routeId) }]);
     // line filters in the filter language
     const byCode = await tripIds(served.app, [], { data_freshness: 'realtime', filter: `line.code=${raw.shortName.get(routeId)}` });
     assert.deepEqual(addedPart(byCode, raw.tripIdSet), [chosen.id]);

@@ -17,7 +17,8 @@ import { decodeFeedMessage, type FeedMessage } from '../../src/live/realtime/gtf
 import { readTripUpdates } from '../../src/live/realtime/trip-updates.js';
 import { withRealtime } from '../../src/service/generation.js';
 import { SHARED_DATA } from '../helpers/shared-data.js';
-import { getJson, serve, sorted, tripIds, tripsUrl, type Served } from './coverage-app.js';
+import { getJson } from '../helpers/app.js';
+import { serve, sorted, tripIds, tripsUrl, type Served } from './coverage-app.js';
 import { dayText, gtfsDay, rawTrips, RawFeed, serviceDayOrigin, serviceDays, type RawTrip } from './raw-gtfs.js';
 
 const DIR = path.join(SHARED_DATA, 'rt', 'caltrain');
@@ -207,10 +208,10 @@ describe('Caltrain: since/until at each freshness level, with the capture applie
     const between = (level: Level) => `vehicle_journey.between("${utc(Math.min(scheduled, actual) + 1)}", "${utc(Math.max(scheduled, actual))}", ${level})`;
     for (const level of LEVELS) {
       const expected = expectedIds(x, changed, level === 'adapted_schedule' ? 'base_schedule' : level, Math.min(scheduled, actual) + 1, Math.max(scheduled, actual));
-      const { status, body } = await getJson(served.app, tripsUrl([], { filter: between(level), count: 1000 }));
+      const { status, json } = await getJson(served.app, tripsUrl([], { filter: between(level), count: 1000 }));
       // nothing found under a `filter` key: 400 bad_filter (navitia-trips.md §8.3)
       assert.equal(status, expected.size === 0 ? 400 : 200, between(level));
-      assert.deepEqual(sorted((body.trips ?? []).map((t: { id: string }) => t.id)), sorted(expected), between(level));
+      assert.deepEqual(sorted((json.trips ?? []).map((t: { id: string }) => t.id)), sorted(expected), between(level));
     }
   });
 });

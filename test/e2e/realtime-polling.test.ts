@@ -19,6 +19,7 @@ import { decodeFeedMessage } from '../../src/live/realtime/gtfs-rt.js';
 import { Coverage, CoverageRegistry } from '../../src/service/coverage-registry.js';
 import { loadCoverage } from '../../src/service/load-coverage.js';
 import { RealtimeUpdater } from '../../src/service/realtime-updater.js';
+import { until } from '../helpers/http.js';
 import { SHARED_DATA } from '../helpers/shared-data.js';
 import { encode, message } from '../helpers/pbf-writer.js';
 import { gtfsDay, gtfsTime, RawFeed, serviceDayOrigin } from './raw-gtfs.js';
@@ -194,8 +195,7 @@ describe('a realtime source over HTTP', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
       assert.equal(realtimeOf(fresh), undefined);
       answer = 'good';
-      const deadline = Date.now() + 2000;
-      while (!realtimeOf(fresh) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      await until(() => realtimeOf(fresh), Boolean, { timeoutMs: 2000, intervalMs: 20 });
       assert.equal(realtimeOf(fresh)?.runs.size, 65);
     } finally {
       updater.stop();

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
+import { fetchJson, until } from '../helpers/http.js';
 import { SHARED_DATA } from '../helpers/shared-data.js';
 import { startServer } from '../helpers/serve.js';
 
@@ -26,10 +27,8 @@ after(async () => {
 
 test('the realtime source given on the command line is polled at its interval and applied', async () => {
   const sources = async () =>
-    (JSON.parse(await (await fetch(`${base}/bart`)).text()).regions[0].realtime_sources as Array<{ source: string; successes: number; trip_updates: number; failures: number }>);
-  const deadline = Date.now() + 5000;
-  while ((await sources())[0]!.successes < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  const [source] = await sources();
+    (await fetchJson(`${base}/bart`)).json.regions[0].realtime_sources as Array<{ source: string; successes: number; trip_updates: number; failures: number }>;
+  const [source] = await until(sources, (list) => list[0]!.successes >= 3);
   assert.equal(source!.source, path.join(BART, 'trip-updates-2019-08-07.pb'));
   assert.ok(source!.successes >= 3, `${source!.successes} reads within 5 s at 0.2 s`);
   assert.equal(source!.trip_updates, 91);

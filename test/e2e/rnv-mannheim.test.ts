@@ -4,7 +4,8 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { getJson, serve, sharedFeed, sorted, tripCount, tripIds, type Served } from './coverage-app.js';
+import { getJson } from '../helpers/app.js';
+import { serve, sharedFeed, sorted, tripCount, tripIds, type Served } from './coverage-app.js';
 import { gtfsDay, localTime, naiveDatetime, rawTrips, RawFeed, serviceDays, timeStats, tripsDepartingWithin, type RawTrip } from './raw-gtfs.js';
 
 const FEED = sharedFeed('rnv-mannheim', 'gtfs.zip');
@@ -110,6 +111,6 @@ test('rnv: the night the clocks go back, 00:00 to 04:00, Saturday\'s late trips 
   const got = await tripIds(served.app, [], { since: naiveDatetime(day, 0), until: naiveDatetime(day, 4 * 3600) });
   assert.deepEqual(sorted(got), sorted(want));
   // The same window written with explicit UTC offsets.
-  const { body } = await getJson(served.app, `/v1/coverage/e2e/trips?since=20161030T000000%2B0200&until=20161030T040000%2B0100&count=0`);
-  assert.equal(body.pagination.total_result, want.size);
+  const { json } = await getJson(served.app, `/v1/coverage/e2e/trips?since=20161030T000000%2B0200&until=20161030T040000%2B0100&count=0`);
+  assert.equal(json.pagination.total_result, want.size);
 });

@@ -26,10 +26,10 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { writeFeed } from '../helpers/gtfs-fixture.js';
+import { writeOsm, type OsmNode, type OsmWay } from '../helpers/osm-fixture.js';
 import { closeWalkNetworks, openWalkNetwork, type LinkedPoint, type PgRoutingWalkNetwork } from '../helpers/pgrouting-walk-network.js';
 import { pgRoutingMissing } from '../helpers/pgrouting-tools.js';
 import { FeedConnections } from './interpolated-connections.js';
@@ -53,10 +53,11 @@ const written: string[] = [];
 
 /** The town's streets as OSM XML; `withFootway`: with the lone footway (then the extract maps walkways). */
 function writeTown(withFootway: boolean): string {
-  const nodes: [number, number, number][] = []; // id, lon, lat
-  const ways: { nodes: number[]; tags: Record<string, string> }[] = [];
+  const nodes: OsmNode[] = [];
+  const ways: OsmWay[] = [];
+  // coordinates to 1e-7°, as OSM keeps them
   const node = (lon: number, lat: number) => {
-    nodes.push([nodes.length + 1, lon, lat]);
+    nodes.push({ id: nodes.length + 1, lon: Number(lon.toFixed(7)), lat: Number(lat.toFixed(7)) });
     return nodes.length;
   };
   const street: number[] = [];
@@ -66,29 +67,18 @@ function writeTown(withFootway: boolean): string {
     street.push(node(lon, 0));
     junction.set(k, street[street.length - 1]!);
   }
-  ways.push({ nodes: street, tags: { highway: 'residential', name: 'Equator street' } });
-  const side = (k: number, tags: Record<string, string>) => ways.push({ nodes: [junction.get(k)!, node(k / 1000, 0.002)], tags });
+  ways.push({ id: ways.length + 1, refs: street, tags: { highway: 'residential', name: 'Equator street' } });
+  const side = (k: number, tags: Record<string, string>) => ways.push({ id: ways.length + 1, refs: [junction.get(k)!, node(k / 1000, 0.002)], tags });
   side(70, { highway: 'service', access: 'private' });
   side(75, { highway: 'primary', foot: 'no' });
   side(85, { highway: 'trunk', motorroad: 'yes' });
   side(88, { highway: 'motorway' });
-  if (withFootway) ways.push({ nodes: [node(0.0595, 0.0004), node(0.0605, 0.0004)], tags: { highway: 'footway' } });
-  const xml = [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    '<osm version="0.6" generator="navette-test">',
-    ...nodes.map(([id, lon, lat]) => `  <node id="${id}" version="1" lat="${lat.toFixed(7)}" lon="${lon.toFixed(7)}"/>`),
-    ...ways.map((w, k) => [
-      `  <way id="${k + 1}" version="1">`,
-      ...w.nodes.map((n) => `    <nd ref="${n}"/>`),
-      ...Object.entries(w.tags).map(([key, v]) => `    <tag k="${key}" v="${v}"/>`),
-      '  </way>',
-    ].join('\n')),
-    '</osm>',
-  ].join('\n');
-  const folder = mkdtempSync(path.join(tmpdir(), 'navette-town-'));
-  written.push(folder);
-  const file = path.join(folder, 'town.osm');
-  writeFileSync(file, xml + '\n');
+  if (withFootway) {
+    const ends = [node(0.0595, 0.0004), node(0.0605, 0.0004)];
+    ways.push({ id: ways.length + 1, refs: ends, tags: { highway: 'footway' } });
+  }
+  const file = writeOsm({ nodes, ways }, 'town.osm');
+  written.push(path.dirname(file));
   return file;
 }
 

@@ -1,6 +1,7 @@
 /**
  * The one way the suites serve coverages: a registry of the given coverages, each loaded as the
- * server loads it (`loadCoverage`), and the HTTP application over them, queried with `inject`.
+ * server loads it (`loadCoverage`), and the HTTP application over them, queried with `inject`
+ * through `getAnswer`, `getJson` and `getOk` (answers read as test/helpers/http.ts reads them).
  */
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
@@ -10,6 +11,9 @@ import type { CoverageConfig } from '../../src/service/coverage-config.js';
 import { Coverage, CoverageRegistry } from '../../src/service/coverage-registry.js';
 import type { Generation } from '../../src/service/generation.js';
 import { loadCoverage, type LoadOptions } from '../../src/service/load-coverage.js';
+import { answerOf, assertJson, type Answer } from './http.js';
+
+export type { Answer };
 
 export interface ServeOptions {
   /** options of the app besides the registry */
@@ -60,22 +64,20 @@ export async function serveCoverages(configs: CoverageConfig[], options: ServeOp
   return { app, registry, coverages, generations, problems, close: () => app.close() };
 }
 
-export interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | number | undefined>;
-  /** the parsed JSON body (undefined when the body is not JSON) */
-  json: any;
-  body: string;
-}
-
 /** GET `url` through `inject`. */
 export async function getAnswer(app: FastifyInstance, url: string, headers: Record<string, string> = {}): Promise<Answer> {
   const res = await app.inject({ method: 'GET', url, headers });
-  let json: unknown;
-  try {
-    json = JSON.parse(res.body);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.statusCode, headers: res.headers, json, body: res.body };
+  return answerOf(res.statusCode, res.headers, res.rawPayload, res.body);
+}
+
+/** `getAnswer`, failing when the body is not JSON. */
+export async function getJson(app: FastifyInstance, url: string, headers: Record<string, string> = {}): Promise<Answer> {
+  return assertJson(await getAnswer(app, url, headers), url);
+}
+
+/** The parsed body of a 200 JSON answer to GET `url`; any other status fails, naming the url and the body. */
+export async function getOk(app: FastifyInstance, url: string, headers: Record<string, string> = {}): Promise<any> {
+  const a = await getAnswer(app, url, headers);
+  assert.equal(a.status, 200, `${url}: ${a.body.slice(0, 300)}`);
+  return assertJson(a, url).json;
 }

@@ -26,6 +26,7 @@
  * Coverage `valley` (America/Toronto): line V, trips V-1 and V-2, every day of March 2024.
  * Coverage `pending` is never loaded (loading_data); coverage `broken` failed to load (dead).
  */
+import assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { ParamSpec } from '../../src/api/params.js';
@@ -222,6 +223,14 @@ export async function townTrips(query = '', uri = ''): Promise<string[]> {
 
 /** The engine's message for an empty result (navitia-trips.md §4.1). */
 export const NOT_FOUND_MESSAGE = 'ptref : Filters: Unable to find object';
+
+/** GET `url` answers the engine's empty result: 404 `unknown_object`, and no trips. */
+export async function notFound(url: string): Promise<void> {
+  const a = await get(url);
+  assert.equal(a.status, 404, `${url}: ${a.body}`);
+  assert.deepEqual(a.json.error, { id: 'unknown_object', message: NOT_FOUND_MESSAGE }, url);
+  assert.equal('trips' in a.json, false, url);
+}
 
 /** Family A body text of a bad trips parameter: the reason, then the help text of the parameter table. */
 export function paramMessage(name: string, reason: string, specs: readonly ParamSpec[] = tripsParams(DEFAULT_LIMITS, true)): string {

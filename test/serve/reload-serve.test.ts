@@ -12,9 +12,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { SNAPSHOT_FORMAT } from '../../src/model/snapshot-file.js';
 import { writeFeed } from '../helpers/gtfs-fixture.js';
+import { fetchJson } from '../helpers/http.js';
 import { serveRefusal, startServer, type RunningServer } from '../helpers/serve.js';
 import { VALLEY } from '../helpers/town-app.js';
-import { fixtureGtfs, fixtureOsmXml } from '../unit/api/heat-maps/fixture.js';
+import { fixtureGtfs, writeFixtureOsm } from '../unit/api/heat-maps/fixture.js';
 
 const run = promisify(execFile);
 const HEAT_MAP = '/streets/heat_maps?datetime=20120614T080100&from=stopB&max_duration=3600&resolution=20&_current_datetime=20120614T080000';
@@ -29,8 +30,7 @@ before(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'navette-reload-'));
   valleyFeed = writeFeed(VALLEY, 'valley');
   const streetsFeed = writeFeed(fixtureGtfs(), 'streets');
-  const osm = path.join(dir, 'streets.osm');
-  writeFileSync(osm, fixtureOsmXml());
+  const osm = writeFixtureOsm();
   config = path.join(dir, 'navette.json');
   writeFileSync(
     config,
@@ -49,17 +49,15 @@ after(() => {
   server?.process.kill('SIGTERM');
 });
 
-const get = async (url: string) => {
-  const res = await fetch(server!.base + url);
-  return { status: res.status, body: (await res.json()) as any };
-};
+/** GET `{base}{url}` from the running server; its body must be JSON. */
+const get = (url: string) => fetchJson(server!.base + url);
 const generationOf = async (id: string): Promise<number> => {
-  const { body } = await get('/../status');
-  return body.status.regions.find((r: { region_id: string }) => r.region_id === id).generation;
+  const { json } = await get('/../status');
+  return json.status.regions.find((r: { region_id: string }) => r.region_id === id).generation;
 };
 const loadedFrom = async (id: string): Promise<string> => {
-  const { body } = await get('/../status');
-  return body.status.regions.find((r: { region_id: string }) => r.region_id === id).loaded_from;
+  const { json } = await get('/../status');
+  return json.status.regions.find((r: { region_id: string }) => r.region_id === id).loaded_from;
 };
 const loadLogs = (id: string) => server!.logs.filter((l) => l['coverage'] === id && /^coverage \S+ loaded from/.test(String(l['msg'])));
 
@@ -85,7 +83,7 @@ test('navette build writes a snapshot per coverage; serve loads them, and rebuil
   assert.ok(server.logs.some((l) => l['coverage'] === 'streets' && /^snapshot written/.test(String(l['msg']))));
   assert.equal(readFileSync(streetsSnapshot).readUInt32LE(16), SNAPSHOT_FORMAT, 'rebuilt in the current format');
 
-  assert.equal((await get(VALLEY_TRIPS)).body.trips.length, 2);
+  assert.equal((await get(VALLEY_TRIPS)).json.trips.length, 2);
   assert.equal((await get(HEAT_MAP)).status, 200);
   assert.equal(await loadedFrom('valley'), 'snapshot', '/v1/status tells');
   assert.equal(await loadedFrom('streets'), 'sources');
@@ -99,7 +97,7 @@ test('a changed source file reloads its coverage once, from the sources, and wri
   appendFileSync(path.join(valleyFeed, 'stop_times.txt'), 'V-3,09:00:00,09:00:00,V1,1\nV-3,09:20:00,09:20:00,V2,2\n');
   await reloaded;
   assert.deepEqual(
-    (await get(VALLEY_TRIPS)).body.trips.map((t: { id: string }) => t.id),
+    (await get(VALLEY_TRIPS)).json.trips.map((t: { id: string }) => t.id),
     ['V-1', 'V-2', 'V-3'],
   );
   assert.ok((await generationOf('valley')) > before);
@@ -121,7 +119,7 @@ test('SIGHUP reloads every coverage from its snapshot while every request is ans
     while (reloading) {
       const batch = await Promise.all([get(VALLEY_TRIPS), get(HEAT_MAP), get(VALLEY_TRIPS), get('/streets/trips?count=1')]);
       for (const a of batch) answers.push(a.status);
-      assert.equal(batch[0]!.body.trips.length, 3);
+      assert.equal(batch[0]!.json.trips.length, 3);
     }
   })();
   await new Promise((r) => setTimeout(r, 50));
@@ -144,15 +142,15 @@ test('a reload that fails leaves the loaded data in service; mended files bring 
   assert.match(String(line['msg']), /stops\.txt/);
   const answer = await get(VALLEY_TRIPS);
   assert.equal(answer.status, 200);
-  assert.equal(answer.body.trips.length, 3);
-  const region = (await get('/valley')).body.regions[0];
+  assert.equal(answer.json.trips.length, 3);
+  const region = (await get('/valley')).json.regions[0];
   assert.equal(region.status, 'running');
 
   const mended = server!.waitForLog(/^coverage valley loaded from its (sources|snapshot) .*\(files changed\)$/);
   mkdirSync(valleyFeed, { recursive: true });
   writeFileSync(path.join(valleyFeed, 'stops.txt'), stops);
   await mended;
-  assert.equal((await get(VALLEY_TRIPS)).body.trips.length, 3);
+  assert.equal((await get(VALLEY_TRIPS)).json.trips.length, 3);
 });
 
 test('command-line errors: build without --out, --out given to serve, a bad --watch-interval; a coverage that cannot be built', async () => {

@@ -6,13 +6,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { SNAPSHOT_FORMAT } from '../../../src/model/snapshot-file.js';
 import { compileCoverage } from '../../../src/service/load-coverage.js';
 import { writeFeed } from '../../helpers/gtfs-fixture.js';
-import { fixtureGtfs, fixtureOsmXml } from '../api/heat-maps/fixture.js';
+import { fixtureGtfs, writeFixtureOsm } from '../api/heat-maps/fixture.js';
 
 /** The layout each format version stands for: a hash of the shape of the compiled data. */
 const LAYOUTS: Record<number, string> = {
@@ -44,8 +41,7 @@ function shapeLines(value: unknown, at: string, lines: Set<string>): void {
 }
 
 test('the layout of the compiled data is the one SNAPSHOT_FORMAT stands for', async () => {
-  const osm = path.join(mkdtempSync(path.join(tmpdir(), 'navette-layout-')), 'streets.osm');
-  writeFileSync(osm, fixtureOsmXml());
+  const osm = writeFixtureOsm();
   const compiled = await compileCoverage({ id: 'layout', gtfs: [writeFeed(fixtureGtfs())], osm, timezone: 'UTC' });
   const lines = new Set<string>();
   // what coverage-snapshot.ts writes: the street data without its id

@@ -4,11 +4,13 @@
  *   1. the four real extracts of ../shared/data, each read once: counts, bbox, the structure of the
  *      result, and the first and last highway ways of each file (expected values from an
  *      independent decoding of the files, which also confirms the counts of the data README);
- *   2. a PBF written here with `pbf`: dense and plain nodes, a non-default granularity and offsets,
- *      raw and zlib blobs, ways before the nodes they use, a way cut by a missing node, negative ids;
+ *   2. a PBF written here (with the blocks of test/helpers/osm-fixture.ts): dense and plain nodes,
+ *      a non-default granularity and offsets, raw and zlib blobs, ways before the nodes they use, a
+ *      way cut by a missing node, negative ids;
  *   3. the same elements as OSM XML written by hand (entities, quotes, attribute order, comments),
  *      read whole and in tiny chunks, and malformed documents;
- *   4. PBF and XML of the same elements read to the same extract;
+ *   4. PBF and XML of the same elements read to the same extract, those written by hand here and
+ *      those of the fixture writer (test/helpers/osm-fixture.ts);
  *   5. `readOsm`'s choice of reader, by extension or by the first bytes.
  */
 import { after, before, describe, test } from 'node:test';
@@ -16,15 +18,28 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { deflateSync } from 'node:zlib';
-import { PbfWriter } from 'pbf';
 import { KEPT_WAY_TAGS, type OsmExtract, type OsmStats } from '../../../src/osm/osm-extract.js';
 import { readOsmPbf } from '../../../src/osm/pbf-reader.js';
 import { readOsm } from '../../../src/osm/read-osm.js';
 import { readOsmXml } from '../../../src/osm/xml-reader.js';
+import {
+  DEFAULT_GRID,
+  denseGroup,
+  fileBlock,
+  headerBlock,
+  nodesGroup,
+  primitiveBlock,
+  relationsGroup,
+  REQUIRED_FEATURES,
+  waysGroup,
+  writeOsm,
+  type Grid,
+  type OsmNode,
+  type OsmWay,
+  type Tags,
+} from '../../helpers/osm-fixture.js';
 import { SHARED_DATA, SHARED_DATA_MISSING } from '../../helpers/shared-data.js';
 
-type Tags = Record<string, string>;
 type Bbox = [number, number, number, number];
 
 // ---------------------------------------------------------------------------------------------
@@ -289,33 +304,11 @@ for (const real of REAL) {
 // ---------------------------------------------------------------------------------------------
 // The synthetic extract, written as PBF (2) and as XML (3)
 
-interface FixtureNode {
-  id: number;
-  lon: number;
-  lat: number;
-  tags?: Tags;
-}
-
-interface FixtureWay {
-  id: number;
-  refs: number[];
-  tags: Tags;
-}
-
-/** A PBF block's coordinate grid: degrees = 1e-9 * (offset + granularity * value). */
-interface Grid {
-  granularity: number;
-  latOffset: number;
-  lonOffset: number;
-}
-
-/** The format's default grid (the fields left out of the block). */
-const DEFAULT_GRID: Grid = { granularity: 100, latOffset: 0, lonOffset: 0 };
 /** Offsets with a part below the granularity (7 and -3 nanodegrees), so that one lost shows. */
 const DENSE_GRID: Grid = { granularity: 1000, latOffset: 51_000_000_007, lonOffset: -1_000_000_003 };
 
 /** Dense nodes, on DENSE_GRID; ids not in order. */
-const DENSE_NODES: FixtureNode[] = [
+const DENSE_NODES: OsmNode[] = [
   { id: 100, lon: -0.001234003, lat: 51.477123007 },
   { id: 101, lon: 0.000456997, lat: 51.477456007 },
   { id: 105, lon: 0.002345997, lat: 51.476001007, tags: { crossing: 'zebra' } },
@@ -325,7 +318,7 @@ const DENSE_NODES: FixtureNode[] = [
 ];
 
 /** Plain nodes, on the default grid. */
-const PLAIN_NODES: FixtureNode[] = [
+const PLAIN_NODES: OsmNode[] = [
   { id: 7, lon: -0.0021234, lat: 51.4801234, tags: { highway: 'bus_stop', name: 'A & B' } },
   { id: 8, lon: 0.0012345, lat: 51.4756789 },
   { id: 9, lon: 0.0031111, lat: 51.4812222 },
@@ -338,7 +331,7 @@ const FOOTWAY_TAGS: Tags = { highway: 'footway', footway: 'sidewalk', name: 'Str
 const ALL_KEPT: Tags = Object.fromEntries(KEPT_WAY_TAGS.map((k) => [k, k === 'highway' ? 'tertiary' : `${k} value`]));
 
 /** Ids 995 to 999 are missing nodes. */
-const WAYS: FixtureWay[] = [
+const WAYS: OsmWay[] = [
   {
     id: 10,
     refs: [100, 101, 7],
@@ -400,139 +393,6 @@ function writeTemp(name: string, content: string | Uint8Array): string {
 
 // ---------------------------------------------------------------------------------------------
 // 2. PBF
-
-function encode(write: (pbf: PbfWriter) => void): Uint8Array {
-  const pbf = new PbfWriter();
-  write(pbf);
-  return pbf.finish();
-}
-
-/** A block's string table; entry 0 stays empty (it ends each dense node's tags). */
-class StringTable {
-  readonly strings = [''];
-  private readonly index = new Map<string, number>();
-
-  of(s: string): number {
-    let i = this.index.get(s);
-    if (i === undefined) {
-      i = this.strings.push(s) - 1;
-      this.index.set(s, i);
-    }
-    return i;
-  }
-}
-
-type Group = (pbf: PbfWriter, strings: StringTable) => void;
-
-function gridValue(degrees: number, offset: number, granularity: number): number {
-  const v = (Math.round(degrees * 1e9) - offset) / granularity;
-  assert.ok(Number.isInteger(v), `${degrees}° is not on the grid`);
-  return v;
-}
-
-function deltas(values: number[]): number[] {
-  return values.map((v, i) => v - (i > 0 ? values[i - 1]! : 0));
-}
-
-function denseGroup(nodes: FixtureNode[], grid: Grid): Group {
-  return (pbf, strings) =>
-    pbf.writeMessage(
-      2,
-      (list: FixtureNode[], p) => {
-        p.writePackedSVarint(1, deltas(list.map((n) => n.id)));
-        p.writePackedSVarint(8, deltas(list.map((n) => gridValue(n.lat, grid.latOffset, grid.granularity))));
-        p.writePackedSVarint(9, deltas(list.map((n) => gridValue(n.lon, grid.lonOffset, grid.granularity))));
-        // keys_vals: key, value, key, value…, 0 after each node
-        const keysVals = list.flatMap((n) => [...Object.entries(n.tags ?? {}).flatMap(([k, v]) => [strings.of(k), strings.of(v)]), 0]);
-        p.writePackedVarint(10, keysVals);
-      },
-      nodes,
-    );
-}
-
-function nodesGroup(nodes: FixtureNode[], grid: Grid): Group {
-  return (pbf, strings) => {
-    for (const node of nodes) {
-      pbf.writeMessage(
-        1,
-        (n: FixtureNode, p) => {
-          p.writeSVarintField(1, n.id);
-          p.writePackedVarint(2, Object.keys(n.tags ?? {}).map((k) => strings.of(k)));
-          p.writePackedVarint(3, Object.values(n.tags ?? {}).map((v) => strings.of(v)));
-          p.writeSVarintField(8, gridValue(n.lat, grid.latOffset, grid.granularity));
-          p.writeSVarintField(9, gridValue(n.lon, grid.lonOffset, grid.granularity));
-        },
-        node,
-      );
-    }
-  };
-}
-
-function waysGroup(ways: FixtureWay[]): Group {
-  return (pbf, strings) => {
-    for (const way of ways) {
-      pbf.writeMessage(
-        3,
-        (w: FixtureWay, p) => {
-          p.writeVarintField(1, w.id); // int64: a negative id takes ten bytes
-          p.writePackedVarint(2, Object.keys(w.tags).map((k) => strings.of(k)));
-          p.writePackedVarint(3, Object.values(w.tags).map((v) => strings.of(v)));
-          p.writePackedSVarint(8, deltas(w.refs));
-        },
-        way,
-      );
-    }
-  };
-}
-
-function relationsGroup(ids: number[]): Group {
-  return (pbf) => {
-    for (const id of ids) pbf.writeMessage(4, (i: number, p) => p.writeVarintField(1, i), id);
-  };
-}
-
-/** A PrimitiveBlock; without a grid, its fields are left out (the format's defaults apply). */
-function primitiveBlock(groups: Group[], grid?: Grid): Uint8Array {
-  const strings = new StringTable();
-  // groups first, to fill the string table, which the block then writes before them
-  const encoded = groups.map((group) => encode((pbf) => group(pbf, strings)));
-  return encode((pbf) => {
-    pbf.writeMessage(1, (table: string[], p) => table.forEach((s) => p.writeStringField(1, s)), strings.strings);
-    for (const group of encoded) pbf.writeBytesField(2, group);
-    if (grid) {
-      pbf.writeVarintField(17, grid.granularity);
-      pbf.writeVarintField(19, grid.latOffset);
-      pbf.writeVarintField(20, grid.lonOffset);
-    }
-  });
-}
-
-function headerBlock(requiredFeatures: string[]): Uint8Array {
-  return encode((pbf) => {
-    for (const feature of requiredFeatures) pbf.writeStringField(4, feature);
-    pbf.writeStringField(16, 'navette tests');
-  });
-}
-
-/** A file block: BlobHeader length (big-endian int32), BlobHeader, Blob. 'lzma' is not compressed, only labelled. */
-function fileBlock(type: 'OSMHeader' | 'OSMData', data: Uint8Array, compression: 'raw' | 'zlib' | 'lzma'): Buffer {
-  const blob = encode((pbf) => {
-    if (compression === 'raw') pbf.writeBytesField(1, data);
-    else {
-      pbf.writeVarintField(2, data.length);
-      pbf.writeBytesField(compression === 'zlib' ? 3 : 4, compression === 'zlib' ? deflateSync(data) : data);
-    }
-  });
-  const header = encode((pbf) => {
-    pbf.writeStringField(1, type);
-    pbf.writeVarintField(3, blob.length);
-  });
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(header.length);
-  return Buffer.concat([length, header, blob]);
-}
-
-const REQUIRED_FEATURES = ['OsmSchema-V0.6', 'DenseNodes'];
 
 /** The fixture's file blocks: header (raw), ways (zlib), dense nodes (raw), plain nodes (zlib). */
 function fixtureBlocks(requiredFeatures = REQUIRED_FEATURES): Buffer[] {
@@ -721,21 +581,28 @@ test('the same elements as PBF and as XML read to the same extract', async () =>
   assertExtract(await readOsmPbf(PBF_FILE), await readOsmXml(XML_FILE), 1e-12);
 });
 
-test('a way repeated with the same id is kept once, and counted', async () => {
-  const xml = [
-    '<osm>',
-    ' <node id="1" lat="1" lon="2"/>',
-    ' <node id="2" lat="1.001" lon="2"/>',
-    ' <way id="7"><nd ref="1"/><nd ref="2"/><tag k="highway" v="footway"/></way>',
-    ' <way id="8"><nd ref="2"/><nd ref="1"/><tag k="highway" v="path"/></way>',
-    ' <way id="7"><nd ref="1"/><nd ref="2"/><tag k="highway" v="footway"/></way>',
-    '</osm>',
-  ].join('\n');
-  const extract = await readOsmXml(writeTemp('repeated-way.osm', xml));
-  assert.deepEqual([...extract.wayIds], [7, 8]);
-  assert.equal(extract.stats.waysRead, 3);
-  assert.equal(extract.stats.waysKept, 2);
-  assert.equal(extract.stats.duplicateWays, 1);
+test('the fixture writer: the same elements as XML and as PBF read to the expected extract', async () => {
+  const elements = { nodes: [...DENSE_NODES, ...PLAIN_NODES], ways: WAYS, relations: [50, 51] };
+  assertExtract(await readOsmXml(writeOsm(elements, 'written.osm')), expectedExtract(), 0);
+  assertExtract(await readOsmPbf(writeOsm(elements, 'written.osm.pbf')), expectedExtract(), 1e-9);
+});
+
+test('a way repeated with the same id is kept once, and counted, in XML and in PBF', async () => {
+  const footway = { id: 7, refs: [1, 2], tags: { highway: 'footway' } };
+  const elements = {
+    nodes: [
+      { id: 1, lon: 2, lat: 1 },
+      { id: 2, lon: 2, lat: 1.001 },
+    ],
+    ways: [footway, { id: 8, refs: [2, 1], tags: { highway: 'path' } }, footway],
+  };
+  for (const name of ['repeated-way.osm', 'repeated-way.osm.pbf']) {
+    const extract = await readOsm(writeOsm(elements, name));
+    assert.deepEqual([...extract.wayIds], [7, 8], name);
+    assert.equal(extract.stats.waysRead, 3, name);
+    assert.equal(extract.stats.waysKept, 2, name);
+    assert.equal(extract.stats.duplicateWays, 1, name);
+  }
 });
 
 describe('readOsm picks the reader', () => {

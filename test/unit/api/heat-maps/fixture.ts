@@ -3,10 +3,8 @@
  * feed plus an OpenStreetMap XML street extract: fourteen points laid out in metres, walking
  * streets between them, three stop areas and four one-stop-hop lines on 2012-06-14 (UTC).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { writeFeed } from '../../../helpers/gtfs-fixture.js';
+import { osmXml, writeOsm, type OsmFixture } from '../../../helpers/osm-fixture.js';
 import { serveCoverages } from '../../../helpers/app.js';
 
 /** Metres per degree used by the original fixture to place its points. */
@@ -55,18 +53,24 @@ const STREETS: string[][] = [
   ['K', 'B'],
 ];
 
-export function fixtureOsmXml(): string {
+/** The streets: node k + 1 is the k-th point, way 100 + k the k-th street, footways named after their points. */
+export function fixtureStreets(): OsmFixture {
   const names = Object.keys(POINTS_M);
   const id = (p: string) => names.indexOf(p) + 1;
-  const lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<osm version="0.6" generator="navette tests">'];
-  for (const p of names) lines.push(`  <node id="${id(p)}" version="1" lat="${latOf(p)}" lon="${lonOf(p)}"/>`);
-  STREETS.forEach((way, k) => {
-    lines.push(`  <way id="${100 + k}" version="1">`);
-    for (const p of way) lines.push(`    <nd ref="${id(p)}"/>`);
-    lines.push(`    <tag k="highway" v="footway"/>`, `    <tag k="name" v="Street ${way.join('')}"/>`, '  </way>');
-  });
-  lines.push('</osm>');
-  return lines.join('\n') + '\n';
+  return {
+    nodes: names.map((p) => ({ id: id(p), lon: lonOf(p), lat: latOf(p) })),
+    ways: STREETS.map((way, k) => ({ id: 100 + k, refs: way.map(id), tags: { highway: 'footway', name: `Street ${way.join('')}` } })),
+  };
+}
+
+/** The streets as an OSM XML file in a fresh temporary folder. */
+export function writeFixtureOsm(): string {
+  return writeOsm(fixtureStreets(), 'streets.osm');
+}
+
+/** The streets as OSM XML text, for a test that writes the file itself. */
+export function fixtureOsmXml(): string {
+  return osmXml(fixtureStreets());
 }
 
 export function fixtureGtfs(): string {
@@ -115,8 +119,7 @@ vjD,08:01:02,08:01:02,stop_point:stopC,2
 /** An app serving the fixture as coverage `main_routing_test` (and `no_streets`, the same feed without OSM). */
 export async function fixtureApp() {
   const gtfs = writeFeed(fixtureGtfs());
-  const osm = path.join(mkdtempSync(path.join(tmpdir(), 'navette-osm-')), 'streets.osm');
-  writeFileSync(osm, fixtureOsmXml());
+  const osm = writeFixtureOsm();
   // Navitia's own test cases know no board slack: the fixture's coverage sets none
   const { app } = await serveCoverages([
     { id: 'main_routing_test', gtfs: [gtfs], osm, timezone: 'UTC', boardSlackSec: 0 },

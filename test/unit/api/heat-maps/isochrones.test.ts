@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { fromArrayBuffer } from 'geotiff';
 import { PNG } from 'pngjs';
 import { insideRing } from '../../../../src/formats/rings.js';
+import { getAnswer } from '../../../helpers/app.js';
 import { invalidity } from '../../../helpers/geometry-validity.js';
 import { coordOf, fixtureApp, type HeatMatrix } from './fixture.js';
 
@@ -18,10 +19,8 @@ before(async () => {
 });
 after(() => app.close());
 
-const get = async (url: string) => {
-  const res = await app.inject({ method: 'GET', url: `/v1/coverage/main_routing_test/${url}` });
-  return { status: res.statusCode, type: String(res.headers['content-type']), raw: res.rawPayload, body: res.headers['content-type']?.toString().includes('json') ? res.json() : undefined };
-};
+/** GET `/v1/coverage/main_routing_test/{url}`: JSON answers parsed, images as bytes. */
+const get = (url: string) => getAnswer(app, `/v1/coverage/main_routing_test/${url}`);
 
 describe("Navitia's errors", () => {
   for (const [name, query, message] of [
@@ -36,34 +35,34 @@ describe("Navitia's errors", () => {
     ['ridesharing', `isochrones?datetime=20120614T080000&from=${S}&max_duration=3600&first_section_mode[]=ridesharing`, "ridesharing isn't available on isochrone"],
   ] as const) {
     test(`${name}: 400 with Navitia's message`, async () => {
-      const { status, body } = await get(query);
+      const { status, json } = await get(query);
       assert.equal(status, 400);
-      assert.deepEqual(body, { message });
+      assert.deepEqual(json, { message });
     });
   }
 
   test('Navitia order: no centre before no duration, both centres after a missing duration and after too many boundaries', async () => {
-    assert.match((await get('isochrones?datetime=20120614T080000')).body.message, /'from' or a 'to'/);
-    assert.match((await get(`isochrones?from=${S}&to=${S}`)).body.message, /'boundary_duration\[\]' or a 'max_duration'/);
+    assert.match((await get('isochrones?datetime=20120614T080000')).json.message, /'from' or a 'to'/);
+    assert.match((await get(`isochrones?from=${S}&to=${S}`)).json.message, /'boundary_duration\[\]' or a 'max_duration'/);
     const many = Array.from({ length: 11 }, (_, k) => `boundary_duration[]=${(k + 1) * 60}`).join('&');
-    assert.match((await get(`isochrones?from=${S}&to=${S}&${many}`)).body.message, /more than 10/);
+    assert.match((await get(`isochrones?from=${S}&to=${S}&${many}`)).json.message, /more than 10/);
   });
 
   test('an unknown centre: the engine error inside an empty isochrones envelope', async () => {
-    const { status, body } = await get('isochrones?datetime=20120614T080000&from=stop_area:nowhere&max_duration=3600');
+    const { status, json } = await get('isochrones?datetime=20120614T080000&from=stop_area:nowhere&max_duration=3600');
     assert.equal(status, 404);
-    assert.deepEqual(Object.keys(body), ['isochrones', 'feed_publishers', 'links', 'warnings', 'context', 'error']);
-    assert.deepEqual(body.isochrones, []);
-    assert.deepEqual(body.error, { id: 'unknown_object', message: 'The entry point: stop_area:nowhere is not valid' });
+    assert.deepEqual(Object.keys(json), ['isochrones', 'feed_publishers', 'links', 'warnings', 'context', 'error']);
+    assert.deepEqual(json.isochrones, []);
+    assert.deepEqual(json.error, { id: 'unknown_object', message: 'The entry point: stop_area:nowhere is not valid' });
   });
 });
 
 describe('the response', () => {
   test("Navitia's shape: one band per pair of [min_duration, boundaries…, max_duration], each a valid MultiPolygon", async () => {
-    const { status, body } = await get(`isochrones?datetime=20120614T080000&from=${S}&min_duration=60&boundary_duration[]=1200&boundary_duration[]=300&boundary_duration[]=5000&max_duration=3600`);
+    const { status, json } = await get(`isochrones?datetime=20120614T080000&from=${S}&min_duration=60&boundary_duration[]=1200&boundary_duration[]=300&boundary_duration[]=5000&max_duration=3600`);
     assert.equal(status, 200);
-    assert.deepEqual(Object.keys(body), ['isochrones', 'feed_publishers', 'links', 'warnings', 'context']);
-    const bands = body.isochrones as Record<string, any>[];
+    assert.deepEqual(Object.keys(json), ['isochrones', 'feed_publishers', 'links', 'warnings', 'context']);
+    const bands = json.isochrones as Record<string, any>[];
     assert.deepEqual(
       bands.map((b) => [b['min_duration'], b['max_duration']]),
       [
@@ -86,9 +85,9 @@ describe('the response', () => {
   });
 
   test('an arrival: to, and the date-times run backwards from datetime', async () => {
-    const { status, body } = await get(`isochrones?datetime=20120614T090000&to=${S}&boundary_duration[]=600&boundary_duration[]=1800`);
+    const { status, json } = await get(`isochrones?datetime=20120614T090000&to=${S}&boundary_duration[]=600&boundary_duration[]=1800`);
     assert.equal(status, 200);
-    const [first, second] = body.isochrones;
+    const [first, second] = json.isochrones;
     assert.deepEqual([first.min_duration, first.max_duration, second.min_duration, second.max_duration], [0, 600, 600, 1800], 'the last boundary closes the bands');
     assert.equal(first.min_date_time, '20120614T085000');
     assert.equal(first.max_date_time, '20120614T090000');
@@ -96,11 +95,11 @@ describe('the response', () => {
   });
 
   test('the centre lies in the first band and not in the others', async () => {
-    const { body } = await get(`isochrones?datetime=20120614T080000&from=${S}&boundary_duration[]=600&max_duration=3600`);
+    const { json } = await get(`isochrones?datetime=20120614T080000&from=${S}&boundary_duration[]=600&max_duration=3600`);
     const [lon, lat] = S.split(';').map(Number) as [number, number];
     const holds = (band: any) => band.geojson.coordinates.some((p: [number, number][][]) => insideRing(lon, lat, p[0]!) && !p.slice(1).some((h) => insideRing(lon, lat, h)));
-    assert.equal(holds(body.isochrones[0]), true);
-    assert.equal(holds(body.isochrones[1]), false);
+    assert.equal(holds(json.isochrones[0]), true);
+    assert.equal(holds(json.isochrones[1]), false);
   });
 });
 
@@ -108,15 +107,15 @@ describe('the heat map in other formats', () => {
   const query = `heat_maps?datetime=20120614T080000&from=${S}&max_duration=3600&resolution=60`;
   let matrix: HeatMatrix;
   before(async () => {
-    matrix = (await get(query)).body.heat_maps[0].heat_matrix;
+    matrix = (await get(query)).json.heat_maps[0].heat_matrix;
   });
   /** the JSON grid's value of cell (i west to east, j south to north), -1 for null */
   const cell = (i: number, j: number) => matrix.lines[i]!.duration[j] ?? -1;
 
   test('format=tiff: a GeoTIFF whose pixels are the heat matrix, on its box', async () => {
-    const { status, type, raw } = await get(`${query}&format=tiff`);
+    const { status, headers, raw } = await get(`${query}&format=tiff`);
     assert.equal(status, 200);
-    assert.equal(type, 'image/tiff');
+    assert.equal(headers['content-type'], 'image/tiff');
     const image = await (await fromArrayBuffer(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength) as ArrayBuffer)).getImage();
     const [band] = (await image.readRasters()) as unknown as Int32Array[];
     const R = matrix.lines.length;
@@ -128,9 +127,9 @@ describe('the heat map in other formats', () => {
   });
 
   test('format=png: transparent exactly where the heat matrix is null', async () => {
-    const { status, type, raw } = await get(`${query}&format=png`);
+    const { status, headers, raw } = await get(`${query}&format=png`);
     assert.equal(status, 200);
-    assert.equal(type, 'image/png');
+    assert.equal(headers['content-type'], 'image/png');
     const png = PNG.sync.read(raw);
     const R = matrix.lines.length;
     assert.equal(png.width, R);
@@ -138,21 +137,21 @@ describe('the heat map in other formats', () => {
   });
 
   test('format=geojson: bands every 10 minutes by default, valid, as a FeatureCollection', async () => {
-    const { status, type, body } = await get(`${query}&format=geojson`);
+    const { status, headers, json } = await get(`${query}&format=geojson`);
     assert.equal(status, 200);
-    assert.equal(type, 'application/geo+json');
-    assert.equal(body.type, 'FeatureCollection');
+    assert.equal(headers['content-type'], 'application/geo+json');
+    assert.equal(json.type, 'FeatureCollection');
     assert.deepEqual(
-      body.features.map((f: any) => [f.properties.min_duration, f.properties.max_duration]),
+      json.features.map((f: any) => [f.properties.min_duration, f.properties.max_duration]),
       [0, 600, 1200, 1800, 2400, 3000].map((lo) => [lo, lo + 600]),
     );
-    for (const f of body.features) assert.equal(invalidity(f.geometry), undefined);
+    for (const f of json.features) assert.equal(invalidity(f.geometry), undefined);
   });
 
   test('an unknown format: the enum error', async () => {
-    const { status, body } = await get(`${query}&format=svg`);
+    const { status, json } = await get(`${query}&format=svg`);
     assert.equal(status, 400);
-    assert.match(body.message, /The format argument must be in list \['json', 'tiff', 'png', 'geojson'\], you gave svg/);
+    assert.match(json.message, /The format argument must be in list \['json', 'tiff', 'png', 'geojson'\], you gave svg/);
   });
 });
 

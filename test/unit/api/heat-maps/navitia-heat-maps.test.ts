@@ -5,6 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
+import { getJson } from '../../../helpers/app.js';
 import { cellAt, coordOf, fixtureApp, latOf, lonOf, type HeatMatrix } from './fixture.js';
 
 const TOLERANCE = 10;
@@ -17,10 +18,8 @@ before(async () => {
 });
 after(async () => app.close());
 
-async function get(url: string) {
-  const res = await app.inject({ method: 'GET', url: `/v1/coverage/${url}` });
-  return { status: res.statusCode, body: JSON.parse(res.body) as Record<string, any>, headers: res.headers };
-}
+/** GET `/v1/coverage/{url}`; its body must be JSON. */
+const get = (url: string) => getJson(app, `/v1/coverage/${url}`);
 
 /** The structural invariants Navitia's tests check on every heat map. */
 function checkStructure(body: Record<string, any>): HeatMatrix {
@@ -58,30 +57,30 @@ function near(matrix: HeatMatrix, point: string, expected: number) {
 
 describe('heat maps (Navitia test suite)', () => {
   test('1: departure heat map from a coordinate', async () => {
-    const { status, body } = await get(`main_routing_test/heat_maps?from=${S}&datetime=20120614T080000&max_duration=3600`);
+    const { status, json } = await get(`main_routing_test/heat_maps?from=${S}&datetime=20120614T080000&max_duration=3600`);
     assert.equal(status, 200);
-    checkStructure(body);
-    assert.equal(body['heat_maps'][0].requested_date_time, '20120614T080000');
-    assert.equal(body['heat_maps'][0].from.embedded_type, 'address');
-    assert.deepEqual(body['heat_maps'][0].from.address.coord, { lon: String(lonOf('S')), lat: String(latOf('S')) });
-    assert.ok(body['context'].current_datetime);
-    assert.equal(body['context'].timezone, 'UTC');
+    checkStructure(json);
+    assert.equal(json['heat_maps'][0].requested_date_time, '20120614T080000');
+    assert.equal(json['heat_maps'][0].from.embedded_type, 'address');
+    assert.deepEqual(json['heat_maps'][0].from.address.coord, { lon: String(lonOf('S')), lat: String(latOf('S')) });
+    assert.ok(json['context'].current_datetime);
+    assert.equal(json['context'].timezone, 'UTC');
   });
 
   test('2: arrival heat map to a coordinate', async () => {
-    const { status, body } = await get(`main_routing_test/heat_maps?to=${R}&datetime=20120614T080200&max_duration=3600`);
+    const { status, json } = await get(`main_routing_test/heat_maps?to=${R}&datetime=20120614T080200&max_duration=3600`);
     assert.equal(status, 200);
-    checkStructure(body);
-    assert.ok('to' in body['heat_maps'][0]);
-    assert.ok(!('from' in body['heat_maps'][0]));
+    checkStructure(json);
+    assert.ok('to' in json['heat_maps'][0]);
+    assert.ok(!('from' in json['heat_maps'][0]));
   });
 
   test('3: from a stop area, cell values', async () => {
-    const { status, body } = await get('main_routing_test/heat_maps?datetime=20120614T080100&from=stopB&max_duration=3600');
+    const { status, json } = await get('main_routing_test/heat_maps?datetime=20120614T080100&from=stopB&max_duration=3600');
     assert.equal(status, 200);
-    const m = checkStructure(body);
-    assert.equal(body['heat_maps'][0].from.embedded_type, 'stop_area');
-    assert.ok(body['heat_maps'][0].from.stop_area.coord.lon);
+    const m = checkStructure(json);
+    assert.equal(json['heat_maps'][0].from.embedded_type, 'stop_area');
+    assert.ok(json['heat_maps'][0].from.stop_area.coord.lon);
     near(m, 'B', 0);
     near(m, 'S', 18);
     near(m, 'A', 2);
@@ -89,9 +88,9 @@ describe('heat maps (Navitia test suite)', () => {
   });
 
   test('4: to a stop area with a forbidden line, cell values', async () => {
-    const { status, body } = await get('main_routing_test/heat_maps?datetime=20120614T080200&to=stopA&max_duration=3600&forbidden_uris[]=M');
+    const { status, json } = await get('main_routing_test/heat_maps?datetime=20120614T080200&to=stopA&max_duration=3600&forbidden_uris[]=M');
     assert.equal(status, 200);
-    const m = checkStructure(body);
+    const m = checkStructure(json);
     near(m, 'A', 0);
     near(m, 'R', 81);
     near(m, 'B', 60);
@@ -99,104 +98,104 @@ describe('heat maps (Navitia test suite)', () => {
   });
 
   test('5: no datetime: now is _current_datetime', async () => {
-    const { status, body } = await get(`main_routing_test/heat_maps?from=${S}&max_duration=3600&_current_datetime=20120614T080000`);
+    const { status, json } = await get(`main_routing_test/heat_maps?from=${S}&max_duration=3600&_current_datetime=20120614T080000`);
     assert.equal(status, 200);
-    checkStructure(body);
-    assert.equal(body['context'].current_datetime, '20120614T080000');
-    assert.equal(body['context'].timezone, 'UTC');
-    assert.equal(body['heat_maps'][0].requested_date_time, '20120614T080000');
+    checkStructure(json);
+    assert.equal(json['context'].current_datetime, '20120614T080000');
+    assert.equal(json['context'].timezone, 'UTC');
+    assert.equal(json['heat_maps'][0].requested_date_time, '20120614T080000');
   });
 
   test('6: datetime without seconds', async () => {
-    const { status, body } = await get(`main_routing_test/heat_maps?from=${S}&max_duration=3600&datetime=20120614T0800`);
+    const { status, json } = await get(`main_routing_test/heat_maps?from=${S}&max_duration=3600&datetime=20120614T0800`);
     assert.equal(status, 200);
-    checkStructure(body);
+    checkStructure(json);
   });
 
   test('7: no arguments', async () => {
-    const { status, body } = await get('main_routing_test/heat_maps');
+    const { status, json } = await get('main_routing_test/heat_maps');
     assert.equal(status, 400);
-    assert.equal(body['message'], "you should provide a 'from' or a 'to' argument");
+    assert.equal(json['message'], "you should provide a 'from' or a 'to' argument");
   });
 
   test('8: no region', async () => {
-    const { status, body } = await get('heat_maps');
+    const { status, json } = await get('heat_maps');
     assert.equal(status, 404);
-    assert.equal(body['error'].message, "The region heat_maps doesn't exists");
+    assert.equal(json['error'].message, "The region heat_maps doesn't exists");
   });
 
   test('9: invalid max_duration', async () => {
     let r = await get(`main_routing_test/heat_maps?datetime=20120614T080000&from=${S}&max_duration=-3600`);
     assert.equal(r.status, 400);
-    assert.ok(r.body['message'].includes('Unable to evaluate, invalid unsigned int\nmax_duration description: Maximum duration of journeys in seconds'));
+    assert.ok(r.json['message'].includes('Unable to evaluate, invalid unsigned int\nmax_duration description: Maximum duration of journeys in seconds'));
     r = await get(`main_routing_test/heat_maps?datetime=20120614T080000&from=${S}&max_duration=toto`);
     assert.equal(r.status, 400);
-    assert.ok(r.body['message'].includes("Unable to evaluate, invalid literal for int() with base 10: 'toto'"));
+    assert.ok(r.json['message'].includes("Unable to evaluate, invalid literal for int() with base 10: 'toto'"));
   });
 
   test('10: null walking speed', async () => {
-    const { status, body } = await get(`main_routing_test/heat_maps?datetime=20120614T080000&from=${S}&max_duration=3600&walking_speed=0`);
+    const { status, json } = await get(`main_routing_test/heat_maps?datetime=20120614T080000&from=${S}&max_duration=3600&walking_speed=0`);
     assert.equal(status, 400);
-    assert.ok(body['message'].includes('The walking_speed argument has to be in range [0.01, 4], you gave : 0'));
+    assert.ok(json['message'].includes('The walking_speed argument has to be in range [0.01, 4], you gave : 0'));
   });
 
   test('11: no max_duration, or 0', async () => {
     for (const q of ['', '&max_duration=0']) {
-      const { status, body } = await get(`main_routing_test/heat_maps?datetime=20120614T080000&from=${S}${q}`);
+      const { status, json } = await get(`main_routing_test/heat_maps?datetime=20120614T080000&from=${S}${q}`);
       assert.equal(status, 400);
-      assert.equal(body['message'], "you should provide a 'max_duration' argument");
+      assert.equal(json['message'], "you should provide a 'max_duration' argument");
     }
   });
 
   test('12: date out of the production period', async () => {
-    const { status, body } = await get(`main_routing_test/heat_maps?datetime=20050614T080000&from=${S}&max_duration=3600`);
+    const { status, json } = await get(`main_routing_test/heat_maps?datetime=20050614T080000&from=${S}&max_duration=3600`);
     assert.equal(status, 404);
-    assert.equal(body['error'].id, 'date_out_of_bounds');
-    assert.equal(body['error'].message, 'date is not in data production period');
-    assert.deepEqual(body['heat_maps'], []);
+    assert.equal(json['error'].id, 'date_out_of_bounds');
+    assert.equal(json['error'].message, 'date is not in data production period');
+    assert.deepEqual(json['heat_maps'], []);
   });
 
   test('13: invalid datetimes', async () => {
     let r = await get(`main_routing_test/heat_maps?datetime=2005061&from=${S}&max_duration=3600`);
     assert.equal(r.status, 400);
-    assert.ok(r.body['message'].includes('Unable to parse datetime, year'));
+    assert.ok(r.json['message'].includes('Unable to parse datetime, year'));
     r = await get(`main_routing_test/heat_maps?datetime=toto&from=${S}&max_duration=3600`);
     assert.equal(r.status, 400);
-    assert.ok(r.body['message'].toLowerCase().includes('unable to parse datetime, unknown string format'));
+    assert.ok(r.json['message'].toLowerCase().includes('unable to parse datetime, unknown string format'));
   });
 
   test('14: unknown typed centre', async () => {
-    const { status, body } = await get('main_routing_test/heat_maps?from=stop_area:OIF:SA:toto&datetime=20120614T080000&max_duration=3600');
+    const { status, json } = await get('main_routing_test/heat_maps?from=stop_area:OIF:SA:toto&datetime=20120614T080000&max_duration=3600');
     assert.equal(status, 404);
-    assert.equal(body['error'].id, 'unknown_object');
-    assert.equal(body['error'].message, 'The entry point: stop_area:OIF:SA:toto is not valid');
+    assert.equal(json['error'].id, 'unknown_object');
+    assert.equal(json['error'].message, 'The entry point: stop_area:OIF:SA:toto is not valid');
   });
 
   test('15: from and to', async () => {
-    const { status, body } = await get(`main_routing_test/heat_maps?from=${S}&datetime=20120614T080000&max_duration=3600&to=${R}`);
+    const { status, json } = await get(`main_routing_test/heat_maps?from=${S}&datetime=20120614T080000&max_duration=3600&to=${R}`);
     assert.equal(status, 400);
-    assert.equal(body['message'], "you cannot provide a 'from' and a 'to' argument");
+    assert.equal(json['message'], "you cannot provide a 'from' and a 'to' argument");
   });
 
   test('without a street network: no_solution, HTTP 200', async () => {
-    const { status, body } = await get('no_streets/heat_maps?from=stop_point:stopB&datetime=20120615T080000&max_duration=60');
+    const { status, json } = await get('no_streets/heat_maps?from=stop_point:stopB&datetime=20120615T080000&max_duration=60');
     assert.equal(status, 200);
-    assert.equal(body['error'].id, 'no_solution');
-    assert.equal(body['error'].message, 'no street network data, impossible to compute a heat_map');
+    assert.equal(json['error'].id, 'no_solution');
+    assert.equal(json['error'].message, 'no street network data, impossible to compute a heat_map');
   });
 
   test('ridesharing is refused', async () => {
-    const { status, body } = await get(
+    const { status, json } = await get(
       `main_routing_test/heat_maps?from=${S}&datetime=20120614T075500&first_section_mode[]=ridesharing&last_section_mode[]=walking&max_duration=2`,
     );
     assert.equal(status, 400);
-    assert.equal(body['message'], "ridesharing isn't available on heatmaps");
+    assert.equal(json['message'], "ridesharing isn't available on heatmaps");
   });
 
   test('resolution 50: nulls are the only non-integers', async () => {
-    const { status, body } = await get('main_routing_test/heat_maps?datetime=20120614T080100&from=stopB&max_duration=3600&resolution=50');
+    const { status, json } = await get('main_routing_test/heat_maps?datetime=20120614T080100&from=stopB&max_duration=3600&resolution=50');
     assert.equal(status, 200);
-    const m = checkStructure(body);
+    const m = checkStructure(json);
     assert.equal(m.lines.length, 50);
   });
 });

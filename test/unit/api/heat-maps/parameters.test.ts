@@ -18,14 +18,12 @@
  */
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { METRES_PER_DEGREE } from '../../../../src/util/geodesy.js';
 import { writeFeed } from '../../../helpers/gtfs-fixture.js';
+import { writeOsm, type OsmFixture } from '../../../helpers/osm-fixture.js';
 import { cellAt, type HeatMatrix } from './fixture.js';
-import { serveCoverages } from '../../../helpers/app.js';
+import { getOk, serveCoverages } from '../../../helpers/app.js';
 
 const POINTS: Record<string, [number, number]> = {
   P0: [0, 0],
@@ -50,7 +48,8 @@ const WALK = 1.12;
 const BIKE = 4.1;
 const CAR = 11.11;
 
-function osmXml(): string {
+/** The streets: node k + 1 is the k-th point (C, a stop's place, is no node), way 100 + k the k-th street. */
+function streets(): OsmFixture {
   const names = Object.keys(POINTS);
   const id = (p: string) => names.indexOf(p) + 1;
   const ways: Array<[string[], Record<string, string>]> = [
@@ -59,15 +58,10 @@ function osmXml(): string {
     [['P1', 'W', 'Z'], { highway: 'residential', oneway: 'yes' }],
     [['P4', 'M'], { highway: 'motorway' }],
   ];
-  const lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<osm version="0.6">'];
-  for (const p of names) if (p !== 'C') lines.push(`<node id="${id(p)}" lat="${lat(p)}" lon="${lon(p)}"/>`);
-  ways.forEach(([nodes, tags], k) => {
-    lines.push(`<way id="${100 + k}">`, ...nodes.map((p) => `<nd ref="${id(p)}"/>`));
-    for (const [key, value] of Object.entries(tags)) lines.push(`<tag k="${key}" v="${value}"/>`);
-    lines.push('</way>');
-  });
-  lines.push('</osm>');
-  return lines.join('\n');
+  return {
+    nodes: names.filter((p) => p !== 'C').map((p) => ({ id: id(p), lon: lon(p), lat: lat(p) })),
+    ways: ways.map(([nodes, tags], k) => ({ id: 100 + k, refs: nodes.map(id), tags })),
+  };
 }
 
 function gtfs(): string {
@@ -107,16 +101,13 @@ b,08:09:00,08:09:00,s4,2
 
 let app: FastifyInstance;
 before(async () => {
-  const osm = path.join(mkdtempSync(path.join(tmpdir(), 'navette-osm-')), 'town.osm');
-  writeFileSync(osm, osmXml());
+  const osm = writeOsm(streets(), 'town.osm');
   ({ app } = await serveCoverages([{ id: 'town', gtfs: [writeFeed(gtfs())], osm, timezone: 'UTC' }]));
 });
 
 /** The matrix of a heat map on the town, 2024-01-02; `query` adds to or overrides the defaults. */
 async function heatMap(query: string, centre = `from=${coord('P0')}&datetime=20240102T080000`): Promise<HeatMatrix> {
-  const res = await app.inject({ method: 'GET', url: `/v1/coverage/town/heat_maps?${centre}&max_duration=3600&resolution=400&${query}` });
-  assert.equal(res.statusCode, 200, res.body);
-  return JSON.parse(res.body).heat_maps[0].heat_matrix as HeatMatrix;
+  return (await getOk(app, `/v1/coverage/town/heat_maps?${centre}&max_duration=3600&resolution=400&${query}`)).heat_maps[0].heat_matrix as HeatMatrix;
 }
 
 /** The cell holding point p is worth `expected` seconds, within the distance to its centre at `speed` along the street and on foot off it. */

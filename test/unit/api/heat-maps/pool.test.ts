@@ -5,9 +5,6 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { buildApp } from '../../../../src/api/app.js';
 import { Coverage, CoverageRegistry } from '../../../../src/service/coverage-registry.js';
 import { withRealtime } from '../../../../src/service/generation.js';
@@ -17,7 +14,7 @@ import { loadCoverage } from '../../../../src/service/load-coverage.js';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { chooseEncoding } from '../../../../src/maps/heat-map-render.js';
 import { writeFeed } from '../../../helpers/gtfs-fixture.js';
-import { fixtureGtfs, fixtureOsmXml } from './fixture.js';
+import { fixtureGtfs, writeFixtureOsm } from './fixture.js';
 import { SPINNING_DURATION_SEC } from './spinning-worker.js';
 
 // a fixed "now": bodies compared whole must not differ by their context's current_datetime
@@ -25,8 +22,7 @@ const URL = '/v1/coverage/main_routing_test/heat_maps?datetime=20120614T080100&f
 let registry: CoverageRegistry;
 
 before(async () => {
-  const osm = path.join(mkdtempSync(path.join(tmpdir(), 'navette-osm-')), 'streets.osm');
-  writeFileSync(osm, fixtureOsmXml());
+  const osm = writeFixtureOsm();
   registry = new CoverageRegistry();
   const coverage = new Coverage({ id: 'main_routing_test', gtfs: [writeFeed(fixtureGtfs())], osm, timezone: 'UTC' });
   registry.add(coverage);

@@ -14,14 +14,12 @@
  */
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { METRES_PER_DEGREE } from '../../../../src/util/geodesy.js';
 import { writeFeed } from '../../../helpers/gtfs-fixture.js';
+import { writeOsm, type OsmFixture } from '../../../helpers/osm-fixture.js';
 import type { HeatMatrix } from './fixture.js';
-import { serveCoverages } from '../../../helpers/app.js';
+import { getOk, serveCoverages } from '../../../helpers/app.js';
 
 const LON0 = 1;
 const LAT0 = 0.1;
@@ -32,19 +30,19 @@ const xOf = (lon: number) => (lon - LON0) * METRES_PER_DEGREE * COS;
 const yOf = (lat: number) => (lat - LAT0) * METRES_PER_DEGREE;
 const WALK = 1.12;
 
-function osmXml(): string {
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    '<osm version="0.6">',
-    `<node id="1" lat="${latOf(0)}" lon="${lonOf(0)}"/>`,
-    `<node id="2" lat="${latOf(0)}" lon="${lonOf(2000)}"/>`,
-    `<node id="3" lat="${latOf(60)}" lon="${lonOf(900)}"/>`,
-    `<node id="4" lat="${latOf(60)}" lon="${lonOf(960)}"/>`,
-    '<way id="10"><nd ref="1"/><nd ref="2"/><tag k="highway" v="residential"/></way>',
-    '<way id="11"><nd ref="3"/><nd ref="4"/><tag k="highway" v="footway"/></way>',
-    '</osm>',
-  ].join('\n');
-}
+/** The long street A–B and the footway island beside sX. */
+const STREETS: OsmFixture = {
+  nodes: [
+    { id: 1, lon: lonOf(0), lat: latOf(0) },
+    { id: 2, lon: lonOf(2000), lat: latOf(0) },
+    { id: 3, lon: lonOf(900), lat: latOf(60) },
+    { id: 4, lon: lonOf(960), lat: latOf(60) },
+  ],
+  ways: [
+    { id: 10, refs: [1, 2], tags: { highway: 'residential' } },
+    { id: 11, refs: [3, 4], tags: { highway: 'footway' } },
+  ],
+};
 
 function gtfs(): string {
   const stop = (id: string, x: number) => `${id},${id},${latOf(10)},${lonOf(x)}`;
@@ -76,8 +74,7 @@ t,08:03:00,08:03:00,sB,2
 
 let app: FastifyInstance;
 before(async () => {
-  const osm = path.join(mkdtempSync(path.join(tmpdir(), 'navette-osm-')), 'street.osm');
-  writeFileSync(osm, osmXml());
+  const osm = writeOsm(STREETS, 'street.osm');
   const feed = writeFeed(gtfs());
   // the same street with no board slack, to show the coverage's setting reaches its maps
   ({ app } = await serveCoverages([
@@ -87,9 +84,7 @@ before(async () => {
 });
 
 async function heatMap(query: string, datetime = '20240102T080000', coverage = 'street'): Promise<HeatMatrix> {
-  const res = await app.inject({ method: 'GET', url: `/v1/coverage/${coverage}/heat_maps?datetime=${datetime}&resolution=200&${query}` });
-  assert.equal(res.statusCode, 200, res.body);
-  return JSON.parse(res.body).heat_maps[0].heat_matrix as HeatMatrix;
+  return (await getOk(app, `/v1/coverage/${coverage}/heat_maps?datetime=${datetime}&resolution=200&${query}`)).heat_maps[0].heat_matrix as HeatMatrix;
 }
 
 /** The cell holding (x, y): its value and its centre in metres. */

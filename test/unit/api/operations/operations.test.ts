@@ -7,9 +7,6 @@
  */
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { buildApp, type AppOptions } from '../../../../src/api/app.js';
 import { Coverage, CoverageRegistry } from '../../../../src/service/coverage-registry.js';
 import { withRealtime } from '../../../../src/service/generation.js';
@@ -25,7 +22,7 @@ import { Metrics } from '../../../../src/api/operations/metrics.js';
 import { APP_DEFAULT_OPERATIONS, type OperationsSettings } from '../../../../src/api/operations/settings.js';
 import { VERSION } from '../../../../src/util/version.js';
 import { writeFeed } from '../../../helpers/gtfs-fixture.js';
-import { fixtureGtfs, fixtureOsmXml } from '../heat-maps/fixture.js';
+import { fixtureGtfs, writeFixtureOsm } from '../heat-maps/fixture.js';
 
 const NOW = '_current_datetime=20120614T080000';
 const TRIPS = `/v1/coverage/main_routing_test/trips?${NOW}`;
@@ -35,8 +32,7 @@ let osm: string;
 let feed: string;
 
 before(() => {
-  osm = path.join(mkdtempSync(path.join(tmpdir(), 'navette-osm-')), 'streets.osm');
-  writeFileSync(osm, fixtureOsmXml());
+  osm = writeFixtureOsm();
   feed = writeFeed(fixtureGtfs());
 });
 

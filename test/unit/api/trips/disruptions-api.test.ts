@@ -14,7 +14,8 @@ import { DisruptionSource } from '../../../../src/service/disruption-source.js';
 import { loadCoverage } from '../../../../src/service/load-coverage.js';
 import { writeFeed } from '../../../helpers/gtfs-fixture.js';
 import { NOT_FOUND_MESSAGE, TOWN } from '../../../helpers/town-app.js';
-import { serveCoverages } from '../../../helpers/app.js';
+import { getJson, serveCoverages } from '../../../helpers/app.js';
+import { until } from '../../../helpers/http.js';
 
 const WORKS = {
   id: 'works-b1',
@@ -56,10 +57,8 @@ after(async () => {
   await app.close();
 });
 
-async function get(query: string, uri = 'trips') {
-  const res = await app.inject({ method: 'GET', url: `/v1/coverage/town/${uri}?${query}` });
-  return { status: res.statusCode, json: JSON.parse(res.body) };
-}
+/** GET `/v1/coverage/town/{uri}?{query}`; its body must be JSON. */
+const get = (query: string, uri = 'trips') => getJson(app, `/v1/coverage/town/${uri}?${query}`);
 
 async function trips(query: string): Promise<string[]> {
   const a = await get(`${query}&count=100`);
@@ -196,23 +195,17 @@ describe('the disruptions file', () => {
   });
 
   test('is read again when it changes; a bad version leaves the last good state in force', async () => {
-    const waitFor = async (ok: () => Promise<boolean>) => {
-      const deadline = Date.now() + 3000;
-      while (!(await ok())) {
-        if (Date.now() > deadline) return false;
-        await new Promise((r) => setTimeout(r, 25));
-      }
-      return true;
-    };
+    const soon = { timeoutMs: 3000, intervalMs: 25 };
     writeFileSync(file, JSON.stringify({ disruptions: [{ ...WORKS, impacted_objects: [{ type: 'trip', id: 'T1-FREQ' }] }] }));
-    assert.ok(await waitFor(async () => (await get('tags[]=works')).json.trips?.[0]?.id === 'T1-FREQ'), 'the new file within the interval');
+    const reread = await until(() => get('tags[]=works'), (a) => a.json.trips?.[0]?.id === 'T1-FREQ', soon);
+    assert.equal(reread.json.trips?.[0]?.id, 'T1-FREQ', 'the new file within the interval');
     assert.deepEqual(await trips('tags[]=works'), ['T1-FREQ']);
     assert.equal((await get('tags[]=school')).status, 404);
     assert.deepEqual(await trips(`since=20240115T075500&until=20240115T095500&data_freshness=adapted_schedule`), ['B1-0800', 'B1-0900']);
 
     writeFileSync(file, '{"disruptions": [ oops');
-    assert.ok(await waitFor(async () => coverage.disruptionSource!.status().last_error !== null));
-    assert.match(coverage.disruptionSource!.status().last_error!, new RegExp(`^${file.replace(/[.]/g, '\\.')}: not JSON`));
+    const lastError = await until(() => coverage.disruptionSource!.status().last_error, (e) => e !== null, soon);
+    assert.match(lastError ?? 'no error within 3 s', new RegExp(`^${file.replace(/[.]/g, '\\.')}: not JSON`));
     assert.deepEqual(await trips('tags[]=works'), ['T1-FREQ']);
   });
 });

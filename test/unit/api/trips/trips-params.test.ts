@@ -7,18 +7,11 @@ import assert from 'node:assert/strict';
 import { buildApp } from '../../../../src/api/app.js';
 import type { FreshnessLevel, Freshness } from '../../../../src/ptref/freshness.js';
 import { Coverage, CoverageRegistry } from '../../../../src/service/coverage-registry.js';
-import { get, ids, NOT_FOUND_MESSAGE, testServer, TOWN_TRIPS, townTrips } from '../../../helpers/town-app.js';
+import { get, ids, NOT_FOUND_MESSAGE, notFound, testServer, TOWN_TRIPS, townTrips } from '../../../helpers/town-app.js';
 
 after(async () => (await testServer()).app.close());
 
 const without = (...gone: string[]) => TOWN_TRIPS.filter((t) => !gone.includes(t));
-
-async function notFound(url: string): Promise<void> {
-  const a = await get(url);
-  assert.equal(a.status, 404, a.body);
-  assert.deepEqual(a.json.error, { id: 'unknown_object', message: NOT_FOUND_MESSAGE });
-  assert.equal('trips' in a.json, false);
-}
 
 // start_page and count -------------------------------------------------------------------------
 

@@ -4,7 +4,7 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { get, ids, NOT_FOUND_MESSAGE, testServer, TOWN_TRIPS, townTrips } from '../../../helpers/town-app.js';
+import { get, ids, notFound, testServer, TOWN_TRIPS, townTrips } from '../../../helpers/town-app.js';
 
 after(async () => (await testServer()).app.close());
 
@@ -12,12 +12,6 @@ const B1 = ['B1-0800', 'B1-0900', 'B1-1700'];
 const B2 = ['B2-1000', 'B2-1100'];
 const RED = [...B1, ...B2, 'N1-2530'];
 const BLUE = ['T1-FREQ', 'D1-ODT', 'D1-ZONE'];
-
-async function notFound(url: string): Promise<void> {
-  const a = await get(url);
-  assert.equal(a.status, 404, `${url}: ${a.body}`);
-  assert.deepEqual(a.json.error, { id: 'unknown_object', message: NOT_FOUND_MESSAGE }, url);
-}
 
 // The eight routes -----------------------------------------------------------------------------
 
