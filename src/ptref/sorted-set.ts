@@ -1,6 +1,7 @@
 /**
  * Set algebra on ascending Uint32Arrays of object indexes (the filter evaluator's currency).
- * Inputs are never modified; results are new arrays sized to fit.
+ * Inputs are never modified. Results must not be modified either: one may be an input itself, the
+ * shared EMPTY, or a view on a larger array.
  */
 export const EMPTY: Uint32Array = new Uint32Array(0);
 
@@ -66,7 +67,6 @@ export function difference(a: Uint32Array, b: Uint32Array): Uint32Array {
   return out.subarray(0, n);
 }
 
-/** 0..n-1 */
 /** Whether the ascending set contains x (binary search). */
 export function contains(set: Uint32Array, x: number): boolean {
   let lo = 0;
@@ -81,6 +81,7 @@ export function contains(set: Uint32Array, x: number): boolean {
   return false;
 }
 
+/** 0..n-1 */
 export function range(n: number): Uint32Array {
   const out = new Uint32Array(n);
   for (let i = 0; i < n; i++) out[i] = i;
