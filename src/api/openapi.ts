@@ -17,6 +17,8 @@ import { swaggerParameters } from './params.js';
 import { type Limits } from '../service/limits.js';
 import { COVERAGE_PARAMS, tripsParams } from './trips/trips-params.js';
 import { collectionParams, placesNearbyParams, placesParams, REFERENTIAL_COLLECTIONS, type ReferentialCollection } from './referential/referential-params.js';
+import { ODT_LEVEL_NAMES } from '../model/timetable.js';
+import { COLLECTION_CAPTIONS } from '../ptref/object-types.js';
 import { VERSION } from '../util/version.js';
 
 type Json = Record<string, unknown>;
@@ -70,18 +72,8 @@ const hhmmss = { type: 'string', pattern: '^[0-9]{6}$' };
 /** `stop_areas` → `StopAreas`: the name of a collection's answer schema and of its operations. */
 const pascal = (name: string) => name.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase());
 
-/** The schema of each collection's objects. */
-const COLLECTION_ITEMS: Record<ReferentialCollection, string> = {
-  stop_points: 'StopPoint',
-  routes: 'Route',
-  networks: 'Network',
-  commercial_modes: 'CommercialMode',
-  physical_modes: 'PhysicalMode',
-  companies: 'Company',
-  stop_areas: 'StopArea',
-  lines: 'Line',
-  vehicle_journeys: 'VehicleJourney',
-};
+/** The schema of each collection's objects: its type's caption in PascalCase (`stop_points` → StopPoint). */
+const COLLECTION_ITEMS = Object.fromEntries(REFERENTIAL_COLLECTIONS.map((c) => [c, pascal(COLLECTION_CAPTIONS[c]!)])) as Record<ReferentialCollection, string>;
 
 /** A page of a PT-referential collection, like the trips' (an engine error in the same envelope). */
 function collectionAnswer(name: string, item: string): Json {
@@ -115,7 +107,7 @@ const DEFINITIONS: Record<string, Json> = {
       name: str,
       headsign: str,
       short_name: str,
-      odt_level: { type: 'string', enum: ['scheduled', 'with_stops', 'zonal'] },
+      odt_level: { type: 'string', enum: [...ODT_LEVEL_NAMES] },
       route: object({ id: str, name: str, direction_id: int }),
       line: object({ id: str, code: str, name: str, color: str, text_color: str }),
       network: idName,

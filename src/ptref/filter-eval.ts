@@ -5,9 +5,10 @@
  * requested type through the referential; `and`, `or` and `-` are set operations in the requested
  * type. Errors carry the engine's ids and messages (navitia-trips.md §6.4).
  */
+import { ODT_LEVEL_NAMES } from '../model/timetable.js';
 import { FilterError, type FilterExpr } from './filter-ast.js';
 import { FRESHNESS_LEVELS, type Freshness, type FreshnessLevel } from './freshness.js';
-import { isCaption, type Caption } from './object-types.js';
+import { isCaption, isTripLike, OBJECT_TYPES, type Caption } from './object-types.js';
 import type { Referential } from './referential.js';
 import { EMPTY, difference, intersect, union } from './sorted-set.js';
 import type { DisruptionLookup } from './disruption-lookup.js';
@@ -74,7 +75,7 @@ function evalMethod(type: Caption, method: string, args: string[], ctx: EvalCont
     }
     case 'name': {
       arity(1);
-      return scan(ref, type, (i) => ref.name(type, i) === args[0]);
+      return ref.named(type, args[0]!);
     }
     case 'has_code': {
       arity(2);
@@ -82,7 +83,7 @@ function evalMethod(type: Caption, method: string, args: string[], ctx: EvalCont
     }
     case 'has_code_type': {
       if (args.length === 0) throw unknown();
-      return supportsCodes(type) && args.includes('source') ? ref.all(type) : EMPTY;
+      return OBJECT_TYPES[type].codes && args.includes('source') ? ref.all(type) : EMPTY;
     }
     case 'since':
     case 'until':
@@ -104,7 +105,7 @@ function evalMethod(type: Caption, method: string, args: string[], ctx: EvalCont
       return scan(ref, 'line', (i) => ref.tt.lines[i]!.code === args[0]);
     case 'line.odt_level': {
       arity(1);
-      const level = ['scheduled', 'with_stops', 'zonal'].indexOf(args[0]!);
+      const level = (ODT_LEVEL_NAMES as readonly string[]).indexOf(args[0]!);
       if (level < 0) return ref.all('line');
       return scan(ref, 'line', (i) => ((ref.lineOdtLevels[i]! >>> level) & 1) === 1);
     }
@@ -158,14 +159,10 @@ function disruptionMethod(method: string, args: string[], ctx: EvalContext): Uin
   }
 }
 
-/** Types whose objects carry external codes (the `source` code is the feed's own id). */
-function supportsCodes(type: Caption): boolean {
-  return ['stop_area', 'network', 'company', 'line', 'route', 'vehicle_journey', 'trip', 'stop_point'].includes(type);
-}
-
+/** The objects with the code `key`=`value`: only `source` codes, the feed's own ids (object-types.ts, `codes`). */
 function hasCode(ref: Referential, type: Caption, key: string, value: string): Uint32Array {
-  if (!supportsCodes(type)) return EMPTY;
-  if (type === 'trip' || type === 'vehicle_journey') {
+  if (!OBJECT_TYPES[type].codes) return EMPTY;
+  if (isTripLike(type)) {
     if (key === 'source') {
       const i = ref.indexOf('trip', value);
       return i < 0 ? EMPTY : Uint32Array.of(i);

@@ -1,29 +1,35 @@
 /**
  * The public-transport referential over a Timetable: for every object type, its ids, names and
- * the links to trips, so that any set of objects converts to the trips it concerns and back.
+ * the links to trips, so that any set of objects converts to the trips it concerns and back. What
+ * each type is comes from its descriptor (object-types.ts): the methods look their types up in
+ * that table, and the constructor builds the groupings the descriptors' links ask for.
  *
  * Conversions go through trips (in the base schedule, vehicle journey i is trip i), like Navitia's
  * type graph goes through vehicle journeys, with direct links where the hierarchy gives one
- * (stop area ↔ stop point, network ↔ line ↔ route).
+ * (stop area ↔ stop point, network ↔ line ↔ route: a descriptor's children).
  */
 import KDBush from 'kdbush';
 import { csrRow, groupBy, groupByMany, type Csr } from '../model/csr.js';
 import { ServiceDays } from '../model/service-days.js';
 import type { Timetable } from '../model/timetable.js';
 import { crowFlyMetres, degreesAround } from '../util/geodesy.js';
-import type { Caption } from './object-types.js';
+import { CAPTIONS, OBJECT_TYPES, type Caption, type ObjectType } from './object-types.js';
 import { EMPTY, IndexCollector, range } from './sorted-set.js';
 
+/** An object of the referential: its type and its index among the objects of that type. */
+export interface ObjectRef {
+  readonly type: Caption;
+  readonly index: number;
+}
 
 export class Referential {
   readonly days: ServiceDays;
-  /** Trips of each line, route, agency, physical mode, commercial mode, pattern, feed, service. */
+  /** Trips of each object, for the types with one object per trip (line, route, network, mode, pattern, feed, service). */
   private readonly tripsOf: Partial<Record<Caption, Csr>> = {};
-  /** Patterns serving each stop point; stop points of each stop area. */
+  /** Children of each object, for the types that have children (stop area, line, network, company). */
+  private readonly childrenOf: Partial<Record<Caption, Csr>> = {};
+  /** Patterns serving each stop point. */
   private readonly stopPatterns: Csr;
-  private readonly areaStops: Csr;
-  private readonly lineRoutes: Csr;
-  private readonly agencyLines: Csr;
   private readonly idMaps = new Map<Caption, Map<string, number>>();
   private readonly allSets = new Map<Caption, Uint32Array>();
   private readonly collectors = new Map<Caption, IndexCollector>();
@@ -36,17 +42,21 @@ export class Referential {
     const { trips, lines, stopPoints, patterns } = tt;
     const n = trips.ids.length;
     this.days = new ServiceDays(tt);
-    const line = trips.line;
-    this.tripsOf.line = groupBy(n, lines.length, (t) => line[t]!);
-    this.tripsOf.route = groupBy(n, tt.routes.length, (t) => trips.route[t]!);
-    this.tripsOf.network = groupBy(n, tt.agencies.length, (t) => trips.agency[t]!);
-    this.tripsOf.company = this.tripsOf.network;
-    this.tripsOf.physical_mode = groupBy(n, tt.physicalModes.length, (t) => lines[line[t]!]!.physicalMode);
-    this.tripsOf.commercial_mode = groupBy(n, tt.commercialModes.length, (t) => lines[line[t]!]!.commercialMode);
-    this.tripsOf.journey_pattern = groupBy(n, patterns.stopOffset.length - 1, (t) => trips.pattern[t]!);
-    this.tripsOf.dataset = groupBy(n, tt.feeds.length, (t) => trips.feed[t]!);
-    this.tripsOf.contributor = this.tripsOf.dataset;
-    this.tripsOf.validity_pattern = groupBy(n, tt.services.ids.length, (t) => trips.service[t]!);
+    // Captions of the same objects (network and company, dataset and contributor) share their links: one grouping for both.
+    const groupings = new Map<object, Csr>();
+    const grouping = (link: object, build: () => Csr) => {
+      let csr = groupings.get(link);
+      if (!csr) groupings.set(link, (csr = build()));
+      return csr;
+    };
+    for (const type of CAPTIONS) {
+      const { trips: link, children, count } = OBJECT_TYPES[type];
+      if (link.kind === 'one_per_trip') this.tripsOf[type] = grouping(link, () => groupBy(n, count(tt), (t) => link.ofTrip(tt, t)));
+      if (children) {
+        const childCount = OBJECT_TYPES[children.type].count(tt);
+        this.childrenOf[type] = grouping(children, () => groupBy(childCount, count(tt), (c) => children.parentOf(tt, c)));
+      }
+    }
     const patternCount = patterns.stopOffset.length - 1;
     this.stopPatterns = groupByMany(patternCount, stopPoints.ids.length, (p, add) => {
       const s = patterns.stopOffset[p]!;
@@ -59,9 +69,7 @@ export class Referential {
         if (!seen) add(stop);
       }
     });
-    this.areaStops = groupBy(stopPoints.ids.length, tt.stopAreas.length, (s) => stopPoints.area[s]!);
-    this.lineRoutes = groupBy(tt.routes.length, lines.length, (r) => tt.routes[r]!.line);
-    this.agencyLines = groupBy(lines.length, tt.agencies.length, (l) => lines[l]!.agency);
+    const line = trips.line;
     this.lineOdtLevels = new Uint8Array(lines.length);
     for (let t = 0; t < n; t++) this.lineOdtLevels[line[t]!]! |= 1 << trips.odtLevel[t]!;
 
@@ -77,102 +85,28 @@ export class Referential {
 
   /** Number of objects of a type (0 for the types our data never has, like POIs). */
   count(type: Caption): number {
-    const tt = this.tt;
-    switch (type) {
-      case 'trip':
-      case 'vehicle_journey':
-        return tt.trips.ids.length;
-      case 'line':
-        return tt.lines.length;
-      case 'route':
-        return tt.routes.length;
-      case 'network':
-      case 'company':
-        return tt.agencies.length;
-      case 'stop_point':
-        return tt.stopPoints.ids.length;
-      case 'stop_area':
-        return tt.stopAreas.length;
-      case 'physical_mode':
-        return tt.physicalModes.length;
-      case 'commercial_mode':
-        return tt.commercialModes.length;
-      case 'journey_pattern':
-        return tt.patterns.stopOffset.length - 1;
-      case 'dataset':
-      case 'contributor':
-        return tt.feeds.length;
-      case 'validity_pattern':
-        return tt.services.ids.length;
-      default:
-        return 0;
-    }
+    return OBJECT_TYPES[type].count(this.tt);
   }
 
   /** Id of object `i` of a type. */
   id(type: Caption, i: number): string {
-    const tt = this.tt;
-    switch (type) {
-      case 'trip':
-        return tt.trips.ids[i]!;
-      case 'vehicle_journey':
-        return `vehicle_journey:${tt.trips.ids[i]!}`;
-      case 'line':
-        return tt.lines[i]!.id;
-      case 'route':
-        return tt.routes[i]!.id;
-      case 'network':
-      case 'company':
-        return tt.agencies[i]!.id;
-      case 'stop_point':
-        return tt.stopPoints.ids[i]!;
-      case 'stop_area':
-        return tt.stopAreas[i]!.id;
-      case 'physical_mode':
-        return tt.physicalModes[i]!.id;
-      case 'commercial_mode':
-        return tt.commercialModes[i]!.id;
-      case 'journey_pattern':
-        return `journey_pattern:${i}`;
-      case 'dataset':
-      case 'contributor':
-        return tt.feeds[i]!.key;
-      case 'validity_pattern':
-        return tt.services.ids[i]!;
-      default:
-        return '';
-    }
+    const descriptor = OBJECT_TYPES[type];
+    return descriptor.idPrefix + descriptor.sourceId(this.tt, i);
   }
 
   /** Name of object `i` of a type. */
   name(type: Caption, i: number): string {
+    return OBJECT_TYPES[type].name(this.tt, i);
+  }
+
+  /** Objects of a type with this name, ascending (a scan: names are not indexed). */
+  named(type: Caption, name: string): Uint32Array {
+    const { count, name: nameOf } = OBJECT_TYPES[type];
     const tt = this.tt;
-    switch (type) {
-      case 'trip':
-        return tt.trips.names[i]!;
-      case 'vehicle_journey':
-        return tt.trips.names[i]!;
-      case 'line':
-        return tt.lines[i]!.name;
-      case 'route':
-        return tt.routes[i]!.name;
-      case 'network':
-      case 'company':
-        return tt.agencies[i]!.name;
-      case 'stop_point':
-        return tt.stopPoints.names[i]!;
-      case 'stop_area':
-        return tt.stopAreas[i]!.name;
-      case 'physical_mode':
-        return tt.physicalModes[i]!.name;
-      case 'commercial_mode':
-        return tt.commercialModes[i]!.name;
-      case 'dataset':
-      case 'contributor':
-        return tt.feeds[i]!.publisherName || tt.feeds[i]!.key;
-      default:
-        return this.id(type, i);
-    }
+    const n = count(tt);
+    const found: number[] = [];
+    for (let i = 0; i < n; i++) if (nameOf(tt, i) === name) found.push(i);
+    return Uint32Array.from(found);
   }
 
   /** Index of the object of a type with this id, or -1. */
@@ -185,6 +119,19 @@ export class Referential {
       this.idMaps.set(type, map);
     }
     return map.get(id) ?? -1;
+  }
+
+  /**
+   * The object an id names: the first of `types`, in that order, with an object of this id (the
+   * order decides when several have one); undefined when none has. The classifier of the ids of
+   * forbidden_uris[] and allowed_id[]: each caller passes its order (object-types.ts).
+   */
+  identify(id: string, types: readonly Caption[]): ObjectRef | undefined {
+    for (const type of types) {
+      const index = this.indexOf(type, id);
+      if (index >= 0) return { type, index };
+    }
+    return undefined;
   }
 
   /** Every object of a type, ascending (shared array: do not modify). */
@@ -204,68 +151,62 @@ export class Referential {
   /** Convert a set of objects of type `from` to the related objects of type `to`. */
   convert(from: Caption, to: Caption, set: Uint32Array): Uint32Array {
     if (set.length === 0) return EMPTY;
-    if (from === to || (isTripLike(from) && isTripLike(to))) return set;
-    if (from === 'stop_area' && to === 'stop_point') return this.unionOfRows(this.areaStops, set, 'stop_point');
-    if (from === 'stop_point' && to === 'stop_area') return this.mapEach(set, 'stop_area', (s) => this.tt.stopPoints.area[s]!);
-    if (from === 'line' && to === 'route') return this.unionOfRows(this.lineRoutes, set, 'route');
-    if (from === 'route' && to === 'line') return this.mapEach(set, 'line', (r) => this.tt.routes[r]!.line);
-    if ((from === 'network' || from === 'company') && to === 'line') return this.unionOfRows(this.agencyLines, set, 'line');
-    if (from === 'line' && (to === 'network' || to === 'company')) return this.mapEach(set, to, (l) => this.tt.lines[l]!.agency);
-    return this.fromTrips(to, this.toTrips(from, set));
+    if (from === to) return set;
+    const source = OBJECT_TYPES[from];
+    const target = OBJECT_TYPES[to];
+    if (source.trips.kind === 'is_trip' && target.trips.kind === 'is_trip') return set;
+    // down to the children, or up to the parents: a direct link
+    if (source.children?.type === to) return this.unionOfRows(this.childrenOf[from]!, set, to);
+    if (target.children?.type === from) return this.mapEach(set, to, target.children.parentOf);
+    return this.objectsOfTrips(to, target, this.tripsOfObjects(from, source, set));
   }
 
   /** Trips related to a set of objects, ascending. */
   toTrips(type: Caption, set: Uint32Array): Uint32Array {
-    if (isTripLike(type)) return set;
-    if (type === 'stop_area') return this.toTrips('stop_point', this.unionOfRows(this.areaStops, set, 'stop_point'));
-    if (type === 'stop_point') {
-      const patterns = this.unionOfRows(this.stopPatterns, set, 'journey_pattern');
-      return this.unionOfRows(this.tripsOf.journey_pattern!, patterns, 'trip');
-    }
-    const csr = this.tripsOf[type];
-    if (!csr) return EMPTY;
-    return this.unionOfRows(csr, set, 'trip');
+    return this.tripsOfObjects(type, OBJECT_TYPES[type], set);
   }
 
   /** Objects of a type related to a set of trips, ascending. */
   fromTrips(type: Caption, trips: Uint32Array): Uint32Array {
-    const tt = this.tt;
-    const t = tt.trips;
-    switch (type) {
-      case 'trip':
-      case 'vehicle_journey':
+    return this.objectsOfTrips(type, OBJECT_TYPES[type], trips);
+  }
+
+  // toTrips and fromTrips given the type's descriptor (convert has it already: one lookup less)
+
+  private tripsOfObjects(type: Caption, { trips: link, children }: ObjectType, set: Uint32Array): Uint32Array {
+    switch (link.kind) {
+      case 'is_trip':
+        return set;
+      case 'one_per_trip':
+        return this.unionOfRows(this.tripsOf[type]!, set, 'trip');
+      case 'pattern_stops':
+        return this.unionOfRows(this.tripsOf.journey_pattern!, this.unionOfRows(this.stopPatterns, set, 'journey_pattern'), 'trip');
+      case 'through_children':
+        return this.toTrips(children!.type, this.unionOfRows(this.childrenOf[type]!, set, children!.type));
+      case 'none':
+        return EMPTY;
+    }
+  }
+
+  private objectsOfTrips(type: Caption, { trips: link, children }: ObjectType, trips: Uint32Array): Uint32Array {
+    switch (link.kind) {
+      case 'is_trip':
         return trips;
-      case 'line':
-        return this.mapEach(trips, type, (i) => t.line[i]!);
-      case 'route':
-        return this.mapEach(trips, type, (i) => t.route[i]!);
-      case 'network':
-      case 'company':
-        return this.mapEach(trips, type, (i) => t.agency[i]!);
-      case 'physical_mode':
-        return this.mapEach(trips, type, (i) => tt.lines[t.line[i]!]!.physicalMode);
-      case 'commercial_mode':
-        return this.mapEach(trips, type, (i) => tt.lines[t.line[i]!]!.commercialMode);
-      case 'journey_pattern':
-        return this.mapEach(trips, type, (i) => t.pattern[i]!);
-      case 'dataset':
-      case 'contributor':
-        return this.mapEach(trips, type, (i) => t.feed[i]!);
-      case 'validity_pattern':
-        return this.mapEach(trips, type, (i) => t.service[i]!);
-      case 'stop_point': {
+      case 'one_per_trip':
+        return this.mapEach(trips, type, link.ofTrip);
+      case 'pattern_stops': {
         const patterns = this.fromTrips('journey_pattern', trips);
-        const c = this.collector('stop_point');
-        const { stopOffset, stops } = tt.patterns;
+        const c = this.collector(type);
+        const { stopOffset, stops } = this.tt.patterns;
         for (let k = 0; k < patterns.length; k++) {
           const p = patterns[k]!;
           for (let i = stopOffset[p]!; i < stopOffset[p + 1]!; i++) c.add(stops[i]!);
         }
         return c.take();
       }
-      case 'stop_area':
-        return this.convert('stop_point', 'stop_area', this.fromTrips('stop_point', trips));
-      default:
+      case 'through_children':
+        return this.convert(children!.type, type, this.fromTrips(children!.type, trips));
+      case 'none':
         return EMPTY;
     }
   }
@@ -294,13 +235,11 @@ export class Referential {
     return c.take();
   }
 
-  private mapEach(set: Uint32Array, type: Caption, f: (i: number) => number): Uint32Array {
+  /** The objects of a type that `objectOf` gives for the members of a set (a descriptor's function: no closure per call). */
+  private mapEach(set: Uint32Array, type: Caption, objectOf: (tt: Timetable, i: number) => number): Uint32Array {
     const c = this.collector(type);
-    for (let k = 0; k < set.length; k++) c.add(f(set[k]!));
+    const tt = this.tt;
+    for (let k = 0; k < set.length; k++) c.add(objectOf(tt, set[k]!));
     return c.take();
   }
-}
-
-function isTripLike(type: Caption): boolean {
-  return type === 'trip' || type === 'vehicle_journey';
 }

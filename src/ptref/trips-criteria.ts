@@ -2,6 +2,7 @@
  * What a trips request (or a request of another PT-referential collection) asks for, once its
  * parameters are read: the input of the query (trips-query.ts).
  */
+import type { ODT_LEVEL_NAMES } from '../model/timetable.js';
 import type { FreshnessLevel } from './freshness.js';
 
 export interface TripsQuery {
@@ -15,7 +16,7 @@ export interface TripsQuery {
   tags: string[];
   forbiddenUris: string[];
   externalCode?: string;
-  odtLevel: 'all' | 'scheduled' | 'with_stops' | 'zonal';
+  odtLevel: 'all' | (typeof ODT_LEVEL_NAMES)[number];
   dataFreshness: FreshnessLevel;
   sinceSec?: number;
   untilSec?: number;

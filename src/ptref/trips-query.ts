@@ -15,7 +15,8 @@ import { evaluate } from './filter-eval.js';
 import { parseFilter, quoteFilterString } from './filter-parser.js';
 import type { Freshness } from './freshness.js';
 import type { TripsQuery } from './trips-criteria.js';
-import { COLLECTION_CAPTIONS, COORD_COLLECTIONS, type Caption } from './object-types.js';
+import { ODT_LEVEL_NAMES } from '../model/timetable.js';
+import { COLLECTION_CAPTIONS, COORD_COLLECTIONS, isTripLike, PTREF_ID_TYPES, type Caption } from './object-types.js';
 import type { Referential } from './referential.js';
 import { EMPTY, intersect } from './sorted-set.js';
 import type { DisruptionLookup } from './disruption-lookup.js';
@@ -37,7 +38,7 @@ export function findTrips(ref: Referential, freshness: Freshness, q: TripsQuery,
  * included) or UnknownTypeError. The realtime level's added trips join the trips only.
  */
 export function findObjects(ref: Referential, freshness: Freshness, target: Caption, q: TripsQuery, disruptions?: DisruptionLookup): Uint32Array {
-  const tripLike = target === 'trip' || target === 'vehicle_journey';
+  const tripLike = isTripLike(target);
   // the trips realtime adds, at the realtime level only (after the static ones, see added-trips.ts)
   const added = target === 'trip' ? freshness.addedTrips?.(q.dataFreshness) : undefined;
   const query = assembleFilter(ref, q, added, target);
@@ -53,7 +54,7 @@ export function findObjects(ref: Referential, freshness: Freshness, target: Capt
     trips = intersect(trips, externalCodeSet(ref, target, q.externalCode));
   }
   if (q.odtLevel !== 'all') {
-    const level = ['scheduled', 'with_stops', 'zonal'].indexOf(q.odtLevel);
+    const level = ODT_LEVEL_NAMES.indexOf(q.odtLevel);
     if (tripLike) trips = trips.filter((t) => ref.tt.trips.odtLevel[t] === level);
     else if (target === 'line') trips = trips.filter((l) => ((ref.lineOdtLevels[l]! >>> level) & 1) === 1);
   }
@@ -70,7 +71,7 @@ export function findObjects(ref: Referential, freshness: Freshness, target: Capt
 
 /** The objects of a type with an external code: a trip's codes (trips-criteria.ts), another object's source id. */
 export function externalCodeSet(ref: Referential, target: Caption, code: string): Uint32Array {
-  if (target === 'trip' || target === 'vehicle_journey') return ref.tt.tripCodes.get(code) ?? EMPTY;
+  if (isTripLike(target)) return ref.tt.tripCodes.get(code) ?? EMPTY;
   const i = ref.indexOf(target, code);
   return i < 0 ? EMPTY : Uint32Array.of(i);
 }
@@ -117,27 +118,6 @@ export function uriClauses(segments: string[], distance: number): string[] {
   return clauses;
 }
 
-/** Types searched, in order, to name the type of a forbidden id. */
-const FORBIDDEN_TYPES: Caption[] = [
-  'line',
-  'line_group',
-  'vehicle_journey',
-  'stop_point',
-  'stop_area',
-  'network',
-  'physical_mode',
-  'commercial_mode',
-  'company',
-  'route',
-  'contributor',
-  'calendar',
-  'dataset',
-  'validity_pattern',
-  'poi',
-  'poi_type',
-  'trip',
-];
-
 function forbiddenClauses(ref: Referential, ids: string[], added: AddedTrips | undefined): string[] {
   const clauses: string[] = [];
   for (const id of ids) {
@@ -146,7 +126,8 @@ function forbiddenClauses(ref: Referential, ids: string[], added: AddedTrips | u
     if (/^-?\d+(\.\d+)?;-?\d+(\.\d+)?$/.test(id) || id.startsWith('address:') || id.startsWith('admin:')) {
       throw new FilterError('unable_to_parse', `Unable to parse :Filter Unknown object type: ${id}`);
     }
-    let type = FORBIDDEN_TYPES.find((t) => ref.indexOf(t, id) >= 0);
+    let type = ref.identify(id, PTREF_ID_TYPES)?.type;
+    // an unknown id shaped like the stop area of a stop without station (docs/data-loading.md) still names a stop area
     if (!type && id.startsWith('stop_area:')) type = 'stop_area';
     if (!type && added && added.indexOf(id) >= 0) type = 'trip';
     if (type) clauses.push(`${type}.id=${quoteFilterString(id)}`);

@@ -6,6 +6,7 @@
 import type { HeatMapMode, HeatMapQuery } from '../../routing/heat-map.js';
 import type { Generation } from '../../service/generation.js';
 import type { FreshnessLevel } from '../../ptref/freshness.js';
+import { TRANSIT_MASK_ID_TYPES } from '../../ptref/object-types.js';
 import type { Centre } from './map-centre.js';
 import { MAP_FALLBACKS, type MapParams } from './heat-maps-params.js';
 import { TRAVELER_PROFILES } from './traveler-profiles.js';
@@ -88,9 +89,6 @@ function freshnessLevel(params: MapParams): FreshnessLevel {
   return params.data_freshness ?? (params.disruption_active ? 'realtime' : 'base_schedule');
 }
 
-/** Types an id of forbidden_uris[] or allowed_id[] may name, in the order they are tried. */
-const TRIP_TYPES = ['line', 'route', 'network', 'physical_mode', 'commercial_mode', 'company', 'vehicle_journey', 'trip'] as const;
-
 /** Per-trip and per-stop masks from forbidden_uris[] and allowed_id[] (null: everything allowed). */
 export function transitMasks(g: Generation, forbidden: string[], allowed: string[]): { tripAllowed: Uint8Array | null; stopAllowed: Uint8Array | null } {
   const ref = g.ref;
@@ -101,23 +99,13 @@ export function transitMasks(g: Generation, forbidden: string[], allowed: string
     const stops: Uint32Array[] = [];
     for (const id of ids) {
       if (!id) continue;
-      const sp = ref.indexOf('stop_point', id);
-      if (sp >= 0) {
-        stops.push(Uint32Array.of(sp));
-        continue;
-      }
-      const sa = ref.indexOf('stop_area', id);
-      if (sa >= 0) {
-        stops.push(ref.convert('stop_area', 'stop_point', Uint32Array.of(sa)));
-        continue;
-      }
-      for (const type of TRIP_TYPES) {
-        const i = ref.indexOf(type, id);
-        if (i >= 0) {
-          trips.push(ref.toTrips(type, Uint32Array.of(i)));
-          break;
-        }
-      }
+      // the routing's own order of types, not the PT referential's (object-types.ts says why)
+      const object = ref.identify(id, TRANSIT_MASK_ID_TYPES);
+      if (!object) continue;
+      const one = Uint32Array.of(object.index);
+      // a stop point or stop area masks stop points; any other object, its trips
+      if (object.type === 'stop_point' || object.type === 'stop_area') stops.push(ref.convert(object.type, 'stop_point', one));
+      else trips.push(ref.toTrips(object.type, one));
     }
     return { trips, stops };
   };

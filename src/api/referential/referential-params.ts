@@ -6,11 +6,14 @@
 import { missingParameter } from '../errors.js';
 import { CURRENT_DATETIME, depthParam, disableGeojsonParam, pageCount, START_PAGE, type ParamSpec } from '../params.js';
 import type { Limits } from '../../service/limits.js';
+import { collectionOf, type CollectionName } from '../../ptref/object-types.js';
 import { tripsParams } from '../trips/trips-params.js';
 
-/** The collections served besides trips, in the order the coverage lists them. */
-export const REFERENTIAL_COLLECTIONS = ['stop_points', 'routes', 'networks', 'commercial_modes', 'physical_modes', 'companies', 'stop_areas', 'lines', 'vehicle_journeys'] as const;
-export type ReferentialCollection = (typeof REFERENTIAL_COLLECTIONS)[number];
+/** The types served as collections besides trips, in the order the coverage lists them (answers depend on it). */
+const SERVED_TYPES = ['stop_point', 'route', 'network', 'commercial_mode', 'physical_mode', 'company', 'stop_area', 'line', 'vehicle_journey'] as const;
+export type ReferentialCollection = CollectionName<(typeof SERVED_TYPES)[number]>;
+/** Their collection names (`stop_points`…), in the same order. */
+export const REFERENTIAL_COLLECTIONS: readonly ReferentialCollection[] = SERVED_TYPES.map(collectionOf);
 
 const SERVED: ReadonlySet<string> = new Set(REFERENTIAL_COLLECTIONS);
 export const isReferentialCollection = (name: string): name is ReferentialCollection => SERVED.has(name);

@@ -6,6 +6,7 @@
 import type { Generation } from '../../service/generation.js';
 import type { AddedTrips } from '../../ptref/added-trips.js';
 import { NO_LINE, NO_ROUTE } from '../../model/realtime-runs.js';
+import { ODT_LEVEL_NAMES, OdtLevel } from '../../model/timetable.js';
 import type { Referential } from '../../ptref/referential.js';
 import { commercialModeJson, hhmmss, lineJson, networkJson, physicalModeJson } from '../pt-objects-json.js';
 
@@ -22,7 +23,7 @@ export function tripJson(g: Generation, t: number, depth: number, disableGeojson
     name: tt.trips.names[t],
     headsign: tt.trips.headsigns[t],
     short_name: tt.trips.shortNames[t],
-    odt_level: ['scheduled', 'with_stops', 'zonal'][tt.trips.odtLevel[t]!],
+    odt_level: ODT_LEVEL_NAMES[tt.trips.odtLevel[t]!],
     ...lineFields(g.ref, tt.trips.line[t]!, tt.trips.route[t]!),
   };
   const s0 = tt.trips.stopTimeOffset[t]!;
@@ -44,7 +45,7 @@ function addedTripJson(added: AddedTrips, t: number, depth: number, disableGeojs
     name,
     headsign: '',
     short_name: '',
-    odt_level: 'scheduled',
+    odt_level: ODT_LEVEL_NAMES[OdtLevel.Scheduled],
     ...(run.line === NO_LINE ? {} : lineFields(added.ref, run.line, run.route)),
   };
   Object.assign(obj, stopFields(tt, run.stops, run.departureSec[0]!, run.arrivalSec[run.arrivalSec.length - 1]!, depth >= 3 && !disableGeojson));

@@ -2,6 +2,7 @@
 import { CURRENT_DATETIME, depthParam, disableGeojsonParam, pageCount, START_PAGE, type ParamSpec } from '../params.js';
 import type { Limits } from '../../service/limits.js';
 import { FRESHNESS_LEVELS } from '../../ptref/freshness.js';
+import { ODT_LEVEL_NAMES } from '../../model/timetable.js';
 
 const FILTER = { name: 'filter', kind: 'string', description: 'A filter expression of the PT-referential language, for example line.code=1A.' } as const satisfies ParamSpec;
 
@@ -15,7 +16,7 @@ export function tripsParams(limits: Limits, withFilter: boolean) {
     { name: 'forbidden_uris', kind: 'string', array: true, description: 'Ids of objects (lines, stop points, modes, networks, trips…) whose trips are left out.' },
     { name: 'external_code', kind: 'string', description: 'Only the trips with this external code (GTFS trip_id or trip_short_name).' },
     { name: 'headsign', kind: 'string', description: 'Only the trips with this headsign (the trip headsign or a stop headsign), exactly.' },
-    { name: 'odt_level', kind: 'enum', values: ['all', 'scheduled', 'with_stops', 'zonal'], default: 'all', description: 'On-demand transport level of the trips: scheduled, with_stops (booking needed at stops), zonal, or all.' },
+    { name: 'odt_level', kind: 'enum', values: ['all', ...ODT_LEVEL_NAMES], default: 'all', description: 'On-demand transport level of the trips: scheduled, with_stops (booking needed at stops), zonal, or all.' },
     { name: 'data_freshness', kind: 'enum', values: FRESHNESS_LEVELS, default: 'base_schedule', description: 'Which version of the data since and until look at: the base schedule, the schedule adapted to planned disruptions, or realtime.' },
     { name: 'distance', kind: 'int', default: 200, description: 'Radius in metres around a coordinate given in the path.' },
     { name: 'since', kind: 'datetime', description: 'Only the trips with a run whose first departure is at or after this time (local time of the coverage unless an offset is given).' },
