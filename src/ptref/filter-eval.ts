@@ -3,7 +3,7 @@
  *
  * Each predicate is computed in its own type (`line.code=1A` gives lines), then converted to the
  * requested type through the referential; `and`, `or` and `-` are set operations in the requested
- * type. Errors carry the engine's ids and messages (navitia-trips.md §6.4).
+ * type. Errors carry the engine's ids and messages (docs/api.md, Trips).
  */
 import { ODT_LEVEL_NAMES } from '../model/timetable.js';
 import { FilterError, type FilterExpr } from './filter-ast.js';
