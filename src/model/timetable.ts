@@ -19,7 +19,7 @@
 /** Why a value is absent: stop time arrival/departure unknown (only while loading). */
 export const NO_TIME = -1;
 
-/** On-demand-transport level of a trip (docs/data-loading.md, how GTFS maps to Navitia objects). */
+/** On-demand-transport level of a trip (docs/api.md, Trips: `odt_level`). */
 export const enum OdtLevel {
   Scheduled = 0,
   WithStops = 1,
