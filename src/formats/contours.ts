@@ -40,104 +40,149 @@ let scratchNext = new Int32Array(0);
 
 /** The area reachable in [lo, hi) seconds of `seconds` (i * R + j, -1 unreachable) on `grid`. */
 export function isoband(grid: Grid, seconds: Int32Array, lo: number, hi: number, options: BandOptions): MultiPolygonCoords {
-  const R = grid.resolution;
-  const N = R + 2; // lattice points per side, padding included
-  const hCount = (N - 1) * N;
-  const edgeCount = hCount + N * (N - 1);
+  const next = linkOutlineEdges(grid.resolution, seconds, lo, hi);
+  const exact = walkRings(next, bandField(grid, seconds, lo, hi));
+  const midLat = (grid.minLat + grid.maxLat) / 2;
+  const rings = simplifyRings(exact, options.simplifyM, Math.cos((midLat * Math.PI) / 180));
+  return assemble(rings);
+}
+
+// The lattice: the cell centres of an R × R grid padded with a ring of unreachable points, N = R + 2
+// points a side. Its edges are numbered horizontal ones first: (p, q)–(p + 1, q) is q * (N − 1) + p,
+// then (p, q)–(p, q + 1) is (N − 1) * N + q * N + p.
+
+/** Number of horizontal lattice edges, the number of the first vertical one. */
+function horizontalEdgeCount(N: number): number {
+  return (N - 1) * N;
+}
+
+function latticeEdgeCount(N: number): number {
+  return horizontalEdgeCount(N) + N * (N - 1);
+}
+
+/** edge (p, q)–(p + 1, q) */
+function horizontalEdge(N: number, p: number, q: number): number {
+  return q * (N - 1) + p;
+}
+
+/** edge (p, q)–(p, q + 1) */
+function verticalEdge(N: number, p: number, q: number): number {
+  return horizontalEdgeCount(N) + q * N + p;
+}
+
+/** Value of lattice point (p, q): the cell (p − 1, q − 1), -1 outside the grid. */
+function latticeValue(seconds: Int32Array, R: number, p: number, q: number): number {
+  return p < 1 || q < 1 || p > R || q > R ? -1 : seconds[(p - 1) * R + (q - 1)]!;
+}
+
+/** lo ≥ 0: unreachable (-1) is never in */
+function inBand(v: number, lo: number, hi: number): boolean {
+  return v >= lo && v < hi;
+}
+
+/**
+ * Marching squares: for each lattice edge that the outline crosses, the next such edge along the
+ * outline (the band on its left); -1 elsewhere. The answer is the module's scratch, valid until the
+ * next call.
+ */
+function linkOutlineEdges(R: number, seconds: Int32Array, lo: number, hi: number): Int32Array {
+  const N = R + 2;
+  const edgeCount = latticeEdgeCount(N);
   if (scratchNext.length < edgeCount) scratchNext = new Int32Array(edgeCount);
   const next = scratchNext;
   next.fill(-1, 0, edgeCount);
-
-  /** value of lattice point (p, q): the cell (p − 1, q − 1), -1 outside the grid */
-  const value = (p: number, q: number) => (p < 1 || q < 1 || p > R || q > R ? -1 : seconds[(p - 1) * R + (q - 1)]!);
-  const inBand = (v: number) => v >= lo && v < hi; // lo ≥ 0: unreachable (-1) is never in
-  const H = (p: number, q: number) => q * (N - 1) + p; // edge (p, q)–(p + 1, q)
-  const V = (p: number, q: number) => hCount + q * N + p; // edge (p, q)–(p, q + 1)
-
   for (let q = 0; q < N - 1; q++) {
     for (let p = 0; p < N - 1; p++) {
-      const va = value(p, q);
-      const vb = value(p + 1, q);
-      const vc = value(p + 1, q + 1);
-      const vd = value(p, q + 1);
-      const c = (inBand(va) ? 1 : 0) | (inBand(vb) ? 2 : 0) | (inBand(vc) ? 4 : 0) | (inBand(vd) ? 8 : 0);
-      if (c === 0 || c === 15) continue;
-      const bottom = H(p, q);
-      const right = V(p + 1, q);
-      const top = H(p, q + 1);
-      const left = V(p, q);
-      // each segment runs with the band on its left
-      switch (c) {
-        case 1: next[bottom] = left; break;
-        case 2: next[right] = bottom; break;
-        case 4: next[top] = right; break;
-        case 8: next[left] = top; break;
-        case 14: next[left] = bottom; break;
-        case 13: next[bottom] = right; break;
-        case 11: next[right] = top; break;
-        case 7: next[top] = left; break;
-        case 3: next[right] = left; break;
-        case 6: next[top] = bottom; break;
-        case 12: next[left] = right; break;
-        case 9: next[bottom] = top; break;
-        case 5:
-        case 10: {
-          const joined = va >= 0 && vb >= 0 && vc >= 0 && vd >= 0 && inBand((va + vb + vc + vd) / 4);
-          if (c === 5 && joined) {
-            next[bottom] = right; // b and d cut off
-            next[top] = left;
-          } else if (c === 5) {
-            next[bottom] = left; // a and c apart
-            next[top] = right;
-          } else if (joined) {
-            next[left] = bottom; // a and c cut off
-            next[right] = top;
-          } else {
-            next[right] = bottom; // b and d apart
-            next[left] = top;
-          }
-          break;
-        }
-      }
+      const va = latticeValue(seconds, R, p, q);
+      const vb = latticeValue(seconds, R, p + 1, q);
+      const vc = latticeValue(seconds, R, p + 1, q + 1);
+      const vd = latticeValue(seconds, R, p, q + 1);
+      const corners = (inBand(va, lo, hi) ? 1 : 0) | (inBand(vb, lo, hi) ? 2 : 0) | (inBand(vc, lo, hi) ? 4 : 0) | (inBand(vd, lo, hi) ? 8 : 0);
+      if (corners === 0 || corners === 15) continue;
+      const joined = (corners === 5 || corners === 10) && saddleJoined(va, vb, vc, vd, lo, hi);
+      linkCell(next, corners, joined, horizontalEdge(N, p, q), verticalEdge(N, p + 1, q), horizontalEdge(N, p, q + 1), verticalEdge(N, p, q));
     }
   }
+  return next;
+}
 
+/** Whether the two corners in the band of a saddle cell join: all four reached, and their mean in the band. */
+function saddleJoined(va: number, vb: number, vc: number, vd: number, lo: number, hi: number): boolean {
+  return va >= 0 && vb >= 0 && vc >= 0 && vd >= 0 && inBand((va + vb + vc + vd) / 4, lo, hi);
+}
+
+/**
+ * The outline's segments in the cell whose corners in the band are the bits of `corners` (1 a = (p, q),
+ * 2 b = (p + 1, q), 4 c = (p + 1, q + 1), 8 d = (p, q + 1)), each running with the band on its left.
+ */
+function linkCell(next: Int32Array, corners: number, joined: boolean, bottom: number, right: number, top: number, left: number): void {
+  switch (corners) {
+    case 1: next[bottom] = left; break;
+    case 2: next[right] = bottom; break;
+    case 4: next[top] = right; break;
+    case 8: next[left] = top; break;
+    case 14: next[left] = bottom; break;
+    case 13: next[bottom] = right; break;
+    case 11: next[right] = top; break;
+    case 7: next[top] = left; break;
+    case 3: next[right] = left; break;
+    case 6: next[top] = bottom; break;
+    case 12: next[left] = right; break;
+    case 9: next[bottom] = top; break;
+    case 5:
+      if (joined) {
+        next[bottom] = right; // b and d cut off
+        next[top] = left;
+      } else {
+        next[bottom] = left; // a and c apart
+        next[top] = right;
+      }
+      break;
+    case 10:
+      if (joined) {
+        next[left] = bottom; // a and c cut off
+        next[right] = top;
+      } else {
+        next[right] = bottom; // b and d apart
+        next[left] = top;
+      }
+      break;
+  }
+}
+
+/** One band on one grid, with what places the outline points (computed once a band). */
+interface BandField {
+  seconds: Int32Array;
+  lo: number;
+  hi: number;
+  /** grid resolution, lattice points a side, horizontal lattice edges */
+  R: number;
+  N: number;
+  hCount: number;
+  minLon: number;
+  minLat: number;
+  /** size of a grid cell in degrees */
+  dLon: number;
+  dLat: number;
+}
+
+function bandField(grid: Grid, seconds: Int32Array, lo: number, hi: number): BandField {
+  const R = grid.resolution;
+  const N = R + 2;
   const dLon = (grid.maxLon - grid.minLon) / R;
   const dLat = (grid.maxLat - grid.minLat) / R;
-  const lonOf = (p: number) => grid.minLon + (p - 0.5) * dLon;
-  const latOf = (q: number) => grid.minLat + (q - 0.5) * dLat;
-  /** share of the way from the point in the band (value u) to the other (value w) where the outline passes */
-  const share = (u: number, w: number) => {
-    if (w < 0) return 0.5;
-    const bound = w >= hi ? hi : lo;
-    return Math.min(MAX_T, Math.max(MIN_T, (bound - u) / (w - u)));
-  };
-  const pointOf = (e: number): Position => {
-    let p0: number, q0: number, p1: number, q1: number;
-    if (e < hCount) {
-      q0 = Math.floor(e / (N - 1));
-      p0 = e - q0 * (N - 1);
-      p1 = p0 + 1;
-      q1 = q0;
-    } else {
-      const k = e - hCount;
-      q0 = Math.floor(k / N);
-      p0 = k - q0 * N;
-      p1 = p0;
-      q1 = q0 + 1;
-    }
-    const v0 = value(p0, q0);
-    const v1 = value(p1, q1);
-    const t = inBand(v0) ? share(v0, v1) : 1 - share(v1, v0);
-    return [lonOf(p0 + (p1 - p0) * t), latOf(q0 + (q1 - q0) * t)];
-  };
+  return { seconds, lo, hi, R, N, hCount: horizontalEdgeCount(N), minLon: grid.minLon, minLat: grid.minLat, dLon, dLat };
+}
 
+/** The closed rings of the outline, each followed from its first edge along `next` (emptied on the way). */
+function walkRings(next: Int32Array, band: BandField): Ring[] {
+  const edgeCount = latticeEdgeCount(band.N);
   const exact: Ring[] = [];
   for (let e = 0; e < edgeCount; e++) {
     if (next[e]! < 0) continue;
     const ring: Ring = [];
     for (let at = e; next[at]! >= 0; ) {
-      ring.push(pointOf(at));
+      ring.push(outlinePoint(band, at));
       const to = next[at]!;
       next[at] = -1;
       at = to;
@@ -145,10 +190,37 @@ export function isoband(grid: Grid, seconds: Int32Array, lo: number, hi: number,
     ring.push(ring[0]!);
     exact.push(ring);
   }
+  return exact;
+}
 
-  const midLat = (grid.minLat + grid.maxLat) / 2;
-  const rings = simplifyRings(exact, options.simplifyM, Math.cos((midLat * Math.PI) / 180));
-  return assemble(rings);
+/** Where the outline crosses lattice edge `e`, in degrees. */
+function outlinePoint(band: BandField, e: number): Position {
+  const { seconds, lo, hi, R, N, hCount } = band;
+  let p0: number, q0: number, p1: number, q1: number;
+  if (e < hCount) {
+    q0 = Math.floor(e / (N - 1));
+    p0 = e - q0 * (N - 1);
+    p1 = p0 + 1;
+    q1 = q0;
+  } else {
+    const k = e - hCount;
+    q0 = Math.floor(k / N);
+    p0 = k - q0 * N;
+    p1 = p0;
+    q1 = q0 + 1;
+  }
+  const v0 = latticeValue(seconds, R, p0, q0);
+  const v1 = latticeValue(seconds, R, p1, q1);
+  const t = inBand(v0, lo, hi) ? share(v0, v1, lo, hi) : 1 - share(v1, v0, lo, hi);
+  // lattice point p is the centre of grid column p − 1
+  return [band.minLon + (p0 + (p1 - p0) * t - 0.5) * band.dLon, band.minLat + (q0 + (q1 - q0) * t - 0.5) * band.dLat];
+}
+
+/** Share of the way from the point in the band (value u) to the other (value w) where the outline passes. */
+function share(u: number, w: number, lo: number, hi: number): number {
+  if (w < 0) return 0.5;
+  const bound = w >= hi ? hi : lo;
+  return Math.min(MAX_T, Math.max(MIN_T, (bound - u) / (w - u)));
 }
 
 /** Douglas–Peucker on each ring, rounding to 6 decimals; exact outlines where simplified ones would cross. */

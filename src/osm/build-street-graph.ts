@@ -38,16 +38,47 @@ export interface StreetGraphBuild {
 }
 
 export function buildStreetGraph(osm: OsmExtract): StreetGraphBuild {
-  const { nodeCount, wayCount, wayNodeOffset, wayNodes } = osm;
-  const access = new Uint8Array(wayCount);
-  for (let w = 0; w < wayCount; w++) access[w] = wayAccess(osm.wayTags[w]!);
+  const access = accessOfWays(osm);
   const sidewalks = openUnmappedSidewalks(osm, access);
   const opened = openFalseIslands(osm, access);
-  let waysUsed = 0;
-  for (let w = 0; w < wayCount; w++) if (access[w]) waysUsed++;
+  const waysUsed = countUsedWays(access);
+  const { vertexOfNode, vertexCount } = numberVertices(osm.nodeCount, markVertexNodes(osm, access));
+  const projection = projectionOf(osm);
+  const edges = cutWaysIntoEdges(osm, access, vertexOfNode, projection);
+  const graph = assembleGraph(osm, projection, vertexOfNode, vertexCount, edges);
+  return {
+    graph,
+    names: edges.names,
+    stats: {
+      waysUsed,
+      waysWithoutAccess: osm.wayCount - waysUsed,
+      vertices: vertexCount,
+      edges: graph.edgeCount,
+      segments: graph.segmentCount,
+      unmappedSidewalks: sidewalks,
+      waysOpenedToWalk: opened.walk,
+      waysOpenedToBike: opened.bike,
+    },
+  };
+}
 
-  // Vertices: way ends, and nodes met more than once.
-  const uses = new Uint8Array(nodeCount);
+/** Layer bits of every way from its tags; 0 for the ways no layer may use. */
+function accessOfWays(osm: OsmExtract): Uint8Array {
+  const access = new Uint8Array(osm.wayCount);
+  for (let w = 0; w < osm.wayCount; w++) access[w] = wayAccess(osm.wayTags[w]!);
+  return access;
+}
+
+function countUsedWays(access: Uint8Array): number {
+  let used = 0;
+  for (let w = 0; w < access.length; w++) if (access[w]) used++;
+  return used;
+}
+
+/** 1 for the nodes that become vertices: the ends of the used ways, and the nodes they use more than once. */
+function markVertexNodes(osm: OsmExtract, access: Uint8Array): Uint8Array {
+  const { nodeCount, wayCount, wayNodeOffset, wayNodes } = osm;
+  const uses = new Uint8Array(nodeCount); // how often a node is used, counted up to 2
   const isVertex = new Uint8Array(nodeCount);
   for (let w = 0; w < wayCount; w++) {
     if (!access[w]) continue;
@@ -61,77 +92,171 @@ export function buildStreetGraph(osm: OsmExtract): StreetGraphBuild {
       if (uses[n] === 2) isVertex[n] = 1;
     }
   }
+  return isVertex;
+}
+
+/** Vertex numbers in node order; -1 for the nodes inside an edge (or unused). */
+function numberVertices(nodeCount: number, isVertex: Uint8Array): { vertexOfNode: Int32Array; vertexCount: number } {
   const vertexOfNode = new Int32Array(nodeCount).fill(-1);
   let vertexCount = 0;
   for (let n = 0; n < nodeCount; n++) if (isVertex[n]) vertexOfNode[n] = vertexCount++;
+  return { vertexOfNode, vertexCount };
+}
 
-  const projection = projectionOf(osm);
-  const px = (n: number) => (osm.lon[n]! - projection.lon0) * projection.mPerDegLon;
-  const py = (n: number) => (osm.lat[n]! - projection.lat0) * METRES_PER_DEGREE;
+/** Projected x (metres east of the projection's centre) of node `n`. */
+function xOfNode(osm: OsmExtract, projection: Projection, n: number): number {
+  return (osm.lon[n]! - projection.lon0) * projection.mPerDegLon;
+}
 
-  // Edges: cut every way at its vertices.
-  const edgeFrom = new Growable(Uint32Array);
-  const edgeTo = new Growable(Uint32Array);
-  const edgeLength = new Growable(Uint32Array);
-  const edgeAccess = new Growable(Uint8Array);
-  const edgeName = new Growable(Int32Array);
-  const geomOffset = new Growable(Uint32Array);
-  const geomX = new Growable(Float32Array);
-  const geomY = new Growable(Float32Array);
-  const geomAlong = new Growable(Float32Array);
-  const nameIndex = new Map<string, number>();
-  const names: string[] = [];
-  geomOffset.push(0);
+/** Projected y (metres north of the projection's centre) of node `n`. */
+function yOfNode(osm: OsmExtract, projection: Projection, n: number): number {
+  return (osm.lat[n]! - projection.lat0) * METRES_PER_DEGREE;
+}
+
+/** The edges while they are cut, in cut order, and the points of their geometries. */
+interface EdgeLists {
+  from: Growable<Uint32Array>;
+  to: Growable<Uint32Array>;
+  lengthDm: Growable<Uint32Array>;
+  access: Growable<Uint8Array>;
+  name: Growable<Int32Array>;
+  /** points of edge e: geomOffset[e] .. geomOffset[e + 1] */
+  geomOffset: Growable<Uint32Array>;
+  geomX: Growable<Float32Array>;
+  geomY: Growable<Float32Array>;
+  geomAlong: Growable<Float32Array>;
+  /** distinct street names, `name` indexes them */
+  names: string[];
+  nameIndex: Map<string, number>;
+}
+
+/** Every used way cut at its vertices into edges, each with the geometry of the nodes between. */
+function cutWaysIntoEdges(osm: OsmExtract, access: Uint8Array, vertexOfNode: Int32Array, projection: Projection): EdgeLists {
+  const { wayCount, wayNodeOffset, wayNodes } = osm;
+  const edges: EdgeLists = {
+    from: new Growable(Uint32Array),
+    to: new Growable(Uint32Array),
+    lengthDm: new Growable(Uint32Array),
+    access: new Growable(Uint8Array),
+    name: new Growable(Int32Array),
+    geomOffset: new Growable(Uint32Array),
+    geomX: new Growable(Float32Array),
+    geomY: new Growable(Float32Array),
+    geomAlong: new Growable(Float32Array),
+    names: [],
+    nameIndex: new Map(),
+  };
+  edges.geomOffset.push(0);
   for (let w = 0; w < wayCount; w++) {
     if (!access[w]) continue;
-    const tags = osm.wayTags[w]!;
-    const name = tags['name'];
-    let nameId = -1;
-    if (name) {
-      nameId = nameIndex.get(name) ?? -1;
-      if (nameId < 0) {
-        nameId = names.push(name) - 1;
-        nameIndex.set(name, nameId);
-      }
-    }
-    const start = wayNodeOffset[w]!;
+    const nameId = nameIdOf(edges, osm.wayTags[w]!['name']);
     const end = wayNodeOffset[w + 1]!;
-    let first = start;
-    for (let i = start + 1; i < end; i++) {
-      const n = wayNodes[i]!;
-      if (!isVertex[n]) continue;
-      // an edge from wayNodes[first] to n along wayNodes[first..i]
-      let along = 0;
-      let prevX = px(wayNodes[first]!);
-      let prevY = py(wayNodes[first]!);
-      geomX.push(prevX);
-      geomY.push(prevY);
-      geomAlong.push(0);
-      for (let k = first + 1; k <= i; k++) {
-        const x = px(wayNodes[k]!);
-        const y = py(wayNodes[k]!);
-        along += Math.hypot(x - prevX, y - prevY);
-        geomX.push(x);
-        geomY.push(y);
-        geomAlong.push(along);
-        prevX = x;
-        prevY = y;
-      }
-      geomOffset.push(geomX.length);
-      edgeFrom.push(vertexOfNode[wayNodes[first]!]!);
-      edgeTo.push(vertexOfNode[n]!);
-      edgeLength.push(Math.round(along * 10));
-      edgeAccess.push(access[w]!);
-      edgeName.push(nameId);
+    let first = wayNodeOffset[w]!;
+    for (let i = first + 1; i < end; i++) {
+      if (vertexOfNode[wayNodes[i]!]! < 0) continue;
+      addEdge(edges, osm, projection, vertexOfNode, first, i, access[w]!, nameId);
       first = i;
     }
   }
-  const edgeCount = edgeFrom.length;
+  return edges;
+}
 
-  // Adjacency: every edge listed at both of its ends.
+/** The index of a street name among the edges' names (added when new); -1 for no name. */
+function nameIdOf(edges: EdgeLists, name: string | undefined): number {
+  if (!name) return -1;
+  let nameId = edges.nameIndex.get(name) ?? -1;
+  if (nameId < 0) {
+    nameId = edges.names.push(name) - 1;
+    edges.nameIndex.set(name, nameId);
+  }
+  return nameId;
+}
+
+/** The edge along `osm.wayNodes[first..last]` (both ends vertices), its geometry and length. */
+function addEdge(edges: EdgeLists, osm: OsmExtract, projection: Projection, vertexOfNode: Int32Array, first: number, last: number, bits: number, nameId: number): void {
+  const { wayNodes } = osm;
+  const { geomX, geomY, geomAlong } = edges;
+  let along = 0;
+  let prevX = xOfNode(osm, projection, wayNodes[first]!);
+  let prevY = yOfNode(osm, projection, wayNodes[first]!);
+  geomX.push(prevX);
+  geomY.push(prevY);
+  geomAlong.push(0);
+  for (let k = first + 1; k <= last; k++) {
+    const x = xOfNode(osm, projection, wayNodes[k]!);
+    const y = yOfNode(osm, projection, wayNodes[k]!);
+    along += Math.hypot(x - prevX, y - prevY);
+    geomX.push(x);
+    geomY.push(y);
+    geomAlong.push(along);
+    prevX = x;
+    prevY = y;
+  }
+  edges.geomOffset.push(geomX.length);
+  edges.from.push(vertexOfNode[wayNodes[first]!]!);
+  edges.to.push(vertexOfNode[wayNodes[last]!]!);
+  edges.lengthDm.push(Math.round(along * 10));
+  edges.access.push(bits);
+  edges.name.push(nameId);
+}
+
+/** The graph on shared arrays: vertices, edges, adjacency, segments and their grid index. */
+function assembleGraph(osm: OsmExtract, projection: Projection, vertexOfNode: Int32Array, vertexCount: number, edges: EdgeLists): StreetGraph {
+  const edgeCount = edges.from.length;
+  const pointCount = edges.geomX.length;
+  const { vertexNodeId, vertexX, vertexY } = placeVertices(osm, projection, vertexOfNode, vertexCount);
+  const { adjOffset, adjTarget, adjEdge } = adjacencyOf(edges, vertexCount);
+  const { segmentCount, segmentEdge, segmentPoint } = segmentsOf(edges);
+  const gx = edges.geomX.data;
+  const gy = edges.geomY.data;
+  return {
+    projection,
+    vertexCount,
+    edgeCount,
+    segmentCount,
+    vertexNodeId,
+    vertexX,
+    vertexY,
+    vertexParkable: parkableVertices(edges, vertexCount),
+    edgeFrom: sharedCopy(Uint32Array, edges.from.data.subarray(0, edgeCount)),
+    edgeTo: sharedCopy(Uint32Array, edges.to.data.subarray(0, edgeCount)),
+    edgeLengthDm: sharedCopy(Uint32Array, edges.lengthDm.data.subarray(0, edgeCount)),
+    edgeAccess: sharedCopy(Uint8Array, edges.access.data.subarray(0, edgeCount)),
+    edgeName: sharedCopy(Int32Array, edges.name.data.subarray(0, edgeCount)),
+    adjOffset,
+    adjTarget,
+    adjEdge,
+    geomOffset: sharedCopy(Uint32Array, edges.geomOffset.data.subarray(0, edgeCount + 1)),
+    geomX: sharedCopy(Float32Array, gx.subarray(0, pointCount)),
+    geomY: sharedCopy(Float32Array, gy.subarray(0, pointCount)),
+    geomAlongM: sharedCopy(Float32Array, edges.geomAlong.data.subarray(0, pointCount)),
+    segmentEdge,
+    segmentPoint,
+    segmentGrid: buildSegmentGrid({ segmentCount, segmentPoint, segmentEdge, edgeAccess: edges.access.data, geomX: gx, geomY: gy }),
+  };
+}
+
+/** Each vertex's OSM node id and projected position. */
+function placeVertices(osm: OsmExtract, projection: Projection, vertexOfNode: Int32Array, vertexCount: number) {
+  const vertexNodeId = sharedArray(Float64Array, vertexCount);
+  const vertexX = sharedArray(Float32Array, vertexCount);
+  const vertexY = sharedArray(Float32Array, vertexCount);
+  for (let n = 0; n < osm.nodeCount; n++) {
+    const v = vertexOfNode[n]!;
+    if (v < 0) continue;
+    vertexNodeId[v] = osm.nodeIds[n]!;
+    vertexX[v] = xOfNode(osm, projection, n);
+    vertexY[v] = yOfNode(osm, projection, n);
+  }
+  return { vertexNodeId, vertexX, vertexY };
+}
+
+/** Adjacency in compressed rows: every edge listed at both of its ends, as 2e from its `from` end and 2e + 1 from its `to` end. */
+function adjacencyOf(edges: EdgeLists, vertexCount: number) {
+  const edgeCount = edges.from.length;
+  const from = edges.from.data;
+  const to = edges.to.data;
   const adjOffset = sharedArray(Uint32Array, vertexCount + 1);
-  const from = edgeFrom.data;
-  const to = edgeTo.data;
   for (let e = 0; e < edgeCount; e++) {
     adjOffset[from[e]! + 1]!++;
     adjOffset[to[e]! + 1]!++;
@@ -148,34 +273,32 @@ export function buildStreetGraph(osm: OsmExtract): StreetGraphBuild {
     adjTarget[b] = from[e]!;
     adjEdge[b] = e * 2 + 1;
   }
+  return { adjOffset, adjTarget, adjEdge };
+}
 
+/** 1 for the vertices at an end of a car edge where parking is not forbidden. */
+function parkableVertices(edges: EdgeLists, vertexCount: number): Uint8Array {
   const vertexParkable = sharedArray(Uint8Array, vertexCount);
-  const vertexNodeId = sharedArray(Float64Array, vertexCount);
-  const vertexX = sharedArray(Float32Array, vertexCount);
-  const vertexY = sharedArray(Float32Array, vertexCount);
-  for (let n = 0; n < nodeCount; n++) {
-    const v = vertexOfNode[n]!;
-    if (v < 0) continue;
-    vertexNodeId[v] = osm.nodeIds[n]!;
-    vertexX[v] = px(n);
-    vertexY[v] = py(n);
-  }
-  for (let e = 0; e < edgeCount; e++) {
-    const bits = edgeAccess.data[e]!;
+  const from = edges.from.data;
+  const to = edges.to.data;
+  const bitsOf = edges.access.data;
+  for (let e = 0; e < edges.from.length; e++) {
+    const bits = bitsOf[e]!;
     if (bits & (CAR_FORWARD | CAR_BACKWARD) && !(bits & NO_PARKING)) {
       vertexParkable[from[e]!] = 1;
       vertexParkable[to[e]!] = 1;
     }
   }
+  return vertexParkable;
+}
 
-  // Segments and their index.
-  const pointCount = geomX.length;
-  const offsets = geomOffset.data;
-  const segmentCount = pointCount - edgeCount;
+/** Every segment (two consecutive points of an edge's geometry) as its edge and first point. */
+function segmentsOf(edges: EdgeLists) {
+  const edgeCount = edges.from.length;
+  const offsets = edges.geomOffset.data;
+  const segmentCount = edges.geomX.length - edgeCount;
   const segmentEdge = sharedArray(Uint32Array, segmentCount);
   const segmentPoint = sharedArray(Uint32Array, segmentCount);
-  const gx = geomX.data;
-  const gy = geomY.data;
   let s = 0;
   for (let e = 0; e < edgeCount; e++) {
     for (let p = offsets[e]!; p < offsets[e + 1]! - 1; p++) {
@@ -184,46 +307,7 @@ export function buildStreetGraph(osm: OsmExtract): StreetGraphBuild {
       s++;
     }
   }
-
-  const graph: StreetGraph = {
-    projection,
-    vertexCount,
-    edgeCount,
-    segmentCount,
-    vertexNodeId,
-    vertexX,
-    vertexY,
-    vertexParkable,
-    edgeFrom: sharedCopy(Uint32Array, edgeFrom.data.subarray(0, edgeCount)),
-    edgeTo: sharedCopy(Uint32Array, edgeTo.data.subarray(0, edgeCount)),
-    edgeLengthDm: sharedCopy(Uint32Array, edgeLength.data.subarray(0, edgeCount)),
-    edgeAccess: sharedCopy(Uint8Array, edgeAccess.data.subarray(0, edgeCount)),
-    edgeName: sharedCopy(Int32Array, edgeName.data.subarray(0, edgeCount)),
-    adjOffset,
-    adjTarget,
-    adjEdge,
-    geomOffset: sharedCopy(Uint32Array, geomOffset.data.subarray(0, edgeCount + 1)),
-    geomX: sharedCopy(Float32Array, gx.subarray(0, pointCount)),
-    geomY: sharedCopy(Float32Array, gy.subarray(0, pointCount)),
-    geomAlongM: sharedCopy(Float32Array, geomAlong.data.subarray(0, pointCount)),
-    segmentEdge,
-    segmentPoint,
-    segmentGrid: buildSegmentGrid({ segmentCount, segmentPoint, segmentEdge, edgeAccess: edgeAccess.data, geomX: gx, geomY: gy }),
-  };
-  return {
-    graph,
-    names,
-    stats: {
-      waysUsed,
-      waysWithoutAccess: wayCount - waysUsed,
-      vertices: vertexCount,
-      edges: edgeCount,
-      segments: segmentCount,
-      unmappedSidewalks: sidewalks,
-      waysOpenedToWalk: opened.walk,
-      waysOpenedToBike: opened.bike,
-    },
-  };
+  return { segmentCount, segmentEdge, segmentPoint };
 }
 
 /** The projection centred on the extract's used nodes. */

@@ -101,92 +101,58 @@ export class OsmExtractBuilder {
   }
 
   finish(): OsmExtract {
-    const n = this.nodeId.length;
-    const ids = this.nodeId.data;
-    // node indexes sorted by id (a stable order for duplicate ids: the first one wins)
-    const order = new Uint32Array(n);
-    for (let i = 0; i < n; i++) order[i] = i;
-    let sorted = true;
-    for (let i = 1; i < n; i++) if (ids[i]! <= ids[i - 1]!) sorted = false;
-    if (!sorted) order.sort((a, b) => ids[a]! - ids[b]! || a - b);
-    const sortedIds = new Float64Array(n);
-    for (let i = 0; i < n; i++) sortedIds[i] = ids[order[i]!]!;
-    const find = (id: number): number => {
-      let lo = 0;
-      let hi = n - 1;
-      while (lo <= hi) {
-        const mid = (lo + hi) >>> 1;
-        const v = sortedIds[mid]!;
-        if (v < id) lo = mid + 1;
-        else if (v > id) hi = mid - 1;
-        else {
-          let m = mid;
-          while (m > 0 && sortedIds[m - 1] === id) m--;
-          return order[m]!;
-        }
-      }
-      return -1;
+    const nodeIndex = new NodeIdIndex(this.nodeId.data, this.nodeId.length);
+    const { repeated, duplicates } = repeatedWays(this.wayId.data, this.wayId.length);
+    const kept = this.splitWaysAtMissingNodes(nodeIndex, repeated);
+    const missingOtherRefs = this.countMissingOtherRefs(nodeIndex);
+    this.otherRefs.clear();
+    const nodes = this.usedNodeColumns(kept.usedNodes);
+    return {
+      nodeCount: kept.usedNodes.length,
+      nodeIds: nodes.nodeIds,
+      lon: nodes.lon,
+      lat: nodes.lat,
+      wayCount: kept.wayIds.length,
+      wayIds: Float64Array.from(kept.wayIds),
+      wayNodeOffset: Uint32Array.from(kept.offsets),
+      wayNodes: Uint32Array.from(kept.nodes),
+      wayTags: kept.tags,
+      stats: {
+        nodesRead: this.nodeId.length,
+        waysRead: this.waysRead,
+        relationsRead: this.relationsRead,
+        waysKept: kept.wayIds.length,
+        missingNodeRefs: kept.missingRefs + missingOtherRefs,
+        waysDroppedTooShort: kept.tooShort,
+        duplicateWays: duplicates,
+        bbox: nodes.bbox,
+      },
     };
+  }
 
-    const dense = new Int32Array(n).fill(-1);
-    const usedNodes: number[] = [];
-    const wayIds: number[] = [];
-    const offsets: number[] = [0];
-    const nodes: number[] = [];
-    const tags: Array<Record<string, string>> = [];
-    let missing = 0;
-    let tooShort = 0;
+  /** The highway ways (but the repeated ones) as runs of the nodes that the extract has. */
+  private splitWaysAtMissingNodes(nodeIndex: NodeIdIndex, repeated: Uint8Array): KeptWays {
+    const kept = new KeptWays(this.nodeId.length);
     const refs = this.wayRefs.data;
     const starts = this.wayRefStart.data;
     const wayCountIn = this.wayId.length;
-    const run: number[] = [];
-    const flush = (w: number) => {
-      if (run.length >= 2) {
-        for (const raw of run) {
-          if (dense[raw]! < 0) {
-            dense[raw] = usedNodes.length;
-            usedNodes.push(raw);
-          }
-          nodes.push(dense[raw]!);
-        }
-        offsets.push(nodes.length);
-        wayIds.push(this.wayId.data[w]!);
-        tags.push(this.wayTags[w]!);
-      } else tooShort++;
-      run.length = 0;
-    };
-    // a way id met again (some extracts repeat a way): the first one is kept
-    const wayOrder = Array.from({ length: wayCountIn }, (_, w) => w).sort((a, b) => this.wayId.data[a]! - this.wayId.data[b]! || a - b);
-    const repeated = new Uint8Array(wayCountIn);
-    let duplicates = 0;
-    for (let k = 1; k < wayCountIn; k++) {
-      if (this.wayId.data[wayOrder[k]!] === this.wayId.data[wayOrder[k - 1]!]) {
-        repeated[wayOrder[k]!] = 1;
-        duplicates++;
-      }
-    }
     for (let w = 0; w < wayCountIn; w++) {
       if (repeated[w]) continue;
       const end = w + 1 < wayCountIn ? starts[w + 1]! : this.wayRefs.length;
-      let pieces = 0;
-      for (let k = starts[w]!; k < end; k++) {
-        const raw = find(refs[k]!);
-        if (raw < 0) {
-          missing++;
-          if (run.length > 0) {
-            flush(w);
-            pieces++;
-          }
-          continue;
-        }
-        if (run.length > 0 && run[run.length - 1] === raw) continue; // repeated node
-        run.push(raw);
-      }
-      if (run.length > 0 || pieces === 0) flush(w);
+      kept.splitWay(nodeIndex, refs, starts[w]!, end, this.wayId.data[w]!, this.wayTags[w]!);
     }
+    return kept;
+  }
 
-    for (let k = 0; k < this.otherRefs.length; k++) if (find(this.otherRefs.data[k]!) < 0) missing++;
-    this.otherRefs.clear();
+  /** References of the other ways to nodes absent from the extract. */
+  private countMissingOtherRefs(nodeIndex: NodeIdIndex): number {
+    let missing = 0;
+    for (let k = 0; k < this.otherRefs.length; k++) if (nodeIndex.find(this.otherRefs.data[k]!) < 0) missing++;
+    return missing;
+  }
+
+  /** Ids and coordinates of the used nodes (raw indexes, in their dense order), and their bounding box. */
+  private usedNodeColumns(usedNodes: number[]) {
     const count = usedNodes.length;
     const lon = new Float64Array(count);
     const lat = new Float64Array(count);
@@ -199,32 +165,123 @@ export class OsmExtractBuilder {
       const raw = usedNodes[i]!;
       lon[i] = this.nodeLon.data[raw]!;
       lat[i] = this.nodeLat.data[raw]!;
-      nodeIds[i] = ids[raw]!;
+      nodeIds[i] = this.nodeId.data[raw]!;
       minLon = Math.min(minLon, lon[i]!);
       maxLon = Math.max(maxLon, lon[i]!);
       minLat = Math.min(minLat, lat[i]!);
       maxLat = Math.max(maxLat, lat[i]!);
     }
-    return {
-      nodeCount: count,
-      nodeIds,
-      lon,
-      lat,
-      wayCount: wayIds.length,
-      wayIds: Float64Array.from(wayIds),
-      wayNodeOffset: Uint32Array.from(offsets),
-      wayNodes: Uint32Array.from(nodes),
-      wayTags: tags,
-      stats: {
-        nodesRead: n,
-        waysRead: this.waysRead,
-        relationsRead: this.relationsRead,
-        waysKept: wayIds.length,
-        missingNodeRefs: missing,
-        waysDroppedTooShort: tooShort,
-        duplicateWays: duplicates,
-        bbox: count > 0 ? [minLon, minLat, maxLon, maxLat] : null,
-      },
-    };
+    const bbox: OsmStats['bbox'] = count > 0 ? [minLon, minLat, maxLon, maxLat] : null;
+    return { nodeIds, lon, lat, bbox };
+  }
+}
+
+/** Node ids sorted once, to find a raw node index by id with a binary search. */
+class NodeIdIndex {
+  /** raw node indexes sorted by id (a stable order for duplicate ids: the first one wins) */
+  private readonly order: Uint32Array;
+  private readonly sortedIds: Float64Array;
+
+  constructor(ids: Float64Array, n: number) {
+    const order = new Uint32Array(n);
+    for (let i = 0; i < n; i++) order[i] = i;
+    let sorted = true;
+    for (let i = 1; i < n; i++) if (ids[i]! <= ids[i - 1]!) sorted = false;
+    if (!sorted) order.sort((a, b) => ids[a]! - ids[b]! || a - b);
+    const sortedIds = new Float64Array(n);
+    for (let i = 0; i < n; i++) sortedIds[i] = ids[order[i]!]!;
+    this.order = order;
+    this.sortedIds = sortedIds;
+  }
+
+  /** The raw index of node `id` (the first one read, when the id came again), -1 when absent. */
+  find(id: number): number {
+    const sortedIds = this.sortedIds;
+    let lo = 0;
+    let hi = sortedIds.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = sortedIds[mid]!;
+      if (v < id) lo = mid + 1;
+      else if (v > id) hi = mid - 1;
+      else {
+        let m = mid;
+        while (m > 0 && sortedIds[m - 1] === id) m--;
+        return this.order[m]!;
+      }
+    }
+    return -1;
+  }
+}
+
+/** 1 for each way whose id came before (some extracts repeat a way: the first one is kept), and their count. */
+function repeatedWays(wayIds: Float64Array, count: number): { repeated: Uint8Array; duplicates: number } {
+  const wayOrder = Array.from({ length: count }, (_, w) => w).sort((a, b) => wayIds[a]! - wayIds[b]! || a - b);
+  const repeated = new Uint8Array(count);
+  let duplicates = 0;
+  for (let k = 1; k < count; k++) {
+    if (wayIds[wayOrder[k]!] === wayIds[wayOrder[k - 1]!]) {
+      repeated[wayOrder[k]!] = 1;
+      duplicates++;
+    }
+  }
+  return { repeated, duplicates };
+}
+
+/** The kept ways as they are split: each run of known nodes a way, its nodes numbered densely in order of first use. */
+class KeptWays {
+  /** dense index of each raw node index, -1 while unused */
+  private readonly dense: Int32Array;
+  /** raw index of each dense node */
+  readonly usedNodes: number[] = [];
+  readonly wayIds: number[] = [];
+  readonly offsets: number[] = [0];
+  readonly nodes: number[] = [];
+  readonly tags: Array<Record<string, string>> = [];
+  missingRefs = 0;
+  tooShort = 0;
+  /** raw nodes of the run being read */
+  private readonly run: number[] = [];
+
+  constructor(rawNodeCount: number) {
+    this.dense = new Int32Array(rawNodeCount).fill(-1);
+  }
+
+  /** Way `refs[start..end)` cut at its missing nodes, its repeated consecutive nodes merged. */
+  splitWay(nodeIndex: NodeIdIndex, refs: Float64Array, start: number, end: number, id: number, tags: Record<string, string>): void {
+    const run = this.run;
+    let pieces = 0;
+    for (let k = start; k < end; k++) {
+      const raw = nodeIndex.find(refs[k]!);
+      if (raw < 0) {
+        this.missingRefs++;
+        if (run.length > 0) {
+          this.endRun(id, tags);
+          pieces++;
+        }
+        continue;
+      }
+      if (run.length > 0 && run[run.length - 1] === raw) continue; // repeated node
+      run.push(raw);
+    }
+    if (run.length > 0 || pieces === 0) this.endRun(id, tags);
+  }
+
+  /** The run kept as a way when it has two nodes or more, else counted as too short. */
+  private endRun(id: number, tags: Record<string, string>): void {
+    const { run, dense } = this;
+    if (run.length >= 2) {
+      for (const raw of run) {
+        if (dense[raw]! < 0) {
+          dense[raw] = this.usedNodes.length;
+          this.usedNodes.push(raw);
+        }
+        this.nodes.push(dense[raw]!);
+      }
+      this.offsets.push(this.nodes.length);
+      this.wayIds.push(id);
+      this.tags.push(tags);
+    } else this.tooShort++;
+    run.length = 0;
   }
 }

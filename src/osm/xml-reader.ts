@@ -27,106 +27,145 @@ function attributes(text: string): Record<string, string> {
 }
 
 export async function readOsmXml(file: string, options: { highWaterMark?: number } = {}): Promise<OsmExtract> {
-  const out = new OsmExtractBuilder();
-  let pending = '';
-  let line = 1;
-  let current: { kind: 'node' | 'way' | 'relation'; id: number; lon: number; lat: number; refs: number[]; tags: Record<string, string> } | null = null;
-  const fail = (why: string) => new Error(`${file}:${line}: ${why}`);
+  const parser = new OsmXmlParser(file);
+  const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: options.highWaterMark ?? 1 << 20 });
+  for await (const chunk of stream as AsyncIterable<string>) parser.read(chunk);
+  return parser.end();
+}
 
-  const element = (markup: string) => {
+/** A node, way or relation whose start tag was read and whose end tag was not yet. */
+interface OpenElement {
+  kind: 'node' | 'way' | 'relation';
+  id: number;
+  lon: number;
+  lat: number;
+  refs: number[];
+  tags: Record<string, string>;
+}
+
+/** The state of one file's reading: the tag cut by the end of the last chunk, the line, the open element. */
+class OsmXmlParser {
+  private readonly out = new OsmExtractBuilder();
+  /** the start of a tag that the last chunk cut, read again with the next chunk */
+  private pending = '';
+  /** the line being read, for the errors */
+  private line = 1;
+  private current: OpenElement | null = null;
+
+  constructor(private readonly file: string) {}
+
+  /** Every whole tag of the pending text and `chunk` read; the last one, when cut, kept for the next chunk. */
+  read(chunk: string): void {
+    const text = this.pending + chunk;
+    let pos = 0;
+    for (;;) {
+      const open = text.indexOf('<', pos);
+      if (open < 0) {
+        this.countLines(text, pos, text.length);
+        pos = text.length;
+        break;
+      }
+      this.countLines(text, pos, open);
+      const close = this.endOfMarkup(text, open);
+      if (close < 0) {
+        pos = open;
+        break;
+      }
+      this.markup(text.slice(open, close + 1));
+      this.countLines(text, open, close + 1);
+      pos = close + 1;
+    }
+    this.pending = text.slice(pos);
+  }
+
+  /** The extract, once the whole file is read (and every element closed). */
+  end(): OsmExtract {
+    if (this.pending.trim() !== '') throw this.fail('unexpected end of file inside a tag');
+    if (this.current) throw this.fail(`unexpected end of file inside <${this.current.kind}>`);
+    return this.out.finish();
+  }
+
+  /** Index of the last character of the comment or tag opened at `open`, or -1 when the text ends first. */
+  private endOfMarkup(text: string, open: number): number {
+    if (text.startsWith('<!--', open)) {
+      const close = text.indexOf('-->', open + 4);
+      return close >= 0 ? close + 2 : close;
+    }
+    try {
+      return endOfTag(text, open);
+    } catch (e) {
+      throw this.fail((e as Error).message); // name the file and the line where the tag opens
+    }
+  }
+
+  /** One tag, comment or declaration (the last two skipped). */
+  private markup(markup: string): void {
     if (markup.startsWith('<?') || markup.startsWith('<!')) return;
     if (markup.startsWith('</')) {
-      const name = markup.slice(2, -1).trim();
-      if (current && name === current.kind) {
-        finishElement();
-        current = null;
-      }
+      this.endTag(markup.slice(2, -1).trim());
       return;
     }
     const selfClosing = markup.endsWith('/>');
     const nameEnd = markup.search(/[\s/>]/);
-    if (nameEnd < 0) throw fail(`malformed tag ${markup.slice(0, 40)}`);
+    if (nameEnd < 0) throw this.fail(`malformed tag ${markup.slice(0, 40)}`);
     const name = markup.slice(1, nameEnd);
     const attrs = attributes(markup.slice(nameEnd, selfClosing ? -2 : -1));
     switch (name) {
       case 'node':
       case 'way':
-      case 'relation': {
-        if (current) throw fail(`<${name}> inside <${current.kind}>`);
-        const id = numberOf(attrs['id']);
-        if (!Number.isFinite(id)) throw fail(`<${name}> without a numeric id`);
-        const lon = numberOf(attrs['lon']);
-        const lat = numberOf(attrs['lat']);
-        if (name === 'node' && (!Number.isFinite(lon) || !Number.isFinite(lat))) throw fail(`node ${id} without lon/lat`);
-        current = { kind: name, id, lon, lat, refs: [], tags: {} };
-        if (selfClosing) {
-          finishElement();
-          current = null;
-        }
+      case 'relation':
+        this.startElement(name, attrs, selfClosing);
         return;
-      }
       case 'nd':
-        if (current?.kind === 'way') {
-          const ref = numberOf(attrs['ref']);
-          if (!Number.isFinite(ref)) throw fail('<nd> without a numeric ref');
-          current.refs.push(ref);
-        }
+        if (this.current?.kind === 'way') this.current.refs.push(this.nodeRef(attrs));
         return;
       case 'tag':
-        if (current && attrs['k'] !== undefined) current.tags[attrs['k']] = attrs['v'] ?? '';
+        if (this.current && attrs['k'] !== undefined) this.current.tags[attrs['k']] = attrs['v'] ?? '';
         return;
       default:
         return;
     }
-  };
-  const finishElement = () => {
-    const c = current!;
-    if (c.kind === 'node') out.node(c.id, c.lon, c.lat);
-    else if (c.kind === 'way') out.way(c.id, c.refs, c.tags);
-    else out.relationsRead++;
-  };
-
-  const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: options.highWaterMark ?? 1 << 20 });
-  for await (const chunk of stream as AsyncIterable<string>) {
-    let text = pending + chunk;
-    let pos = 0;
-    for (;;) {
-      const open = text.indexOf('<', pos);
-      if (open < 0) {
-        countLines(text, pos, text.length);
-        pos = text.length;
-        break;
-      }
-      countLines(text, pos, open);
-      let close: number;
-      if (text.startsWith('<!--', open)) {
-        close = text.indexOf('-->', open + 4);
-        if (close >= 0) close += 2;
-      } else {
-        try {
-          close = endOfTag(text, open);
-        } catch (e) {
-          throw fail((e as Error).message); // name the file and the line where the tag opens
-        }
-      }
-      if (close < 0) {
-        pos = open;
-        break;
-      }
-      const markup = text.slice(open, close + 1);
-      element(markup);
-      countLines(text, open, close + 1);
-      pos = close + 1;
-    }
-    pending = text.slice(pos);
-    text = '';
   }
-  if (pending.trim() !== '') throw fail('unexpected end of file inside a tag');
-  if (current) throw fail(`unexpected end of file inside <${(current as { kind: string }).kind}>`);
-  return out.finish();
 
-  function countLines(text: string, from: number, to: number): void {
-    for (let i = text.indexOf('\n', from); i >= 0 && i < to; i = text.indexOf('\n', i + 1)) line++;
+  /** A node, way or relation opened (and closed at once when its tag is self-closing). */
+  private startElement(kind: OpenElement['kind'], attrs: Record<string, string>, selfClosing: boolean): void {
+    if (this.current) throw this.fail(`<${kind}> inside <${this.current.kind}>`);
+    const id = numberOf(attrs['id']);
+    if (!Number.isFinite(id)) throw this.fail(`<${kind}> without a numeric id`);
+    const lon = numberOf(attrs['lon']);
+    const lat = numberOf(attrs['lat']);
+    if (kind === 'node' && (!Number.isFinite(lon) || !Number.isFinite(lat))) throw this.fail(`node ${id} without lon/lat`);
+    this.current = { kind, id, lon, lat, refs: [], tags: {} };
+    if (selfClosing) this.closeElement();
+  }
+
+  /** An end tag: it closes the open element of its name (others are ignored). */
+  private endTag(name: string): void {
+    if (this.current && name === this.current.kind) this.closeElement();
+  }
+
+  /** The open element handed to the extract builder. */
+  private closeElement(): void {
+    const c = this.current!;
+    if (c.kind === 'node') this.out.node(c.id, c.lon, c.lat);
+    else if (c.kind === 'way') this.out.way(c.id, c.refs, c.tags);
+    else this.out.relationsRead++;
+    this.current = null;
+  }
+
+  /** The node id of an `<nd ref>`. */
+  private nodeRef(attrs: Record<string, string>): number {
+    const ref = numberOf(attrs['ref']);
+    if (!Number.isFinite(ref)) throw this.fail('<nd> without a numeric ref');
+    return ref;
+  }
+
+  private countLines(text: string, from: number, to: number): void {
+    for (let i = text.indexOf('\n', from); i >= 0 && i < to; i = text.indexOf('\n', i + 1)) this.line++;
+  }
+
+  private fail(why: string): Error {
+    return new Error(`${this.file}:${this.line}: ${why}`);
   }
 }
 

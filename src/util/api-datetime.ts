@@ -56,115 +56,152 @@ const unknownFormat = () => new DatetimeParseError('unknown string format');
 
 /** Split a trimmed datetime into fields, without range checks (see the header for the grammar). */
 function scanDatetime(text: string): DatetimeFields {
-  const n = text.length;
-  const f: DatetimeFields = { y: 0, m: 0, d: 0, h: 0, mi: 0, s: 0, offsetSec: NAIVE };
-  const startsWithT = n > 0 && isTimeDesignator(text.charCodeAt(0));
-  let i = startsWithT ? 1 : 0;
-  const runEnd = digitRunEnd(text, i);
-  const runLen = runEnd - i;
-  let hasSeconds = false;
-  let timeDone = false;
+  const f: DatetimeScan = { y: 0, m: 0, d: 0, h: 0, mi: 0, s: 0, offsetSec: NAIVE, hasSeconds: false, timeDone: false };
+  // each step reads from index i and answers the index after what it read
+  let i = scanDate(text, f);
+  i = scanTime(text, i, f);
+  i = skipFractionalSeconds(text, i, f);
+  i = scanOffset(text, i, f);
+  if (i !== text.length) throw unknownFormat();
+  return f;
+}
 
-  // Date: extended, basic, or compact date+time.
-  if (!startsWithT && runLen === 4 && text.charCodeAt(runEnd) === DASH) {
-    f.y = digitsValue(text, i, runEnd);
-    i = runEnd + 1;
-    const mEnd = digitRunEnd(text, i);
-    if (mEnd - i < 1 || mEnd - i > 2 || text.charCodeAt(mEnd) !== DASH) throw unknownFormat();
-    f.m = digitsValue(text, i, mEnd);
-    i = mEnd + 1;
-    const dEnd = digitRunEnd(text, i);
-    if (dEnd - i < 1 || dEnd - i > 2) throw unknownFormat();
-    f.d = digitsValue(text, i, dEnd);
-    i = dEnd;
-  } else if (!startsWithT && (runLen === 8 || runLen === 12 || runLen === 14)) {
-    f.y = digitsValue(text, i, i + 4);
-    f.m = digitsValue(text, i + 4, i + 6);
-    f.d = digitsValue(text, i + 6, i + 8);
-    if (runLen >= 12) {
-      f.h = digitsValue(text, i + 8, i + 10);
-      f.mi = digitsValue(text, i + 10, i + 12);
-      timeDone = true;
+/** The fields as they are read, with what the next steps must know. */
+interface DatetimeScan extends DatetimeFields {
+  /** seconds were read: a fraction may follow */
+  hasSeconds: boolean;
+  /** the time came with the date (`YYYYMMDDhhmm[ss]`) */
+  timeDone: boolean;
+}
+
+/** Date: extended, basic, or compact date+time; a lone digit run is an error about its year. */
+function scanDate(text: string, f: DatetimeScan): number {
+  const startsWithT = text.length > 0 && isTimeDesignator(text.charCodeAt(0));
+  const start = startsWithT ? 1 : 0;
+  const runEnd = digitRunEnd(text, start);
+  const runLen = runEnd - start;
+  if (!startsWithT && runLen === 4 && text.charCodeAt(runEnd) === DASH) return scanExtendedDate(text, runEnd, f);
+  if (!startsWithT && (runLen === 8 || runLen === 12 || runLen === 14)) return scanBasicDate(text, runLen, f);
+  if (runLen > 0 && (runEnd === text.length || isTimeDesignator(text.charCodeAt(runEnd)))) throw loneYearError(text, start, runEnd);
+  throw unknownFormat();
+}
+
+/** `YYYY-M[M]-D[D]`, the year's four digits ending at `yearEnd`. */
+function scanExtendedDate(text: string, yearEnd: number, f: DatetimeScan): number {
+  f.y = digitsValue(text, 0, yearEnd);
+  let i = yearEnd + 1;
+  const mEnd = digitRunEnd(text, i);
+  if (mEnd - i < 1 || mEnd - i > 2 || text.charCodeAt(mEnd) !== DASH) throw unknownFormat();
+  f.m = digitsValue(text, i, mEnd);
+  i = mEnd + 1;
+  const dEnd = digitRunEnd(text, i);
+  if (dEnd - i < 1 || dEnd - i > 2) throw unknownFormat();
+  f.d = digitsValue(text, i, dEnd);
+  return dEnd;
+}
+
+/** `YYYYMMDD`, `YYYYMMDDhhmm` or `YYYYMMDDhhmmss`: a run of `runLen` digits. */
+function scanBasicDate(text: string, runLen: number, f: DatetimeScan): number {
+  f.y = digitsValue(text, 0, 4);
+  f.m = digitsValue(text, 4, 6);
+  f.d = digitsValue(text, 6, 8);
+  if (runLen >= 12) {
+    f.h = digitsValue(text, 8, 10);
+    f.mi = digitsValue(text, 10, 12);
+    f.timeDone = true;
+  }
+  if (runLen === 14) {
+    f.s = digitsValue(text, 12, 14);
+    f.hasSeconds = true;
+  }
+  return runLen;
+}
+
+/** Time: `T`, `t` or a space, then basic (hh, hhmm, hhmmss) or extended (h[h]:mm[:ss]) form. */
+function scanTime(text: string, i: number, f: DatetimeScan): number {
+  if (f.timeDone || i >= text.length) return i;
+  if (!(isTimeDesignator(text.charCodeAt(i)) || text.charCodeAt(i) === SPACE) || !isDigit(text.charCodeAt(i + 1))) return i;
+  const end = digitRunEnd(text, i + 1);
+  const len = end - (i + 1);
+  if (text.charCodeAt(end) === COLON) return scanExtendedTime(text, i + 1, end, f);
+  if (len === 2 || len === 4 || len === 6) return scanBasicTime(text, i + 1, len, f);
+  throw unknownFormat();
+}
+
+/** `h[h]:mm[:ss]`, the hour at `start..hourEnd`. */
+function scanExtendedTime(text: string, start: number, hourEnd: number, f: DatetimeScan): number {
+  if (hourEnd - start > 2) throw unknownFormat();
+  f.h = digitsValue(text, start, hourEnd);
+  let i = hourEnd + 1;
+  if (digitRunEnd(text, i) - i !== 2) throw unknownFormat();
+  f.mi = digitsValue(text, i, i + 2);
+  i += 2;
+  if (text.charCodeAt(i) === COLON) {
+    i++;
+    if (digitRunEnd(text, i) - i !== 2) throw unknownFormat();
+    f.s = digitsValue(text, i, i + 2);
+    i += 2;
+    f.hasSeconds = true;
+  }
+  return i;
+}
+
+/** `hh`, `hhmm` or `hhmmss` from `start`, `len` digits. */
+function scanBasicTime(text: string, start: number, len: number, f: DatetimeScan): number {
+  f.h = digitsValue(text, start, start + 2);
+  if (len >= 4) f.mi = digitsValue(text, start + 2, start + 4);
+  if (len === 6) {
+    f.s = digitsValue(text, start + 4, start + 6);
+    f.hasSeconds = true;
+  }
+  return start + len;
+}
+
+/** Fractional seconds (`.` or `,`), skipped: they are truncated. */
+function skipFractionalSeconds(text: string, i: number, f: DatetimeScan): number {
+  if (f.hasSeconds && (text.charCodeAt(i) === DOT || text.charCodeAt(i) === COMMA) && isDigit(text.charCodeAt(i + 1))) {
+    return digitRunEnd(text, i + 1);
+  }
+  return i;
+}
+
+/** Offset: optional spaces, then `Z`/`z`, `±hh`, `±hhmm` or `±hh:mm`. */
+function scanOffset(text: string, i: number, f: DatetimeScan): number {
+  while (text.charCodeAt(i) === SPACE) i++;
+  if (i >= text.length) return i;
+  const c = text.charCodeAt(i);
+  if (c === UPPER_Z || c === LOWER_Z) {
+    f.offsetSec = 0;
+    return i + 1;
+  }
+  if (c !== PLUS && c !== DASH) return i;
+  return scanNumericOffset(text, i + 1, c === PLUS ? 1 : -1, f);
+}
+
+/** The `hh`, `hhmm` or `hh:mm` of an offset from `i`, east of UTC for `sign` 1. */
+function scanNumericOffset(text: string, i: number, sign: number, f: DatetimeScan): number {
+  const end = digitRunEnd(text, i);
+  let oh: number;
+  let om = 0;
+  if (end - i === 4) {
+    oh = digitsValue(text, i, i + 2);
+    om = digitsValue(text, i + 2, i + 4);
+    i = end;
+  } else if (end - i === 2) {
+    oh = digitsValue(text, i, end);
+    i = end;
+    if (text.charCodeAt(i) === COLON) {
+      if (digitRunEnd(text, i + 1) - (i + 1) !== 2) throw unknownFormat();
+      om = digitsValue(text, i + 1, i + 3);
+      i += 3;
     }
-    if (runLen === 14) {
-      f.s = digitsValue(text, i + 12, i + 14);
-      hasSeconds = true;
-    }
-    i = runEnd;
-  } else if (runLen > 0 && (runEnd === n || isTimeDesignator(text.charCodeAt(runEnd)))) {
-    throw loneYearError(text, i, runEnd);
   } else {
     throw unknownFormat();
   }
-
-  // Time: `T`, `t` or a space, then basic (hh, hhmm, hhmmss) or extended (h[h]:mm[:ss]) form.
-  if (!timeDone && i < n && (isTimeDesignator(text.charCodeAt(i)) || text.charCodeAt(i) === SPACE) && isDigit(text.charCodeAt(i + 1))) {
-    i++;
-    const end = digitRunEnd(text, i);
-    const len = end - i;
-    if (text.charCodeAt(end) === COLON) {
-      if (len > 2) throw unknownFormat();
-      f.h = digitsValue(text, i, end);
-      i = end + 1;
-      if (digitRunEnd(text, i) - i !== 2) throw unknownFormat();
-      f.mi = digitsValue(text, i, i + 2);
-      i += 2;
-      if (text.charCodeAt(i) === COLON) {
-        i++;
-        if (digitRunEnd(text, i) - i !== 2) throw unknownFormat();
-        f.s = digitsValue(text, i, i + 2);
-        i += 2;
-        hasSeconds = true;
-      }
-    } else if (len === 2 || len === 4 || len === 6) {
-      f.h = digitsValue(text, i, i + 2);
-      if (len >= 4) f.mi = digitsValue(text, i + 2, i + 4);
-      if (len === 6) { f.s = digitsValue(text, i + 4, i + 6); hasSeconds = true; }
-      i = end;
-    } else {
-      throw unknownFormat();
-    }
-  }
-
-  // Fractional seconds, truncated.
-  if (hasSeconds && (text.charCodeAt(i) === DOT || text.charCodeAt(i) === COMMA) && isDigit(text.charCodeAt(i + 1))) {
-    i = digitRunEnd(text, i + 1);
-  }
-
-  // Offset: optional spaces, then `Z`/`z`, `±hh`, `±hhmm` or `±hh:mm`.
-  while (text.charCodeAt(i) === SPACE) i++;
-  if (i < n) {
-    const c = text.charCodeAt(i);
-    if (c === UPPER_Z || c === LOWER_Z) {
-      f.offsetSec = 0;
-      i++;
-    } else if (c === PLUS || c === DASH) {
-      i++;
-      const end = digitRunEnd(text, i);
-      let oh: number;
-      let om = 0;
-      if (end - i === 4) {
-        oh = digitsValue(text, i, i + 2);
-        om = digitsValue(text, i + 2, i + 4);
-        i = end;
-      } else if (end - i === 2) {
-        oh = digitsValue(text, i, end);
-        i = end;
-        if (text.charCodeAt(i) === COLON) {
-          if (digitRunEnd(text, i + 1) - (i + 1) !== 2) throw unknownFormat();
-          om = digitsValue(text, i + 1, i + 3);
-          i += 3;
-        }
-      } else {
-        throw unknownFormat();
-      }
-      if (oh > 23 || om > 59) throw unknownFormat();
-      const east = oh * SEC_PER_HOUR + om * 60;
-      f.offsetSec = c === PLUS ? east : -east;
-    }
-  }
-  if (i !== n) throw unknownFormat();
-  return f;
+  if (oh > 23 || om > 59) throw unknownFormat();
+  const east = oh * SEC_PER_HOUR + om * 60;
+  f.offsetSec = sign > 0 ? east : -east;
+  return i;
 }
 
 /** A lone digit run read as a year (python-dateutil behaviour); never returns a valid date. */
