@@ -7,6 +7,7 @@
  *   C. engine     {"error": {"id", "message"}, pagination zeros, disruptions, feed_publishers, context}
  *   D. plain      {"message": "<text>"}                                      (unknown route, unknown type)
  */
+import { FILTER_ERRORS, type FilterError } from '../ptref/filter-ast.js';
 
 /** Engine error ids and their HTTP status (§8.2). */
 export const ENGINE_ERROR_STATUS = {
@@ -81,9 +82,9 @@ const BASIC_REALM = { 'www-authenticate': 'Basic realm="navette"' };
 
 /**
  * The catalogue: every error the endpoints give, each once, as a factory of its error (the values
- * a message quotes are its arguments). docs/api.md's "The error catalogue" lists them, and a test
- * holds the two together through `errorCatalogue`. Parameter errors (params.ts) and the filter's
- * own messages are families of their own (docs/api.md, "Trips", gives their forms).
+ * a message quotes are its arguments). docs/api.md's "The error catalogue" lists them with the
+ * filter's own (ptref/filter-ast.ts FILTER_ERRORS), and a test holds the two together through
+ * `errorCatalogue`. Parameter errors (params.ts) are a family of their own.
  */
 export const ERRORS = {
   unknownRegion: (region: string) => httpError(404, 'unknown_object', `The region ${region} doesn't exists`),
@@ -212,7 +213,14 @@ export function errorReply(error: ApiError): ErrorReply {
  */
 export function errorCatalogue(): { status: number; id: string; message: string }[] {
   const placeholders = ['X', 'Y', 'Z'];
-  const errors = Object.values(ERRORS).map((make) => (make as (...values: string[]) => ApiError)(...placeholders.slice(0, make.length)));
+  const errors = [
+    ...Object.values(ERRORS).map((make) => (make as (...values: string[]) => ApiError)(...placeholders.slice(0, make.length))),
+    // the filter's own, answered as engine errors (api/pt-collection.ts)
+    ...Object.values(FILTER_ERRORS).map((make) => {
+      const e = (make as (...values: string[]) => FilterError)(...placeholders.slice(0, make.length));
+      return engineError(e.id, e.message);
+    }),
+  ];
   return errors.map(({ body }) => {
     switch (body.family) {
       case 'engine':

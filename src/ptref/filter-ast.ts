@@ -38,3 +38,29 @@ export class FilterError extends Error {
     this.name = 'FilterError';
   }
 }
+
+/** The prefix of the evaluator's messages (Navitia's). */
+const PARSE = 'Unable to parse :';
+
+/**
+ * The filter's errors, each once, as a factory of its error (the values a message quotes are its
+ * arguments): Navitia's ids and words. The API's catalogue lists them with its own (api/errors.ts).
+ */
+export const FILTER_ERRORS = {
+  syntax: (text: string) => new FilterError('unable_to_parse', `Filter: unable to parse ${text}`),
+  trailing: (rest: string) => new FilterError('unable_to_parse', `Filter: Unable to parse the whole string. Not parsed: >>${rest}<<`),
+  unknownType: (type: string) => new FilterError('unable_to_parse', `${PARSE}Filter Unknown object type: ${type}`),
+  unknownFunction: (call: string) => new FilterError('unable_to_parse', `${PARSE}Unknown function: ${call}`),
+  noWithin: (type: string) => new FilterError('unable_to_parse', `${PARSE}${type} doesn't implement within`),
+  badCoordinate: (coord: string) => new FilterError('unable_to_parse', `${PARSE}Bad coordinate: ${coord}`),
+  badDistance: (distance: string) => new FilterError('unable_to_parse', `${PARSE}Bad distance: ${distance}`),
+  noValidityPeriod: () => new FilterError('unable_to_parse', `${PARSE}cannot filter on validity period for this type`),
+  notUtc: (text: string) => new FilterError('unable_to_parse', `${PARSE}only UTC datetime are allowed (must finish with 'Z'): ${text}`),
+  badDatetime: (text: string) => new FilterError('unable_to_parse', `${PARSE}failed to parse datetime ${text}`),
+  invalidPeriod: () => new FilterError('bad_filter', 'ptref : invalid filtering period'),
+  nothingFound: () => new FilterError('bad_filter', 'ptref : Filters: Unable to find object'),
+} as const;
+
+/** A filter error met while parsing the query's own filter, as Navitia words it. */
+export const unparsable = (e: FilterError) => new FilterError(e.id, `${PARSE}${e.message}`);
+

@@ -6,7 +6,7 @@
  * type. Errors carry the engine's ids and messages (docs/api.md, Trips).
  */
 import { ODT_LEVEL_NAMES } from '../model/timetable.js';
-import { FilterError, type FilterExpr } from './filter-ast.js';
+import { FILTER_ERRORS, type FilterError, type FilterExpr } from './filter-ast.js';
 import { FRESHNESS_LEVELS, type Freshness, type FreshnessLevel } from './freshness.js';
 import { isCaption, isTripLike, OBJECT_TYPES, type Caption } from './object-types.js';
 import type { Referential } from './referential.js';
@@ -19,8 +19,6 @@ export interface EvalContext {
   /** the generation's disruptions; none when absent */
   disruptions?: DisruptionLookup;
 }
-
-const PARSE = 'Unable to parse :';
 
 export function evaluate(expr: FilterExpr, target: Caption, ctx: EvalContext): Uint32Array {
   switch (expr.kind) {
@@ -56,13 +54,13 @@ export function evaluate(expr: FilterExpr, target: Caption, ctx: EvalContext): U
 }
 
 function checkCaption(type: string): Caption {
-  if (!isCaption(type)) throw new FilterError('unable_to_parse', `${PARSE}Filter Unknown object type: ${type}`);
+  if (!isCaption(type)) throw FILTER_ERRORS.unknownType(type);
   return type;
 }
 
 function evalMethod(type: Caption, method: string, args: string[], ctx: EvalContext): Uint32Array {
   const { ref } = ctx;
-  const unknown = () => new FilterError('unable_to_parse', `${PARSE}Unknown function: ${type}.${method}(${args.map((a) => JSON.stringify(a)).join(', ')})`);
+  const unknown = () => FILTER_ERRORS.unknownFunction(`${type}.${method}(${args.map((a) => JSON.stringify(a)).join(', ')})`);
   const arity = (...allowed: number[]) => {
     if (!allowed.includes(args.length)) throw unknown();
   };
@@ -123,7 +121,7 @@ function evalMethod(type: Caption, method: string, args: string[], ctx: EvalCont
       return within(type, lon ?? '', lat ?? '', args[0]!, ctx);
     }
     default:
-      if (method === 'within') throw new FilterError('unable_to_parse', `${PARSE}${type} doesn't implement within`);
+      if (method === 'within') throw FILTER_ERRORS.noWithin(type);
       throw unknown();
   }
 }
@@ -135,7 +133,7 @@ function evalMethod(type: Caption, method: string, args: string[], ctx: EvalCont
  */
 function disruptionMethod(method: string, args: string[], ctx: EvalContext): Uint32Array {
   const index = ctx.disruptions;
-  const unknown = () => new FilterError('unable_to_parse', `${PARSE}Unknown function: disruption.${method}(${args.map((a) => JSON.stringify(a)).join(', ')})`);
+  const unknown = () => FILTER_ERRORS.unknownFunction(`disruption.${method}(${args.map((a) => JSON.stringify(a)).join(', ')})`);
   switch (method) {
     case 'tag':
     case 'tags':
@@ -183,20 +181,20 @@ function scan(ref: Referential, type: Caption, keep: (i: number) => boolean): Ui
 
 function within(type: Caption, lonText: string, latText: string, distanceText: string, ctx: EvalContext): Uint32Array {
   if (type === 'poi') return EMPTY;
-  if (type !== 'stop_point' && type !== 'stop_area') throw new FilterError('unable_to_parse', `${PARSE}${type} doesn't implement within`);
+  if (type !== 'stop_point' && type !== 'stop_area') throw FILTER_ERRORS.noWithin(type);
   const lon = Number(lonText);
   const lat = Number(latText);
   const distance = Number(distanceText);
   if (lonText.trim() === '' || latText.trim() === '' || !Number.isFinite(lon) || !Number.isFinite(lat) || Math.abs(lon) > 180 || Math.abs(lat) > 90) {
-    throw new FilterError('unable_to_parse', `${PARSE}Bad coordinate: ${lonText};${latText}`);
+    throw FILTER_ERRORS.badCoordinate(`${lonText};${latText}`);
   }
-  if (distanceText.trim() === '' || !Number.isFinite(distance)) throw new FilterError('unable_to_parse', `${PARSE}Bad distance: ${distanceText}`);
+  if (distanceText.trim() === '' || !Number.isFinite(distance)) throw FILTER_ERRORS.badDistance(distanceText);
   return ctx.ref.within(type, lon, lat, distance);
 }
 
 /** `vehicle_journey.since/until/between/active_at(datetime…[, level])`. */
 function periodFilter(type: Caption, method: string, args: string[], ctx: EvalContext, unknown: () => FilterError): Uint32Array {
-  if (type !== 'vehicle_journey') throw new FilterError('unable_to_parse', `${PARSE}cannot filter on validity period for this type`);
+  if (type !== 'vehicle_journey') throw FILTER_ERRORS.noValidityPeriod();
   const dates = method === 'between' ? 2 : 1;
   if (args.length !== dates && args.length !== dates + 1) throw unknown();
   const level: FreshnessLevel = (FRESHNESS_LEVELS as readonly string[]).includes(args[dates] ?? '') ? (args[dates] as FreshnessLevel) : 'base_schedule';
@@ -214,7 +212,7 @@ export function filterWindow(method: string, args: string[]): { since: number; u
   const first = parseFilterDatetime(args[0]!);
   if (method === 'between') {
     const until = parseFilterDatetime(args[1]!);
-    if (until < first) throw new FilterError('bad_filter', 'ptref : invalid filtering period');
+    if (until < first) throw FILTER_ERRORS.invalidPeriod();
     return { since: first, until };
   }
   return { since: method === 'until' ? -Infinity : first, until: method === 'since' ? Infinity : first };
@@ -223,7 +221,7 @@ export function filterWindow(method: string, args: string[]): { since: number; u
 /** Datetimes inside filters: `YYYYMMDDTHHMMSS[.fff]Z`, UTC only. */
 export function parseFilterDatetime(text: string): number {
   if (!text.endsWith('Z')) {
-    throw new FilterError('unable_to_parse', `${PARSE}only UTC datetime are allowed (must finish with 'Z'): ${text}`);
+    throw FILTER_ERRORS.notUtc(text);
   }
   const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(?:[.,]\d+)?Z$/.exec(text);
   if (m) {
@@ -232,5 +230,5 @@ export function parseFilterDatetime(text: string): number {
     const back = new Date(ms);
     if (back.getUTCFullYear() === y && back.getUTCMonth() === mo - 1 && back.getUTCDate() === d && h < 24 && mi < 60 && s < 60) return ms / 1000;
   }
-  throw new FilterError('unable_to_parse', `${PARSE}failed to parse datetime ${text}`);
+  throw FILTER_ERRORS.badDatetime(text);
 }

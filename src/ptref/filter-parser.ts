@@ -47,7 +47,7 @@
  * alternatives of a rule are told apart within a few tokens, so a failed branch is never
  * re-read by a sibling alternative; it only makes the enclosing repetition or rule fail.
  */
-import { FilterError, type FilterExpr } from './filter-ast.js';
+import { FILTER_ERRORS, type FilterError, type FilterExpr } from './filter-ast.js';
 
 /** Most nested parentheses and `get` allowed; deeper input gives the whole-input parse error. */
 export const MAX_FILTER_DEPTH = 100;
@@ -59,10 +59,7 @@ export function parseFilter(text: string): FilterExpr {
   const expr = parser.expr(0);
   if (expr === null) throw wholeInputError(text);
   if (!parser.tokens.atEnd()) {
-    throw new FilterError(
-      'unable_to_parse',
-      `Filter: Unable to parse the whole string. Not parsed: >>${parser.tokens.rest()}<<`,
-    );
+    throw FILTER_ERRORS.trailing(parser.tokens.rest());
   }
   return expr;
 }
@@ -85,7 +82,7 @@ export function quoteFilterString(value: string): string {
 }
 
 function wholeInputError(text: string): FilterError {
-  return new FilterError('unable_to_parse', `Filter: unable to parse ${text}`);
+  return FILTER_ERRORS.syntax(text);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@
  */
 import type { AddedTrips } from './added-trips.js';
 import { addedTripsMatching } from './added-trips-query.js';
-import { FilterError } from './filter-ast.js';
+import { FILTER_ERRORS, FilterError, unparsable } from './filter-ast.js';
 import { evaluate } from './filter-eval.js';
 import { parseFilter, quoteFilterString } from './filter-parser.js';
 import type { Freshness } from './freshness.js';
@@ -46,7 +46,7 @@ export function findObjects(ref: Referential, freshness: Freshness, target: Capt
   try {
     expr = parseFilter(query);
   } catch (e) {
-    if (e instanceof FilterError) throw new FilterError(e.id, `Unable to parse :${e.message}`);
+    if (e instanceof FilterError) throw unparsable(e);
     throw e;
   }
   let trips = evaluate(expr, target, { ref, freshness, disruptions });
@@ -61,11 +61,11 @@ export function findObjects(ref: Referential, freshness: Freshness, target: Capt
   if (tripLike && (q.sinceSec !== undefined || q.untilSec !== undefined)) {
     const since = q.sinceSec ?? -Infinity;
     const until = q.untilSec ?? Infinity;
-    if (until < since) throw new FilterError('bad_filter', 'ptref : invalid filtering period');
+    if (until < since) throw FILTER_ERRORS.invalidPeriod();
     trips = trips.filter((t) => freshness.departsWithin(t, q.dataFreshness, since, until));
   }
   if (added) trips = concat(trips, addedTripsMatching(added, expr, q, { ref, freshness, disruptions }));
-  if (trips.length === 0) throw new FilterError('bad_filter', 'ptref : Filters: Unable to find object');
+  if (trips.length === 0) throw FILTER_ERRORS.nothingFound();
   return trips;
 }
 
@@ -124,7 +124,7 @@ function forbiddenClauses(ref: Referential, ids: string[], added: AddedTrips | u
     if (!id) continue;
     // Ids whose type cannot be named (coordinates, addresses, admins) make the query unparsable.
     if (/^-?\d+(\.\d+)?;-?\d+(\.\d+)?$/.test(id) || id.startsWith('address:') || id.startsWith('admin:')) {
-      throw new FilterError('unable_to_parse', `Unable to parse :Filter Unknown object type: ${id}`);
+      throw FILTER_ERRORS.unknownType(id);
     }
     let type = ref.identify(id, PTREF_ID_TYPES)?.type;
     // an unknown id shaped like the stop area of a stop without station (docs/data-loading.md) still names a stop area
