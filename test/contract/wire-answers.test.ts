@@ -22,8 +22,8 @@ const RECORD = path.resolve('test/contract/wire-answers.json');
 const NOW = '_current_datetime=20261124T070000';
 const DEMO = path.resolve('data/demo');
 
-/** Fields whose value tells when the server ran or loaded, not what it answers. */
-const MOMENT_FIELDS = new Set(['current_datetime', 'last_load_at', 'loaded_at', 'generation', 'uptime_sec', 'started_at', 'updated_at', 'last_success_at', 'last_error_at']);
+/** Fields whose value tells when the server ran or loaded (or when the demo's files were checked out), not what it answers. */
+const MOMENT_FIELDS = new Set(['current_datetime', 'dataset_created_at', 'last_load_at', 'loaded_at', 'generation', 'uptime_sec', 'started_at', 'updated_at', 'last_success_at', 'last_error_at']);
 
 const COLLECTIONS = ['stop_points', 'routes', 'networks', 'commercial_modes', 'physical_modes', 'companies', 'stop_areas', 'lines', 'vehicle_journeys'];
 const HEAT_MAP = 'heat_maps?from=GARE-T&max_duration=900&resolution=20&datetime=20261124T080000';
