@@ -3,7 +3,7 @@
  * the stops snapped on it, the walking footpaths between stops, and the transit search data, all on
  * shared memory for the worker threads.
  */
-import { Worker } from 'node:worker_threads';
+import { workerAnswer } from '../util/worker-answer.js';
 import { ServiceDays } from '../model/service-days.js';
 import { sharedCopy } from '../model/shared-arrays.js';
 import type { Timetable } from '../model/timetable.js';
@@ -48,18 +48,16 @@ export async function buildStreetData(tt: Timetable, osmPath: string, report: Lo
 }
 
 /** `buildStreetNetwork` in a worker thread (street-network-worker.ts); its errors keep their name and message. */
-function streetNetworkInWorker(osmPath: string, stopLon: Float64Array, stopLat: Float64Array): Promise<StreetNetwork> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./street-network-worker.js', import.meta.url), { workerData: { osmPath, stopLon, stopLat } });
-    worker.once('message', (answer: { network?: StreetNetwork; error?: { name: string; message: string } }) => {
-      void worker.terminate();
-      if (answer.network) return resolve(answer.network);
-      const error = new Error(answer.error?.message ?? `${osmPath}: the street network could not be built`);
-      error.name = answer.error?.name ?? 'Error';
-      reject(error);
-    });
-    worker.once('error', reject);
+async function streetNetworkInWorker(osmPath: string, stopLon: Float64Array, stopLat: Float64Array): Promise<StreetNetwork> {
+  const answer = await workerAnswer<{ network?: StreetNetwork; error?: { name: string; message: string } }>(new URL('./street-network-worker.js', import.meta.url), {
+    osmPath,
+    stopLon,
+    stopLat,
   });
+  if (answer.network) return answer.network;
+  const error = new Error(answer.error?.message ?? `${osmPath}: the street network could not be built`);
+  error.name = answer.error?.name ?? 'Error';
+  throw error;
 }
 
 /** Street data under a new id (built, or read from a snapshot). */

@@ -13,10 +13,10 @@
  * (DisruptionFileError, naming the file); a bad entry is reported with its index and id and skipped;
  * an impacted object the coverage does not know is reported and skipped, its disruption kept.
  */
-import { Worker } from 'node:worker_threads';
 import type { Caption } from '../../ptref/object-types.js';
 import type { Referential } from '../../ptref/referential.js';
 import { DatetimeParseError, parseDatetimeParam } from '../../util/api-datetime.js';
+import { workerAnswer } from '../../util/worker-answer.js';
 import { DEFAULT_PLANNED_RUNS_BUDGET } from './planned-runs.js';
 import { ALWAYS, EFFECTS, IMPACTED_TYPES, type Channel, type Disruption, type Effect, type ImpactedObject, type ImpactedType, type Message, type Period } from './disruption.js';
 
@@ -135,16 +135,15 @@ export function oversizeReason(entry: unknown, limits: DisruptionFileLimits): st
 export const entryId = (entry: unknown): string | undefined => (isObject(entry) && typeof entry['id'] === 'string' ? entry['id'] : undefined);
 
 /** The entries of `text`, parsed in a worker thread (disruption-entries-worker.ts): each as its JSON text, or why it is too large. */
-function entriesInWorker(text: string, file: string, limits: DisruptionFileLimits): Promise<(string | OversizeEntry)[]> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./disruption-entries-worker.js', import.meta.url), { workerData: { text, file, limits } });
-    worker.once('message', (answer: { entries?: (string | OversizeEntry)[]; error?: string }) => {
-      void worker.terminate();
-      if (answer.entries) resolve(answer.entries);
-      else reject(new DisruptionFileError(answer.error ?? `${file}: could not be read`));
-    });
-    worker.once('error', (e) => reject(new DisruptionFileError(`${file}: ${e.message}`)));
-  });
+async function entriesInWorker(text: string, file: string, limits: DisruptionFileLimits): Promise<(string | OversizeEntry)[]> {
+  let answer: { entries?: (string | OversizeEntry)[]; error?: string };
+  try {
+    answer = await workerAnswer(new URL('./disruption-entries-worker.js', import.meta.url), { text, file, limits });
+  } catch (e) {
+    throw new DisruptionFileError(`${file}: ${(e as Error).message}`);
+  }
+  if (answer.entries) return answer.entries;
+  throw new DisruptionFileError(answer.error ?? `${file}: could not be read`);
 }
 
 /** Reads entries one by one into `out`, keeping the ids seen. */
