@@ -120,8 +120,18 @@ export class DisruptionSource {
           index: await DisruptionIndex.inSlices(generation.ref, parsed.disruptions, generation.disruptions.alerts),
           adapted: await inSlices(LevelRuns.steps(planned.runs)),
         };
-        // a generation swapped in meanwhile (a reload, realtime) is read again, in one piece
-        applied = this.coverage.generation === generation ? this.applied(parsed, planned, generation, built) : this.read(text, this.coverage.generation!);
+        // A generation swapped in meanwhile by realtime shares the timetable: what was read holds, only
+        // the index is made again while its alerts keep changing. A reload brings another timetable:
+        // the file is then read again, in one piece.
+        let current = this.coverage.generation!;
+        let { index } = built;
+        let indexedAlerts = generation.disruptions.alerts;
+        while (current.tt === generation.tt && current.disruptions.alerts !== indexedAlerts) {
+          indexedAlerts = current.disruptions.alerts;
+          index = await DisruptionIndex.inSlices(current.ref, parsed.disruptions, indexedAlerts);
+          current = this.coverage.generation!;
+        }
+        applied = current.tt === generation.tt ? this.applied(parsed, planned, current, { ...built, index }) : this.read(text, current);
       } catch (e) {
         if (!(e instanceof DisruptionFileError)) throw e;
         this.failed(e.message, nowSec);

@@ -15,6 +15,7 @@ import { parseDisruptionFile, parseDisruptionFileInSlices } from '../../../../sr
 import { writeFeed } from '../../../helpers/gtfs-fixture.js';
 import { TOWN } from '../../../helpers/town-app.js';
 import { serveCoverages } from '../../../helpers/app.js';
+import { withChanges } from '../../../../src/service/generation.js';
 
 /** `n` disruptions on line B1, each impacting it `objects` times and `unknown` lines the town does not have. */
 function disruptions(n: number, objects = 1, unknown = 0) {
@@ -97,6 +98,25 @@ test('a file whose closures ask for more expansion steps than maxExpansionSteps 
   const metrics = (await town.app.inject('/metrics')).body;
   assert.match(metrics, /^navette_disruptions_file_reads_total\{coverage="town",outcome="applied"\} 1$/m);
   assert.match(metrics, /^navette_disruptions_file_reads_total\{coverage="town",outcome="refused"\} 1$/m);
+  await town.app.close();
+});
+
+test('a generation realtime swaps in while the file is read keeps its realtime and its alerts, and gets the file', async () => {
+  const town = await townWith({ disruptions: [{ id: 'closure', severity: { effect: 'NO_SERVICE' }, impacted_objects: [{ type: 'network', id: 'RED' }] }] });
+  const g = town.coverage.generation!;
+  const alert = { ...parseDisruptionFile(JSON.stringify({ disruptions: [{ id: 'alert-1', impacted_objects: [{ type: 'line', id: 'B2' }] }] }), 'alerts', g.ref, 'Europe/Paris').disruptions[0]!, source: 'gtfs-rt' as const };
+  const realtime = { runs: new Map(), added: [], problems: [] };
+  const reading = town.source.load();
+  // what a realtime update does while the file is parsed in its worker: the same timetable, other alerts
+  const swapped = withChanges(g, { realtime, alerts: [alert] });
+  town.coverage.swap(swapped);
+  assert.equal(await reading, true);
+  const applied = town.coverage.generation!;
+  assert.equal(applied.tt, g.tt);
+  assert.equal(applied.realtime, realtime, 'the realtime runs of the swapped generation stay');
+  assert.deepEqual(applied.disruptions.all.map((d) => d.id), ['closure', 'alert-1'], 'the index holds the file and the new alerts');
+  assert.ok(applied.adaptedRuns.length > 0);
+  assert.ok(applied.disruptions.tripsOf(1).length > 0, "the alert's trips");
   await town.app.close();
 });
 
