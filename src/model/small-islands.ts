@@ -10,19 +10,22 @@
  * streets; walks now follow the streets only, and a platform on an island would be cut off.)
  */
 import { Layer, LAYER_NAMES, layerBits } from './street-layers.js';
-import type { StreetGraph } from './street-graph.js';
+import type { BareStreetGraph } from './street-graph.js';
 
 /** Connected parts with fewer edges than this are small islands. */
 export const SMALL_ISLAND_EDGES = 40;
 
-/** Take the small islands of every layer out of the segment grid (points no longer link to them); returns their edges per layer. */
-export function removeSmallIslands(g: StreetGraph): number[] {
+/**
+ * Take the small islands of every layer out of the segment grid (points no longer link to them),
+ * before the link lattices are computed from it; returns their edges per layer.
+ */
+export function removeSmallIslands(g: BareStreetGraph): number[] {
   const removed: number[] = [];
   for (let layer = 0; layer < LAYER_NAMES.length; layer++) removed.push(removeLayer(g, layer as Layer));
   return removed;
 }
 
-function removeLayer(g: StreetGraph, layer: Layer): number {
+function removeLayer(g: BareStreetGraph, layer: Layer): number {
   const bits = layerBits(layer);
   const parent = new Int32Array(g.vertexCount);
   for (let v = 0; v < g.vertexCount; v++) parent[v] = v;

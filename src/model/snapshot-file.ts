@@ -27,9 +27,10 @@ import { decodeTree, encodeTree, prototypeKeyPath } from './snapshot-codec.js';
 
 /**
  * Bump when the layout of the compiled data changes, or what it means (3: stops linked after the
- * small islands are removed, transfers along the streets only): older files are then refused and rebuilt.
+ * small islands are removed, transfers along the streets only; 4: the street graph's link
+ * lattices): older files are then refused and rebuilt.
  */
-export const SNAPSHOT_FORMAT = 3;
+export const SNAPSHOT_FORMAT = 4;
 
 const MAGIC = Buffer.from('NAVETTE-SNAPSHOT', 'latin1');
 /** magic, format, meta length, checksum */

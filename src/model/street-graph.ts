@@ -16,8 +16,10 @@
  *
  * Every array is on a SharedArrayBuffer: worker threads see the same graph.
  */
-import { backwardBit, forwardBit, type Layer } from './street-layers.js';
+import { backwardBit, forwardBit, LAYER_NAMES, type Layer } from './street-layers.js';
 import { bucketOf, segmentGridBytes, type SegmentGrid } from './segment-grid.js';
+import { closestOnSegment, pointSegmentDistance2 } from './segment-geometry.js';
+import { buildLinkLattice, linkLatticeBytes, type LinkLattice } from './link-lattice.js';
 import { METRES_PER_DEGREE } from '../util/geodesy.js';
 
 
@@ -73,7 +75,12 @@ export interface StreetGraph {
   segmentPoint: Uint32Array;
   /** the segments' spatial index */
   segmentGrid: SegmentGrid;
+  /** per layer, each point's nearest street, for heat-map cells (link-lattice.ts) */
+  linkLattices: LinkLattice[];
 }
+
+/** The graph before its link lattices are computed (they follow the small islands' removal). */
+export type BareStreetGraph = Omit<StreetGraph, 'linkLattices'>;
 
 /** Whether layer `layer` may go along edge `e` from its `from` end (side 0) or its `to` end (side 1). */
 export function canTraverse(g: StreetGraph, e: number, side: number, layer: Layer): boolean {
@@ -83,6 +90,7 @@ export function canTraverse(g: StreetGraph, e: number, side: number, layer: Laye
 /** Bytes held by the graph's arrays and index. */
 export function streetGraphBytes(g: StreetGraph): number {
   let total = segmentGridBytes(g.segmentGrid);
+  for (const lattice of g.linkLattices) total += linkLatticeBytes(lattice);
   for (const value of Object.values(g)) if (ArrayBuffer.isView(value)) total += value.byteLength;
   return total;
 }
@@ -207,18 +215,7 @@ export function segmentDistance2(g: StreetGraph, s: number, px: number, py: numb
   return pointSegmentDistance2(px, py, g.geomX[p]!, g.geomY[p]!, g.geomX[p + 1]!, g.geomY[p + 1]!);
 }
 
-/** Position (0 to 1) along the segment from (ax, ay) to (bx, by) of its point closest to (px, py). */
-export function closestOnSegment(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
-  const dx = bx - ax;
-  const dy = by - ay;
-  const len2 = dx * dx + dy * dy;
-  return len2 > 0 ? Math.min(Math.max(((px - ax) * dx + (py - ay) * dy) / len2, 0), 1) : 0;
-}
-
-/** Squared distance from (px, py) to the segment from (ax, ay) to (bx, by). */
-export function pointSegmentDistance2(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
-  const t = closestOnSegment(px, py, ax, ay, bx, by);
-  const cx = ax + t * (bx - ax) - px;
-  const cy = ay + t * (by - ay) - py;
-  return cx * cx + cy * cy;
+/** The link lattice of each layer (see link-lattice.ts), from the graph's segments as its segment grid holds them now. */
+export function linkLatticesOf(g: BareStreetGraph): LinkLattice[] {
+  return LAYER_NAMES.map((_, layer) => buildLinkLattice(g, layer as Layer, LINK_RADIUS_M));
 }

@@ -10,7 +10,8 @@
  * 3. Adjacency in compressed rows, segments of every edge geometry in a grid index.
  */
 import { METRES_PER_DEGREE } from '../util/geodesy.js';
-import { type Projection, type StreetGraph } from '../model/street-graph.js';
+import { linkLatticesOf, type BareStreetGraph, type Projection, type StreetGraph } from '../model/street-graph.js';
+import { removeSmallIslands } from '../model/small-islands.js';
 import { sharedArray, sharedCopy } from '../model/shared-arrays.js';
 import { buildSegmentGrid } from '../model/segment-grid.js';
 import { Growable } from '../model/growable.js';
@@ -34,10 +35,20 @@ export interface StreetGraphBuild {
     unmappedSidewalks: number;
     waysOpenedToWalk: number;
     waysOpenedToBike: number;
+    /** edges of the small islands taken out of each layer (model/small-islands.ts) */
+    smallIslandEdges: number[];
   };
 }
 
-export function buildStreetGraph(osm: OsmExtract): StreetGraphBuild {
+export interface StreetGraphOptions {
+  /**
+   * Take the small islands out (model/small-islands.ts), as a coverage does; hand-made networks of
+   * the unit tests keep them, their pieces standing for what each test is about.
+   */
+  removeSmallIslands: boolean;
+}
+
+export function buildStreetGraph(osm: OsmExtract, options: StreetGraphOptions = { removeSmallIslands: true }): StreetGraphBuild {
   const access = accessOfWays(osm);
   const sidewalks = openUnmappedSidewalks(osm, access);
   const opened = openFalseIslands(osm, access);
@@ -45,7 +56,10 @@ export function buildStreetGraph(osm: OsmExtract): StreetGraphBuild {
   const { vertexOfNode, vertexCount } = numberVertices(osm.nodeCount, markVertexNodes(osm, access));
   const projection = projectionOf(osm);
   const edges = cutWaysIntoEdges(osm, access, vertexOfNode, projection);
-  const graph = assembleGraph(osm, projection, vertexOfNode, vertexCount, edges);
+  const bare = assembleGraph(osm, projection, vertexOfNode, vertexCount, edges);
+  // islands first: a point links to the network, not to a piece of it joined to nothing
+  const smallIslandEdges = options.removeSmallIslands ? removeSmallIslands(bare) : [0, 0, 0];
+  const graph: StreetGraph = { ...bare, linkLattices: linkLatticesOf(bare) };
   return {
     graph,
     names: edges.names,
@@ -58,6 +72,7 @@ export function buildStreetGraph(osm: OsmExtract): StreetGraphBuild {
       unmappedSidewalks: sidewalks,
       waysOpenedToWalk: opened.walk,
       waysOpenedToBike: opened.bike,
+      smallIslandEdges,
     },
   };
 }
@@ -200,8 +215,8 @@ function addEdge(edges: EdgeLists, osm: OsmExtract, projection: Projection, vert
   edges.name.push(nameId);
 }
 
-/** The graph on shared arrays: vertices, edges, adjacency, segments and their grid index. */
-function assembleGraph(osm: OsmExtract, projection: Projection, vertexOfNode: Int32Array, vertexCount: number, edges: EdgeLists): StreetGraph {
+/** The graph on shared arrays: vertices, edges, adjacency, segments and their grid index (the link lattices come after the small islands). */
+function assembleGraph(osm: OsmExtract, projection: Projection, vertexOfNode: Int32Array, vertexCount: number, edges: EdgeLists): BareStreetGraph {
   const edgeCount = edges.from.length;
   const pointCount = edges.geomX.length;
   const { vertexNodeId, vertexX, vertexY } = placeVertices(osm, projection, vertexOfNode, vertexCount);

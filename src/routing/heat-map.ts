@@ -25,7 +25,6 @@ import { transferSec, type RaptorData } from './raptor-data.js';
 import type { RaptorOverlay } from './raptor-overlay.js';
 import { RaptorSearch } from './raptor.js';
 import { Rasterizer, toSeconds } from './raster.js';
-import type { ReachSquares } from './cell-links.js';
 import { BoxBuilder, type Grid } from './grid.js';
 import { StreetSearch } from './street-search.js';
 
@@ -93,9 +92,6 @@ function offsetSeedDs(offsetM: number, walkSpeed: number): number {
   return Math.trunc((offsetM * 10) / walkSpeed);
 }
 
-/** The most street legs a map runs: one per mode, bss two. */
-const MAX_LEGS = 7;
-
 /** How a mode moves on the street graph. */
 interface ModeLeg {
   layer: Layer;
@@ -139,9 +135,6 @@ export class HeatMapEngine {
   private readonly accessTimes: Int32Array;
   private cellValues: Float64Array;
   private cellSeconds: Int32Array;
-  /** the squares a map can reach (see `BoxBuilder`), with their layer; those of one layer, projected, for the cells' links */
-  private readonly squares: { lon: Float64Array; lat: Float64Array; halfM: Float64Array; layer: Uint8Array; count: number };
-  private readonly layerSquares: ReachSquares;
 
   constructor(
     readonly data: HeatMapData,
@@ -151,7 +144,7 @@ export class HeatMapEngine {
     this.raptor = new RaptorSearch(data.raptor, data.serviceDayOrigins, data.serviceFirstDay);
     this.street = new StreetSearch(data.graph, maxDurationSec * 10);
     this.parkedWalk = new StreetSearch(data.graph, maxDurationSec * 10);
-    this.rasterizer = new Rasterizer(data.graph, maxResolution);
+    this.rasterizer = new Rasterizer(data.graph);
     const stops = data.stopLon.length;
     this.accessSec = new Int32Array(stops);
     this.accessStamp = new Uint32Array(stops);
@@ -159,10 +152,6 @@ export class HeatMapEngine {
     this.accessTimes = new Int32Array(stops);
     this.cellValues = new Float64Array(maxResolution * maxResolution);
     this.cellSeconds = new Int32Array(maxResolution * maxResolution);
-    // every leg (at most one per mode leg) may add the centre and each stop
-    const capacity = MAX_LEGS * (stops + 1);
-    this.squares = { lon: new Float64Array(capacity), lat: new Float64Array(capacity), halfM: new Float64Array(capacity), layer: new Uint8Array(capacity), count: 0 };
-    this.layerSquares = { count: 0, x: new Float64Array(capacity), y: new Float64Array(capacity), halfM: new Float64Array(capacity) };
   }
 
   compute(q: HeatMapQuery): HeatMapResult {
@@ -212,27 +201,17 @@ export class HeatMapEngine {
     );
     const walkSpeed = q.speeds.walking;
     const box = new BoxBuilder();
-    const squares = this.squares;
-    squares.count = 0;
-    const addSquare = (lon: number, lat: number, halfM: number, layer: Layer) => {
-      box.addSquare(lon, lat, halfM);
-      const k = squares.count++;
-      squares.lon[k] = lon;
-      squares.lat[k] = lat;
-      squares.halfM[k] = halfM;
-      squares.layer[k] = layer;
-    };
     const centreSnaps = legs.map((leg) => (leg.fromCentre ? snapPoint(graph, leg.layer, cx, cy, LINK_RADIUS_M) : null));
     // the farthest a place reached with `remainingSec` left can value a cell: the street at its speed, the offsets on foot
     const reachM = (leg: ModeLeg, remainingSec: number) => remainingSec * Math.max(leg.speed, walkSpeed);
     legs.forEach((leg, k) => {
-      if (centreSnaps[k]) addSquare(q.centreLon, q.centreLat, reachM(leg, T - leg.extraDs / 10), leg.layer);
+      if (centreSnaps[k]) box.addSquare(q.centreLon, q.centreLat, reachM(leg, T - leg.extraDs / 10));
       if (!vehicleSec || !leg.fromStops) return;
       for (let r = 0; r < reachedCount; r++) {
         const s = reached[r]!;
         if (this.data.snaps.edge[leg.layer]![s]! < 0) continue;
         const remaining = T - vehicleSec[s]! - leg.extraDs / 10;
-        if (remaining > 0) addSquare(this.data.stopLon[s]!, this.data.stopLat[s]!, reachM(leg, remaining), leg.layer);
+        if (remaining > 0) box.addSquare(this.data.stopLon[s]!, this.data.stopLat[s]!, reachM(leg, remaining));
       }
     });
     if (box.empty) box.addSquare(q.centreLon, q.centreLat, T * walkSpeed);
@@ -241,12 +220,7 @@ export class HeatMapEngine {
     const values = this.cellValues.subarray(0, R * R);
     values.fill(Infinity);
     const limitDs = T * 10;
-    // legs on one layer share the cells' links: link once per layer
-    const layers = [...new Set(legs.map((leg) => leg.layer))];
-    for (const layer of layers) {
-      this.rasterizer.link(grid, layer, this.squaresOf(layer));
-      legs.forEach((leg, k) => {
-        if (leg.layer !== layer) return;
+    legs.forEach((leg, k) => {
         const search = this.street;
         search.reset();
         const snap = centreSnaps[k];
@@ -260,28 +234,10 @@ export class HeatMapEngine {
         }
         search.run(leg.layer, leg.speed, limitDs, reverse);
         this.rasterizer.valueCells(grid, leg.layer, leg.speed, walkSpeed, reverse, limitDs, search, values);
-      });
-    }
+    });
     const seconds = this.cellSeconds.subarray(0, R * R);
     toSeconds(values, T, seconds);
     return { grid, seconds };
-  }
-
-  /** The squares of one layer's legs, projected: outside them its cells are worth nothing. */
-  private squaresOf(layer: Layer): ReachSquares {
-    const { squares, layerSquares } = this;
-    const p = this.data.graph.projection;
-    let n = 0;
-    for (let k = 0; k < squares.count; k++) {
-      if (squares.layer[k] !== layer) continue;
-      layerSquares.x[n] = projectX(p, squares.lon[k]!);
-      layerSquares.y[n] = projectY(p, squares.lat[k]!);
-      // the box widens longitudes by 1/cos(latitude), the projection at its own latitude: a tenth more covers both
-      layerSquares.halfM[n] = squares.halfM[k]! * 1.1;
-      n++;
-    }
-    layerSquares.count = n;
-    return layerSquares;
   }
 
   /**

@@ -1,71 +1,173 @@
 /**
  * The heat-map grid: R × R cells over a lon/lat box, each valued as a point is in R5 or
- * OpenTripPlanner: linked to the nearest street segment of the end leg's layer within LINK_RADIUS_M
- * (cell-links.ts), its value the cost of the link point in the street search (straight along the
- * edge from its ends or from a point seed on it, as the edge's directions allow) plus the off-street
- * offset walked in a straight line at walking speed (on a bike or car layer too: the last metres
- * are walked). A cell whose nearest street lies farther, or whose link point the search did not
- * reach within the maximum duration, is null. No value spreads from cell to cell: a cell beside a
- * river takes the value of its own bank, a cell in a block the value of the street it faces.
+ * OpenTripPlanner: linked to the nearest street segment of the end leg's layer within LINK_RADIUS_M,
+ * its value the cost of the link point in the street search (straight along the edge from its ends
+ * or from a point seed on it, as the edge's directions allow) plus the off-street offset walked in a
+ * straight line at walking speed (on a bike or car layer too: the last metres are walked). A cell
+ * whose nearest street lies farther, or whose link point the search did not reach within the
+ * maximum duration, is null. No value spreads from cell to cell: a cell beside a river takes the
+ * value of its own bank, a cell in a block the value of the street it faces.
+ *
+ * Linking searches no street and costs what the grid holds, not what the city holds: a cell's
+ * candidates are the nearest segments of the four points of the layer's link lattice around its
+ * centre (computed at load, model/link-lattice.ts), and its link is the nearest of them (exact
+ * distances, ties to the lower segment number). That is the cell's nearest segment except where
+ * that segment's region holds none of the four lattice points (streets less than a lattice step
+ * apart), where the offset errs by at most √2 steps. A cell none of whose candidates lies on an edge
+ * the search reached is null whatever its link: its candidates' distances are not even computed,
+ * and on most maps that is most of the box.
  *
  * Values are tenths of a second; whole seconds are truncated; null (-1) when unreached or at or
  * after the maximum duration. Cell (i, j) is longitude band i (west to east) and latitude band j
  * (south to north), stored at i * R + j, the order of Navitia's `lines[i].duration[j]`.
  */
 import type { Layer } from '../model/street-layers.js';
-import { closestOnSegment, type StreetGraph } from '../model/street-graph.js';
+import { LINK_RADIUS_M, type StreetGraph } from '../model/street-graph.js';
+import { closestOnSegment } from '../model/segment-geometry.js';
+import { latticeColumn } from '../model/link-lattice.js';
 import type { StreetSearch } from './street-search.js';
-import { CellLinks, type ReachSquares } from './cell-links.js';
 import { UNREACHED } from './unreached.js';
 import { cellGeometry, type Grid } from './grid.js';
 
-/** Per-thread scratch for rasters up to `maxResolution` per side. */
+/** Per-thread scratch: the edges a search reached, and two columns of a link lattice. */
 export class Rasterizer {
-  readonly links: CellLinks;
+  /** per edge: `round` when the last search reached one of its ends or seeded a point on it */
+  private readonly edgeReached: Uint32Array;
+  private round = 0;
+  private columnA: Int32Array;
+  private columnB: Int32Array;
 
-  constructor(
-    readonly graph: StreetGraph,
-    maxResolution: number,
-  ) {
-    this.links = new CellLinks(graph, maxResolution);
-  }
-
-  /** Link the cells of `grid` to `layer`'s streets (those within `reach`, all when null), for the `valueCells` that follow on that layer. */
-  link(grid: Grid, layer: Layer, reach: ReachSquares | null = null): void {
-    this.links.link(grid, layer, reach);
+  constructor(readonly graph: StreetGraph) {
+    this.edgeReached = new Uint32Array(graph.edgeCount);
+    const rows = Math.max(0, ...graph.linkLattices.map((l) => l.rows));
+    this.columnA = new Int32Array(rows);
+    this.columnB = new Int32Array(rows);
   }
 
   /**
-   * Value every cell of `grid`, linked by the last `link` on `layer`, from a street search run on it
-   * at `speed` m/s up to `limitDs`, the off-street offset at `walkSpeed`, keeping in `out` the
-   * smaller of its current value and the new one (the end legs of a heat map share one grid).
-   * `reverse`: the costs are times to reach the centre (arrival maps).
+   * Value every cell of `grid` on `layer` from a street search run on it at `speed` m/s up to
+   * `limitDs`, the off-street offset at `walkSpeed`, keeping in `out` the smaller of its current
+   * value and the new one (the end legs of a heat map share one grid). `reverse`: the costs are
+   * times to reach the centre (arrival maps).
    */
   valueCells(grid: Grid, layer: Layer, speed: number, walkSpeed: number, reverse: boolean, limitDs: number, search: StreetSearch, out: Float64Array): void {
     const g = this.graph;
-    const { segment, dist2, ends } = this.links;
-    const { segmentEdge, segmentPoint, geomAlongM, edgeFrom, edgeTo } = g;
+    const reached = this.markReachedEdges(search);
+    const round = this.round;
+    const lattice = g.linkLattices[layer]!;
+    const { segmentCount, segmentEdge, segmentPoint, geomX, geomY, geomAlongM } = g;
     const perMetre = 10 / speed;
     const walkPerMetre = 10 / walkSpeed;
+    const radius2 = LINK_RADIUS_M * LINK_RADIUS_M;
     const R = grid.resolution;
     const { x0, y0, dx, dy } = cellGeometry(g, grid);
+    const { x0: lx0, y0: ly0, stepM, cols, rows } = lattice;
+    // the lattice rows under the grid's cell centres (and the row above each)
+    const jLo = Math.max(0, Math.floor((y0 + 0.5 * dy - ly0) / stepM));
+    const jHi = Math.min(rows - 1, Math.floor((y0 + (R - 0.5) * dy - ly0) / stepM) + 1);
+    if (jLo > jHi) return;
+    let decoded = -2;
     for (let i = 0; i < R; i++) {
       const cx = x0 + (i + 0.5) * dx;
+      const li = Math.floor((cx - lx0) / stepM);
+      // outside the lattice, no street lies within the link radius
+      if (li < 0 || li >= cols - 1) continue;
+      if (li !== decoded) {
+        // the lattice columns li and li + 1; moving one column east keeps the east one
+        if (li === decoded + 1) {
+          const west = this.columnA;
+          this.columnA = this.columnB;
+          this.columnB = west;
+        } else latticeColumn(lattice, li, jLo, jHi, this.columnA);
+        latticeColumn(lattice, li + 1, jLo, jHi, this.columnB);
+        decoded = li;
+      }
+      const west = this.columnA;
+      const east = this.columnB;
       for (let j = 0; j < R; j++) {
+        const cy = y0 + (j + 0.5) * dy;
+        const lj = Math.floor((cy - ly0) / stepM);
+        if (lj < 0 || lj >= rows - 1) continue;
+        const s0 = west[lj]!;
+        const s1 = west[lj + 1]!;
+        const s2 = east[lj]!;
+        const s3 = east[lj + 1]!;
+        // a cell none of whose candidates the search reached is null, whichever is nearest
+        if (
+          (s0 < 0 || reached[segmentEdge[s0]!] !== round) &&
+          (s1 < 0 || reached[segmentEdge[s1]!] !== round) &&
+          (s2 < 0 || reached[segmentEdge[s2]!] !== round) &&
+          (s3 < 0 || reached[segmentEdge[s3]!] !== round)
+        ) {
+          continue;
+        }
+        // the nearest candidate (each distinct one once), its distance and where the centre projects on it
+        let best = -1;
+        let best2 = Infinity;
+        let bestT = 0;
+        for (let k = 0; k < 4; k++) {
+          const s = k === 0 ? s0 : k === 1 ? s1 : k === 2 ? s2 : s3;
+          if (s < 0 || (k > 0 && s === s0) || (k > 1 && s === s1) || (k > 2 && s === s2)) continue;
+          const p = segmentPoint[s]!;
+          const ax = geomX[p]!;
+          const ay = geomY[p]!;
+          const bx = geomX[p + 1]!;
+          const by = geomY[p + 1]!;
+          const t = closestOnSegment(cx, cy, ax, ay, bx, by);
+          const ex = ax + t * (bx - ax) - cx;
+          const ey = ay + t * (by - ay) - cy;
+          const d2 = ex * ex + ey * ey;
+          if (d2 < best2 || (d2 === best2 && s < best)) {
+            best2 = d2;
+            best = s;
+            bestT = t;
+          }
+        }
+        // the lattice names one segment of a street drawn in many: the nearest may be a neighbour along its edge
+        const e = segmentEdge[best]!;
+        for (let step = -1; step <= 1; step += 2) {
+          for (let s = best + step; s >= 0 && s < segmentCount && segmentEdge[s] === e; s += step) {
+            const p = segmentPoint[s]!;
+            const ax = geomX[p]!;
+            const ay = geomY[p]!;
+            const bx = geomX[p + 1]!;
+            const by = geomY[p + 1]!;
+            const t = closestOnSegment(cx, cy, ax, ay, bx, by);
+            const ex = ax + t * (bx - ax) - cx;
+            const ey = ay + t * (by - ay) - cy;
+            const d2 = ex * ex + ey * ey;
+            if (d2 > best2 || (d2 === best2 && s > best)) break;
+            best2 = d2;
+            best = s;
+            bestT = t;
+          }
+        }
+        if (best2 > radius2 || reached[e] !== round) continue;
+        const p = segmentPoint[best]!;
+        const along = geomAlongM[p]! + bestT * (geomAlongM[p + 1]! - geomAlongM[p]!);
+        const v = search.costAlong(e, along, layer, perMetre, reverse) + Math.sqrt(best2) * walkPerMetre;
         const c = i * R + j;
-        const s = segment[c]!;
-        if (s < 0) continue;
-        const e = segmentEdge[s]!;
-        // an edge the search did not reach values nothing: no need for its link point
-        if (search.costOf(edgeFrom[e]!) === UNREACHED && search.costOf(edgeTo[e]!) === UNREACHED && !search.hasPointSeed(e)) continue;
-        // the link point: the centre's projection on the segment
-        const t = closestOnSegment(cx, y0 + (j + 0.5) * dy, ends[4 * c]!, ends[4 * c + 1]!, ends[4 * c + 2]!, ends[4 * c + 3]!);
-        const p = segmentPoint[s]!;
-        const along = geomAlongM[p]! + t * (geomAlongM[p + 1]! - geomAlongM[p]!);
-        const v = search.costAlong(e, along, layer, perMetre, reverse) + Math.sqrt(dist2[c]!) * walkPerMetre;
         if (v < limitDs && v < out[c]!) out[c] = v;
       }
     }
+  }
+
+  /** Stamp the edges at a vertex the search reached, and those holding one of its point seeds. */
+  private markReachedEdges(search: StreetSearch): Uint32Array {
+    if (++this.round === 0xffffffff) {
+      this.edgeReached.fill(0);
+      this.round = 1;
+    }
+    const { adjOffset, adjEdge } = this.graph;
+    const reached = this.edgeReached;
+    const round = this.round;
+    for (let k = 0; k < search.touchedCount; k++) {
+      const v = search.touched[k]!;
+      if (search.costOf(v) === UNREACHED) continue;
+      for (let a = adjOffset[v]!; a < adjOffset[v + 1]!; a++) reached[adjEdge[a]! >>> 1] = round;
+    }
+    for (let k = 0; k < search.pointCount; k++) reached[search.pointEdgeOf(k)] = round;
+    return reached;
   }
 }
 

@@ -28,6 +28,7 @@
  */
 import type { LoadReportState, Problem } from '../gtfs/load-report.js';
 import type { SegmentGrid } from '../model/segment-grid.js';
+import { TILE_SIDE, type LinkLattice } from '../model/link-lattice.js';
 import { SnapshotError } from '../model/snapshot-file.js';
 import type { StopSnaps } from '../model/stop-snaps.js';
 import type { Projection, StreetGraph } from '../model/street-graph.js';
@@ -330,6 +331,7 @@ const GRAPH_FIELDS: Record<keyof StreetGraph, true> = {
   segmentEdge: true,
   segmentPoint: true,
   segmentGrid: true,
+  linkLattices: true,
 };
 
 function checkGraph(c: Checker, value: unknown, nameCount: number): StreetGraph {
@@ -375,6 +377,9 @@ function checkGraph(c: Checker, value: unknown, nameCount: number): StreetGraph 
     if (p < geomOffset[e]! || p + 1 >= geomOffset[e + 1]!) c.refuse(`${at}.segmentPoint[${s}]`, `is point ${p}, outside the points ${geomOffset[e]} to ${geomOffset[e + 1]! - 1} of its edge ${e}`);
   }
   checkSegmentGrid(c, g.segmentGrid, `${at}.segmentGrid`, segmentCount);
+  const lattices = c.list(g.linkLattices, `${at}.linkLattices`);
+  if (lattices.length !== LAYER_NAMES.length) c.refuse(`${at}.linkLattices`, `holds ${lattices.length} entries, not one per street layer (${LAYER_NAMES.length})`);
+  lattices.forEach((lattice, layer) => checkLinkLattice(c, lattice, `${at}.linkLattices[${layer}]`, segmentCount));
   return g;
 }
 
@@ -400,6 +405,31 @@ function checkSegmentGrid(c: Checker, value: unknown, at: string, segmentCount: 
   c.offsets(start, `${at}.start`, cols * rows, segments.length);
   c.finite(c.typed(grid.coords, Float32Array, `${at}.coords`, 4 * segments.length), `${at}.coords`);
   c.typed(grid.access, Uint8Array, `${at}.access`, segments.length);
+}
+
+function checkLinkLattice(c: Checker, value: unknown, at: string, segmentCount: number): void {
+  const l = c.fields<LinkLattice>(value, at, { x0: true, y0: true, stepM: true, cols: true, rows: true, tileRows: true, tileStart: true, segments: true, place: true });
+  c.value(l.x0, `${at}.x0`, isFiniteNumber);
+  c.value(l.y0, `${at}.y0`, isFiniteNumber);
+  c.value(l.stepM, `${at}.stepM`, isPositiveNumber);
+  const cols = c.value<number>(l.cols, `${at}.cols`, isWithin(2, Number.MAX_SAFE_INTEGER));
+  const rows = c.value<number>(l.rows, `${at}.rows`, isWithin(2, Number.MAX_SAFE_INTEGER));
+  const tileRows = Math.ceil(rows / TILE_SIDE);
+  if (l.tileRows !== tileRows) c.refuse(`${at}.tileRows`, `is ${describe(l.tileRows)}, not ${tileRows} for ${rows} rows`);
+  const segments = c.typed(l.segments, Int32Array, `${at}.segments`);
+  c.between(segments, `${at}.segments`, -1, segmentCount, 'the segments');
+  const tileStart = c.typed(l.tileStart, Int32Array, `${at}.tileStart`);
+  const tiles = tileStart.length - 1;
+  // (the tiles are compared with an array's length: never more than the file holds)
+  if (tiles !== Math.ceil(cols / TILE_SIDE) * tileRows) c.refuse(`${at}.tileStart`, `holds ${tileStart.length} offsets, not one more than the tiles of ${cols} × ${rows} points`);
+  c.offsets(tileStart, `${at}.tileStart`, tiles, segments.length);
+  const place = c.typed(l.place, Uint8Array, `${at}.place`, tiles * TILE_SIDE * TILE_SIDE);
+  for (let t = 0; t < tiles; t++) {
+    const size = tileStart[t + 1]! - tileStart[t]!;
+    for (let k = t * TILE_SIDE * TILE_SIDE; k < (t + 1) * TILE_SIDE * TILE_SIDE; k++) {
+      if (place[k]! >= size) c.refuse(`${at}.place[${k}]`, `names entry ${place[k]} of its tile's ${size}`);
+    }
+  }
 }
 
 function checkStopSnaps(c: Checker, value: unknown, stopCount: number, edgeCount: number): void {

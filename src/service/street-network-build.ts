@@ -9,7 +9,6 @@ import { readOsm } from '../osm/read-osm.js';
 import { buildStreetGraph } from '../osm/build-street-graph.js';
 import { Layer, LAYER_NAMES } from '../model/street-layers.js';
 import { snapStops, type StopSnaps } from '../model/stop-snaps.js';
-import { removeSmallIslands } from '../model/small-islands.js';
 import { LINK_RADIUS_M, streetGraphBytes, type StreetGraph } from '../model/street-graph.js';
 import { walkingFootpaths } from '../routing/footpaths.js';
 import type { Footpaths } from '../routing/raptor-data.js';
@@ -41,8 +40,7 @@ export async function buildStreetNetwork(osmPath: string, stopLon: Float64Array,
   if (waysOpenedToWalk + waysOpenedToBike > 0) {
     notes.push(`${file}: ${waysOpenedToWalk} ways tagged foot=no opened to walkers and ${waysOpenedToBike} tagged bicycle=no to cyclists, each chain alone joining parts of their network (false islands)`);
   }
-  // islands first: a stop links to the network, not to a piece of it joined to nothing
-  const islands = removeSmallIslands(graph);
+  const islands = built.stats.smallIslandEdges;
   const snaps = snapStops(graph, stopLon, stopLat);
   snaps.unsnapped.forEach((n, layer) => {
     if (n === 0) return;

@@ -2,7 +2,7 @@
  * Hand-made street networks for unit tests: points in metres around (0°, 0°), ways with tags, turned
  * into the reader's extract shape and then into a street graph.
  */
-import { buildStreetGraph } from '../../src/osm/build-street-graph.js';
+import { buildStreetGraph, type StreetGraphOptions } from '../../src/osm/build-street-graph.js';
 import type { OsmExtract } from '../../src/osm/osm-extract.js';
 import { METRES_PER_DEGREE } from '../../src/util/geodesy.js';
 
@@ -37,6 +37,7 @@ export function extractOf(points: [number, number][], ways: { nodes: number[]; t
   } as OsmExtract;
 }
 
-export function graphOf(points: [number, number][], ways: { nodes: number[]; tags: Record<string, string> }[]) {
-  return buildStreetGraph(extractOf(points, ways));
+/** The graph of a hand-made network; its small islands are kept unless `removeSmallIslands` (see StreetGraphOptions). */
+export function graphOf(points: [number, number][], ways: { nodes: number[]; tags: Record<string, string> }[], options: StreetGraphOptions = { removeSmallIslands: false }) {
+  return buildStreetGraph(extractOf(points, ways), options);
 }

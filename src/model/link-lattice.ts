@@ -1,0 +1,227 @@
+/**
+ * A link table per street layer, computed once at load: a square lattice of points over the
+ * network (every LINK_LATTICE_STEP_M metres, or coarser on a vast extract) each holding its nearest
+ * segment of the layer within LINK_RADIUS_M plus a step. A heat map links each of its cells through
+ * it instead of searching the streets (R5 links a fixed grid of points once and keeps the table;
+ * a map's grid is chosen per request, so we keep a finer table and read it per cell):
+ *
+ *   the candidates of a point are the nearest segments of the four lattice points around it, and
+ *   its link is the nearest of these (exact distances, ties to the lower segment number).
+ *
+ * The link is the point's nearest segment except where that segment is nearest to none of the four
+ * lattice points: a street whose own region runs between lattice points without holding one (a
+ * stub less than a step long, two streets less than a step apart). The chosen segment is then at
+ * most √2 steps farther than the nearest (each lattice point's segment is no farther from it than
+ * the point's nearest is).
+ *
+ * Stored in tiles of 16 × 16 lattice points: each tile lists its distinct segments (at most 256,
+ * -1 for "none within reach") and each point holds one byte, its segment's place in that list. On
+ * rnv-mannheim's 48 × 35 km this is about 1.4 bytes per lattice point and layer.
+ *
+ * Building: every segment of the layer values the lattice points around its box (exact for any
+ * point with a street within half a lattice diagonal), then two sweeps carry each point's nearest
+ * segment to its neighbours (a vector distance transform, as Danielsson's for points, here with the
+ * exact distance to a segment).
+ */
+import { layerBits, type Layer } from './street-layers.js';
+import type { SegmentGrid } from './segment-grid.js';
+import { pointSegmentDistance2 } from './segment-geometry.js';
+import { sharedArray, sharedCopy } from './shared-arrays.js';
+
+/** The lattice's step on a city-sized extract, metres. */
+export const LINK_LATTICE_STEP_M = 40;
+/** At most this many lattice points per layer: a vast extract gets a coarser step (see `latticeStep`). */
+export const MAX_LATTICE_POINTS = 4_000_000;
+/** Side of a tile, in lattice points (a point's byte then names one of at most 256 segments). */
+export const TILE_SIDE = 16;
+const TILE_SHIFT = 4;
+const TILE_MASK = TILE_SIDE - 1;
+const TILE_POINTS = TILE_SIDE * TILE_SIDE;
+
+export interface LinkLattice {
+  /** the lattice point (0, 0), projected metres */
+  x0: number;
+  y0: number;
+  stepM: number;
+  /** lattice points along x and y */
+  cols: number;
+  rows: number;
+  /** tiles along y (tile (ti, tj) is number ti × tileRows + tj) */
+  tileRows: number;
+  /** segments of tile t: segments[tileStart[t] .. tileStart[t + 1]) */
+  tileStart: Int32Array;
+  /** each tile's distinct nearest segments, -1 for none within reach */
+  segments: Int32Array;
+  /** per lattice point, in tile order (tile t's points at t × 256, point (i, j) at (i mod 16) × 16 + j mod 16): its segment's place in its tile's list */
+  place: Uint8Array;
+}
+
+/** What the lattice needs of a street graph. */
+export interface LatticeSource {
+  segmentCount: number;
+  segmentPoint: Uint32Array;
+  geomX: Float32Array;
+  geomY: Float32Array;
+  segmentGrid: SegmentGrid;
+}
+
+/** The nearest segment of lattice point (i, j), -1 when none lies within reach. */
+export function latticeSegment(l: LinkLattice, i: number, j: number): number {
+  const tile = (i >> TILE_SHIFT) * l.tileRows + (j >> TILE_SHIFT);
+  return l.segments[l.tileStart[tile]! + l.place[tile * TILE_POINTS + ((i & TILE_MASK) << TILE_SHIFT) + (j & TILE_MASK)]!]!;
+}
+
+/** The nearest segments of lattice points (i, jLo) … (i, jHi) into out[jLo … jHi] (a column read in order). */
+export function latticeColumn(l: LinkLattice, i: number, jLo: number, jHi: number, out: Int32Array): void {
+  const { tileRows, tileStart, segments, place } = l;
+  const tiles = (i >> TILE_SHIFT) * tileRows;
+  const within = (i & TILE_MASK) << TILE_SHIFT;
+  for (let j = jLo; j <= jHi; j++) {
+    const tile = tiles + (j >> TILE_SHIFT);
+    out[j] = segments[tileStart[tile]! + place[tile * TILE_POINTS + within + (j & TILE_MASK)]!]!;
+  }
+}
+
+export function linkLatticeBytes(l: LinkLattice): number {
+  return l.tileStart.byteLength + l.segments.byteLength + l.place.byteLength;
+}
+
+/** The step for an extract: LINK_LATTICE_STEP_M, or coarser so that the lattice holds at most MAX_LATTICE_POINTS. */
+export function latticeStep(widthM: number, heightM: number): number {
+  return Math.max(LINK_LATTICE_STEP_M, Math.sqrt((widthM * heightM) / MAX_LATTICE_POINTS));
+}
+
+/**
+ * The lattice of `layer` over the segment grid's extent widened by `radiusM` plus a step (a point
+ * beyond has no street within `radiusM`), each point's nearest segment kept when within `radiusM`
+ * plus a step (a point within `radiusM` of a street has a lattice point around it that close).
+ */
+export function buildLinkLattice(g: LatticeSource, layer: Layer, radiusM: number): LinkLattice {
+  const grid = g.segmentGrid;
+  const width = grid.cols * grid.sizeM;
+  const height = grid.rows * grid.sizeM;
+  const step = latticeStep(width + 2 * radiusM, height + 2 * radiusM);
+  const margin = radiusM + step;
+  const x0 = grid.x0 - margin;
+  const y0 = grid.y0 - margin;
+  const cols = Math.ceil((width + 2 * margin) / step) + 1;
+  const rows = Math.ceil((height + 2 * margin) / step) + 1;
+  const nearest = new Int32Array(cols * rows).fill(-1);
+  const dist2 = new Float64Array(cols * rows).fill(Infinity);
+  seedLattice(g, layer, x0, y0, step, cols, rows, nearest, dist2);
+  sweepLattice(g, x0, y0, step, cols, rows, nearest, dist2, 1);
+  sweepLattice(g, x0, y0, step, cols, rows, nearest, dist2, -1);
+  const reach2 = margin * margin;
+  for (let n = 0; n < nearest.length; n++) if (dist2[n]! > reach2) nearest[n] = -1;
+  return { x0, y0, stepM: step, cols, rows, ...packTiles(nearest, cols, rows) };
+}
+
+/** Each segment of the layer values the lattice points within half a lattice diagonal of its box. */
+function seedLattice(g: LatticeSource, layer: Layer, x0: number, y0: number, step: number, cols: number, rows: number, nearest: Int32Array, dist2: Float64Array): void {
+  const { segments, coords, access } = g.segmentGrid;
+  const mask = layerBits(layer);
+  const reach = (step * Math.SQRT2) / 2;
+  const seen = new Uint8Array(g.segmentCount);
+  // every entry of the grid's buckets: small islands are cleared there, per layer
+  for (let n = 0; n < segments.length; n++) {
+    const s = segments[n]!;
+    if ((access[n]! & mask) === 0 || seen[s]) continue;
+    seen[s] = 1;
+    const ax = coords[4 * n]!;
+    const ay = coords[4 * n + 1]!;
+    const bx = coords[4 * n + 2]!;
+    const by = coords[4 * n + 3]!;
+    const i0 = Math.max(0, Math.ceil((Math.min(ax, bx) - reach - x0) / step));
+    const i1 = Math.min(cols - 1, Math.floor((Math.max(ax, bx) + reach - x0) / step));
+    const j0 = Math.max(0, Math.ceil((Math.min(ay, by) - reach - y0) / step));
+    const j1 = Math.min(rows - 1, Math.floor((Math.max(ay, by) + reach - y0) / step));
+    for (let i = i0; i <= i1; i++) {
+      const px = x0 + i * step;
+      for (let j = j0; j <= j1; j++) {
+        const c = i * rows + j;
+        const d2 = pointSegmentDistance2(px, y0 + j * step, ax, ay, bx, by);
+        if (d2 < dist2[c]! || (d2 === dist2[c]! && s < nearest[c]!)) {
+          dist2[c] = d2;
+          nearest[c] = s;
+        }
+      }
+    }
+  }
+}
+
+/**
+ * One sweep, forward (`dir` 1) or backward (-1): each point weighs the segments of its four
+ * neighbours already swept (the column before, three points, and the point before in its column).
+ * A point with a street within half a diagonal already holds its nearest and is skipped.
+ */
+function sweepLattice(g: LatticeSource, x0: number, y0: number, step: number, cols: number, rows: number, nearest: Int32Array, dist2: Float64Array, dir: 1 | -1): void {
+  const { segmentPoint, geomX, geomY } = g;
+  const exact2 = (step * step) / 2;
+  const column = -dir * rows;
+  const before = -dir;
+  const firstI = dir === 1 ? 0 : cols - 1;
+  const firstJ = dir === 1 ? 0 : rows - 1;
+  const lastJ = dir === 1 ? rows - 1 : 0;
+  const offer = (c: number, n: number, px: number, py: number) => {
+    const t = nearest[n]!;
+    if (t < 0 || t === nearest[c]) return;
+    const p = segmentPoint[t]!;
+    const d2 = pointSegmentDistance2(px, py, geomX[p]!, geomY[p]!, geomX[p + 1]!, geomY[p + 1]!);
+    if (d2 < dist2[c]! || (d2 === dist2[c]! && t < nearest[c]!)) {
+      dist2[c] = d2;
+      nearest[c] = t;
+    }
+  };
+  for (let i = firstI; dir === 1 ? i < cols : i >= 0; i += dir) {
+    const px = x0 + i * step;
+    const hasColumn = i !== firstI;
+    for (let j = firstJ; dir === 1 ? j < rows : j >= 0; j += dir) {
+      const c = i * rows + j;
+      if (dist2[c]! <= exact2) continue;
+      const py = y0 + j * step;
+      const hasBefore = j !== firstJ;
+      const hasAfter = j !== lastJ;
+      if (hasColumn) {
+        if (hasBefore) offer(c, c + column + before, px, py);
+        offer(c, c + column, px, py);
+        if (hasAfter) offer(c, c + column - before, px, py);
+      }
+      if (hasBefore) offer(c, c + before, px, py);
+    }
+  }
+}
+
+/** The lattice's nearest segments (point (i, j) at i × rows + j) in tiles: per tile its distinct segments, per point a byte. */
+function packTiles(nearest: Int32Array, cols: number, rows: number): Pick<LinkLattice, 'tileRows' | 'tileStart' | 'segments' | 'place'> {
+  const tileCols = Math.ceil(cols / TILE_SIDE);
+  const tileRows = Math.ceil(rows / TILE_SIDE);
+  const tiles = tileCols * tileRows;
+  const tileStart = sharedArray(Int32Array, tiles + 1);
+  const place = sharedArray(Uint8Array, tiles * TILE_POINTS);
+  const list: number[] = [];
+  const local = new Map<number, number>();
+  for (let ti = 0; ti < tileCols; ti++) {
+    for (let tj = 0; tj < tileRows; tj++) {
+      const t = ti * tileRows + tj;
+      tileStart[t] = list.length;
+      local.clear();
+      for (let a = 0; a < TILE_SIDE; a++) {
+        const i = ti * TILE_SIDE + a;
+        for (let b = 0; b < TILE_SIDE; b++) {
+          const j = tj * TILE_SIDE + b;
+          // points past the lattice's edge (the last tiles' margin) read as "none"
+          const s = i < cols && j < rows ? nearest[i * rows + j]! : -1;
+          let k = local.get(s);
+          if (k === undefined) {
+            k = local.size;
+            local.set(s, k);
+            list.push(s);
+          }
+          place[t * TILE_POINTS + (a << TILE_SHIFT) + b] = k;
+        }
+      }
+    }
+  }
+  tileStart[tiles] = list.length;
+  return { tileRows, tileStart, segments: sharedCopy(Int32Array, Int32Array.from(list)), place };
+}
