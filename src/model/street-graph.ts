@@ -12,7 +12,8 @@
  *
  *   geometry of edge e: points [geomOffset[e], geomOffset[e+1]) of geomX/geomY, from `from` to `to`,
  *   `geomAlongM[p]` the distance along the edge of each point. A segment is a pair of consecutive
- *   points; segment s starts at point `segmentPoint[s]` and belongs to edge `segmentEdge[s]`.
+ *   points; segment s starts at point `segmentPoint[s]` and belongs to edge `segmentEdge[s]`;
+ *   the segments of edge e are numbered from `geomOffset[e] − e`, in order along it.
  *
  * Every array is on a SharedArrayBuffer: worker threads see the same graph.
  */

@@ -10,10 +10,12 @@
  *
  * Linking searches no street and costs what the grid holds, not what the city holds: a cell's
  * candidates are the nearest segments of the four points of the layer's link lattice around its
- * centre (computed at load, model/link-lattice.ts), and its link is the nearest of them (exact
- * distances, ties to the lower segment number). That is the cell's nearest segment except where
- * that segment's region holds none of the four lattice points (streets less than a lattice step
- * apart), where the offset errs by at most √2 steps. A cell none of whose candidates lies on an edge
+ * centre (computed at load, model/link-lattice.ts), each followed along its edge while the next
+ * segment comes nearer (a street is drawn in many segments; the lattice names one), and its link is
+ * the nearest of them (exact distances, ties to the lower segment number). That is the cell's
+ * nearest segment except where that street's region holds none of the four lattice points (streets
+ * less than a lattice step apart), where the offset errs by at most √2 steps, in practice a few
+ * metres. A cell none of whose candidates lies on an edge
  * the search reached is null whatever its link: its candidates' distances are not even computed,
  * and on most maps that is most of the box.
  *
@@ -29,16 +31,19 @@ import type { StreetSearch } from './street-search.js';
 import { UNREACHED } from './unreached.js';
 import { cellGeometry, type Grid } from './grid.js';
 
-/** Per-thread scratch: the edges a search reached, and two columns of a link lattice. */
+/** Per-thread scratch: the edges and segments a search reached, and two columns of a link lattice. */
 export class Rasterizer {
   /** per edge: `round` when the last search reached one of its ends or seeded a point on it */
   private readonly edgeReached: Uint32Array;
+  /** per segment: `round` when its edge is reached (the cells read this, one array for four candidates) */
+  private readonly segmentReached: Uint32Array;
   private round = 0;
   private columnA: Int32Array;
   private columnB: Int32Array;
 
   constructor(readonly graph: StreetGraph) {
     this.edgeReached = new Uint32Array(graph.edgeCount);
+    this.segmentReached = new Uint32Array(graph.segmentCount);
     const rows = Math.max(0, ...graph.linkLattices.map((l) => l.rows));
     this.columnA = new Int32Array(rows);
     this.columnB = new Int32Array(rows);
@@ -52,7 +57,7 @@ export class Rasterizer {
    */
   valueCells(grid: Grid, layer: Layer, speed: number, walkSpeed: number, reverse: boolean, limitDs: number, search: StreetSearch, out: Float64Array): void {
     const g = this.graph;
-    const reached = this.markReachedEdges(search);
+    const reached = this.markReached(search);
     const round = this.round;
     const lattice = g.linkLattices[layer]!;
     const { segmentCount, segmentEdge, segmentPoint, geomX, geomY, geomAlongM } = g;
@@ -94,80 +99,87 @@ export class Rasterizer {
         const s3 = east[lj + 1]!;
         // a cell none of whose candidates the search reached is null, whichever is nearest
         if (
-          (s0 < 0 || reached[segmentEdge[s0]!] !== round) &&
-          (s1 < 0 || reached[segmentEdge[s1]!] !== round) &&
-          (s2 < 0 || reached[segmentEdge[s2]!] !== round) &&
-          (s3 < 0 || reached[segmentEdge[s3]!] !== round)
+          (s0 < 0 || reached[s0] !== round) &&
+          (s1 < 0 || reached[s1] !== round) &&
+          (s2 < 0 || reached[s2] !== round) &&
+          (s3 < 0 || reached[s3] !== round)
         ) {
           continue;
         }
-        // the nearest candidate (each distinct one once), its distance and where the centre projects on it
+        // the nearest candidate (each distinct one once), its distance and where the centre projects on
+        // it; the lattice names one segment of a street drawn in many, so from a candidate whose nearest
+        // point is one of its ends the search goes on along its edge while the next segment is nearer
         let best = -1;
         let best2 = Infinity;
         let bestT = 0;
         for (let k = 0; k < 4; k++) {
-          const s = k === 0 ? s0 : k === 1 ? s1 : k === 2 ? s2 : s3;
-          if (s < 0 || (k > 0 && s === s0) || (k > 1 && s === s1) || (k > 2 && s === s2)) continue;
-          const p = segmentPoint[s]!;
-          const ax = geomX[p]!;
-          const ay = geomY[p]!;
-          const bx = geomX[p + 1]!;
-          const by = geomY[p + 1]!;
-          const t = closestOnSegment(cx, cy, ax, ay, bx, by);
-          const ex = ax + t * (bx - ax) - cx;
-          const ey = ay + t * (by - ay) - cy;
-          const d2 = ex * ex + ey * ey;
-          if (d2 < best2 || (d2 === best2 && s < best)) {
-            best2 = d2;
-            best = s;
-            bestT = t;
-          }
-        }
-        // the lattice names one segment of a street drawn in many: the nearest may be a neighbour along its edge
-        const e = segmentEdge[best]!;
-        for (let step = -1; step <= 1; step += 2) {
-          for (let s = best + step; s >= 0 && s < segmentCount && segmentEdge[s] === e; s += step) {
+          const first = k === 0 ? s0 : k === 1 ? s1 : k === 2 ? s2 : s3;
+          if (first < 0 || (k > 0 && first === s0) || (k > 1 && first === s1) || (k > 2 && first === s2)) continue;
+          const e = segmentEdge[first]!;
+          let near = -1;
+          let d2 = Infinity;
+          let t = 0;
+          for (let s = first, step = 0; ; ) {
             const p = segmentPoint[s]!;
             const ax = geomX[p]!;
             const ay = geomY[p]!;
             const bx = geomX[p + 1]!;
             const by = geomY[p + 1]!;
-            const t = closestOnSegment(cx, cy, ax, ay, bx, by);
-            const ex = ax + t * (bx - ax) - cx;
-            const ey = ay + t * (by - ay) - cy;
-            const d2 = ex * ex + ey * ey;
-            if (d2 > best2 || (d2 === best2 && s > best)) break;
+            const u = closestOnSegment(cx, cy, ax, ay, bx, by);
+            const ex = ax + u * (bx - ax) - cx;
+            const ey = ay + u * (by - ay) - cy;
+            const u2 = ex * ex + ey * ey;
+            if (u2 >= d2) break;
+            near = s;
+            d2 = u2;
+            t = u;
+            // the way the edge may come nearer: past the end the centre projects on, never back
+            const next = u === 0 && step <= 0 ? -1 : u === 1 && step >= 0 ? 1 : 0;
+            if (next === 0 || s + next < 0 || s + next >= segmentCount || segmentEdge[s + next] !== e) break;
+            step = next;
+            s += next;
+          }
+          if (d2 < best2 || (d2 === best2 && near < best)) {
             best2 = d2;
-            best = s;
+            best = near;
             bestT = t;
           }
         }
-        if (best2 > radius2 || reached[e] !== round) continue;
+        if (best2 > radius2 || reached[best] !== round) continue;
         const p = segmentPoint[best]!;
         const along = geomAlongM[p]! + bestT * (geomAlongM[p + 1]! - geomAlongM[p]!);
-        const v = search.costAlong(e, along, layer, perMetre, reverse) + Math.sqrt(best2) * walkPerMetre;
+        const v = search.costAlong(segmentEdge[best]!, along, layer, perMetre, reverse) + Math.sqrt(best2) * walkPerMetre;
         const c = i * R + j;
         if (v < limitDs && v < out[c]!) out[c] = v;
       }
     }
   }
 
-  /** Stamp the edges at a vertex the search reached, and those holding one of its point seeds. */
-  private markReachedEdges(search: StreetSearch): Uint32Array {
+  /**
+   * Stamp the edges at a vertex the search reached and those holding one of its point seeds, and
+   * their segments; returns the segments' stamps.
+   */
+  private markReached(search: StreetSearch): Uint32Array {
     if (++this.round === 0xffffffff) {
       this.edgeReached.fill(0);
+      this.segmentReached.fill(0);
       this.round = 1;
     }
-    const { adjOffset, adjEdge } = this.graph;
-    const reached = this.edgeReached;
-    const round = this.round;
+    const { adjOffset, adjEdge, geomOffset } = this.graph;
+    const { edgeReached, segmentReached, round } = this;
+    // edge e's segments are numbered geomOffset[e] − e onwards, one fewer than its points
+    const mark = (e: number) => {
+      if (edgeReached[e] === round) return;
+      edgeReached[e] = round;
+      segmentReached.fill(round, geomOffset[e]! - e, geomOffset[e + 1]! - e - 1);
+    };
     for (let k = 0; k < search.touchedCount; k++) {
       const v = search.touched[k]!;
       if (search.costOf(v) === UNREACHED) continue;
-      for (let a = adjOffset[v]!; a < adjOffset[v + 1]!; a++) reached[adjEdge[a]! >>> 1] = round;
+      for (let a = adjOffset[v]!; a < adjOffset[v + 1]!; a++) mark(adjEdge[a]! >>> 1);
     }
-    for (let k = 0; k < search.pointCount; k++) reached[search.pointEdgeOf(k)] = round;
-    return reached;
+    for (let k = 0; k < search.pointCount; k++) mark(search.pointEdgeOf(k));
+    return segmentReached;
   }
 }
 

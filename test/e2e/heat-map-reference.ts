@@ -19,9 +19,9 @@
  *   - cells: the value of a cell is the cost of its link point (straight along the edge from its
  *     ends or from a point seed, as the direction bits allow) plus its offset, truncated to whole
  *     seconds, null when unlinked, unreached or at or after the maximum duration; no value spreads
- *     from cell to cell. A cell with a street within half its diagonal links to the exact nearest;
- *     farther, the engine's propagation may settle on any street less than a diagonal farther than
- *     the nearest, and every such street's outcome is accepted (see `gridValues`);
+ *     from cell to cell. A cell links to the exact nearest street, except that the engine's link
+ *     lattice may settle on one up to LATTICE_SLACK_M farther, and every such street's outcome is
+ *     accepted (see `gridValues`; how often the engine takes one is bounded by the tests);
  *   - transit: a connection scan over every stop time of every trip running on the service days
  *     around the requested instant, forwards (earliest arrival) for departure maps and backwards
  *     (latest departure) for arrival maps, with walking footpaths between stops found by the
@@ -32,6 +32,8 @@
  * whole epoch seconds.
  */
 import { LINK_RADIUS_M, type StreetGraph } from '../../src/model/street-graph.js';
+import { LINK_LATTICE_STEP_M } from '../../src/model/link-lattice.js';
+import { Layer } from '../../src/model/street-layers.js';
 import { TRANSFER_HORIZON_M } from '../../src/service/street-data.js';
 import type { Timetable } from '../../src/model/timetable.js';
 import { serviceRunsOn, PICKUP_MASK, DROP_OFF_SHIFT } from '../../src/model/timetable.js';
@@ -42,6 +44,8 @@ export const WALK_BACKWARD = 2;
 
 /** Farthest a point (stop, centre, cell) may lie from the street it links to. */
 export const SNAP_RADIUS_M = LINK_RADIUS_M;
+/** How much farther than the nearest a cell's link may lie: √2 steps of the walking link lattice (model/link-lattice.ts) */
+export const LATTICE_SLACK_M = Math.SQRT2 * LINK_LATTICE_STEP_M[Layer.Walk];
 /** Stops at most this far apart along the walking streets, offsets included, are linked by a footpath. */
 export const FOOTPATH_M = TRANSFER_HORIZON_M;
 
@@ -628,17 +632,17 @@ export class ReferenceModel {
 
   /**
    * The values the cells `cells` ([i, j]) of a grid may take, in whole seconds (null: no value), by
-   * the documented rule (raster.ts, cell-links.ts), computed its own way: a cell's centre links to
+   * the documented rule (raster.ts, link-lattice.ts), computed its own way: a cell's centre links to
    * its nearest walking segment within SNAP_RADIUS_M; its value is the cost of the link point (the
    * ends of the edge as its bits allow, or a point seed on it, straight along the edge) plus the
    * offset walked at `speed`, truncated to whole seconds, null at or after `maxSec`; an unlinked or
    * unreached cell is null, whatever its neighbours hold.
    *
-   * Which street: where one lies within half a cell's diagonal of the centre, the engine's seeds
-   * find the exact nearest (ties to the lowest segment number) and only that one is accepted.
-   * Farther, its propagation may settle on any segment less than a diagonal farther than the
-   * nearest (where two streets are nearly as near), so each of those is accepted, and null too when
-   * one of them lies past the radius (the engine then leaves the cell unlinked). `choices[c]`: how
+   * Which street: the exact nearest (ties to the lowest segment number) where no other lies within
+   * LATTICE_SLACK_M of it; else the engine's link lattice may settle on any segment up to that much
+   * farther than the nearest (where that street's region holds none of the cell's four lattice
+   * points), so each of those is accepted, and null too when one of them lies past the radius (the
+   * engine then leaves the cell unlinked). `choices[c]`: how
    * many links the cell may take (0 when no street lies within the radius, more than 1 for an
    * ambiguous cell); `nearestValues[c]`: the values by the nearest street alone (for statistics);
    * `best[c]`: the segment of a cell linked without a choice, else -1.
@@ -651,7 +655,6 @@ export class ReferenceModel {
    */
   gridValues(
     centres: { x: Float64Array; y: Float64Array; R: number },
-    cell: { widthM: number; heightM: number },
     cost: Float64Array,
     speed: number,
     reverse: boolean,
@@ -660,7 +663,6 @@ export class ReferenceModel {
     cells: [number, number][],
   ): { values: Set<number | null>[]; nearestValues: Set<number | null>[]; best: Int32Array; choices: Int32Array } {
     const R = centres.R;
-    const diagonal = Math.hypot(cell.widthM, cell.heightM);
     const values: Set<number | null>[] = [];
     const nearestValues: Set<number | null>[] = [];
     const best = new Int32Array(R * R).fill(-1);
@@ -680,7 +682,7 @@ export class ReferenceModel {
       const c = i * R + j;
       const out = new Set<number | null>();
       values[c] = out;
-      const near = this.segmentsNear(x, y, SNAP_RADIUS_M + diagonal + TIE_M).sort((a, b) => a.s - b.s);
+      const near = this.segmentsNear(x, y, SNAP_RADIUS_M + LATTICE_SLACK_M + TIE_M).sort((a, b) => a.s - b.s);
       let nearest = Infinity;
       for (const n of near) nearest = Math.min(nearest, n.d);
       if (!(nearest <= SNAP_RADIUS_M + TIE_M)) {
@@ -689,11 +691,11 @@ export class ReferenceModel {
         continue;
       }
       let candidates: { s: number; d: number }[];
-      if (nearest <= diagonal / 2) {
-        // the exact nearest, ties to the lowest segment number (all of them when float noise parts them)
-        const tied = near.filter((n) => n.d <= nearest + TIE_M);
-        candidates = tied.every((n) => n.d === tied[0]!.d) ? [tied[0]!] : tied;
-      } else candidates = near.filter((n) => n.d <= nearest + diagonal + TIE_M);
+      // the exact nearest, ties to the lowest segment number (all of them when float noise parts them),
+      // and those the lattice may settle on instead
+      const tied = near.filter((n) => n.d <= nearest + TIE_M);
+      const exact = tied.every((n) => n.d === tied[0]!.d) ? [tied[0]!] : tied;
+      candidates = [...exact, ...near.filter((n) => n.d > nearest + TIE_M && n.d <= nearest + LATTICE_SLACK_M + TIE_M)];
       const unlinked = candidates.some((n) => n.d > SNAP_RADIUS_M - TIE_M);
       const linked = candidates.filter((n) => n.d <= SNAP_RADIUS_M + TIE_M);
       if (unlinked) out.add(null);

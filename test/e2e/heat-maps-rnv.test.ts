@@ -32,10 +32,10 @@
  *      it), one just nearer walks its whole offset and agrees with the reference.
  *
  * The tolerances: float noise at an exact whole second and between nearly equidistant segments
- * (see `gridValues`), and the one the linking rule leaves: a cell farther than half its diagonal
- * from every street may link to any street less than a diagonal farther than the nearest. Such
- * "ambiguous" cells are counted and their share of each sample is bounded, and so is the share of
- * cells whose value is not the nearest street's (see MAX_FARTHER_LINK_SHARE).
+ * (see `gridValues`), and the one the linking rule leaves: a cell may link to a street up to
+ * LATTICE_SLACK_M farther than the nearest, where the link lattice misses the nearest. Such
+ * "ambiguous" cells are counted, and the share of cells whose value is not the nearest street's is
+ * bounded (see MAX_FARTHER_LINK_SHARE).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -362,7 +362,7 @@ function referenceGrid(m: Matrix, cost: Float64Array, points: RefPointSeed[], T:
     x: Float64Array.from(m.lines, (l) => px(l.cell_lon.center_lon)),
     y: Float64Array.from(m.line_headers, (h) => py(h.cell_lat.center_lat)),
   };
-  return ref.gridValues(centres, { widthM: grid.widthM, heightM: grid.heightM }, cost, WALKING_SPEED, reverse, T, points, cells);
+  return ref.gridValues(centres, cost, WALKING_SPEED, reverse, T, points, cells);
 }
 
 /** Compare the API's matrix with the reference on `cells`. */
@@ -396,15 +396,11 @@ function checkBox(m: Matrix, centre: Centre, r: Reference, T: number): void {
 }
 
 /**
- * Upper bounds on the shares of a map's sample that the reference checks loosely. Ambiguous cells
- * (linked with a choice, far from every street: a fifth to a half of a city sample, more at the
- * edge of the network) and cells accepting several values must not be the rule, or the comparison
- * would say little; and the engine must take the nearest street's value in nearly every one of
- * them: a cell valued by a farther street, which the rule allows, stays rare (4 % of a sample at
- * most when this was written).
+ * The reference accepts, for most cells of a city sample, the value through any street up to
+ * LATTICE_SLACK_M farther than the nearest (the link lattice's bound), so most cells accept several
+ * values; what keeps the comparison tight is how often the engine does take another street than the
+ * nearest: at most this share of a sample (2.5 to 7 % when this was written, resolution 100).
  */
-const MAX_AMBIGUOUS_SHARE = 2 / 3;
-const MAX_SEVERAL_VALUES_SHARE = 1 / 2;
 const MAX_FARTHER_LINK_SHARE = 1 / 10;
 
 function checkComparison(label: string, c: Comparison, cells: number, diagnostic: (msg: string) => void): void {
@@ -412,8 +408,6 @@ function checkComparison(label: string, c: Comparison, cells: number, diagnostic
   diagnostic(
     `${label}: ${cells} cells agree, ${c.valued} valued, ${c.byTransit} of them reached sooner by transit; ${c.ambiguous} ambiguous (linked with a choice), ${c.severalValues} accepting several values, ${c.fartherLink} valued by a street farther than the nearest`,
   );
-  assert.ok(c.ambiguous <= cells * MAX_AMBIGUOUS_SHARE, `${label}: ${c.ambiguous} of ${cells} cells linked with a choice`);
-  assert.ok(c.severalValues <= cells * MAX_SEVERAL_VALUES_SHARE, `${label}: ${c.severalValues} of ${cells} cells accept several values`);
   assert.ok(c.fartherLink <= cells * MAX_FARTHER_LINK_SHARE, `${label}: ${c.fartherLink} of ${cells} cells valued by a street farther than the nearest`);
 }
 

@@ -30,7 +30,7 @@ test('each lattice point holds its nearest segment of the layer within the radiu
   const g = network();
   for (const layer of [Layer.Walk, Layer.Car]) {
     const l = g.linkLattices[layer]!;
-    assert.equal(l.stepM, LINK_LATTICE_STEP_M);
+    assert.equal(l.stepM, LINK_LATTICE_STEP_M[layer]);
     const reach = LINK_RADIUS_M + l.stepM;
     let points = 0;
     let exact = 0;
@@ -80,9 +80,10 @@ test('a column reads as its points, across tiles', () => {
 });
 
 test('a vast extract gets a coarser step, so that the lattice holds at most MAX_LATTICE_POINTS', () => {
-  assert.equal(latticeStep(50_000, 35_000), LINK_LATTICE_STEP_M);
+  assert.equal(latticeStep(Layer.Walk, 50_000, 35_000), LINK_LATTICE_STEP_M[Layer.Walk]);
+  assert.equal(latticeStep(Layer.Car, 50_000, 35_000), LINK_LATTICE_STEP_M[Layer.Car]);
   const side = 400_000;
-  const step = latticeStep(side, side);
+  const step = latticeStep(Layer.Walk, side, side);
   assert.equal(step, Math.sqrt((side * side) / MAX_LATTICE_POINTS));
   assert.equal(Math.round((side / step) ** 2), MAX_LATTICE_POINTS);
 });

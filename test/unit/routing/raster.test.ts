@@ -1,5 +1,5 @@
 /**
- * The heat-map grid's cells (routing/raster.ts, routing/cell-links.ts): each linked to its nearest
+ * The heat-map grid's cells (routing/raster.ts, through model/link-lattice.ts): each linked to its nearest
  * street of the layer within LINK_RADIUS_M and valued there, plus the off-street offset on foot;
  * and the heat matrix JSON.
  */
