@@ -38,9 +38,10 @@ const { snaps, raptor } = streets.data;
 const arraysBytes = (arrays: ArrayBufferView[]) => arrays.reduce((total, a) => total + a.byteLength, 0);
 const linkBytes = arraysBytes([...snaps.edge, ...snaps.alongM, ...snaps.offsetM]);
 const transferBytes = arraysBytes([raptor.transferOffset, raptor.transferTo, raptor.transferFixedSec, raptor.transferLengthM, raptor.transferInOffset, raptor.transferInEdge, raptor.transferInFrom]);
-const streetSideBytes = stats['street_graph_bytes']! + linkBytes + transferBytes;
+const latticeBytes = stats['link_lattice_bytes']!;
+const streetSideBytes = stats['street_graph_bytes']! + latticeBytes + linkBytes + transferBytes;
 console.log(
-  `stop links ${(linkBytes / 1e6).toFixed(2)} MB, transfers ${(transferBytes / 1e6).toFixed(2)} MB (${stats['footpaths']} walking transfers): ` +
+  `link lattices ${(latticeBytes / 1e6).toFixed(2)} MB, stop links ${(linkBytes / 1e6).toFixed(2)} MB, transfers ${(transferBytes / 1e6).toFixed(2)} MB (${stats['footpaths']} walking transfers): ` +
     `with the graph ${(streetSideBytes / 1e6).toFixed(1)} MB = ${(streetSideBytes / stats['osm_nodes']!).toFixed(1)} bytes per OSM node read (target <= 120)`,
 );
 

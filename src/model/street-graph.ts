@@ -88,12 +88,16 @@ export function canTraverse(g: StreetGraph, e: number, side: number, layer: Laye
   return (g.edgeAccess[e]! & (side === 0 ? forwardBit(layer) : backwardBit(layer))) !== 0;
 }
 
-/** Bytes held by the graph's arrays and index. */
+/** Bytes held by the graph's arrays and its segment index (its link lattices apart: `linkLatticesBytes`). */
 export function streetGraphBytes(g: StreetGraph): number {
   let total = segmentGridBytes(g.segmentGrid);
-  for (const lattice of g.linkLattices) total += linkLatticeBytes(lattice);
   for (const value of Object.values(g)) if (ArrayBuffer.isView(value)) total += value.byteLength;
   return total;
+}
+
+/** Bytes held by the graph's link lattices, every layer. */
+export function linkLatticesBytes(g: StreetGraph): number {
+  return g.linkLattices.reduce((total, lattice) => total + linkLatticeBytes(lattice), 0);
 }
 
 /**

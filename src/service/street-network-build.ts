@@ -9,7 +9,7 @@ import { readOsm } from '../osm/read-osm.js';
 import { buildStreetGraph } from '../osm/build-street-graph.js';
 import { Layer, LAYER_NAMES } from '../model/street-layers.js';
 import { snapStops, type StopSnaps } from '../model/stop-snaps.js';
-import { LINK_RADIUS_M, streetGraphBytes, type StreetGraph } from '../model/street-graph.js';
+import { LINK_RADIUS_M, linkLatticesBytes, streetGraphBytes, type StreetGraph } from '../model/street-graph.js';
 import { walkingFootpaths } from '../routing/footpaths.js';
 import type { Footpaths } from '../routing/raptor-data.js';
 
@@ -69,6 +69,7 @@ export async function buildStreetNetwork(osmPath: string, stopLon: Float64Array,
       small_island_edges_bike: islands[1]!,
       small_island_edges_car: islands[2]!,
       street_graph_bytes: streetGraphBytes(graph),
+      link_lattice_bytes: linkLatticesBytes(graph),
       unsnapped_walk: snaps.unsnapped[0]!,
       unsnapped_bike: snaps.unsnapped[1]!,
       unsnapped_car: snaps.unsnapped[2]!,
