@@ -88,12 +88,12 @@ export interface HeatMapResult {
  * A linked point's off-street offset walked at `walkSpeed`, as a seed's tenths of a second:
  * truncated, as `StreetSearch.seedSnap` truncates its legs along the edge.
  */
-function offsetSeedDs(offsetM: number, walkSpeed: number): number {
+export function offsetSeedDs(offsetM: number, walkSpeed: number): number {
   return Math.trunc((offsetM * 10) / walkSpeed);
 }
 
 /** How a mode moves on the street graph. */
-interface ModeLeg {
+export interface ModeLeg {
   layer: Layer;
   speed: number;
   extraDs: number;
@@ -117,22 +117,23 @@ const MODE_LEGS: Record<HeatMapMode, { layer: Layer; speedOf: HeatMapMode }[]> =
 };
 
 /** The legs of a mode at the cells' side; a taxi's carry its extra time there. */
-function endLegs(mode: HeatMapMode, q: HeatMapQuery): ModeLeg[] {
+export function endLegs(mode: HeatMapMode, q: HeatMapQuery): ModeLeg[] {
   const extraDs = mode === 'taxi' ? q.taxiEndExtraSec * 10 : 0;
   return MODE_LEGS[mode].map(({ layer, speedOf }) => ({ layer, speed: q.speeds[speedOf], extraDs }));
 }
 
 /** Per-thread state for one coverage's data. */
 export class HeatMapEngine {
-  private readonly raptor: RaptorSearch;
-  private readonly street: StreetSearch;
+  readonly raptor: RaptorSearch;
+  readonly street: StreetSearch;
   private readonly parkedWalk: StreetSearch;
-  private readonly rasterizer: Rasterizer;
+  readonly rasterizer: Rasterizer;
   private readonly accessSec: Int32Array;
   private readonly accessStamp: Uint32Array;
   private accessRound = 0;
-  private readonly accessStops: Uint32Array;
-  private readonly accessTimes: Int32Array;
+  /** the stops `access` found, and their times (its first `count` entries) */
+  readonly accessStops: Uint32Array;
+  readonly accessTimes: Int32Array;
   private cellValues: Float64Array;
   private cellSeconds: Int32Array;
 
@@ -154,7 +155,8 @@ export class HeatMapEngine {
     this.cellSeconds = new Int32Array(maxResolution * maxResolution);
   }
 
-  compute(q: HeatMapQuery): HeatMapResult {
+  /** The map of `q`, on `fixedGrid` when given (a departure window's grid), else on the box of what it reaches. */
+  compute(q: HeatMapQuery, fixedGrid?: Grid): HeatMapResult {
     const { graph } = this.data;
     const reverse = q.direction === 'arrival';
     // the parameter tables cap both; an engine is sized for its limits and never stretched past them
@@ -215,8 +217,8 @@ export class HeatMapEngine {
       }
     });
     if (box.empty) box.addSquare(q.centreLon, q.centreLat, T * walkSpeed);
-    const R = q.resolution;
-    const grid = box.grid(R);
+    const grid = fixedGrid ?? box.grid(q.resolution);
+    const R = grid.resolution;
     const values = this.cellValues.subarray(0, R * R);
     values.fill(Infinity);
     const limitDs = T * 10;
@@ -244,7 +246,7 @@ export class HeatMapEngine {
    * Fill accessStops/accessTimes with the stops reachable from the centre (departure) or from which
    * the centre is reachable (arrival), with the best time over the access modes. Returns their count.
    */
-  private access(q: HeatMapQuery, cx: number, cy: number, reverse: boolean): number {
+  access(q: HeatMapQuery, cx: number, cy: number, reverse: boolean): number {
     const { stopLon, stopLat } = this.data;
     const round = ++this.accessRound;
     const best = this.accessSec;

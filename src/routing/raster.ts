@@ -31,6 +31,23 @@ import type { StreetSearch } from './street-search.js';
 import { UNREACHED } from './unreached.js';
 import { cellGeometry, type Grid } from './grid.js';
 
+/** What `valueCells` values the cells with. */
+interface Valuing {
+  search: StreetSearch;
+  speed: number;
+  walkSpeed: number;
+  reverse: boolean;
+  limitDs: number;
+  out: Float64Array;
+}
+
+/** Each cell's link (i * R + j): its edge (-1: none within the link radius), where along it, and how far off it. */
+export interface CellLinkTable {
+  edge: Int32Array;
+  alongM: Float64Array;
+  offsetM: Float64Array;
+}
+
 /** Per-thread scratch: the edges and segments a search reached, and two columns of a link lattice. */
 export class Rasterizer {
   /** per edge: `round` when the last search reached one of its ends or seeded a point on it */
@@ -56,15 +73,34 @@ export class Rasterizer {
    * times to reach the centre (arrival maps).
    */
   valueCells(grid: Grid, layer: Layer, speed: number, walkSpeed: number, reverse: boolean, limitDs: number, search: StreetSearch, out: Float64Array): void {
+    this.markReached(search);
+    this.scan(grid, layer, { search, speed, walkSpeed, reverse, limitDs, out }, null);
+  }
+
+  /**
+   * Link every cell of `grid` to its street on `layer` (as `valueCells` does, whatever a search
+   * reaches), into `table`: for the cells of a departure window, valued again at each minute.
+   */
+  linkCells(grid: Grid, layer: Layer, table: CellLinkTable): void {
+    this.scan(grid, layer, null, table);
+  }
+
+  /**
+   * The cells' links through the lattice, each cell valued (`valuing`: only the cells with a
+   * candidate the search reached) or its link written to `table`. One loop for both, the choice
+   * made once per cell on a loop-invariant test: the linking is the map's hot path.
+   */
+  private scan(grid: Grid, layer: Layer, valuing: Valuing | null, table: CellLinkTable | null): void {
     const g = this.graph;
-    const reached = this.markReached(search);
+    const reached = this.segmentReached;
     const round = this.round;
     const lattice = g.linkLattices[layer]!;
     const { segmentCount, segmentEdge, segmentPoint, geomX, geomY, geomAlongM } = g;
-    const perMetre = 10 / speed;
-    const walkPerMetre = 10 / walkSpeed;
+    const perMetre = valuing ? 10 / valuing.speed : 0;
+    const walkPerMetre = valuing ? 10 / valuing.walkSpeed : 0;
     const radius2 = LINK_RADIUS_M * LINK_RADIUS_M;
     const R = grid.resolution;
+    if (table) table.edge.fill(-1, 0, R * R);
     const { x0, y0, dx, dy } = cellGeometry(g, grid);
     const { x0: lx0, y0: ly0, stepM, cols, rows } = lattice;
     // the lattice rows under the grid's cell centres (and the row above each)
@@ -99,6 +135,7 @@ export class Rasterizer {
         const s3 = east[lj + 1]!;
         // a cell none of whose candidates the search reached is null, whichever is nearest
         if (
+          valuing &&
           (s0 < 0 || reached[s0] !== round) &&
           (s1 < 0 || reached[s1] !== round) &&
           (s2 < 0 || reached[s2] !== round) &&
@@ -145,21 +182,28 @@ export class Rasterizer {
             bestT = t;
           }
         }
-        if (best2 > radius2 || reached[best] !== round) continue;
+        if (best < 0 || best2 > radius2) continue;
         const p = segmentPoint[best]!;
         const along = geomAlongM[p]! + bestT * (geomAlongM[p + 1]! - geomAlongM[p]!);
-        const v = search.costAlong(segmentEdge[best]!, along, layer, perMetre, reverse) + Math.sqrt(best2) * walkPerMetre;
         const c = i * R + j;
-        if (v < limitDs && v < out[c]!) out[c] = v;
+        if (table) {
+          table.edge[c] = segmentEdge[best]!;
+          table.alongM[c] = along;
+          table.offsetM[c] = Math.sqrt(best2);
+          continue;
+        }
+        if (!valuing || reached[best] !== round) continue;
+        const v = valuing.search.costAlong(segmentEdge[best]!, along, layer, perMetre, valuing.reverse) + Math.sqrt(best2) * walkPerMetre;
+        if (v < valuing.limitDs && v < valuing.out[c]!) valuing.out[c] = v;
       }
     }
   }
 
   /**
    * Stamp the edges at a vertex the search reached and those holding one of its point seeds, and
-   * their segments; returns the segments' stamps.
+   * their segments.
    */
-  private markReached(search: StreetSearch): Uint32Array {
+  private markReached(search: StreetSearch): void {
     if (++this.round === 0xffffffff) {
       this.edgeReached.fill(0);
       this.segmentReached.fill(0);
@@ -179,7 +223,6 @@ export class Rasterizer {
       for (let a = adjOffset[v]!; a < adjOffset[v + 1]!; a++) mark(adjEdge[a]! >>> 1);
     }
     for (let k = 0; k < search.pointCount; k++) mark(search.pointEdgeOf(k));
-    return segmentReached;
   }
 }
 

@@ -40,6 +40,14 @@ export class StreetSearch {
   pointX = new Float64Array(64);
   pointY = new Float64Array(64);
   pointCount = 0;
+  /**
+   * With `logChanges`: the vertices whose cost a search set or lowered since the log was last
+   * cleared, each once (a search that keeps its labels across runs, for departure windows).
+   */
+  changed: Uint32Array = new Uint32Array(0);
+  changedCount = 0;
+  private changedStamp: Uint32Array = new Uint32Array(0);
+  private changedRound = 0;
 
   constructor(
     readonly graph: StreetGraph,
@@ -57,6 +65,30 @@ export class StreetSearch {
     this.edgePointStamp = new Uint32Array(graph.edgeCount);
     this.edgePointHead = new Int32Array(graph.edgeCount);
     this.reset();
+  }
+
+  /** Log the vertices each run sets or lowers (see `changed`). */
+  logChanges(): void {
+    if (this.changedStamp.length === 0) {
+      this.changed = new Uint32Array(this.graph.vertexCount);
+      this.changedStamp = new Uint32Array(this.graph.vertexCount);
+    }
+    this.clearChanges();
+  }
+
+  /** Empty the log of changed vertices. */
+  clearChanges(): void {
+    this.changedCount = 0;
+    if (++this.changedRound === 0xffffffff) {
+      this.changedStamp.fill(0);
+      this.changedRound = 1;
+    }
+  }
+
+  private noteChange(v: number): void {
+    if (this.changedStamp[v] === this.changedRound) return;
+    this.changedStamp[v] = this.changedRound;
+    this.changed[this.changedCount++] = v;
   }
 
   /** Forget the previous search. */
@@ -178,6 +210,7 @@ export class StreetSearch {
     const bitTo = reverse ? forwardBit(layer) : backwardBit(layer);
     const { cost, stamp, bucketHead, entryNext, entryVertex, touched } = this;
     const current = this.current;
+    const logging = this.changedStamp.length > 0;
     let pending = this.entryCount;
     let c = this.minSeed;
     for (; pending > 0 && c <= limit; c++) {
@@ -206,6 +239,7 @@ export class StreetSearch {
               touched[this.touchedCount++] = w;
             }
             cost[w] = next;
+            if (logging) this.noteChange(w);
             const n = this.entryCount++;
             entryVertex[n] = w;
             entryNext[n] = bucketHead[next]!;
@@ -264,6 +298,7 @@ export class StreetSearch {
       this.touched[this.touchedCount++] = v;
     }
     this.cost[v] = c;
+    if (this.changedStamp.length > 0) this.noteChange(v);
     const n = this.entryCount++;
     this.entryVertex[n] = v;
     this.entryNext[n] = this.bucketHead[c]!;

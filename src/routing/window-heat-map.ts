@@ -1,0 +1,383 @@
+/**
+ * A heat map over a departure window: one departure per minute of the window, each cell summarised
+ * by percentiles of its travel time over those minutes (R5's rule: sort the minutes' values,
+ * unreached as +∞, take index ceil(p / 100 × n) − 1). docs/api.md, "Departure windows".
+ *
+ * Minutes are taken latest first (for an arrival map: the earliest deadline first), so that every
+ * label only ever improves, and the work grows with what changes from one minute to the next, not
+ * with minutes × cells:
+ *
+ *   1. access, once (the walk to the stops does not depend on the minute);
+ *   2. RAPTOR for each minute; a stop's arrival, counted from the window's reference instant (its
+ *      first departure, or an arrival map's last deadline), is kept only where it improves on the
+ *      later minutes';
+ *   3. one grid for the whole window, each cell linked once to its street (raster.ts);
+ *   4. per end leg, one street search that keeps its labels across the minutes: each minute seeds
+ *      only the stops whose arrival improved and settles only what they improve; the cells linked to
+ *      an edge with an improved end are valued again, and a cell's improvements are kept as a list
+ *      of (minute, arrival) changes;
+ *   5. the street alone from the centre (the direct path), once: the same at every minute;
+ *   6. per cell, the percentiles from its changes by counting, without listing its minutes: within a
+ *      run of minutes sharing one arrival the travel time falls by a minute per minute.
+ *
+ * Per-thread scratch, allocated on the first windowed map and reused; the change lists grow as a
+ * map needs them, up to MAX_CHANGES, past which the map is refused (WindowBudgetError).
+ */
+import { stopSnap } from '../model/stop-snaps.js';
+import { LINK_RADIUS_M, projectX, projectY, snapPoint } from '../model/street-graph.js';
+import { BoxBuilder, type Grid } from './grid.js';
+import { endLegs, offsetSeedDs, type HeatMapEngine, type HeatMapQuery, type ModeLeg } from './heat-map.js';
+import type { CellLinkTable } from './raster.js';
+import { StreetSearch } from './street-search.js';
+import type { Layer } from '../model/street-layers.js';
+
+/** One departure per this many seconds of the window. */
+export const WINDOW_STEP_SEC = 60;
+/** The most (minute, arrival) changes a windowed map may keep over all its cells (12 bytes each). */
+export const MAX_CHANGES = 16_000_000;
+
+export class WindowBudgetError extends Error {}
+
+export interface WindowRequest {
+  /** departures: max(1, floor(window / WINDOW_STEP_SEC)) */
+  windowSec: number;
+  /** 1 to 99, ascending */
+  percentiles: number[];
+}
+
+export interface WindowResult {
+  grid: Grid;
+  /** per percentile, R × R whole seconds, -1 for null; views on scratch memory valid until the next computation */
+  seconds: Int32Array[];
+  /** the departures computed */
+  minutes: number;
+}
+
+/** The departures of a window of `windowSec` seconds. */
+export function windowMinutes(windowSec: number): number {
+  return Math.max(1, Math.floor(windowSec / WINDOW_STEP_SEC));
+}
+
+/** Per-thread state for windowed maps on one coverage's engine. */
+export class WindowEngine {
+  private readonly stopCount: number;
+  /** per stop: its best arrival so far (seconds from the reference), and the most time left at it for the box */
+  private readonly stopBest: Int32Array;
+  private readonly stopRemaining: Int32Array;
+  /** per minute k: the stops whose arrival improved, improvedStop/improvedSec[minuteStart[k] .. minuteStart[k + 1]) */
+  private improvedStop = new Int32Array(1024);
+  private improvedSec = new Int32Array(1024);
+  private readonly cells: number;
+  private readonly direct: Float64Array;
+  private readonly best: Int32Array;
+  private readonly head: Int32Array;
+  /** the change lists: per entry its minute, its arrival (tenths from the reference) and the next entry (-1: none) */
+  private changes = new Int32Array(3 * 65536);
+  private changeCount = 0;
+  private readonly percentileSeconds: Int32Array[] = [];
+  /** one cell's runs of minutes: the last minute of each and its arrival */
+  private runHi = new Int32Array(0);
+  private runArrival = new Int32Array(0);
+  private readonly links = new Map<Layer, { table: CellLinkTable; edgeStart: Int32Array; edgeCells: Int32Array }>();
+  private readonly searches: StreetSearch[] = [];
+  private readonly edgeStamp: Uint32Array;
+  private edgeRound = 0;
+
+  constructor(
+    private readonly engine: HeatMapEngine,
+    /** the longest window, seconds */
+    readonly maxWindowSec: number,
+  ) {
+    const data = engine.data;
+    this.stopCount = data.stopLon.length;
+    this.stopBest = new Int32Array(this.stopCount);
+    this.stopRemaining = new Int32Array(this.stopCount);
+    this.cells = engine.maxResolution * engine.maxResolution;
+    this.direct = new Float64Array(this.cells);
+    this.best = new Int32Array(this.cells);
+    this.head = new Int32Array(this.cells);
+    this.edgeStamp = new Uint32Array(data.graph.edgeCount);
+  }
+
+  compute(q: HeatMapQuery, w: WindowRequest): WindowResult {
+    const engine = this.engine;
+    const { graph, snaps, stopLon, stopLat } = engine.data;
+    if (q.maxDurationSec > engine.maxDurationSec || q.resolution > engine.maxResolution || w.windowSec > this.maxWindowSec) {
+      throw new RangeError(`a windowed heat map of ${q.maxDurationSec} s over ${w.windowSec} s at resolution ${q.resolution} exceeds the engine's limits`);
+    }
+    const reverse = q.direction === 'arrival';
+    const T = q.maxDurationSec;
+    const n = windowMinutes(w.windowSec);
+    const cx = projectX(graph.projection, q.centreLon);
+    const cy = projectY(graph.projection, q.centreLat);
+
+    // 1-2. access once, RAPTOR per minute (latest first), the improvements kept per minute:
+    // minute k's are improvedStop/improvedSec[minuteFrom[k] .. minuteTo[k])
+    const minuteFrom = new Int32Array(n);
+    const minuteTo = new Int32Array(n);
+    this.stopBest.fill(0x7fffffff);
+    this.stopRemaining.fill(-1);
+    let improved = 0;
+    const accessCount = q.transit ? engine.access(q, cx, cy, reverse) : 0;
+    for (let k = n - 1; k >= 0; k--) {
+      minuteFrom[k] = minuteTo[k] = improved;
+      if (accessCount === 0) continue;
+      const result = engine.raptor.search({
+        direction: q.direction,
+        t0: q.t0 + (reverse ? -1 : 1) * k * WINDOW_STEP_SEC,
+        maxDurationSec: T,
+        maxTransfers: q.maxTransfers,
+        minTransfers: q.minTransfers,
+        accessStops: engine.accessStops,
+        accessSec: engine.accessTimes,
+        count: accessCount,
+        tripAllowed: q.tripAllowed,
+        stopAllowed: q.stopAllowed,
+        wheelchair: q.wheelchair,
+        walkingSpeed: q.speeds.walking,
+        boardSlackSec: q.boardSlackSec,
+        overlay: q.overlay,
+      });
+      for (let r = 0; r < result.reachedCount; r++) {
+        const s = result.reached[r]!;
+        const sec = result.vehicleSec[s]!;
+        if (T - sec > this.stopRemaining[s]!) this.stopRemaining[s] = T - sec;
+        const fromReference = k * WINDOW_STEP_SEC + sec;
+        if (fromReference >= this.stopBest[s]!) continue;
+        this.stopBest[s] = fromReference;
+        if (improved === this.improvedStop.length) this.growImproved();
+        this.improvedStop[improved] = s;
+        this.improvedSec[improved++] = fromReference;
+      }
+      minuteTo[k] = improved;
+    }
+    // 3. one grid for the window
+    const legs = [...new Set([...q.endModes, ...q.directModes])].flatMap((m) =>
+      endLegs(m, q).map((leg) => ({ ...leg, fromCentre: q.directPath && q.directModes.includes(m), fromStops: q.endModes.includes(m) })),
+    );
+    const walkSpeed = q.speeds.walking;
+    const box = new BoxBuilder();
+    const centreSnaps = legs.map((leg) => (leg.fromCentre ? snapPoint(graph, leg.layer, cx, cy, LINK_RADIUS_M) : null));
+    const reachM = (leg: ModeLeg, remainingSec: number) => remainingSec * Math.max(leg.speed, walkSpeed);
+    legs.forEach((leg, k) => {
+      if (centreSnaps[k]) box.addSquare(q.centreLon, q.centreLat, reachM(leg, T - leg.extraDs / 10));
+      if (!leg.fromStops) return;
+      for (let s = 0; s < this.stopCount; s++) {
+        const remaining = this.stopRemaining[s]! - leg.extraDs / 10;
+        if (remaining > 0 && snaps.edge[leg.layer]![s]! >= 0) box.addSquare(stopLon[s]!, stopLat[s]!, reachM(leg, remaining));
+      }
+    });
+    if (box.empty) box.addSquare(q.centreLon, q.centreLat, T * walkSpeed);
+    const R = q.resolution;
+    const grid = box.grid(R);
+    const cells = R * R;
+    const limitDs = T * 10;
+
+    // 5. the direct path, once
+    const direct = this.direct;
+    direct.fill(Infinity, 0, cells);
+    legs.forEach((leg, k) => {
+      const snap = centreSnaps[k];
+      if (!snap) return;
+      const search = engine.street;
+      search.reset();
+      search.seedSnap(snap, leg.layer, leg.speed, leg.extraDs + offsetSeedDs(snap.offsetM, walkSpeed), reverse);
+      search.run(leg.layer, leg.speed, limitDs, reverse);
+      engine.rasterizer.valueCells(grid, leg.layer, leg.speed, walkSpeed, reverse, limitDs, search, direct);
+    });
+
+    // 4. the end legs from the stops, minute by minute
+    this.best.fill(0x7fffffff, 0, cells);
+    this.head.fill(-1, 0, cells);
+    this.changeCount = 0;
+    this.links.clear();
+    const transitLegs = legs.filter((leg) => leg.fromStops);
+    if (improved > 0 && transitLegs.length > 0) {
+      const searches = transitLegs.map((leg, k) => {
+        const search = this.searchFor(k);
+        search.reset();
+        search.logChanges();
+        this.linksFor(grid, leg.layer);
+        return search;
+      });
+      for (let k = n - 1; k >= 0; k--) {
+        const from = minuteFrom[k]!;
+        const to = minuteTo[k]!;
+        if (from === to) continue;
+        const minuteLimitDs = (k * WINDOW_STEP_SEC + T) * 10;
+        transitLegs.forEach((leg, l) => {
+          const search = searches[l]!;
+          const { table, edgeStart, edgeCells } = this.linksFor(grid, leg.layer);
+          search.clearChanges();
+          for (let x = from; x < to; x++) {
+            const stop = stopSnap(snaps, leg.layer, this.improvedStop[x]!);
+            if (stop) search.seedSnap(stop, leg.layer, leg.speed, this.improvedSec[x]! * 10 + leg.extraDs + offsetSeedDs(stop.offsetM, walkSpeed), reverse);
+          }
+          search.run(leg.layer, leg.speed, minuteLimitDs, reverse);
+          // the cells of every edge with an improved end, or holding an improved stop
+          const round = this.nextEdgeRound();
+          const revalue = (e: number) => {
+            if (this.edgeStamp[e] === round) return;
+            this.edgeStamp[e] = round;
+            for (let x = edgeStart[e]!; x < edgeStart[e + 1]!; x++) this.revalue(edgeCells[x]!, search, table, leg, walkSpeed, reverse, k, minuteLimitDs);
+          };
+          for (let x = from; x < to; x++) {
+            const e = snaps.edge[leg.layer]![this.improvedStop[x]!]!;
+            if (e >= 0) revalue(e);
+          }
+          const { adjOffset, adjEdge } = graph;
+          for (let x = 0; x < search.changedCount; x++) {
+            const v = search.changed[x]!;
+            for (let a = adjOffset[v]!; a < adjOffset[v + 1]!; a++) revalue(adjEdge[a]! >>> 1);
+          }
+        });
+      }
+    }
+
+    // 6. the percentiles
+    if (this.runHi.length < n) {
+      this.runHi = new Int32Array(n);
+      this.runArrival = new Int32Array(n);
+    }
+    const seconds = w.percentiles.map((_, p) => this.secondsFor(p).subarray(0, cells));
+    const ranks = w.percentiles.map((p) => Math.max(1, Math.ceil((p / 100) * n)));
+    for (let c = 0; c < cells; c++) this.selectPercentiles(c, n, T, ranks, seconds);
+    return { grid, seconds, minutes: n };
+  }
+
+  /** Cell c's value at minute k through `search` (a departure from minute k's instant): kept, with a change, when it improves. */
+  private revalue(c: number, search: StreetSearch, table: CellLinkTable, leg: ModeLeg, walkSpeed: number, reverse: boolean, k: number, minuteLimitDs: number): void {
+    const ds = search.costAlong(table.edge[c]!, table.alongM[c]!, leg.layer, 10 / leg.speed, reverse) + (table.offsetM[c]! * 10) / walkSpeed;
+    if (!(ds < minuteLimitDs)) return;
+    const whole = Math.floor(ds);
+    if (whole >= this.best[c]!) return;
+    this.best[c] = whole;
+    if (this.changeCount * 3 + 3 > this.changes.length) this.growChanges();
+    const x = this.changeCount++;
+    this.changes[3 * x] = k;
+    this.changes[3 * x + 1] = whole;
+    this.changes[3 * x + 2] = this.head[c]!;
+    this.head[c] = x;
+  }
+
+  /**
+   * The percentiles of cell c over the n minutes: its value at minute k is the smaller of the direct
+   * path and its arrival at k (the change of the smallest minute at or after k) less k minutes. The
+   * changes become runs of minutes [lo, hi] sharing one arrival; the p-th percentile is the smallest
+   * whole second S such that at least `rank` minutes are worth less than S + 1 seconds.
+   */
+  private selectPercentiles(c: number, n: number, T: number, ranks: number[], out: Int32Array[]): void {
+    const direct = this.direct[c]!;
+    const first = this.head[c]!;
+    if (first < 0) {
+      const sec = direct < T * 10 ? Math.floor(direct / 10) : -1;
+      for (let p = 0; p < ranks.length; p++) out[p]![c] = sec;
+      return;
+    }
+    const { changes, runHi, runArrival } = this;
+    let runs = 0;
+    for (let x = first; x >= 0; x = changes[3 * x + 2]!) {
+      // a cell improved twice in one minute: the later change, listed first, is the better one
+      if (runs > 0 && changes[3 * x]! === runHi[runs - 1]) continue;
+      runHi[runs] = changes[3 * x]!;
+      runArrival[runs++] = changes[3 * x + 1]!;
+    }
+    const stepDs = WINDOW_STEP_SEC * 10;
+    for (let p = 0; p < ranks.length; p++) {
+      const rank = ranks[p]!;
+      // the smallest S in [0, T) with `rank` minutes below (S + 1) × 10 tenths; T: none (null)
+      let lo = 0;
+      let hi = T;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        const limit = (mid + 1) * 10;
+        let count = 0;
+        if (direct < limit) count = n;
+        else {
+          // minutes k of run r (from the previous run's hi + 1 to its own) with arrival - stepDs × k < limit
+          let from = 0;
+          for (let r = 0; r < runs; r++) {
+            const to = runHi[r]!;
+            const k = Math.max(from, Math.floor((runArrival[r]! - limit) / stepDs) + 1);
+            if (to >= k) count += to - k + 1;
+            from = to + 1;
+          }
+        }
+        if (count >= rank) hi = mid;
+        else lo = mid + 1;
+      }
+      out[p]![c] = lo < T ? lo : -1;
+    }
+  }
+
+  /** The cells' links on `layer` for this grid, and the cells of each edge (built once per map). */
+  private linksFor(grid: Grid, layer: Layer): { table: CellLinkTable; edgeStart: Int32Array; edgeCells: Int32Array } {
+    const known = this.links.get(layer);
+    if (known) return known;
+    const cells = grid.resolution * grid.resolution;
+    const edgeCount = this.engine.data.graph.edgeCount;
+    const scratch = this.layerScratch(layer);
+    this.engine.rasterizer.linkCells(grid, layer, scratch.table);
+    const { edge } = scratch.table;
+    const { edgeStart, edgeCells } = scratch;
+    // cells grouped by edge: a counting sort
+    edgeStart.fill(0);
+    for (let c = 0; c < cells; c++) if (edge[c]! >= 0) edgeStart[edge[c]! + 1]!++;
+    for (let e = 0; e < edgeCount; e++) edgeStart[e + 1]! += edgeStart[e]!;
+    const fill = edgeStart.slice(0, edgeCount);
+    for (let c = 0; c < cells; c++) if (edge[c]! >= 0) edgeCells[fill[edge[c]!]!++] = c;
+    const links = { table: scratch.table, edgeStart, edgeCells };
+    this.links.set(layer, links);
+    return links;
+  }
+
+  private readonly layerScratches = new Map<Layer, { table: CellLinkTable; edgeStart: Int32Array; edgeCells: Int32Array }>();
+
+  private layerScratch(layer: Layer) {
+    let scratch = this.layerScratches.get(layer);
+    if (!scratch) {
+      scratch = {
+        table: { edge: new Int32Array(this.cells), alongM: new Float64Array(this.cells), offsetM: new Float64Array(this.cells) },
+        edgeStart: new Int32Array(this.engine.data.graph.edgeCount + 1),
+        edgeCells: new Int32Array(this.cells),
+      };
+      this.layerScratches.set(layer, scratch);
+    }
+    return scratch;
+  }
+
+  /** The search of the k-th end leg, whose labels span the window and the map's duration. */
+  private searchFor(k: number): StreetSearch {
+    while (this.searches.length <= k) this.searches.push(new StreetSearch(this.engine.data.graph, (this.engine.maxDurationSec + this.maxWindowSec) * 10));
+    return this.searches[k]!;
+  }
+
+  private secondsFor(p: number): Int32Array {
+    while (this.percentileSeconds.length <= p) this.percentileSeconds.push(new Int32Array(this.cells));
+    return this.percentileSeconds[p]!;
+  }
+
+  private nextEdgeRound(): number {
+    if (++this.edgeRound === 0xffffffff) {
+      this.edgeStamp.fill(0);
+      this.edgeRound = 1;
+    }
+    return this.edgeRound;
+  }
+
+  private growImproved(): void {
+    const stop = new Int32Array(this.improvedStop.length * 2);
+    stop.set(this.improvedStop);
+    this.improvedStop = stop;
+    const sec = new Int32Array(this.improvedSec.length * 2);
+    sec.set(this.improvedSec);
+    this.improvedSec = sec;
+  }
+
+  private growChanges(): void {
+    if (this.changes.length / 3 >= MAX_CHANGES) throw new WindowBudgetError(`a windowed map keeps more than ${MAX_CHANGES} changes`);
+    const next = new Int32Array(Math.min(this.changes.length * 2, 3 * MAX_CHANGES));
+    next.set(this.changes);
+    this.changes = next;
+  }
+}
