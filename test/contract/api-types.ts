@@ -998,6 +998,12 @@ export interface components {
         EngineError: {
             id: string;
             message: string;
+            /** @description Navette's own: what is wrong in the request's terms (the unknown id and its type, the days a line runs…); Navitia's id and message are kept as Navitia words them. */
+            details?: string;
+        };
+        Warning: {
+            id: string;
+            message: string;
         };
         StopTime: {
             stop_point: {
@@ -1378,7 +1384,7 @@ export interface components {
             heat_maps: components["schemas"]["HeatMap"][];
             feed_publishers: components["schemas"]["FeedPublisher"][];
             links: components["schemas"]["Link"][];
-            warnings: Record<string, never>[];
+            warnings: components["schemas"]["Warning"][];
             context: components["schemas"]["Context"];
             error?: components["schemas"]["EngineError"];
         };
@@ -1401,7 +1407,7 @@ export interface components {
             isochrones: components["schemas"]["Isochrone"][];
             feed_publishers: components["schemas"]["FeedPublisher"][];
             links: components["schemas"]["Link"][];
-            warnings: Record<string, never>[];
+            warnings: components["schemas"]["Warning"][];
             context: components["schemas"]["Context"];
             error?: components["schemas"]["EngineError"];
         };
@@ -1503,7 +1509,7 @@ export interface components {
             context?: components["schemas"]["Context"];
             heat_maps?: components["schemas"]["HeatMap"][];
             links?: components["schemas"]["Link"][];
-            warnings?: Record<string, never>[];
+            warnings?: components["schemas"]["Warning"][];
         };
         Health: {
             /** @enum {string} */

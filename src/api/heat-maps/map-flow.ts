@@ -13,8 +13,9 @@ import { dayNumber } from '../../util/calendar.js';
 import { formatLocal } from '../../util/time-zones.js';
 import { parseDatetimeParam } from '../../util/api-datetime.js';
 import { resolveCoverage, type CoverageRef } from '../coverage/coverage-resolution.js';
-import { deadRegion, heatMapsQueueFull, invalidEntryPoint, noStreetNetwork, outOfProduction, type ApiError, type EngineEnvelope } from '../errors.js';
+import { DETAILS, deadRegion, heatMapsQueueFull, invalidEntryPoint, noStreetNetwork, outOfProduction, type ApiError, type EngineEnvelope } from '../errors.js';
 import { inCoverage, type Answer, type EndpointContext } from '../endpoint.js';
+import { isoDay } from '../time-words.js';
 import { requestNow } from '../params.js';
 import { contextJson, publishersJson } from '../serialize.js';
 import type { MapParams } from './heat-maps-params.js';
@@ -48,9 +49,11 @@ export async function answerMap(ctx: EndpointContext, coverageRef: CoverageRef, 
     const t0 = params.datetime !== undefined ? parseDatetimeParam(params.datetime, timeZone) : nowSec;
     // the centre: typed ids that do not resolve fail before the date check, untyped ones after it
     const centre = resolveCentre(generation, placeId);
-    if (centre.kind === 'invalid') throw invalidEntryPoint(placeId);
-    if (!inProduction(generation, t0, timeZone)) throw outOfProduction();
-    if (centre.kind === 'unknown') throw invalidEntryPoint(placeId);
+    const placeParam = from ? 'from' : 'to';
+    const unknownPlace = () => invalidEntryPoint(placeId).withDetails(DETAILS.unknownPlace(placeParam, placeId));
+    if (centre.kind === 'invalid') throw centre.outOfRange ? invalidEntryPoint(placeId).withDetails(DETAILS.coordinateOutOfRange(placeParam, placeId)) : unknownPlace();
+    if (!inProduction(generation, t0, timeZone)) throw outOfProduction().withDetails(outsideProductionDetails(generation, t0, timeZone));
+    if (centre.kind === 'unknown') throw unknownPlace();
     if (!generation.streets) throw noStreetNetwork();
 
     const query = buildQuery(params, generation, direction, centre, t0, map.maxDurationSec, boardSlackOf(coverage.config));
@@ -111,7 +114,17 @@ function publishersWithOsm(g: Generation | undefined): string {
 
 /** The local service date of t0 lies in the production period. */
 function inProduction(g: Generation, t0: number, timeZone: string): boolean {
-  const local = formatLocal(t0, timeZone);
-  const day = dayNumber(Number(local.slice(0, 4)), Number(local.slice(4, 6)), Number(local.slice(6, 8)));
+  const day = localDay(t0, timeZone);
   return g.productionStartDay >= 0 && day >= g.productionStartDay && day <= g.productionEndDay;
+}
+
+/** The day number of t0's local date. */
+export function localDay(t0: number, timeZone: string): number {
+  const local = formatLocal(t0, timeZone);
+  return dayNumber(Number(local.slice(0, 4)), Number(local.slice(4, 6)), Number(local.slice(6, 8)));
+}
+
+function outsideProductionDetails(g: Generation, t0: number, timeZone: string): string {
+  if (g.productionStartDay < 0) return DETAILS.noProductionPeriod();
+  return DETAILS.outsideProduction(isoDay(localDay(t0, timeZone)), isoDay(g.productionStartDay), isoDay(g.productionEndDay));
 }
