@@ -83,6 +83,8 @@ export interface HeatMapResult {
   grid: Grid;
   /** R × R whole seconds, -1 for null; a view on scratch memory valid until the next computation */
   seconds: Int32Array;
+  /** cells with a value (not null) */
+  reachedCells: number;
 }
 
 /**
@@ -263,8 +265,8 @@ export class HeatMapEngine {
       });
     }
     const seconds = this.cellSeconds.subarray(0, R * R);
-    toSeconds(values, T, seconds);
-    return { grid, seconds };
+    const reachedCells = toSeconds(values, T, seconds);
+    return { grid, seconds, reachedCells };
   }
 
   /** The squares of one layer's legs, projected: outside them its cells are worth nothing. */

@@ -9,6 +9,7 @@ import type { Generation } from '../../service/generation.js';
 import { WorkUnavailable } from '../../service/worker-pool.js';
 import { chooseEncoding, type HeatMapRender, type MapFormat, type RenderedHeatMap } from '../../maps/heat-map-render.js';
 import type { Band } from '../../maps/isochrones-json.js';
+import { WARNINGS, type Warning } from '../../maps/map-warnings.js';
 import { dayNumber } from '../../util/calendar.js';
 import { formatLocal } from '../../util/time-zones.js';
 import { parseDatetimeParam } from '../../util/api-datetime.js';
@@ -16,10 +17,12 @@ import { resolveCoverage, type CoverageRef } from '../coverage/coverage-resoluti
 import { DETAILS, deadRegion, heatMapsQueueFull, invalidEntryPoint, noStreetNetwork, outOfProduction, type ApiError, type EngineEnvelope } from '../errors.js';
 import { inCoverage, type Answer, type EndpointContext } from '../endpoint.js';
 import { isoDay } from '../time-words.js';
-import { requestNow } from '../params.js';
+import { requestNow, unknownParameters, type ParamSpec } from '../params.js';
+import type { QueryPair } from '../query-string.js';
 import { contextJson, publishersJson } from '../serialize.js';
 import type { MapParams } from './heat-maps-params.js';
 import { placeJson, resolveCentre } from './map-centre.js';
+import { mapWarnings, type MapWindow } from './map-checks.js';
 import { buildQuery } from './map-query.js';
 
 export type Direction = 'departure' | 'arrival';
@@ -32,6 +35,8 @@ export interface MapRequest {
   ridesharing: () => ApiError;
   /** what to answer, once the start time and the direction are known */
   format(t0: number, direction: Direction, timeZone: string): MapFormat;
+  /** what the endpoint found in its parameters to warn of (unknown parameters, dropped boundaries) */
+  warnings: Warning[];
 }
 
 const OSM_PUBLISHER = { id: 'osm', name: 'openstreetmap', url: 'https://www.openstreetmap.org/copyright', license: 'ODbL' };
@@ -57,6 +62,7 @@ export async function answerMap(ctx: EndpointContext, coverageRef: CoverageRef, 
     if (!generation.streets) throw noStreetNetwork();
 
     const query = buildQuery(params, generation, direction, centre, t0, map.maxDurationSec, boardSlackOf(coverage.config));
+    const warnings = [...map.warnings, ...mapWarnings(generation, centre.lon, centre.lat, mapWindow(t0, map.maxDurationSec, direction, timeZone), query.transit)];
     const render: HeatMapRender = {
       placeKey: direction === 'departure' ? 'from' : 'to',
       placeJson: placeJson(generation, centre),
@@ -65,6 +71,8 @@ export async function answerMap(ctx: EndpointContext, coverageRef: CoverageRef, 
       contextJson: contextJson(nowSec, timeZone),
       format: map.format(t0, direction, timeZone),
       encoding: chooseEncoding(ctx.acceptEncoding),
+      maxDurationSec: map.maxDurationSec,
+      warnings,
     };
     let result: RenderedHeatMap;
     try {
@@ -80,6 +88,8 @@ export async function answerMap(ctx: EndpointContext, coverageRef: CoverageRef, 
     const body = Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength);
     const headers: Record<string, string> = { 'content-type': result.contentType };
     if (result.encoding) headers['content-encoding'] = result.encoding;
+    // the ids of the warnings for every format, the GeoTIFF and the PNG having no place for them in their body
+    if (result.warnings.length > 0) headers[WARNINGS_HEADER] = [...new Set(result.warnings.map((w) => w.id))].join(', ');
     return { body, headers };
   });
 }
@@ -97,6 +107,33 @@ export function bandsOf(minSec: number, boundaries: readonly number[], maxSec: n
     const lo = bounds[k]!;
     return { lo, hi, minDateTime: direction === 'departure' ? at(lo) : at(hi), maxDateTime: direction === 'departure' ? at(hi) : at(lo) };
   });
+}
+
+/**
+ * The warnings of a map's parameters: those the table does not know (ignored), and the
+ * boundaries outside [min, max] that `bandsOf` drops (`bands`: whether the answer has bands).
+ */
+export function parameterWarnings(specs: readonly ParamSpec[], pairs: QueryPair[], bands?: { minSec: number; boundaries: readonly number[]; maxSec: number }): Warning[] {
+  const warnings = unknownParameters(specs, pairs).map((name) => WARNINGS.unknownParameter(name));
+  if (bands) {
+    for (const b of new Set(bands.boundaries)) {
+      if (b > bands.maxSec) warnings.push(WARNINGS.boundaryAboveMax(String(b), String(bands.maxSec)));
+      else if (b < bands.minSec) warnings.push(WARNINGS.boundaryBelowMin(String(b), String(bands.minSec)));
+    }
+  }
+  return warnings;
+}
+
+/** The header that lists a map answer's warning ids (docs/api.md, Warnings). */
+export const WARNINGS_HEADER = 'navette-warnings';
+
+/** The local dates and start of a map's window: [t0, t0 + max] for a departure map, [t0 - max, t0] for an arrival map. */
+function mapWindow(t0: number, maxDurationSec: number, direction: Direction, timeZone: string): MapWindow {
+  const start = direction === 'departure' ? t0 : t0 - maxDurationSec;
+  const end = direction === 'departure' ? t0 + maxDurationSec : t0;
+  const local = formatLocal(start, timeZone);
+  const startSecOfDay = Number(local.slice(9, 11)) * 3600 + Number(local.slice(11, 13)) * 60 + Number(local.slice(13, 15));
+  return { firstDay: localDay(start, timeZone), lastDay: localDay(end, timeZone), startSecOfDay, day: localDay(t0, timeZone) };
 }
 
 /** The body of a map endpoint that failed: its collection empty, the error last. */
