@@ -26,15 +26,16 @@ export const WARNINGS = {
   centreOutsideData: (lonLat: string) => warning('centre_outside_data', `the centre ${lonLat} lies outside the coverage's data`),
   centreOutsideDataSwapped: (lonLat: string, swapped: string) =>
     warning('centre_outside_data', `the centre ${lonLat} lies outside the coverage's data; ${swapped} lies inside: longitude comes first, then latitude`),
-  /** no trip runs on the day of the map's window */
-  noService: (day: string, firstDay: string, lastDay: string) => warning('no_service', `no trip runs on ${day}; the production period is ${firstDay} to ${lastDay}`),
+  /** no trip runs in the map's window */
+  noService: (from: string, to: string, firstDay: string, lastDay: string) =>
+    warning('no_service', `no trip runs between ${from} and ${to}; the production period is ${firstDay} to ${lastDay}`),
   /** no cell of the grid has a value */
   nothingReached: (maxDuration: string) => warning('nothing_reached', `no place is reached within max_duration=${maxDuration}`),
 } as const;
 
-/** Every warning of the catalogue (X, Y for the values a message quotes), as docs/api.md lists them. */
+/** Every warning of the catalogue (X, Y, Z, W for the values a message quotes), as docs/api.md lists them. */
 export function warningCatalogue(): Warning[] {
-  const placeholders = ['X', 'Y', 'Z'];
+  const placeholders = ['X', 'Y', 'Z', 'W'];
   return Object.values(WARNINGS).map((make) => (make as (...values: string[]) => Warning)(...placeholders.slice(0, make.length)));
 }
 

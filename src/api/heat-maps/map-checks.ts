@@ -1,30 +1,29 @@
 /**
  * What the API can tell before a map is computed that makes it empty or partial, as warnings
  * (maps/map-warnings.ts): a centre off the street network (with its distance to the nearest
- * street), a centre outside the coverage's data (and whether lon and lat were swapped), a day on
- * which no trip runs. Each is a few reads: one nearest-street query (a wider one only when the
- * first finds nothing), a point-in-polygon test on the coverage's hull, and a lookup in a table of
- * days with service made once per timetable.
+ * street), a centre outside the coverage's data (and whether lon and lat were swapped), a window
+ * in which no trip runs. Each is a few reads: one nearest-street query (a wider one only when the
+ * first finds nothing), a point-in-polygon test on the coverage's hull, and a pass over the
+ * timetable's services (a few thousand at most, each with the span of its trips' runs, made once
+ * per timetable) that stops at the first one running in the window.
  */
 import { LINK_RADIUS_M, projectX, projectY, snapPoint } from '../../model/street-graph.js';
 import { Layer } from '../../model/street-layers.js';
 import { ringContains } from '../../model/coverage-shape.js';
+import type { ServiceDays } from '../../model/service-days.js';
 import type { Timetable } from '../../model/timetable.js';
 import type { Generation } from '../../service/generation.js';
 import { WARNINGS, type Warning } from '../../maps/map-warnings.js';
-import { isoDay } from '../time-words.js';
+import { isoDay, localTimeWords } from '../time-words.js';
 
 /** How far the search for the nearest street goes to say how far off a centre is, metres: past it, "farther than". */
 const FAR_SEARCH_M = 1_000_000;
 
+/** The map's window, epoch seconds: [t0, t0 + max_duration] for a departure map, [t0 - max_duration, t0] for an arrival map. */
 export interface MapWindow {
-  /** local dates (day numbers) of the map's window: its first and its last */
-  firstDay: number;
-  lastDay: number;
-  /** the window's start, seconds after its first day's midnight */
-  startSecOfDay: number;
-  /** the day the request names (t0's local date) */
-  day: number;
+  fromSec: number;
+  toSec: number;
+  timeZone: string;
 }
 
 export function mapWarnings(g: Generation, lon: number, lat: number, window: MapWindow, transit: boolean): Warning[] {
@@ -35,8 +34,9 @@ export function mapWarnings(g: Generation, lon: number, lat: number, window: Map
     const lonLat = `${lon};${lat}`;
     warnings.push(ringContains(g.shape, lat, lon) ? WARNINGS.centreOutsideDataSwapped(lonLat, `${lat};${lon}`) : WARNINGS.centreOutsideData(lonLat));
   }
-  if (transit && g.productionStartDay >= 0 && !runsWithin(g.tt, window.firstDay, window.lastDay, window.startSecOfDay)) {
-    warnings.push(WARNINGS.noService(isoDay(window.day), isoDay(g.productionStartDay), isoDay(g.productionEndDay)));
+  if (transit && g.productionStartDay >= 0 && !runsWithin(g.ref.days, window.fromSec, window.toSec)) {
+    const { fromSec, toSec, timeZone } = window;
+    warnings.push(WARNINGS.noService(localTimeWords(fromSec, timeZone), localTimeWords(toSec, timeZone), isoDay(g.productionStartDay), isoDay(g.productionEndDay)));
   }
   return warnings;
 }
@@ -56,42 +56,80 @@ function streetDistance(g: Generation, lon: number, lat: number): string | undef
   return far.offsetM < 1000 ? `${Math.round(far.offsetM)} m` : `${(far.offsetM / 1000).toFixed(1)} km`;
 }
 
-/** Per timetable: the days on which some trip runs (index d - services.firstDay), and how long past its day's origin a run may last, seconds. */
-interface ServiceSpan {
-  days: Uint8Array;
-  lastSec: number;
-}
-const spans = new WeakMap<Timetable, ServiceSpan>();
-
 /**
- * Whether some trip may run within a window of local service days `firstDay` to `lastDay`
- * (`startSecOfDay`: the window's start, seconds after its first day's midnight): those days, and
- * the day before when its runs last past midnight into the window.
+ * The runs of a timetable grouped by service and time zone: on each day a service runs, its trips
+ * run within [minDepSec, maxArrSec] after that day's origin (frequency-based trips from their first
+ * start to their last start plus their length). Made once per timetable.
  */
-export function runsWithin(tt: Timetable, firstDay: number, lastDay: number, startSecOfDay: number): boolean {
-  let span = spans.get(tt);
-  if (!span) {
-    span = serviceSpan(tt);
-    spans.set(tt, span);
+interface ServiceSpans {
+  service: Uint32Array;
+  tz: Uint16Array;
+  minDepSec: Int32Array;
+  maxArrSec: Int32Array;
+}
+const spansOf = new WeakMap<Timetable, ServiceSpans>();
+
+/** Whether some trip of the timetable runs (is between its first departure and its last arrival) at some time of [fromSec, toSec]. */
+export function runsWithin(days: ServiceDays, fromSec: number, toSec: number): boolean {
+  const tt = days.tt;
+  let spans = spansOf.get(tt);
+  if (!spans) {
+    spans = serviceSpans(tt);
+    spansOf.set(tt, spans);
   }
-  const from = startSecOfDay < span.lastSec - SEC_PER_DAY ? firstDay - 1 : firstDay;
-  const origin = tt.services.firstDay;
-  for (let d = Math.max(from, origin); d <= Math.min(lastDay, origin + span.days.length - 1); d++) if (span.days[d - origin]) return true;
+  const { service, tz, minDepSec, maxArrSec } = spans;
+  for (let k = 0; k < service.length; k++) {
+    // the days whose runs may reach the window: from the one whose last arrival can reach fromSec to the one starting before toSec
+    const first = Math.floor((fromSec - maxArrSec[k]! - MAX_WEST_SEC) / SEC_PER_DAY) - 1;
+    const last = Math.ceil((toSec - minDepSec[k]! + MAX_EAST_SEC) / SEC_PER_DAY) + 1;
+    for (let d = days.nextActiveDay(service[k]!, first); d >= 0 && d <= last; d = days.nextActiveDay(service[k]!, d + 1)) {
+      const origin = days.origin(tz[k]!, d);
+      if (origin + minDepSec[k]! <= toSec && origin + maxArrSec[k]! >= fromSec) return true;
+    }
+  }
   return false;
 }
 
 const SEC_PER_DAY = 86_400;
+/** UTC offsets range from -12 h to +14 h (as departure-window.ts bounds its days). */
+const MAX_EAST_SEC = 14 * 3600;
+const MAX_WEST_SEC = 12 * 3600;
 
-function serviceSpan(tt: Timetable): ServiceSpan {
-  const { words, bits, dayCount } = tt.services;
-  const days = new Uint8Array(dayCount);
-  for (const s of new Set<number>(tt.trips.service)) {
-    for (let d = 0; d < dayCount; d++) if ((bits[s * words + (d >>> 5)]! >>> (d & 31)) & 1) days[d] = 1;
+function serviceSpans(tt: Timetable): ServiceSpans {
+  const { trips, stopTimes, frequencies } = tt;
+  const spans = new Map<number, { service: number; tz: number; min: number; max: number }>();
+  const tzCount = Math.max(1, tt.timezones.length);
+  for (let t = 0; t < trips.service.length; t++) {
+    const s0 = trips.stopTimeOffset[t]!;
+    const s1 = trips.stopTimeOffset[t + 1]!;
+    if (s1 <= s0) continue;
+    let dep = stopTimes.departureSec[s0]!;
+    let arr = stopTimes.arrivalSec[s1 - 1]!;
+    const f0 = trips.frequencyOffset[t]!;
+    const f1 = trips.frequencyOffset[t + 1]!;
+    if (f1 > f0) {
+      const length = arr - dep;
+      dep = Infinity;
+      arr = -Infinity;
+      for (let f = f0; f < f1; f++) {
+        dep = Math.min(dep, frequencies.startSec[f]!);
+        arr = Math.max(arr, frequencies.endSec[f]! + length);
+      }
+    }
+    const tz = tt.agencyTimezone[trips.agency[t]!]!;
+    const key = trips.service[t]! * tzCount + tz;
+    const span = spans.get(key);
+    if (!span) spans.set(key, { service: trips.service[t]!, tz, min: dep, max: arr });
+    else {
+      span.min = Math.min(span.min, dep);
+      span.max = Math.max(span.max, arr);
+    }
   }
-  let lastSec = 0;
-  for (const t of tt.stopTimes.arrivalSec) if (t > lastSec) lastSec = t;
-  // a frequency-based run starts as late as its row's end, and lasts as long as its stop times
-  let lastStart = 0;
-  for (const t of tt.frequencies.endSec) if (t > lastStart) lastStart = t;
-  return { days, lastSec: lastSec + lastStart };
+  const list = [...spans.values()];
+  return {
+    service: Uint32Array.from(list, (x) => x.service),
+    tz: Uint16Array.from(list, (x) => x.tz),
+    minDepSec: Int32Array.from(list, (x) => x.min),
+    maxArrSec: Int32Array.from(list, (x) => x.max),
+  };
 }

@@ -127,13 +127,9 @@ export function parameterWarnings(specs: readonly ParamSpec[], pairs: QueryPair[
 /** The header that lists a map answer's warning ids (docs/api.md, Warnings). */
 export const WARNINGS_HEADER = 'navette-warnings';
 
-/** The local dates and start of a map's window: [t0, t0 + max] for a departure map, [t0 - max, t0] for an arrival map. */
+/** A map's window: [t0, t0 + max] for a departure map, [t0 - max, t0] for an arrival map. */
 function mapWindow(t0: number, maxDurationSec: number, direction: Direction, timeZone: string): MapWindow {
-  const start = direction === 'departure' ? t0 : t0 - maxDurationSec;
-  const end = direction === 'departure' ? t0 + maxDurationSec : t0;
-  const local = formatLocal(start, timeZone);
-  const startSecOfDay = Number(local.slice(9, 11)) * 3600 + Number(local.slice(11, 13)) * 60 + Number(local.slice(13, 15));
-  return { firstDay: localDay(start, timeZone), lastDay: localDay(end, timeZone), startSecOfDay, day: localDay(t0, timeZone) };
+  return direction === 'departure' ? { fromSec: t0, toSec: t0 + maxDurationSec, timeZone } : { fromSec: t0 - maxDurationSec, toSec: t0, timeZone };
 }
 
 /** The body of a map endpoint that failed: its collection empty, the error last. */

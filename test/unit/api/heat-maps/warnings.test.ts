@@ -2,7 +2,8 @@
  * The warnings of heat maps and isochrones (maps/map-warnings.ts): why a map is empty or partial,
  * and what of the request was ignored, in Navitia's `warnings` list of a 200 answer, their ids in
  * the `navette-warnings` header for every format. On Navitia's routing fixture (fixture.ts: streets
- * within 220 m of the origin, here running on weekdays only from Thursday 2012-06-14 to 2013-06-13)
+ * within 220 m of the origin, its four trips at 08:01 on weekdays only, from Thursday 2012-06-14 to
+ * 2013-06-13)
  * and on the demo town (data/demo, around 4.84;45.73).
  */
 import { after, before, describe, test } from 'node:test';
@@ -31,10 +32,16 @@ describe("Navitia's routing fixture, weekdays only", () => {
     assert.deepEqual((await map('from=stopA&datetime=20120614T080000')).warnings, []);
   });
 
-  test('a Saturday: no trip runs, with the production period', async () => {
+  test('a Saturday: no trip runs in the window, with the production period', async () => {
     assert.deepEqual((await map('from=stopA&datetime=20120616T080000')).warnings, [
-      { id: 'no_service', message: 'no trip runs on 2012-06-16; the production period is 2012-06-14 to 2013-06-13' },
+      { id: 'no_service', message: 'no trip runs between 2012-06-16 08:00 and 2012-06-16 08:10; the production period is 2012-06-14 to 2013-06-13' },
     ]);
+  });
+
+  test('a weekday at night: the trips of the day run at 08:01 only, none in the window', async () => {
+    assert.deepEqual((await map('from=stopA&datetime=20120614T030000')).warnings.map((w: { id: string }) => w.id), ['no_service']);
+    // an arrival map's window ends at its datetime: 08:05 back to 07:55 holds the 08:01 runs
+    assert.deepEqual((await map('to=stopB&datetime=20120614T080500')).warnings, []);
   });
 
   test('a centre 3.2 km north of the streets: its distance, outside the data, nothing reached', async () => {
