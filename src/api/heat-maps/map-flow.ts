@@ -152,7 +152,7 @@ function inProduction(g: Generation, t0: number, timeZone: string): boolean {
 }
 
 /** The day number of t0's local date. */
-export function localDay(t0: number, timeZone: string): number {
+function localDay(t0: number, timeZone: string): number {
   const local = formatLocal(t0, timeZone);
   return dayNumber(Number(local.slice(0, 4)), Number(local.slice(4, 6)), Number(local.slice(6, 8)));
 }
