@@ -15,6 +15,7 @@ import { writePng } from '../formats/png.js';
 import { heatMapBody, type HeatMapBodyParts } from './heat-map-json.js';
 import { bandsFeatureCollection, contourBands, isochronesBody, type Band } from './isochrones-json.js';
 import { WARNINGS, type Warning } from './map-warnings.js';
+import { LINK_RADIUS_M } from '../model/street-graph.js';
 
 export type BodyEncoding = 'gzip' | 'br' | 'deflate';
 
@@ -48,8 +49,7 @@ const COMPRESS_FROM = 1024;
 export function renderHeatMap(result: HeatMapResult, render: HeatMapRender): RenderedHeatMap {
   const { encoding, format, ...request } = render;
   const { grid, seconds } = result;
-  // only the computation knows that nothing was reached: its warning joins those the request gave
-  const warnings = result.reachedCells === 0 ? [...request.warnings, WARNINGS.nothingReached(String(render.maxDurationSec))] : request.warnings;
+  const warnings = withComputedWarnings(request.warnings, result, render.maxDurationSec);
   const parts = { ...request, warnings };
   const answer = (body: Uint8Array, contentType: string, bodyEncoding: BodyEncoding | null) => ({ ...compressed(body, contentType, bodyEncoding), warnings });
   switch (format.kind) {
@@ -67,6 +67,15 @@ export function renderHeatMap(result: HeatMapResult, render: HeatMapRender): Ren
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The request's warnings and those only the computation knows: stops reached off the streets, nothing reached. */
+function withComputedWarnings(given: readonly Warning[], result: HeatMapResult, maxDurationSec: number): readonly Warning[] {
+  if (result.unlinkedStops === 0 && result.reachedCells > 0) return given;
+  const warnings = [...given];
+  if (result.unlinkedStops > 0) warnings.push(WARNINGS.stopsOffStreets(String(result.unlinkedStops), String(result.vehicleStops), String(LINK_RADIUS_M)));
+  if (result.reachedCells === 0) warnings.push(WARNINGS.nothingReached(String(maxDurationSec)));
+  return warnings;
+}
 
 function compressed(body: Uint8Array, contentType: string, encoding: BodyEncoding | null): Omit<RenderedHeatMap, 'warnings'> {
   if (encoding === null || body.length < COMPRESS_FROM) return { body, contentType, encoding: null };

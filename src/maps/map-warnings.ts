@@ -29,6 +29,9 @@ export const WARNINGS = {
   /** no trip runs in the map's window */
   noService: (from: string, to: string, firstDay: string, lastDay: string) =>
     warning('no_service', `no trip runs between ${from} and ${to}; the production period is ${firstDay} to ${lastDay}`),
+  /** stops reached by a vehicle that value no cell, being off the street network */
+  stopsOffStreets: (unlinked: string, reached: string, linkRadiusM: string) =>
+    warning('stops_off_street_network', `${unlinked} of the ${reached} stops reached by public transport are farther than ${linkRadiusM} m from a street: the places around them have no value`),
   /** no cell of the grid has a value */
   nothingReached: (maxDuration: string) => warning('nothing_reached', `no place is reached within max_duration=${maxDuration}`),
 } as const;

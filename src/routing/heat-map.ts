@@ -85,6 +85,9 @@ export interface HeatMapResult {
   seconds: Int32Array;
   /** cells with a value (not null) */
   reachedCells: number;
+  /** stops reached by a vehicle, and those of them with no street of an end mode's layer within the link radius (they value no cell) */
+  vehicleStops: number;
+  unlinkedStops: number;
 }
 
 /**
@@ -213,6 +216,7 @@ export class HeatMapEngine {
       endLegs(m, q).map((leg) => ({ ...leg, fromCentre: q.directPath && q.directModes.includes(m), fromStops: q.endModes.includes(m) })),
     );
     const walkSpeed = q.speeds.walking;
+    const unlinkedStops = vehicleSec ? this.countUnlinked(legs, reached, reachedCount) : 0;
     const box = new BoxBuilder();
     const squares = this.squares;
     squares.count = 0;
@@ -266,7 +270,19 @@ export class HeatMapEngine {
     }
     const seconds = this.cellSeconds.subarray(0, R * R);
     const reachedCells = toSeconds(values, T, seconds);
-    return { grid, seconds, reachedCells };
+    return { grid, seconds, reachedCells, vehicleStops: vehicleSec ? reachedCount : 0, unlinkedStops };
+  }
+
+  /** The stops reached by a vehicle that no end leg can leave on the street: no street of its layer within the link radius. */
+  private countUnlinked(legs: readonly { layer: Layer; fromStops: boolean }[], reached: Uint32Array, reachedCount: number): number {
+    const edges = legs.filter((leg) => leg.fromStops).map((leg) => this.data.snaps.edge[leg.layer]!);
+    if (edges.length === 0) return 0;
+    let unlinked = 0;
+    for (let r = 0; r < reachedCount; r++) {
+      const s = reached[r]!;
+      if (edges.every((edge) => edge[s]! < 0)) unlinked++;
+    }
+    return unlinked;
   }
 
   /** The squares of one layer's legs, projected: outside them its cells are worth nothing. */

@@ -3,8 +3,8 @@
  * and what of the request was ignored, in Navitia's `warnings` list of a 200 answer, their ids in
  * the `navette-warnings` header for every format. On Navitia's routing fixture (fixture.ts: streets
  * within 220 m of the origin, its four trips at 08:01 on weekdays only, from Thursday 2012-06-14 to
- * 2013-06-13)
- * and on the demo town (data/demo, around 4.84;45.73).
+ * 2013-06-13; and a copy with stopC moved 3.2 km north of every street) and on the demo town
+ * (data/demo, around 4.84;45.73).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { getAnswer, getOk, serveCoverages } from '../../../helpers/app.js';
 import { writeFeed } from '../../../helpers/gtfs-fixture.js';
-import { fixtureGtfs, writeFixtureOsm } from './fixture.js';
+import { fixtureGtfs, latOf, writeFixtureOsm } from './fixture.js';
 
 /** Metres per degree at the equator, as the fixture places its points. */
 const M = 111319.9;
@@ -22,8 +22,15 @@ const MAP = 'max_duration=600&resolution=10';
 describe("Navitia's routing fixture, weekdays only", () => {
   let app: FastifyInstance;
   before(async () => {
-    const gtfs = writeFeed(fixtureGtfs().replace('all,1,1,1,1,1,1,1,20120614,20130613', WEEKDAYS));
-    ({ app } = await serveCoverages([{ id: 'fixture', gtfs: [gtfs], osm: writeFixtureOsm(), timezone: 'UTC', boardSlackSec: 0 }]));
+    const weekdays = fixtureGtfs().replace('all,1,1,1,1,1,1,1,20120614,20130613', WEEKDAYS);
+    // the same, with stopC (reached from stopA by line D at 08:01:02) 3.2 km north of every street
+    const farStop = weekdays.replace(`stop_point:stopC,stopC,${latOf('J')},`, `stop_point:stopC,stopC,${3200 / M},`);
+    assert.notEqual(farStop, weekdays);
+    const osm = writeFixtureOsm();
+    ({ app } = await serveCoverages([
+      { id: 'fixture', gtfs: [writeFeed(weekdays)], osm, timezone: 'UTC', boardSlackSec: 0 },
+      { id: 'far_stop', gtfs: [writeFeed(farStop)], osm, timezone: 'UTC', boardSlackSec: 0 },
+    ]));
   });
   after(async () => app.close());
   const map = (query: string) => getOk(app, `/v1/coverage/fixture/heat_maps?${MAP}&${query}`);
@@ -54,6 +61,13 @@ describe("Navitia's routing fixture, weekdays only", () => {
       { id: 'nothing_reached', message: 'no place is reached within max_duration=600' },
     ]);
     assert.equal(answer.headers['navette-warnings'], 'centre_off_street_network, centre_outside_data, nothing_reached');
+  });
+
+  test('a stop reached by public transport 3.2 km from the streets: the map is partial, and says so', async () => {
+    const json = await getOk(app, `/v1/coverage/far_stop/heat_maps?${MAP}&from=stopA&datetime=20120614T080000`);
+    assert.deepEqual(json.warnings, [
+      { id: 'stops_off_street_network', message: '1 of the 2 stops reached by public transport are farther than 600 m from a street: the places around them have no value' },
+    ]);
   });
 
   test('the GeoTIFF and PNG carry the ids in the header; GeoJSON bands as a foreign member', async () => {
