@@ -151,6 +151,10 @@ const typeWords = (type: string) => type.replace(/_/g, ' ');
  * Days are written YYYY-MM-DD, times YYYY-MM-DD hh:mm, in the coverage's local time.
  */
 export const DETAILS = {
+  /** the path names no coverage, by id or by a point */
+  unknownCoverage: (region: string) => `no coverage with id ${region}: /v1/coverage lists them`,
+  pointInNoCoverage: (lonLat: string) => `no coverage contains the point ${lonLat} (longitude first, then latitude)`,
+  pointSwapped: (lonLat: string, swapped: string, region: string) => `no coverage contains the point ${lonLat}; ${swapped} lies in coverage ${region}: longitude comes first, then latitude`,
   /** `{uri}` or `{id}` names no object */
   unknownObject: (type: string, id: string) => `no ${typeWords(type)} with id ${id}`,
   /** the trips exist but none runs in the asked window: when they do run */

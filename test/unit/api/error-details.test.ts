@@ -40,6 +40,19 @@ describe('trips and collections on the hand-made town', () => {
     );
   });
 
+  test('an unknown coverage; a point in no coverage, and the coverage it would be in with lon and lat swapped', async () => {
+    assert.deepEqual(await townError('/v1/coverage/nowhere/trips'), {
+      id: 'unknown_object',
+      message: "The region nowhere doesn't exists",
+      details: 'no coverage with id nowhere: /v1/coverage lists them',
+    });
+    assert.equal((await townError('/v1/coverage/20;15/trips')).details, 'no coverage contains the point 20.0;15.0 (longitude first, then latitude)');
+    assert.equal(
+      (await townError('/v1/coverage/45.003;5.0/trips')).details,
+      'no coverage contains the point 45.003;5.0; 5.0;45.003 lies in coverage town: longitude comes first, then latitude',
+    );
+  });
+
   test('criteria that match nothing are listed as the request gives them', async () => {
     assert.equal((await townError('/v1/coverage/town/trips?headsign=gare')).details, 'no trip matches headsign=gare');
     assert.equal((await townError('/v1/coverage/town/lines/B2/trips/B1-0800')).details, 'no trip matches line B2, id B1-0800');

@@ -157,7 +157,7 @@ test("Navitia's errors: unknown object, bad filter, unknown type, the odt_level 
   const code = await get('/v1/coverage/town/lines?external_code=X9');
   assert.deepEqual([code.status, code.json.error], [404, { id: 'unknown_object', message: 'Unable to find an object for the external_code X9' }]);
   const region = await get('/v1/coverage/nowhere/lines');
-  assert.deepEqual([region.status, region.json.error], [404, { id: 'unknown_object', message: "The region nowhere doesn't exists" }]);
+  assert.deepEqual([region.status, navitiaError(region.json.error)], [404, { id: 'unknown_object', message: "The region nowhere doesn't exists" }]);
 });
 
 test('OPTIONS ?schema=true lists each collection\'s parameters', async () => {
