@@ -16,6 +16,7 @@ import { registerApiIndex } from './api-index.js';
 import { registerCoverageRoutes } from './coverage-routes.js';
 import { ALLOWED_METHODS } from './errors.js';
 import { registerExplorer, type ExplorerSettings } from './explorer/explorer-routes.js';
+import { WARNINGS_HEADER } from './heat-maps/map-flow.js';
 import type { Metrics } from './operations/metrics.js';
 import { operations } from './operations/operations.js';
 import { answerClientError, answerNodeLevelRequests } from './operations/protocol-errors.js';
@@ -91,5 +92,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 const CORS = {
   methods: [...ALLOWED_METHODS],
   allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'Accept-Encoding', 'X-Scheme'],
-  exposedHeaders: ['navitia-request-id'],
+  // a map's warning ids (heat-maps/map-flow.ts) are read by pages of other origins too
+  exposedHeaders: ['navitia-request-id', WARNINGS_HEADER],
 };

@@ -47,6 +47,8 @@ export interface EngineEnvelope {
 export class ApiError extends Error {
   envelope: EngineEnvelope | undefined;
   headers: Record<string, string> = {};
+  /** What is wrong in the request's terms (a wording of DETAILS), answered as `error.details` beside Navitia's id and message. */
+  details: string | undefined;
 
   constructor(readonly body: ApiErrorBody) {
     super(body.family === 'parameter' ? `parameter "${body.name}" invalid: ${body.reason}` : body.message);
@@ -56,6 +58,12 @@ export class ApiError extends Error {
   /** The same error, answered inside an endpoint's envelope (engine errors only). */
   within(envelope: EngineEnvelope): this {
     this.envelope = envelope;
+    return this;
+  }
+
+  /** The same error, saying what is wrong in the request's terms (`error.details`; errors with an id only). */
+  withDetails(details: string | undefined): this {
+    this.details = details;
     return this;
   }
 
@@ -134,6 +142,42 @@ export const ERRORS = {
   searchWordAbsent: () => plainError(400, 'Search word absent'),
 } as const;
 
+/** An object type as a person reads it: `stop_area` → "stop area". */
+const typeWords = (type: string) => type.replace(/_/g, ' ');
+
+/**
+ * What `error.details` says, each wording once: what is wrong in the request's terms, beside
+ * Navitia's `id` and `message`, which stay as Navitia words them (docs/api.md, "Error details").
+ * Days are written YYYY-MM-DD, times YYYY-MM-DD hh:mm, in the coverage's local time.
+ */
+export const DETAILS = {
+  /** the path names no coverage, by id or by a point */
+  unknownCoverage: (region: string) => `no coverage with id ${region}: /v1/coverage lists them`,
+  pointInNoCoverage: (lonLat: string) => `no coverage contains the point ${lonLat} (longitude first, then latitude)`,
+  pointSwapped: (lonLat: string, swapped: string, region: string) => `no coverage contains the point ${lonLat}; ${swapped} lies in coverage ${region}: longitude comes first, then latitude`,
+  /** `{uri}` or `{id}` names no object */
+  unknownObject: (type: string, id: string) => `no ${typeWords(type)} with id ${id}`,
+  /** the trips exist but none runs in the asked window: when they do run */
+  noTripInWindow: (subject: string, window: string, firstDay: string, lastDay: string) => `${subject} has no trip ${window}; it runs from ${firstDay} to ${lastDay}`,
+  /** the subject of noTripInWindow: the last object `{uri}` names, else the coverage */
+  objectSubject: (type: string, id: string) => `${typeWords(type)} ${id}`,
+  coverageSubject: () => 'the coverage',
+  /** the window of since/until: one whole day, two times, or one bound */
+  onDay: (day: string) => `on ${day}`,
+  between: (since: string, until: string) => `between ${since} and ${until}`,
+  fromOn: (since: string) => `from ${since} on`,
+  upTo: (until: string) => `up to ${until}`,
+  /** criteria that match nothing, listed as the request gives them */
+  nothingMatches: (type: string, criteria: string) => `no ${typeWords(type)} matches ${criteria}`,
+  noneInCoverage: (type: string) => `the coverage has no ${typeWords(type)}`,
+  /** a map's centre that is neither a known stop nor a coordinate */
+  unknownPlace: (param: string, id: string) => `${param}=${id} is neither a stop point id, a stop area id nor a coordinate lon;lat`,
+  coordinateOutOfRange: (param: string, id: string) => `${param}=${id}: a coordinate is lon;lat, lon from -180 to 180 and lat from -90 to 90`,
+  /** a map's date outside the days of the data */
+  outsideProduction: (day: string, firstDay: string, lastDay: string) => `${day} is outside the production period, ${firstDay} to ${lastDay}`,
+  noProductionPeriod: () => 'the coverage has no trip on any day: it has no production period',
+} as const;
+
 export const {
   unknownRegion,
   noRegionForCoordinates,
@@ -196,15 +240,20 @@ export function errorReply(error: ApiError): ErrorReply {
     case 'parameter':
       return reply(400, { message: `parameter "${body.name}" invalid: ${body.reason}\n${body.name} description: ${body.help}` });
     case 'http':
-      return reply(body.status, { error: { id: body.id, message: body.message }, message: body.message });
+      return reply(body.status, { error: errorObject(body.id, body.message, error.details), message: body.message });
     case 'plain':
       return reply(body.status, { message: body.message });
     case 'engine': {
       const { status, id } = engineStatus(body.id, error.envelope?.hasFilterKey ?? false);
-      const errorJson = JSON.stringify({ id, message: body.message });
+      const errorJson = JSON.stringify(errorObject(id, body.message, error.details));
       return { status, body: error.envelope ? error.envelope.wrap(errorJson) : `{"error":${errorJson}}`, headers: error.headers };
     }
   }
+}
+
+/** Navitia's `error` object, and our `details` after its two keys when there are any. */
+function errorObject(id: string, message: string, details: string | undefined): { id: string; message: string; details?: string } {
+  return details === undefined ? { id, message } : { id, message, details };
 }
 
 /**

@@ -96,7 +96,19 @@ const DEFINITIONS: Record<string, Json> = {
   Link: object({ href: str, templated: bool, rel: str, type: str }, ['href', 'type']),
   Pagination: object({ total_result: int, start_page: int, items_per_page: int, items_on_page: int }),
   FeedPublisher: object({ id: str, name: str, url: str, license: str }),
-  EngineError: object({ id: str, message: str }),
+  EngineError: object(
+    {
+      id: str,
+      message: str,
+      details: { type: 'string', description: "Navette's own: what is wrong in the request's terms (the unknown id and its type, the days a line runs…); Navitia's id and message are kept as Navitia words them." },
+    },
+    ['id', 'message'],
+  ),
+  Warning: {
+    ...object({ id: str, message: str }),
+    description:
+      "Why a map is empty or partial (centre_off_street_network, centre_outside_data, no_service, stops_off_street_network, nothing_reached) or what of the request was ignored (unknown_parameter, boundary_duration_dropped). A map answer, whatever its format, also lists the ids in its Navette-Warnings header.",
+  },
   StopTime: object(
     { stop_point: idName, departure_time: { type: 'string', pattern: '^[0-9]{6}$' }, arrival_time: { type: 'string', pattern: '^[0-9]{6}$' } },
     ['stop_point'],
@@ -255,7 +267,7 @@ const DEFINITIONS: Record<string, Json> = {
       heat_maps: arrayOf(ref('HeatMap')),
       feed_publishers: arrayOf(ref('FeedPublisher')),
       links: arrayOf(ref('Link')),
-      warnings: arrayOf({ type: 'object' }),
+      warnings: arrayOf(ref('Warning')),
       context: ref('Context'),
       error: ref('EngineError'),
     },
@@ -280,7 +292,7 @@ const DEFINITIONS: Record<string, Json> = {
       isochrones: arrayOf(ref('Isochrone')),
       feed_publishers: arrayOf(ref('FeedPublisher')),
       links: arrayOf(ref('Link')),
-      warnings: arrayOf({ type: 'object' }),
+      warnings: arrayOf(ref('Warning')),
       context: ref('Context'),
       error: ref('EngineError'),
     },
@@ -354,7 +366,7 @@ const DEFINITIONS: Record<string, Json> = {
       context: ref('Context'),
       heat_maps: arrayOf(ref('HeatMap')),
       links: arrayOf(ref('Link')),
-      warnings: arrayOf({ type: 'object' }),
+      warnings: arrayOf(ref('Warning')),
     },
     [],
   ),

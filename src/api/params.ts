@@ -166,6 +166,22 @@ function checkRange(spec: ParamSpec, v: number, fail: (reason: string) => Error)
   return v;
 }
 
+/**
+ * The query parameters of `pairs` that no spec of the table names (`resoluton`, `cont`…), each
+ * once, in the order given: Navitia ignores them, and so do we, but the endpoints with a
+ * `warnings` list say so. The known names are the table's own (an array's bare and `[]` forms).
+ */
+export function unknownParameters(specs: readonly ParamSpec[], pairs: QueryPair[]): string[] {
+  const known = new Set<string>();
+  for (const spec of specs) {
+    known.add(spec.name);
+    if (spec.array) known.add(`${spec.name}[]`);
+  }
+  const unknown: string[] = [];
+  for (const { name } of pairs) if (!known.has(name) && !unknown.includes(name)) unknown.push(name);
+  return unknown;
+}
+
 function pythonList(values: readonly string[]): string {
   return `[${values.map((v) => `'${v}'`).join(', ')}]`;
 }

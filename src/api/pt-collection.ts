@@ -4,12 +4,13 @@
  * page with its pagination, templated id link and paging links, disruptions, publishers and context.
  */
 import type { Generation } from '../service/generation.js';
-import { FilterError } from '../ptref/filter-ast.js';
+import { FILTER_ERRORS, FilterError } from '../ptref/filter-ast.js';
 import type { Caption } from '../ptref/object-types.js';
 import type { TripsQuery } from '../ptref/trips-criteria.js';
 import { externalCodeSet, findObjects, UnknownTypeError } from '../ptref/trips-query.js';
 import { engineError, plainError, unknownExternalCode } from './errors.js';
 import { objectLink, paginationJson, paginationLinks, type Link, type PageInfo, type RequestInfo } from './links.js';
+import { nothingFoundDetails } from './nothing-found.js';
 import { resolveDatetime } from './params.js';
 import { contextJson, publishersJson } from './serialize.js';
 import type { CoverageRef } from './coverage/coverage-resolution.js';
@@ -60,7 +61,9 @@ export function collectionQuery(r: CollectionRequest, params: CollectionParams, 
   };
 }
 
-/** The matching objects of type `target`, or the error Navitia answers (§8). */
+const NOTHING_FOUND = FILTER_ERRORS.nothingFound().message;
+
+/** The matching objects of type `target`, or the error Navitia answers (§8), with its details when nothing matches. */
 export function findOrFail(generation: Generation, target: Caption, query: TripsQuery): Uint32Array {
   try {
     return findObjects(generation.ref, generation.freshness, target, query, generation.disruptions);
@@ -71,7 +74,9 @@ export function findOrFail(generation: Generation, target: Caption, query: Trips
       if (query.externalCode !== undefined && e.id === 'bad_filter' && externalCodeSet(generation.ref, target, query.externalCode).length === 0) {
         throw unknownExternalCode(query.externalCode);
       }
-      throw engineError(e.id, e.message);
+      const error = engineError(e.id, e.message);
+      if (e.message === NOTHING_FOUND) error.withDetails(nothingFoundDetails(generation, target, query, generation.tt.timezone));
+      throw error;
     }
     throw e;
   }

@@ -1,6 +1,6 @@
 /**
  * `/v1/schema` (Swagger 2.0), `/v1/openapi.json` (OpenAPI 3) and `/docs` (an HTML page of the
- * operations and their parameters, written here from the OpenAPI document: no script, nothing
+ * operations: a table of their paths and query parameters, then each with its parameters in full, written here from the OpenAPI document: no script, nothing
  * fetched from elsewhere). The documents depend only on the limits: built once.
  */
 import type { FastifyInstance } from 'fastify';
@@ -45,8 +45,16 @@ function docsPage(doc: Json): string {
         `<table><tr><th>parameter</th><th>in</th><th>type</th><th>default</th><th>description</th></tr>${rows.join('')}</table></section>`,
     );
   }
-  const toc = Object.values(doc['paths'] as Record<string, { get: Json }>)
-    .map(({ get }) => `<li><a href="#${escape(get['operationId'])}">${escape(get['operationId'])}</a></li>`)
+  // the contents: each operation's path, what it does and its query parameters, linked to its section
+  const toc = Object.entries(doc['paths'] as Record<string, { get: Json; servers?: Json[] }>)
+    .map(([path, { get, servers }]) => {
+      const server = ((servers ?? doc['servers'])[0]['url'] as string).replace(/\/$/, '');
+      const query = (get['parameters'] as Json[]).filter((p) => p['in'] === 'query').map((p) => `<code>${escape(p['name'])}</code>`);
+      return (
+        `<tr><td><a href="#${escape(get['operationId'])}"><code>GET ${escape(server + path)}</code></a></td><td>${escape(get['summary'])}</td>` +
+        `<td>${query.length > 0 ? query.join(' ') : 'none'}</td></tr>`
+      );
+    })
     .join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escape(doc['info']['title'])} API</title>
@@ -54,7 +62,7 @@ function docsPage(doc: Json): string {
 </head><body>
 <h1>${escape(doc['info']['title'])} API ${escape(doc['info']['version'])}</h1>
 <p>${escape(doc['info']['description'])} Machine-readable: <a href="/v1/schema">Swagger 2.0</a>, <a href="/v1/openapi.json">OpenAPI 3</a>.</p>
-<ul>${toc}</ul>
+<table><tr><th>operation</th><th>what</th><th>query parameters</th></tr>${toc}</table>
 ${sections.join('\n')}
 </body></html>`;
 }

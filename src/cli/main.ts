@@ -8,6 +8,7 @@
  *   navette serve --config FILE [--port N] [--host H] [--rate-limit N] [--trust-proxy VALUE] [--snapshots DIR] [--watch-interval S]
  *   navette build --config FILE --out DIR        (or the --gtfs, --osm… options of serve)
  *   navette deploy nginx --config FILE [--shards K] [--replicas N] …   (deploy-command.ts)
+ *   navette --version
  */
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
@@ -28,6 +29,7 @@ import { sourceLocation } from '../live/realtime/feed-source.js';
 import { Metrics } from '../api/operations/metrics.js';
 import { DEFAULT_OPERATIONS, defaultBurst } from '../api/operations/settings.js';
 import { trustProxyOf } from '../api/operations/trust-proxy.js';
+import { VERSION } from '../util/version.js';
 
 const USAGE = `Usage:
   navette serve --gtfs PATH [--gtfs PATH…] [--osm PATH] [--realtime FILE_OR_URL…] [--realtime-interval SECONDS]
@@ -36,6 +38,7 @@ const USAGE = `Usage:
   navette serve --config FILE [--only ID,ID…] [--port N] [--host HOST] [--rate-limit N] [--trust-proxy VALUE]
   serve options for every form: [--snapshots DIR] [--watch-interval SECONDS]
   navette build (--config FILE | --gtfs PATH… [--osm PATH] [--id NAME] [--timezone TZ]) --out DIR
+  navette --version
 
 serve: answers a Navitia-compatible API on http://HOST:PORT/v1/coverage (default port ${DEFAULT_PORT}).
 A GTFS PATH is a zip file or a folder; several feeds make one coverage.
@@ -57,6 +60,10 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'serve') return serve(rest);
   if (command === 'build') return build(rest);
   if (command === 'deploy') return deploy(rest);
+  if (command === '--version' || command === '-v' || command === 'version') {
+    process.stdout.write(`navette ${VERSION}\n`);
+    return 0;
+  }
   if (command === '--help' || command === '-h' || command === 'help' || command === undefined) {
     process.stdout.write(`${USAGE}\n`);
     return command === undefined ? 2 : 0;
@@ -176,6 +183,10 @@ async function serve(args: string[]): Promise<number> {
   app.addHook('onClose', async () => heatMaps.close());
   // Listen first: coverages answer "loading" until their data is ready.
   await app.listen({ port: config.port, host: config.host });
+  // the port actually bound: --port 0 lets the system choose
+  const { port } = app.server.address() as AddressInfo;
+  const root = `http://${browsableHost(config.host)}:${port}/`;
+  app.log.info(`open ${root} (the explorer; the API under ${root}v1)`);
   const snapshotDir = config.snapshots;
   if (snapshotDir) mkdirSync(snapshotDir, { recursive: true });
 
@@ -191,10 +202,7 @@ async function serve(args: string[]): Promise<number> {
     await app.close();
     return 1;
   }
-  // the port actually bound: --port 0 lets the system choose
-  const { port } = app.server.address() as AddressInfo;
-  const address = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}/v1/coverage`;
-  app.log.info(`serving ${loaded} coverage(s) on ${address}`);
+  app.log.info(`serving ${loaded} coverage(s) on ${root}v1/coverage`);
   const stop = async () => {
     await app.close();
     process.exit(0);
@@ -203,6 +211,12 @@ async function serve(args: string[]): Promise<number> {
   process.once('SIGTERM', stop);
 
   return -1; // keep running
+}
+
+/** The host a browser on this machine reaches the server at: localhost for every address, an IPv6 literal in brackets. */
+function browsableHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '') return 'localhost';
+  return host.includes(':') ? `[${host}]` : host;
 }
 
 /** `navette build`: compile each coverage into its snapshot file. */

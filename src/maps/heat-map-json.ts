@@ -4,6 +4,7 @@
  * `duration[j]` the latitude bands south to north, whole seconds or null.
  */
 import type { Grid } from '../routing/grid.js';
+import { warningsJson, type Warning } from './map-warnings.js';
 
 export interface HeatMapBodyParts {
   grid: Grid;
@@ -15,6 +16,8 @@ export interface HeatMapBodyParts {
   requestedDateTime: string;
   publishersJson: string;
   contextJson: string;
+  /** Navitia's `warnings` (map-warnings.ts) */
+  warnings: readonly Warning[];
 }
 
 class BufferWriter {
@@ -100,7 +103,7 @@ export function heatMapBody(p: HeatMapBodyParts): Buffer {
   w.text('{"heat_maps":[{"heat_matrix":');
   writeHeatMatrix(w, p.grid, p.seconds);
   w.text(`,"${p.placeKey}":${p.placeJson},"requested_date_time":"${p.requestedDateTime}"}]`);
-  w.text(`,"feed_publishers":${p.publishersJson},"links":[],"warnings":[],"context":${p.contextJson}}`);
+  w.text(`,"feed_publishers":${p.publishersJson},"links":[],"warnings":${warningsJson(p.warnings)},"context":${p.contextJson}}`);
   return w.done();
 }
 

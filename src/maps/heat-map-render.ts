@@ -14,6 +14,8 @@ import { writeGeoTiff } from '../formats/geotiff.js';
 import { writePng } from '../formats/png.js';
 import { heatMapBody, type HeatMapBodyParts } from './heat-map-json.js';
 import { bandsFeatureCollection, contourBands, isochronesBody, type Band } from './isochrones-json.js';
+import { WARNINGS, type Warning } from './map-warnings.js';
+import { LINK_RADIUS_M } from '../model/street-graph.js';
 
 export type BodyEncoding = 'gzip' | 'br' | 'deflate';
 
@@ -29,37 +31,53 @@ export type MapFormat =
 export interface HeatMapRender extends Omit<HeatMapBodyParts, 'grid' | 'seconds'> {
   format: MapFormat;
   encoding: BodyEncoding | null;
+  /** the map's max_duration, which the nothing-reached warning quotes */
+  maxDurationSec: number;
 }
 
 export interface RenderedHeatMap {
   body: Uint8Array;
   contentType: string;
   encoding: BodyEncoding | null;
+  /** the answer's warnings, also for the formats whose body cannot carry them (the API sends their ids as a header) */
+  warnings: readonly Warning[];
 }
 
 /** Bodies shorter than this go uncompressed (as every other answer of the server). */
 const COMPRESS_FROM = 1024;
 
 export function renderHeatMap(result: HeatMapResult, render: HeatMapRender): RenderedHeatMap {
-  const { encoding, format, ...parts } = render;
+  const { encoding, format, ...request } = render;
   const { grid, seconds } = result;
+  const warnings = withComputedWarnings(request.warnings, result, render.maxDurationSec);
+  const parts = { ...request, warnings };
+  const answer = (body: Uint8Array, contentType: string, bodyEncoding: BodyEncoding | null) => ({ ...compressed(body, contentType, bodyEncoding), warnings });
   switch (format.kind) {
     case 'heat_matrix':
-      return compressed(heatMapBody({ ...parts, grid, seconds }), JSON_TYPE, encoding);
+      return answer(heatMapBody({ ...parts, grid, seconds }), JSON_TYPE, encoding);
     case 'isochrones':
-      return compressed(isochronesBody(parts, contourBands(grid, seconds, format.bands, format.simplifyM)), JSON_TYPE, encoding);
+      return answer(isochronesBody(parts, contourBands(grid, seconds, format.bands, format.simplifyM)), JSON_TYPE, encoding);
     case 'geojson':
-      return compressed(bandsFeatureCollection(contourBands(grid, seconds, format.bands, format.simplifyM)), 'application/geo+json', encoding);
+      return answer(bandsFeatureCollection(contourBands(grid, seconds, format.bands, format.simplifyM), warnings), 'application/geo+json', encoding);
     case 'tiff':
-      return { body: writeGeoTiff(grid, seconds), contentType: 'image/tiff', encoding: null };
+      return answer(writeGeoTiff(grid, seconds), 'image/tiff', null);
     case 'png':
-      return { body: writePng(grid, seconds, format.maxDurationSec), contentType: 'image/png', encoding: null };
+      return answer(writePng(grid, seconds, format.maxDurationSec), 'image/png', null);
   }
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-function compressed(body: Uint8Array, contentType: string, encoding: BodyEncoding | null): RenderedHeatMap {
+/** The request's warnings and those only the computation knows: stops reached off the streets, nothing reached. */
+function withComputedWarnings(given: readonly Warning[], result: HeatMapResult, maxDurationSec: number): readonly Warning[] {
+  if (result.unlinkedStops === 0 && result.reachedCells > 0) return given;
+  const warnings = [...given];
+  if (result.unlinkedStops > 0) warnings.push(WARNINGS.stopsOffStreets(String(result.unlinkedStops), String(result.vehicleStops), String(LINK_RADIUS_M)));
+  if (result.reachedCells === 0) warnings.push(WARNINGS.nothingReached(String(maxDurationSec)));
+  return warnings;
+}
+
+function compressed(body: Uint8Array, contentType: string, encoding: BodyEncoding | null): Omit<RenderedHeatMap, 'warnings'> {
   if (encoding === null || body.length < COMPRESS_FROM) return { body, contentType, encoding: null };
   switch (encoding) {
     case 'gzip':

@@ -6,6 +6,7 @@
 import type { Grid } from '../routing/grid.js';
 import { isoband, type MultiPolygonCoords } from '../formats/contours.js';
 import type { HeatMapBodyParts } from './heat-map-json.js';
+import { warningsJson, type Warning } from './map-warnings.js';
 
 /** One band of isochrones: reachable before `hi` seconds and not before `lo`. */
 export interface Band {
@@ -34,14 +35,18 @@ export function isochronesBody(parts: Omit<HeatMapBodyParts, 'grid' | 'seconds'>
       `{"geojson":${multiPolygon(coordinates)},"max_duration":${band.hi},"min_duration":${band.lo},"${parts.placeKey}":${parts.placeJson}` +
       `,"requested_date_time":"${parts.requestedDateTime}","min_date_time":"${band.minDateTime}","max_date_time":"${band.maxDateTime}"}`,
   );
-  return Buffer.from(`{"isochrones":[${items.join(',')}],"feed_publishers":${parts.publishersJson},"links":[],"warnings":[],"context":${parts.contextJson}}`);
+  return Buffer.from(`{"isochrones":[${items.join(',')}],"feed_publishers":${parts.publishersJson},"links":[],"warnings":${warningsJson(parts.warnings)},"context":${parts.contextJson}}`);
 }
 
-/** A GeoJSON FeatureCollection: one feature per band, its bounds in seconds as properties. */
-export function bandsFeatureCollection(shapes: BandShape[]): Buffer {
+/**
+ * A GeoJSON FeatureCollection: one feature per band, its bounds in seconds as properties; the
+ * warnings, when there are some, as a foreign member (RFC 7946 §6.1) after the features.
+ */
+export function bandsFeatureCollection(shapes: BandShape[], warnings: readonly Warning[]): Buffer {
   const features = shapes.map(
     ({ band, coordinates }) =>
       `{"type":"Feature","properties":{"min_duration":${band.lo},"max_duration":${band.hi},"min_date_time":"${band.minDateTime}","max_date_time":"${band.maxDateTime}"},"geometry":${multiPolygon(coordinates)}}`,
   );
-  return Buffer.from(`{"type":"FeatureCollection","features":[${features.join(',')}]}`);
+  const foreign = warnings.length > 0 ? `,"warnings":${warningsJson(warnings)}` : '';
+  return Buffer.from(`{"type":"FeatureCollection","features":[${features.join(',')}]${foreign}}`);
 }

@@ -82,6 +82,11 @@ export interface HeatMapResult {
   grid: Grid;
   /** R × R whole seconds, -1 for null; a view on scratch memory valid until the next computation */
   seconds: Int32Array;
+  /** cells with a value (not null) */
+  reachedCells: number;
+  /** stops reached by a vehicle, and those of them with no street of an end mode's layer within the link radius (they value no cell) */
+  vehicleStops: number;
+  unlinkedStops: number;
 }
 
 /**
@@ -202,6 +207,7 @@ export class HeatMapEngine {
       endLegs(m, q).map((leg) => ({ ...leg, fromCentre: q.directPath && q.directModes.includes(m), fromStops: q.endModes.includes(m) })),
     );
     const walkSpeed = q.speeds.walking;
+    const unlinkedStops = vehicleSec ? this.countUnlinked(legs, reached, reachedCount) : 0;
     const box = new BoxBuilder();
     const centreSnaps = legs.map((leg) => (leg.fromCentre ? snapPoint(graph, leg.layer, cx, cy, LINK_RADIUS_M) : null));
     // the farthest a place reached with `remainingSec` left can value a cell: the street at its speed, the offsets on foot
@@ -238,8 +244,20 @@ export class HeatMapEngine {
         this.rasterizer.valueCells(grid, leg.layer, leg.speed, walkSpeed, reverse, limitDs, search, values);
     });
     const seconds = this.cellSeconds.subarray(0, R * R);
-    toSeconds(values, T, seconds);
-    return { grid, seconds };
+    const reachedCells = toSeconds(values, T, seconds);
+    return { grid, seconds, reachedCells, vehicleStops: vehicleSec ? reachedCount : 0, unlinkedStops };
+  }
+
+  /** The stops reached by a vehicle that no end leg can leave on the street: no street of its layer within the link radius. */
+  private countUnlinked(legs: readonly { layer: Layer; fromStops: boolean }[], reached: Uint32Array, reachedCount: number): number {
+    const edges = legs.filter((leg) => leg.fromStops).map((leg) => this.data.snaps.edge[leg.layer]!);
+    if (edges.length === 0) return 0;
+    let unlinked = 0;
+    for (let r = 0; r < reachedCount; r++) {
+      const s = reached[r]!;
+      if (edges.every((edge) => edge[s]! < 0)) unlinked++;
+    }
+    return unlinked;
   }
 
   /**

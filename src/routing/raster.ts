@@ -226,12 +226,17 @@ export class Rasterizer {
   }
 }
 
-/** Whole seconds of each cell (truncated), -1 for null: unreached or at/after `maxDurationSec`. */
-export function toSeconds(values: Float64Array, maxDurationSec: number, out: Int32Array): void {
+/** Whole seconds of each cell (truncated), -1 for null: unreached or at/after `maxDurationSec`. Returns the count of cells with a value. */
+export function toSeconds(values: Float64Array, maxDurationSec: number, out: Int32Array): number {
   // values are tenths of a second, never negative: below the limit, truncation is `| 0`
   const limit = maxDurationSec * 10;
+  let reached = 0;
   for (let k = 0; k < values.length; k++) {
     const v = values[k]!;
-    out[k] = v < limit ? (v / 10) | 0 : -1;
+    if (v < limit) {
+      out[k] = (v / 10) | 0;
+      reached++;
+    } else out[k] = -1;
   }
+  return reached;
 }

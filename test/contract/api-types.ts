@@ -998,6 +998,13 @@ export interface components {
         EngineError: {
             id: string;
             message: string;
+            /** @description Navette's own: what is wrong in the request's terms (the unknown id and its type, the days a line runs…); Navitia's id and message are kept as Navitia words them. */
+            details?: string;
+        };
+        /** @description Why a map is empty or partial (centre_off_street_network, centre_outside_data, no_service, stops_off_street_network, nothing_reached) or what of the request was ignored (unknown_parameter, boundary_duration_dropped). A map answer, whatever its format, also lists the ids in its Navette-Warnings header. */
+        Warning: {
+            id: string;
+            message: string;
         };
         StopTime: {
             stop_point: {
@@ -1378,7 +1385,7 @@ export interface components {
             heat_maps: components["schemas"]["HeatMap"][];
             feed_publishers: components["schemas"]["FeedPublisher"][];
             links: components["schemas"]["Link"][];
-            warnings: Record<string, never>[];
+            warnings: components["schemas"]["Warning"][];
             context: components["schemas"]["Context"];
             error?: components["schemas"]["EngineError"];
         };
@@ -1401,7 +1408,7 @@ export interface components {
             isochrones: components["schemas"]["Isochrone"][];
             feed_publishers: components["schemas"]["FeedPublisher"][];
             links: components["schemas"]["Link"][];
-            warnings: Record<string, never>[];
+            warnings: components["schemas"]["Warning"][];
             context: components["schemas"]["Context"];
             error?: components["schemas"]["EngineError"];
         };
@@ -1503,7 +1510,7 @@ export interface components {
             context?: components["schemas"]["Context"];
             heat_maps?: components["schemas"]["HeatMap"][];
             links?: components["schemas"]["Link"][];
-            warnings?: Record<string, never>[];
+            warnings?: components["schemas"]["Warning"][];
         };
         Health: {
             /** @enum {string} */

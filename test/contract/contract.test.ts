@@ -175,13 +175,17 @@ test('the committed client types are what openapi-typescript writes from the doc
   assert.equal(readFileSync(API_TYPES_FILE, 'utf8'), await apiTypesSource(), 'run `npm run schema:types`');
 });
 
-test('/docs lists every operation', async () => {
+test('/docs lists every operation by its path and its query parameters, then in full', async () => {
   const res = await fetch(`${server.base.replace(/\/v1\/coverage$/, '')}/docs`);
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-type') ?? '', /text\/html/);
   const html = await res.text();
   for (const p of Object.values(openApi.paths as Record<string, { get: { operationId: string } }>)) assert.ok(html.includes(`id="${p.get.operationId}"`), p.get.operationId);
   assert.ok(html.includes('<code>GET /v1/status</code>') && html.includes('<code>GET /healthz</code>'), 'each under its own server');
+  // the contents: the path linked to its section, its query parameters by name
+  assert.ok(html.includes('<a href="#getCoverageRegionHeatMaps"><code>GET /v1/coverage/{region}/heat_maps</code></a>'), 'the heat maps by their path');
+  const row = html.slice(html.indexOf('<a href="#getCoverageRegionHeatMaps">'), html.indexOf('</tr>', html.indexOf('<a href="#getCoverageRegionHeatMaps">')));
+  for (const name of ['from', 'to', 'datetime', 'max_duration', 'resolution']) assert.ok(row.includes(`<code>${name}</code>`), name);
 });
 
 test('every operation, called by the typed client, answers what the schema says', async () => {

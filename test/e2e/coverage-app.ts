@@ -10,6 +10,7 @@ import { Coverage } from '../../src/service/coverage-registry.js';
 import type { Generation } from '../../src/service/generation.js';
 import { SHARED_DATA } from '../helpers/shared-data.js';
 import { getJson, serveCoverages } from '../helpers/app.js';
+import { navitiaError } from '../helpers/http.js';
 
 export const COVERAGE = 'e2e';
 
@@ -43,7 +44,7 @@ export function tripsUrl(segments: string[], query: Record<string, string | numb
 export async function tripCount(app: FastifyInstance, segments: string[], query: Record<string, string | number> = {}): Promise<number> {
   const { status, json, body } = await getJson(app, tripsUrl(segments, { ...query, count: 0 }));
   if (status === 404) {
-    assert.deepEqual(json.error, { id: 'unknown_object', message: 'ptref : Filters: Unable to find object' });
+    assert.deepEqual(navitiaError(json.error), { id: 'unknown_object', message: 'ptref : Filters: Unable to find object' });
     return 0;
   }
   assert.equal(status, 200, body);

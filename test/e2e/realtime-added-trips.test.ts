@@ -18,6 +18,7 @@ import { SHARED_DATA } from '../helpers/shared-data.js';
 import { getJson } from '../helpers/app.js';
 import { COVERAGE, serve, tripIds, type Served } from './coverage-app.js';
 import { gtfsDay, RawFeed, serviceDayOrigin } from './raw-gtfs.js';
+import { navitiaError } from '../helpers/http.js';
 
 const DIR = path.join(SHARED_DATA, 'rt', 'bart');
 const ZIP = path.join(DIR, 'gtfs.zip');
@@ -127,7 +128,7 @@ describe('BART added trips, as captured (no route_id)', () => {
       for (const query of [{}, { data_freshness: 'base_schedule' }, { data_freshness: 'adapted_schedule' }] as Array<Record<string, string>>) {
         const { status, json } = await getJson(served.app, tripUrl(a.id, query));
         assert.equal(status, 404, `${a.id} ${JSON.stringify(query)}`);
-        assert.deepEqual(json.error, { id: 'unknown_object', message: 'ptref : Filters: Unable to find object' });
+        assert.deepEqual(navitiaError(json.error), { id: 'unknown_object', message: 'ptref : Filters: Unable to find object' });
       }
       const { status, json } = await getJson(served.app, tripUrl(a.id, { data_freshness: 'realtime' }));
       assert.equal(status, 200);

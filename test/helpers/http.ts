@@ -66,3 +66,17 @@ export async function until<T>(read: () => T | Promise<T>, ok: (value: T) => boo
   }
   return value;
 }
+
+/**
+ * Navitia's `error` object of an answer, without our `details` (tests of Navitia's wire contract
+ * compare this; test/unit/api/error-details.test.ts checks the details themselves).
+ */
+export function navitiaError(error: { id: string; message: string; details?: string }): { id: string; message: string } {
+  const { details: _details, ...navitia } = error;
+  return navitia;
+}
+
+/** An error body without our `error.details`: what Navitia answers. */
+export function withoutDetails<T extends { error?: { id: string; message: string; details?: string } }>(body: T): T {
+  return body.error ? { ...body, error: navitiaError(body.error) } : body;
+}

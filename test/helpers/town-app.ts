@@ -35,6 +35,7 @@ import { tripsParams } from '../../src/api/trips/trips-params.js';
 import type { CoverageRegistry } from '../../src/service/coverage-registry.js';
 import { getAnswer, serveCoverages, type Answer } from './app.js';
 import { writeFeed } from './gtfs-fixture.js';
+import { navitiaError } from './http.js';
 
 export const TOWN = `
 # agency.txt
@@ -228,7 +229,7 @@ export const NOT_FOUND_MESSAGE = 'ptref : Filters: Unable to find object';
 export async function notFound(url: string): Promise<void> {
   const a = await get(url);
   assert.equal(a.status, 404, `${url}: ${a.body}`);
-  assert.deepEqual(a.json.error, { id: 'unknown_object', message: NOT_FOUND_MESSAGE }, url);
+  assert.deepEqual(navitiaError(a.json.error), { id: 'unknown_object', message: NOT_FOUND_MESSAGE }, url);
   assert.equal('trips' in a.json, false, url);
 }
 

@@ -13,9 +13,10 @@ import { serveRefusal, startServer } from '../helpers/serve.js';
 
 let server: ChildProcess;
 let base: string;
+let logs: Record<string, unknown>[];
 
 before(async () => {
-  ({ process: server, base } = await startServer(['--config', 'data/demo/navette.json']));
+  ({ process: server, base, logs } = await startServer(['--config', 'data/demo/navette.json']));
 });
 
 after(async () => {
@@ -23,6 +24,13 @@ after(async () => {
     server.kill('SIGTERM');
     await once(server, 'exit');
   }
+});
+
+test('the log names the address to open, on the host and port it listens on, and the explorer answers there', async () => {
+  const root = base.replace(/v1\/coverage$/, '');
+  assert.ok(/^http:\/\/127\.0\.0\.1:\d+\/$/.test(root), root);
+  assert.ok(logs.some((l) => l['msg'] === `open ${root} (the explorer; the API under ${root}v1)`), JSON.stringify(logs.map((l) => l['msg'])));
+  assert.equal((await fetch(root)).status, 200);
 });
 
 test('the demo coverage answers trips', async () => {

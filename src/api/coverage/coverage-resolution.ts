@@ -3,7 +3,7 @@
  * (docs/api.md, Coverages).
  */
 import type { Coverage, CoverageRegistry } from '../../service/coverage-registry.js';
-import { noRegionForCoordinates, unknownRegion } from '../errors.js';
+import { DETAILS, noRegionForCoordinates, unknownRegion } from '../errors.js';
 import { pyFloat } from '../links.js';
 
 export type CoverageRef = { kind: 'region'; text: string } | { kind: 'coord'; text: string; lon: number; lat: number };
@@ -21,10 +21,15 @@ export function coverageRef(segment: string): CoverageRef {
 export function resolveCoverage(registry: CoverageRegistry, ref: CoverageRef): Coverage {
   if (ref.kind === 'region') {
     const c = registry.get(ref.text);
-    if (!c) throw unknownRegion(ref.text);
+    if (!c) throw unknownRegion(ref.text).withDetails(DETAILS.unknownCoverage(ref.text));
     return c;
   }
   const c = registry.resolve(ref.lon, ref.lat);
-  if (!c) throw noRegionForCoordinates(pyFloat(ref.lon), pyFloat(ref.lat));
+  if (!c) {
+    const swapped = registry.resolve(ref.lat, ref.lon);
+    const [lon, lat] = [pyFloat(ref.lon), pyFloat(ref.lat)];
+    const details = swapped ? DETAILS.pointSwapped(`${lon};${lat}`, `${lat};${lon}`, swapped.id) : DETAILS.pointInNoCoverage(`${lon};${lat}`);
+    throw noRegionForCoordinates(lon, lat).withDetails(details);
+  }
   return c;
 }

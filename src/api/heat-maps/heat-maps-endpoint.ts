@@ -8,7 +8,7 @@ import type { Endpoint } from '../endpoint.js';
 import { parseParams } from '../params.js';
 import type { TargetOf } from '../targets.js';
 import { heatMapParams } from './heat-maps-params.js';
-import { answerMap, bandsOf, type Direction } from './map-flow.js';
+import { answerMap, bandsOf, parameterWarnings, type Direction } from './map-flow.js';
 
 /** Default bands of the GeoJSON format: every 10 minutes. */
 const GEOJSON_BAND_SEC = 600;
@@ -19,8 +19,11 @@ export const heatMapsEndpoint: Endpoint<TargetOf<'heat_maps'>> = {
   params: (_, limits) => heatMapParams(limits),
   variesByEncoding: true,
   answer(target, ctx) {
-    const params = parseParams(heatMapParams(ctx.limits), target.info.pairs);
+    const specs = heatMapParams(ctx.limits);
+    const params = parseParams(specs, target.info.pairs);
     const maxDurationSec = params.max_duration;
+    // boundary_duration[] makes bands in the GeoJSON format only
+    const bands = params.format === 'geojson' ? { minSec: 0, boundaries: params.boundary_duration, maxSec: maxDurationSec } : undefined;
     const format = (t0: number, direction: Direction, timeZone: string): MapFormat => {
       switch (params.format) {
         case 'json':
@@ -35,6 +38,7 @@ export const heatMapsEndpoint: Endpoint<TargetOf<'heat_maps'>> = {
         }
       }
     };
-    return answerMap(ctx, target.coverageRef, { collection: 'heat_maps', params, maxDurationSec, ridesharing: heatMapRidesharing, format });
+    const warnings = parameterWarnings(specs, target.info.pairs, bands);
+    return answerMap(ctx, target.coverageRef, { collection: 'heat_maps', params, maxDurationSec, ridesharing: heatMapRidesharing, format, warnings });
   },
 };

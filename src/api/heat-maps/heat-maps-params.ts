@@ -128,6 +128,8 @@ export function heatMapParams(limits: Limits) {
     {
       name: 'max_duration',
       kind: 'uint',
+      // 0 is refused with the standard parameter message, which says why (Navitia's "you should provide" does not)
+      min: 1,
       max: limits.maxDurationSec,
       required: { error: heatMapNoMaxDuration },
       description: `Maximum duration of journeys in seconds from datetime (required, at most ${limits.maxDurationSec}).`,
@@ -151,6 +153,7 @@ export function isochroneParams(limits: Limits) {
     {
       name: 'max_duration',
       kind: 'uint',
+      min: 1,
       max: limits.maxDurationSec,
       required: { error: isochroneNoDuration, unless: 'boundary_duration' },
       description: `Upper bound of the last band in seconds (at most ${limits.maxDurationSec}; the largest boundary_duration[] when absent).`,

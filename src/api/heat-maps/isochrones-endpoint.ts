@@ -9,20 +9,23 @@ import type { Endpoint } from '../endpoint.js';
 import { parseParams } from '../params.js';
 import type { TargetOf } from '../targets.js';
 import { isochroneParams } from './heat-maps-params.js';
-import { answerMap, bandsOf } from './map-flow.js';
+import { answerMap, bandsOf, parameterWarnings } from './map-flow.js';
 
 export const isochronesEndpoint: Endpoint<TargetOf<'isochrones'>> = {
   params: (_, limits) => isochroneParams(limits),
   variesByEncoding: true,
   answer(target, ctx) {
-    const params = parseParams(isochroneParams(ctx.limits), target.info.pairs);
+    const specs = isochroneParams(ctx.limits);
+    const params = parseParams(specs, target.info.pairs);
     // without max_duration the last boundary closes the last band (Navitia)
     const maxDurationSec = params.max_duration ?? Math.max(...params.boundary_duration);
+    const warnings = parameterWarnings(specs, target.info.pairs, { minSec: params.min_duration, boundaries: params.boundary_duration, maxSec: maxDurationSec });
     return answerMap(ctx, target.coverageRef, {
       collection: 'isochrones',
       params,
       maxDurationSec,
       ridesharing: isochroneRidesharing,
+      warnings,
       format: (t0, direction, timeZone) => ({
         kind: 'isochrones',
         bands: bandsOf(params.min_duration, params.boundary_duration, maxDurationSec, t0, direction, timeZone),

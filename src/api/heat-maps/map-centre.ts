@@ -13,7 +13,8 @@ export type Centre =
   | { kind: 'coord'; lon: number; lat: number }
   | { kind: 'stop_area'; index: number; lon: number; lat: number }
   | { kind: 'stop_point'; index: number; lon: number; lat: number }
-  | { kind: 'invalid' }
+  /** `outOfRange`: a coordinate past ±180, ±90; else an id of a type maps do not take, or of none */
+  | { kind: 'invalid'; outOfRange?: true }
   | { kind: 'unknown' };
 
 const NUMBER = '(-?\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?)';
@@ -25,7 +26,7 @@ export function resolveCentre(g: Generation, id: string): Centre {
   if (m) {
     const lon = Number(m[1]);
     const lat = Number(m[2]);
-    if (Math.abs(lon) > 180 || Math.abs(lat) > 90) return { kind: 'invalid' };
+    if (Math.abs(lon) > 180 || Math.abs(lat) > 90) return { kind: 'invalid', outOfRange: true };
     return { kind: 'coord', lon, lat };
   }
   const tt = g.tt;

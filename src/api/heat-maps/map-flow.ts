@@ -9,16 +9,20 @@ import type { Generation } from '../../service/generation.js';
 import { WorkUnavailable } from '../../service/worker-pool.js';
 import { chooseEncoding, type HeatMapRender, type MapFormat, type RenderedHeatMap } from '../../maps/heat-map-render.js';
 import type { Band } from '../../maps/isochrones-json.js';
+import { WARNINGS, type Warning } from '../../maps/map-warnings.js';
 import { dayNumber } from '../../util/calendar.js';
 import { formatLocal } from '../../util/time-zones.js';
 import { parseDatetimeParam } from '../../util/api-datetime.js';
 import { resolveCoverage, type CoverageRef } from '../coverage/coverage-resolution.js';
-import { deadRegion, heatMapsQueueFull, invalidEntryPoint, noStreetNetwork, outOfProduction, type ApiError, type EngineEnvelope } from '../errors.js';
+import { DETAILS, deadRegion, heatMapsQueueFull, invalidEntryPoint, noStreetNetwork, outOfProduction, type ApiError, type EngineEnvelope } from '../errors.js';
 import { inCoverage, type Answer, type EndpointContext } from '../endpoint.js';
-import { requestNow } from '../params.js';
+import { isoDay } from '../time-words.js';
+import { requestNow, unknownParameters, type ParamSpec } from '../params.js';
+import type { QueryPair } from '../query-string.js';
 import { contextJson, publishersJson } from '../serialize.js';
 import type { MapParams } from './heat-maps-params.js';
 import { placeJson, resolveCentre } from './map-centre.js';
+import { mapWarnings, type MapWindow } from './map-checks.js';
 import { buildQuery } from './map-query.js';
 
 export type Direction = 'departure' | 'arrival';
@@ -31,6 +35,8 @@ export interface MapRequest {
   ridesharing: () => ApiError;
   /** what to answer, once the start time and the direction are known */
   format(t0: number, direction: Direction, timeZone: string): MapFormat;
+  /** what the endpoint found in its parameters to warn of (unknown parameters, dropped boundaries) */
+  warnings: Warning[];
 }
 
 const OSM_PUBLISHER = { id: 'osm', name: 'openstreetmap', url: 'https://www.openstreetmap.org/copyright', license: 'ODbL' };
@@ -48,12 +54,15 @@ export async function answerMap(ctx: EndpointContext, coverageRef: CoverageRef, 
     const t0 = params.datetime !== undefined ? parseDatetimeParam(params.datetime, timeZone) : nowSec;
     // the centre: typed ids that do not resolve fail before the date check, untyped ones after it
     const centre = resolveCentre(generation, placeId);
-    if (centre.kind === 'invalid') throw invalidEntryPoint(placeId);
-    if (!inProduction(generation, t0, timeZone)) throw outOfProduction();
-    if (centre.kind === 'unknown') throw invalidEntryPoint(placeId);
+    const placeParam = from ? 'from' : 'to';
+    const unknownPlace = () => invalidEntryPoint(placeId).withDetails(DETAILS.unknownPlace(placeParam, placeId));
+    if (centre.kind === 'invalid') throw centre.outOfRange ? invalidEntryPoint(placeId).withDetails(DETAILS.coordinateOutOfRange(placeParam, placeId)) : unknownPlace();
+    if (!inProduction(generation, t0, timeZone)) throw outOfProduction().withDetails(outsideProductionDetails(generation, t0, timeZone));
+    if (centre.kind === 'unknown') throw unknownPlace();
     if (!generation.streets) throw noStreetNetwork();
 
     const query = buildQuery(params, generation, direction, centre, t0, map.maxDurationSec, boardSlackOf(coverage.config));
+    const warnings = [...map.warnings, ...mapWarnings(generation, centre.lon, centre.lat, mapWindow(t0, map.maxDurationSec, direction, timeZone), query.transit)];
     const render: HeatMapRender = {
       placeKey: direction === 'departure' ? 'from' : 'to',
       placeJson: placeJson(generation, centre),
@@ -62,6 +71,8 @@ export async function answerMap(ctx: EndpointContext, coverageRef: CoverageRef, 
       contextJson: contextJson(nowSec, timeZone),
       format: map.format(t0, direction, timeZone),
       encoding: chooseEncoding(ctx.acceptEncoding),
+      maxDurationSec: map.maxDurationSec,
+      warnings,
     };
     let result: RenderedHeatMap;
     try {
@@ -77,6 +88,8 @@ export async function answerMap(ctx: EndpointContext, coverageRef: CoverageRef, 
     const body = Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength);
     const headers: Record<string, string> = { 'content-type': result.contentType };
     if (result.encoding) headers['content-encoding'] = result.encoding;
+    // the ids of the warnings for every format, the GeoTIFF and the PNG having no place for them in their body
+    if (result.warnings.length > 0) headers[WARNINGS_HEADER] = [...new Set(result.warnings.map((w) => w.id))].join(', ');
     return { body, headers };
   });
 }
@@ -96,6 +109,29 @@ export function bandsOf(minSec: number, boundaries: readonly number[], maxSec: n
   });
 }
 
+/**
+ * The warnings of a map's parameters: those the table does not know (ignored), and the
+ * boundaries outside [min, max] that `bandsOf` drops (`bands`: whether the answer has bands).
+ */
+export function parameterWarnings(specs: readonly ParamSpec[], pairs: QueryPair[], bands?: { minSec: number; boundaries: readonly number[]; maxSec: number }): Warning[] {
+  const warnings = unknownParameters(specs, pairs).map((name) => WARNINGS.unknownParameter(name));
+  if (bands) {
+    for (const b of new Set(bands.boundaries)) {
+      if (b > bands.maxSec) warnings.push(WARNINGS.boundaryAboveMax(String(b), String(bands.maxSec)));
+      else if (b < bands.minSec) warnings.push(WARNINGS.boundaryBelowMin(String(b), String(bands.minSec)));
+    }
+  }
+  return warnings;
+}
+
+/** The header that lists a map answer's warning ids (docs/api.md, Warnings). */
+export const WARNINGS_HEADER = 'navette-warnings';
+
+/** A map's window: [t0, t0 + max] for a departure map, [t0 - max, t0] for an arrival map. */
+function mapWindow(t0: number, maxDurationSec: number, direction: Direction, timeZone: string): MapWindow {
+  return direction === 'departure' ? { fromSec: t0, toSec: t0 + maxDurationSec, timeZone } : { fromSec: t0 - maxDurationSec, toSec: t0, timeZone };
+}
+
 /** The body of a map endpoint that failed: its collection empty, the error last. */
 function mapEnvelope(collection: MapRequest['collection'], publishers: string, context: string): EngineEnvelope {
   return {
@@ -111,7 +147,17 @@ function publishersWithOsm(g: Generation | undefined): string {
 
 /** The local service date of t0 lies in the production period. */
 function inProduction(g: Generation, t0: number, timeZone: string): boolean {
-  const local = formatLocal(t0, timeZone);
-  const day = dayNumber(Number(local.slice(0, 4)), Number(local.slice(4, 6)), Number(local.slice(6, 8)));
+  const day = localDay(t0, timeZone);
   return g.productionStartDay >= 0 && day >= g.productionStartDay && day <= g.productionEndDay;
+}
+
+/** The day number of t0's local date. */
+function localDay(t0: number, timeZone: string): number {
+  const local = formatLocal(t0, timeZone);
+  return dayNumber(Number(local.slice(0, 4)), Number(local.slice(4, 6)), Number(local.slice(6, 8)));
+}
+
+function outsideProductionDetails(g: Generation, t0: number, timeZone: string): string {
+  if (g.productionStartDay < 0) return DETAILS.noProductionPeriod();
+  return DETAILS.outsideProduction(isoDay(localDay(t0, timeZone)), isoDay(g.productionStartDay), isoDay(g.productionEndDay));
 }

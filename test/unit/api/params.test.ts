@@ -1,7 +1,7 @@
 /** The parameter tables' rules between parameters, their order, and what the schema says of them. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseParams, swaggerParameters, type ParamSpec } from '../../../src/api/params.js';
+import { parseParams, swaggerParameters, unknownParameters, type ParamSpec } from '../../../src/api/params.js';
 import { plainError, type ApiError } from '../../../src/api/errors.js';
 import { parseQueryString } from '../../../src/api/query-string.js';
 
@@ -56,4 +56,11 @@ test('the schema marks a parameter required only when nothing else can stand for
   const table = [...TABLE, { name: 'key', kind: 'string', required: { error: noCentre }, description: 'k' }] as const satisfies readonly ParamSpec[];
   const required = swaggerParameters(table).filter((p) => p['required'] === true).map((p) => p['name']);
   assert.deepEqual(required, ['key']);
+});
+
+test('the unknown parameters of a query are those no spec of the table names, each once, in the order given', () => {
+  const pairs = parseQueryString('from=A&resoluton=3&bounds[]=1&bounds=2&cont=2&count=1&cont=3&to[]=B&_x=1');
+  // an array's bare and [] forms are known; a scalar's [] form is not
+  assert.deepEqual(unknownParameters(TABLE, pairs), ['resoluton', 'cont', 'to[]', '_x']);
+  assert.deepEqual(unknownParameters(TABLE, parseQueryString('from=A&count=2')), []);
 });

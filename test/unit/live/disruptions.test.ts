@@ -21,6 +21,7 @@ import { zonedToEpoch } from '../../../src/util/time-zones.js';
 import { writeFeed } from '../../helpers/gtfs-fixture.js';
 import { SHARED_DATA, SHARED_DATA_MISSING } from '../../helpers/shared-data.js';
 import { TOWN } from '../../helpers/town-app.js';
+import { describeOrSkip } from '../../helpers/skip.js';
 
 const PARIS = 'Europe/Paris';
 let town: Referential;
@@ -165,7 +166,7 @@ describe('status at an instant', () => {
   });
 });
 
-describe('ServiceAlerts', { skip: SHARED_DATA_MISSING }, () => {
+describeOrSkip('ServiceAlerts', SHARED_DATA_MISSING, () => {
   const BART = path.join(SHARED_DATA, 'rt', 'bart');
   let bart: Referential;
   let feed: FeedMessage;

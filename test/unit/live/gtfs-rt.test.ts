@@ -18,6 +18,7 @@ import { encode, message, type Write } from '../../helpers/pbf-writer.js';
 import { decodeFeedMessage, decodeFeedMessageInSlices, GtfsRealtimeError, type FeedEntity, type FeedMessage, type StopTimeEvent } from '../../../src/live/realtime/gtfs-rt.js';
 import { SHARED_DATA, SHARED_DATA_MISSING } from '../../helpers/shared-data.js';
 import { mulberry32 } from '../../helpers/random.js';
+import { describeOrSkip } from '../../helpers/skip.js';
 
 // ---------------------------------------------------------------------------------------------
 // An independent protobuf walker
@@ -204,7 +205,7 @@ function assertHeader(feed: FeedMessage, bytes: Uint8Array): void {
   });
 }
 
-describe('BART trip updates 2019-08-07', { skip: SHARED_DATA_MISSING }, () => {
+describeOrSkip('BART trip updates 2019-08-07', SHARED_DATA_MISSING, () => {
   const bytes = read('bart/trip-updates-2019-08-07.pb');
   const feed = decodeFeedMessage(bytes);
   const updates = present(feed.entities, (e) => e.tripUpdate);
@@ -269,7 +270,7 @@ describe('BART trip updates 2019-08-07', { skip: SHARED_DATA_MISSING }, () => {
   });
 });
 
-describe('BART alerts 2019-08-07', { skip: SHARED_DATA_MISSING }, () => {
+describeOrSkip('BART alerts 2019-08-07', SHARED_DATA_MISSING, () => {
   const bytes = read('bart/alerts-2019-08-07.pb');
   const feed = decodeFeedMessage(bytes);
 
@@ -314,7 +315,7 @@ describe('BART alerts 2019-08-07', { skip: SHARED_DATA_MISSING }, () => {
   });
 });
 
-describe('BART trip updates 2019-05-28', { skip: SHARED_DATA_MISSING }, () => {
+describeOrSkip('BART trip updates 2019-05-28', SHARED_DATA_MISSING, () => {
   const bytes = read('bart/trip-updates-2019-05-28.pb');
   const feed = decodeFeedMessage(bytes);
   const updates = present(feed.entities, (e) => e.tripUpdate);
@@ -346,7 +347,7 @@ describe('BART trip updates 2019-05-28', { skip: SHARED_DATA_MISSING }, () => {
   });
 });
 
-describe('Caltrain 2023-11-08', { skip: SHARED_DATA_MISSING }, () => {
+describeOrSkip('Caltrain 2023-11-08', SHARED_DATA_MISSING, () => {
   const tripUpdates = read('caltrain/trip-updates-2023-11-08.pb');
   const positions = read('caltrain/vehicle-positions-2023-11-08.pb');
   const alerts = read('caltrain/service-alerts-empty-2023-11-08.pb');
@@ -412,7 +413,7 @@ describe('Caltrain 2023-11-08', { skip: SHARED_DATA_MISSING }, () => {
   });
 });
 
-describe('King County Metro vehicle positions 2021-09-02', { skip: SHARED_DATA_MISSING }, () => {
+describeOrSkip('King County Metro vehicle positions 2021-09-02', SHARED_DATA_MISSING, () => {
   for (const [file, count] of [
     ['vehicle-positions-2021-09-02T1531Z.pb', 627],
     ['vehicle-positions-2021-09-02T1608Z.pb', 570],
@@ -866,7 +867,7 @@ describe('broken bytes throw GtfsRealtimeError', () => {
   });
 });
 
-describe('decoding a slice at a time', { skip: SHARED_DATA_MISSING }, () => {
+describeOrSkip('decoding a slice at a time', SHARED_DATA_MISSING, () => {
   const captures = ['bart/trip-updates-2019-08-07.pb', 'bart/alerts-2019-08-07.pb', 'caltrain/vehicle-positions-2023-11-08.pb', 'king-county-metro/vehicle-positions-2021-09-02T1531Z.pb'];
 
   test('the same message as a decoding in one go, whatever the slice size', async () => {

@@ -39,6 +39,7 @@ import {
   type Tags,
 } from '../../helpers/osm-fixture.js';
 import { SHARED_DATA, SHARED_DATA_MISSING } from '../../helpers/shared-data.js';
+import { describeOrSkip } from '../../helpers/skip.js';
 
 type Bbox = [number, number, number, number];
 
@@ -261,7 +262,7 @@ const REAL: RealExtract[] = [
 ];
 
 for (const real of REAL) {
-  describe(`real extract ${real.dir}/osm.pbf`, { skip: SHARED_DATA_MISSING }, () => {
+  describeOrSkip(`real extract ${real.dir}/osm.pbf`, SHARED_DATA_MISSING, () => {
     let x: OsmExtract;
     before(async () => {
       x = await readOsmPbf(path.join(SHARED_DATA, real.dir, 'osm.pbf'));

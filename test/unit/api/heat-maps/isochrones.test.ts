@@ -11,6 +11,7 @@ import { insideRing } from '../../../../src/formats/rings.js';
 import { getAnswer } from '../../../helpers/app.js';
 import { invalidity } from '../../../helpers/geometry-validity.js';
 import { coordOf, fixtureApp, type HeatMatrix } from './fixture.js';
+import { navitiaError } from '../../../helpers/http.js';
 
 const S = coordOf('S');
 let app: FastifyInstance;
@@ -53,7 +54,7 @@ describe("Navitia's errors", () => {
     assert.equal(status, 404);
     assert.deepEqual(Object.keys(json), ['isochrones', 'feed_publishers', 'links', 'warnings', 'context', 'error']);
     assert.deepEqual(json.isochrones, []);
-    assert.deepEqual(json.error, { id: 'unknown_object', message: 'The entry point: stop_area:nowhere is not valid' });
+    assert.deepEqual(navitiaError(json.error), { id: 'unknown_object', message: 'The entry point: stop_area:nowhere is not valid' });
   });
 });
 

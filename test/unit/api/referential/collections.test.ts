@@ -9,6 +9,7 @@ import { collectionParams } from '../../../../src/api/referential/referential-pa
 import { swaggerParameters } from '../../../../src/api/params.js';
 import { DEFAULT_LIMITS } from '../../../../src/service/limits.js';
 import { get, NOT_FOUND_MESSAGE, NOW, testServer, TOWN_PUBLISHER, type Answer } from '../../../helpers/town-app.js';
+import { navitiaError } from '../../../helpers/http.js';
 
 after(async () => (await testServer()).app.close());
 
@@ -136,14 +137,14 @@ test('since and until select vehicle journeys and are ignored on other collectio
 test("Navitia's errors: unknown object, bad filter, unknown type, the odt_level guard, bad parameters", async () => {
   const unknown = await get(`/v1/coverage/town/lines/NOPE?${NOW}`);
   assert.equal(unknown.status, 404);
-  assert.deepEqual(unknown.json.error, { id: 'unknown_object', message: NOT_FOUND_MESSAGE });
+  assert.deepEqual(navitiaError(unknown.json.error), { id: 'unknown_object', message: NOT_FOUND_MESSAGE });
   assert.equal(unknown.json.lines, undefined);
   const narrowed = await get('/v1/coverage/town/lines/NOPE/stop_areas');
   assert.equal(narrowed.status, 404);
   assert.equal(narrowed.json.error.id, 'unknown_object');
   const badFilter = await get('/v1/coverage/town/lines?filter=line.code=nope');
   assert.equal(badFilter.status, 400);
-  assert.deepEqual(badFilter.json.error, { id: 'bad_filter', message: NOT_FOUND_MESSAGE });
+  assert.deepEqual(navitiaError(badFilter.json.error), { id: 'bad_filter', message: NOT_FOUND_MESSAGE });
   const unparsable = await get('/v1/coverage/town/lines?filter=line.code=');
   assert.equal(unparsable.status, 400);
   assert.equal(unparsable.json.error.id, 'unable_to_parse');
@@ -156,7 +157,7 @@ test("Navitia's errors: unknown object, bad filter, unknown type, the odt_level 
   const code = await get('/v1/coverage/town/lines?external_code=X9');
   assert.deepEqual([code.status, code.json.error], [404, { id: 'unknown_object', message: 'Unable to find an object for the external_code X9' }]);
   const region = await get('/v1/coverage/nowhere/lines');
-  assert.deepEqual([region.status, region.json.error], [404, { id: 'unknown_object', message: "The region nowhere doesn't exists" }]);
+  assert.deepEqual([region.status, navitiaError(region.json.error)], [404, { id: 'unknown_object', message: "The region nowhere doesn't exists" }]);
 });
 
 test('OPTIONS ?schema=true lists each collection\'s parameters', async () => {

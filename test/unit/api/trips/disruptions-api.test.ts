@@ -15,7 +15,7 @@ import { loadCoverage } from '../../../../src/service/load-coverage.js';
 import { writeFeed } from '../../../helpers/gtfs-fixture.js';
 import { NOT_FOUND_MESSAGE, TOWN } from '../../../helpers/town-app.js';
 import { getJson, serveCoverages } from '../../../helpers/app.js';
-import { until } from '../../../helpers/http.js';
+import { until, navitiaError } from '../../../helpers/http.js';
 
 const WORKS = {
   id: 'works-b1',
@@ -77,7 +77,7 @@ describe('tags[]', () => {
   test('a tag no disruption carries finds nothing: 404 as any empty result', async () => {
     const a = await get('tags[]=nope');
     assert.equal(a.status, 404);
-    assert.deepEqual(a.json.error, { id: 'unknown_object', message: NOT_FOUND_MESSAGE });
+    assert.deepEqual(navitiaError(a.json.error), { id: 'unknown_object', message: NOT_FOUND_MESSAGE });
     assert.equal((await get('tags[]=Works')).status, 404); // exact names
   });
 });

@@ -6,6 +6,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { get, NOT_FOUND_MESSAGE, testServer, TOWN_TRIPS, townTrips } from '../../../helpers/town-app.js';
+import { navitiaError } from '../../../helpers/http.js';
 
 after(async () => (await testServer()).app.close());
 
@@ -16,7 +17,7 @@ const f = (expr: string) => townTrips(`filter=${encodeURIComponent(expr)}`);
 async function filterError(expr: string, id: string, message: string): Promise<void> {
   const a = await get(`/v1/coverage/town/trips?filter=${encodeURIComponent(expr)}`);
   assert.equal(a.status, 400, `${expr}: ${a.body}`);
-  assert.deepEqual(a.json.error, { id, message }, expr);
+  assert.deepEqual(navitiaError(a.json.error), { id, message }, expr);
   assert.equal('trips' in a.json, false);
 }
 

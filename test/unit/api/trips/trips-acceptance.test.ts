@@ -12,6 +12,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { COVERAGE_PARAMS } from '../../../../src/api/trips/trips-params.js';
 import { get, ids, NOT_FOUND_MESSAGE, paramMessage, testServer, TOWN_TRIPS } from '../../../helpers/town-app.js';
+import { navitiaError } from '../../../helpers/http.js';
 
 after(async () => (await testServer()).app.close());
 
@@ -48,7 +49,7 @@ test('case 7: headsign with a {uri} and a line code filter', async () => {
   assert.deepEqual(ids(await get(`${T}/physical_modes/physical_mode:Bus/trips?headsign=Centre&filter=line.code=1`)), ['B1-0800']);
   const other = await get(`${T}/physical_modes/physical_mode:Bus/trips?headsign=Centre&filter=line.code=2`);
   assert.equal(other.status, 400);
-  assert.deepEqual(other.json.error, { id: 'bad_filter', message: NOT_FOUND_MESSAGE });
+  assert.deepEqual(navitiaError(other.json.error), { id: 'bad_filter', message: NOT_FOUND_MESSAGE });
 });
 
 test('case 8: a quoted filter value on the vehicle journey name', async () => {
@@ -101,7 +102,7 @@ test('case 15: since keeps a trip running after it; nothing after the period giv
   assert.ok(ids(await get(`${T}/trips?since=20240131T080000`)).includes('B1-0800'));
   const a = await get(`${T}/trips?since=20240301T070000`);
   assert.equal(a.status, 404);
-  assert.deepEqual(a.json.error, { id: 'unknown_object', message: NOT_FOUND_MESSAGE });
+  assert.deepEqual(navitiaError(a.json.error), { id: 'unknown_object', message: NOT_FOUND_MESSAGE });
 });
 
 test('case 16: since and until with offsets', async () => {
@@ -215,7 +216,7 @@ test('case 31: trip ↔ vehicle journey conversions in filters', async () => {
 test('case 32: has_disruption finds nothing without NO_SERVICE impacts', async () => {
   const a = await get(`${T}/trips?filter=vehicle_journey.has_disruption()`);
   assert.equal(a.status, 400);
-  assert.deepEqual(a.json.error, { id: 'bad_filter', message: NOT_FOUND_MESSAGE });
+  assert.deepEqual(navitiaError(a.json.error), { id: 'bad_filter', message: NOT_FOUND_MESSAGE });
 });
 
 test('extra: count=0 gives 200 without trips; past the end gives previous and first', async () => {

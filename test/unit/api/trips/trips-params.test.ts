@@ -8,6 +8,7 @@ import { buildApp } from '../../../../src/api/app.js';
 import type { FreshnessLevel, Freshness } from '../../../../src/ptref/freshness.js';
 import { Coverage, CoverageRegistry } from '../../../../src/service/coverage-registry.js';
 import { get, ids, NOT_FOUND_MESSAGE, notFound, testServer, TOWN_TRIPS, townTrips } from '../../../helpers/town-app.js';
+import { navitiaError } from '../../../helpers/http.js';
 
 after(async () => (await testServer()).app.close());
 
@@ -312,7 +313,7 @@ test('tags[] keeps only trips impacted by a disruption with one of the tags: non
   await notFound('/v1/coverage/town/trips?tags=strike');
   const withFilter = await get('/v1/coverage/town/trips?tags[]=strike&filter=all');
   assert.equal(withFilter.status, 400);
-  assert.deepEqual(withFilter.json.error, { id: 'bad_filter', message: NOT_FOUND_MESSAGE });
+  assert.deepEqual(navitiaError(withFilter.json.error), { id: 'bad_filter', message: NOT_FOUND_MESSAGE });
 });
 
 // _current_datetime ----------------------------------------------------------------------------
