@@ -76,7 +76,7 @@ for (const [k, stop] of origins.entries()) {
   const { grid, seconds } = engine.compute(query(stop, 500));
   const computeMs = performance.now() - started;
   started = performance.now();
-  tiffBytes += writeGeoTiff(grid, seconds).length;
+  tiffBytes += writeGeoTiff(grid, [{ seconds }]).length;
   const tiffMs = performance.now() - started;
   started = performance.now();
   pngBytes += writePng(grid, seconds, 3600).length;

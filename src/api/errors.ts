@@ -84,6 +84,8 @@ export const deadRegionMessage = (region: string) => `The region ${region} is de
 export const DEAD_REGION_ID = 'dead_socket';
 /** At most this many isochrone boundaries (Navitia's limit). */
 export const MAX_BOUNDARIES = 10;
+/** At most this many percentiles of a departure window. */
+export const MAX_PERCENTILES = 5;
 /** The methods every path answers; a path asked with another one gets 405 with them as `Allow`. */
 export const ALLOWED_METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS'];
 const BASIC_REALM = { 'www-authenticate': 'Basic realm="navette"' };
@@ -130,6 +132,11 @@ export const ERRORS = {
   isochroneNoDuration: () => plainError(400, "you should provide a 'boundary_duration[]' or a 'max_duration' argument"),
   isochroneTooManyBoundaries: () => plainError(400, `you cannot provide more than ${MAX_BOUNDARIES} 'boundary_duration[]'`),
   isochroneRidesharing: () => plainError(400, "ridesharing isn't available on isochrone"),
+  // Departure windows (ours; Navitia has none)
+  tooManyPercentiles: () => plainError(400, `you cannot provide more than ${MAX_PERCENTILES} 'percentiles[]'`),
+  percentilesNotAscending: () => plainError(400, "'percentiles[]' must be in ascending order, each value once"),
+  percentileNotAsked: (percentile: string) => plainError(400, `'percentile' ${percentile} is not one of the 'percentiles[]'`),
+  windowOutOfProduction: () => engineError('date_out_of_bounds', 'the departure window is not in data production period'),
   invalidEntryPoint: (place: string) => engineError('unknown_object', `The entry point: ${place} is not valid`),
   outOfProduction: () => engineError('date_out_of_bounds', 'date is not in data production period'),
   noStreetNetwork: () => engineError('no_solution', 'no street network data, impossible to compute a heat_map'),
@@ -203,6 +210,10 @@ export const {
   isochroneNoDuration,
   isochroneTooManyBoundaries,
   isochroneRidesharing,
+  tooManyPercentiles,
+  percentilesNotAscending,
+  percentileNotAsked,
+  windowOutOfProduction,
   invalidEntryPoint,
   outOfProduction,
   noStreetNetwork,

@@ -28,36 +28,52 @@ interface Tag {
   values: number[] | string;
 }
 
-/** `seconds[i * R + j]` (i west to east, j south to north, -1 unreachable) as a GeoTIFF of R × R pixels. */
-export function writeGeoTiff(grid: Grid, seconds: Int32Array): Uint8Array {
+/** One band of a GeoTIFF: `seconds[i * R + j]` (i west to east, j south to north, -1 unreachable), and what it is. */
+export interface TiffBand {
+  seconds: Int32Array;
+  /** GDAL's band description (a departure window's `p50`…); none for a single map */
+  description?: string;
+}
+
+/**
+ * The bands as a GeoTIFF of R × R pixels: one band as before windows (chunky, no band metadata),
+ * several as separate planes, each band's strips after the previous band's, with GDAL's band
+ * descriptions.
+ */
+export function writeGeoTiff(grid: Grid, bands: TiffBand[]): Uint8Array {
   const R = grid.resolution;
   const rowsPerStrip = Math.max(1, Math.min(R, Math.floor(STRIP_BYTES / (R * 4))));
   const strips: Uint8Array[] = [];
   const raw = new Int32Array(rowsPerStrip * R);
-  for (let top = 0; top < R; top += rowsPerStrip) {
-    const rows = Math.min(rowsPerStrip, R - top);
-    for (let r = 0; r < rows; r++) {
-      const j = R - 1 - (top + r); // the first row is the north
-      const at = r * R;
-      for (let i = 0; i < R; i++) raw[at + i] = seconds[i * R + j]!;
+  for (const { seconds } of bands) {
+    for (let top = 0; top < R; top += rowsPerStrip) {
+      const rows = Math.min(rowsPerStrip, R - top);
+      for (let r = 0; r < rows; r++) {
+        const j = R - 1 - (top + r); // the first row is the north
+        const at = r * R;
+        for (let i = 0; i < R; i++) raw[at + i] = seconds[i * R + j]!;
+      }
+      // Int32Array is in the platform's order: little-endian on every platform Node runs on
+      strips.push(deflateSync(new Uint8Array(raw.buffer, 0, rows * R * 4), { level: 1 }));
     }
-    // Int32Array is in the platform's order: little-endian on every platform Node runs on
-    strips.push(deflateSync(new Uint8Array(raw.buffer, 0, rows * R * 4), { level: 1 }));
   }
+  const n = bands.length;
+  const perBand = (value: number) => Array.from({ length: n }, () => value);
   const dLon = (grid.maxLon - grid.minLon) / R;
   const dLat = (grid.maxLat - grid.minLat) / R;
   const tags: Tag[] = [
     { id: 256, type: LONG, values: [R] }, // ImageWidth
     { id: 257, type: LONG, values: [R] }, // ImageLength
-    { id: 258, type: SHORT, values: [32] }, // BitsPerSample
+    { id: 258, type: SHORT, values: perBand(32) }, // BitsPerSample
     { id: 259, type: SHORT, values: [8] }, // Compression: deflate
     { id: 262, type: SHORT, values: [1] }, // PhotometricInterpretation: BlackIsZero
     { id: 273, type: LONG, values: strips.map(() => 0) }, // StripOffsets, set below
-    { id: 277, type: SHORT, values: [1] }, // SamplesPerPixel
+    { id: 277, type: SHORT, values: [n] }, // SamplesPerPixel
     { id: 278, type: LONG, values: [rowsPerStrip] }, // RowsPerStrip
     { id: 279, type: LONG, values: strips.map((s) => s.length) }, // StripByteCounts
-    { id: 284, type: SHORT, values: [1] }, // PlanarConfiguration: chunky
-    { id: 339, type: SHORT, values: [2] }, // SampleFormat: signed integer
+    { id: 284, type: SHORT, values: [n > 1 ? 2 : 1] }, // PlanarConfiguration: chunky for one band, planes for several
+    ...(n > 1 ? [{ id: 338, type: SHORT, values: perBand(0).slice(1) }] : []), // ExtraSamples: the bands after the first, unspecified
+    { id: 339, type: SHORT, values: perBand(2) }, // SampleFormat: signed integer
     { id: 33550, type: DOUBLE, values: [dLon, dLat, 0] }, // ModelPixelScale
     { id: 33922, type: DOUBLE, values: [0, 0, 0, grid.minLon, grid.maxLat, 0] }, // ModelTiepoint: the north-west corner
     {
@@ -66,6 +82,7 @@ export function writeGeoTiff(grid: Grid, seconds: Int32Array): Uint8Array {
       values: [1, 1, 0, 4, 1024, 0, 1, 2, 1025, 0, 1, 1, 2048, 0, 1, 4326, 2054, 0, 1, 9102],
       // GTModelType geographic, GTRasterType PixelIsArea, GeographicType WGS 84, angular unit degree
     },
+    ...(bands.some((b) => b.description) ? [{ id: 42112, type: ASCII, values: `${gdalMetadata(bands)}\0` }] : []), // GDAL_METADATA
     { id: 42113, type: ASCII, values: `${TIFF_NODATA}\0` }, // GDAL_NODATA
   ];
 
@@ -119,4 +136,10 @@ function writeValues(view: DataView, at: number, tag: Tag): void {
     else if (tag.type === LONG) view.setUint32(p, v as number, true);
     else view.setFloat64(p, v as number, true);
   }
+}
+
+/** GDAL's metadata document naming each band (`DESCRIPTION`, role `description`, sample from 0). */
+function gdalMetadata(bands: TiffBand[]): string {
+  const items = bands.map((b, k) => (b.description ? `<Item name="DESCRIPTION" sample="${k}" role="description">${b.description}</Item>` : ''));
+  return `<GDALMetadata>${items.join('')}</GDALMetadata>`;
 }

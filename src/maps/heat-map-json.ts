@@ -4,6 +4,7 @@
  * `duration[j]` the latitude bands south to north, whole seconds or null.
  */
 import type { Grid } from '../routing/grid.js';
+import type { PercentileMap } from '../routing/heat-map.js';
 import { warningsJson, type Warning } from './map-warnings.js';
 
 export interface HeatMapBodyParts {
@@ -18,6 +19,8 @@ export interface HeatMapBodyParts {
   contextJson: string;
   /** Navitia's `warnings` (map-warnings.ts) */
   warnings: readonly Warning[];
+  /** a departure window's maps, one per percentile (then `seconds` is not written) */
+  percentiles?: readonly PercentileMap[];
 }
 
 class BufferWriter {
@@ -96,13 +99,20 @@ export function writeHeatMatrix(w: BufferWriter, grid: Grid, seconds: Int32Array
   w.text(']}');
 }
 
-/** The whole success body. */
+/** The whole success body: Navitia's one map, or a departure window's one map per percentile. */
 export function heatMapBody(p: HeatMapBodyParts): Buffer {
   const R = p.grid.resolution;
-  const w = new BufferWriter(R * R * 6 + R * 220 + p.placeJson.length * 3 + 4096);
-  w.text('{"heat_maps":[{"heat_matrix":');
-  writeHeatMatrix(w, p.grid, p.seconds);
-  w.text(`,"${p.placeKey}":${p.placeJson},"requested_date_time":"${p.requestedDateTime}"}]`);
+  // a single departure's one map, or a window's map per percentile, each with its percentile
+  const maps: readonly { seconds: Int32Array; percentile?: number }[] = p.percentiles ?? [{ seconds: p.seconds }];
+  const w = new BufferWriter(maps.length * (R * R * 6 + R * 220 + p.placeJson.length * 3) + 4096);
+  w.text('{"heat_maps":[');
+  maps.forEach((map, k) => {
+    w.text(k > 0 ? ',{"heat_matrix":' : '{"heat_matrix":');
+    writeHeatMatrix(w, p.grid, map.seconds);
+    const percentile = map.percentile === undefined ? '' : `,"percentile":${map.percentile}`;
+    w.text(`,"${p.placeKey}":${p.placeJson},"requested_date_time":"${p.requestedDateTime}"${percentile}}`);
+  });
+  w.text(']');
   w.text(`,"feed_publishers":${p.publishersJson},"links":[],"warnings":${warningsJson(p.warnings)},"context":${p.contextJson}}`);
   return w.done();
 }

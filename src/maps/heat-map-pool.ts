@@ -6,6 +6,7 @@ import { WorkerPool, type WorkerPoolOptions } from '../service/worker-pool.js';
 import type { HeatMapRender, RenderedHeatMap } from './heat-map-render.js';
 import type { HeatMapRunner } from './heat-map-runner.js';
 import type { HeatMapTask } from './heat-map-task.js';
+import { windowBudgetScale } from '../routing/window-heat-map.js';
 
 export interface HeatMapPoolOptions extends EngineLimits, Omit<WorkerPoolOptions, 'module'> {
   /** the module the threads run (default: heat-map-task.js; tests give their own) */
@@ -30,7 +31,7 @@ export class HeatMapPool implements HeatMapRunner {
   run(coverageId: string, generation: Generation, query: HeatMapQuery, render: HeatMapRender): Promise<RenderedHeatMap> {
     const streets = generation.streets!;
     const task: HeatMapTask = { coverageId, dataId: streets.id, data: streets.data, limits: this.limits, query, render };
-    return this.pool.run<RenderedHeatMap>(task);
+    return this.pool.run<RenderedHeatMap>(task, query.window ? windowBudgetScale(query.window.windowSec) : 1);
   }
 
   close(): Promise<void> {

@@ -48,19 +48,29 @@ const COMPRESS_FROM = 1024;
 
 export function renderHeatMap(result: HeatMapResult, render: HeatMapRender): RenderedHeatMap {
   const { encoding, format, ...request } = render;
-  const { grid, seconds } = result;
+  const { grid, seconds, percentiles } = result;
+  // a window's one-band formats draw its selected percentile (`seconds`)
+  const selected = percentiles?.find((map) => map.seconds === seconds)?.percentile;
   const warnings = withComputedWarnings(request.warnings, result, render.maxDurationSec);
   const parts = { ...request, warnings };
   const answer = (body: Uint8Array, contentType: string, bodyEncoding: BodyEncoding | null) => ({ ...compressed(body, contentType, bodyEncoding), warnings });
   switch (format.kind) {
     case 'heat_matrix':
-      return answer(heatMapBody({ ...parts, grid, seconds }), JSON_TYPE, encoding);
-    case 'isochrones':
-      return answer(isochronesBody(parts, contourBands(grid, seconds, format.bands, format.simplifyM)), JSON_TYPE, encoding);
+      return answer(heatMapBody({ ...parts, grid, seconds, ...(percentiles ? { percentiles } : {}) }), JSON_TYPE, encoding);
+    case 'isochrones': {
+      const shapes = percentiles
+        ? percentiles.flatMap((map) => contourBands(grid, map.seconds, format.bands, format.simplifyM, map.percentile))
+        : contourBands(grid, seconds, format.bands, format.simplifyM);
+      return answer(isochronesBody(parts, shapes), JSON_TYPE, encoding);
+    }
     case 'geojson':
-      return answer(bandsFeatureCollection(contourBands(grid, seconds, format.bands, format.simplifyM), warnings), 'application/geo+json', encoding);
+      return answer(bandsFeatureCollection(contourBands(grid, seconds, format.bands, format.simplifyM, selected), warnings), 'application/geo+json', encoding);
     case 'tiff':
-      return answer(writeGeoTiff(grid, seconds), 'image/tiff', null);
+      return answer(
+        percentiles ? writeGeoTiff(grid, percentiles.map((map) => ({ seconds: map.seconds, description: `p${map.percentile}` }))) : writeGeoTiff(grid, [{ seconds }]),
+        'image/tiff',
+        null,
+      );
     case 'png':
       return answer(writePng(grid, seconds, format.maxDurationSec), 'image/png', null);
   }

@@ -6,7 +6,8 @@
 import type { HeatMapData, HeatMapQuery } from '../routing/heat-map.js';
 import { type EngineLimits } from '../service/limits.js';
 import { EngineCache } from '../service/engine-cache.js';
-import { renderHeatMap, type HeatMapRender } from './heat-map-render.js';
+import type { HeatMapRender } from './heat-map-render.js';
+import { computeMap } from './map-computation.js';
 
 export interface HeatMapTask {
   coverageId: string;
@@ -22,6 +23,5 @@ let cache: EngineCache | undefined;
 
 export default function computeHeatMap(task: HeatMapTask) {
   cache ??= new EngineCache(task.limits);
-  const engine = cache.get(task.coverageId, task.dataId, task.data);
-  return renderHeatMap(engine.compute(task.query), task.render);
+  return computeMap(cache, task.coverageId, task.dataId, task.data, task.query, task.render);
 }

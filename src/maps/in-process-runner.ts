@@ -3,7 +3,8 @@ import type { HeatMapQuery } from '../routing/heat-map.js';
 import { type EngineLimits } from '../service/limits.js';
 import { EngineCache } from '../service/engine-cache.js';
 import type { Generation } from '../service/generation.js';
-import { renderHeatMap, type HeatMapRender, type RenderedHeatMap } from './heat-map-render.js';
+import type { HeatMapRender, RenderedHeatMap } from './heat-map-render.js';
+import { computeMap } from './map-computation.js';
 import type { HeatMapRunner } from './heat-map-runner.js';
 
 export class InProcessRunner implements HeatMapRunner {
@@ -15,8 +16,7 @@ export class InProcessRunner implements HeatMapRunner {
 
   async run(coverageId: string, generation: Generation, query: HeatMapQuery, render: HeatMapRender): Promise<RenderedHeatMap> {
     const streets = generation.streets!;
-    const engine = this.cache.get(coverageId, streets.id, streets.data);
-    return renderHeatMap(engine.compute(query), render);
+    return computeMap(this.cache, coverageId, streets.id, streets.data, query, render);
   }
 
   async close(): Promise<void> {}

@@ -20,20 +20,24 @@ export interface Band {
 export interface BandShape {
   band: Band;
   coordinates: MultiPolygonCoords;
+  /** the departure window's percentile the band was drawn from */
+  percentile?: number;
 }
 
-export function contourBands(grid: Grid, seconds: Int32Array, bands: Band[], simplifyM: number): BandShape[] {
-  return bands.map((band) => ({ band, coordinates: isoband(grid, seconds, band.lo, band.hi, { simplifyM }) }));
+export function contourBands(grid: Grid, seconds: Int32Array, bands: Band[], simplifyM: number, percentile?: number): BandShape[] {
+  return bands.map((band) => ({ band, coordinates: isoband(grid, seconds, band.lo, band.hi, { simplifyM }), ...(percentile === undefined ? {} : { percentile }) }));
 }
+
+const percentileKey = (shape: BandShape) => (shape.percentile === undefined ? '' : `,"percentile":${shape.percentile}`);
 
 const multiPolygon = (coordinates: MultiPolygonCoords) => `{"type":"MultiPolygon","coordinates":${JSON.stringify(coordinates)}}`;
 
 /** Navitia's body: `isochrones[]` (its key order), then the publishers, links, warnings and context. */
 export function isochronesBody(parts: Omit<HeatMapBodyParts, 'grid' | 'seconds'>, shapes: BandShape[]): Buffer {
   const items = shapes.map(
-    ({ band, coordinates }) =>
-      `{"geojson":${multiPolygon(coordinates)},"max_duration":${band.hi},"min_duration":${band.lo},"${parts.placeKey}":${parts.placeJson}` +
-      `,"requested_date_time":"${parts.requestedDateTime}","min_date_time":"${band.minDateTime}","max_date_time":"${band.maxDateTime}"}`,
+    (shape) =>
+      `{"geojson":${multiPolygon(shape.coordinates)},"max_duration":${shape.band.hi},"min_duration":${shape.band.lo},"${parts.placeKey}":${parts.placeJson}` +
+      `,"requested_date_time":"${parts.requestedDateTime}","min_date_time":"${shape.band.minDateTime}","max_date_time":"${shape.band.maxDateTime}"${percentileKey(shape)}}`,
   );
   return Buffer.from(`{"isochrones":[${items.join(',')}],"feed_publishers":${parts.publishersJson},"links":[],"warnings":${warningsJson(parts.warnings)},"context":${parts.contextJson}}`);
 }
@@ -44,8 +48,8 @@ export function isochronesBody(parts: Omit<HeatMapBodyParts, 'grid' | 'seconds'>
  */
 export function bandsFeatureCollection(shapes: BandShape[], warnings: readonly Warning[]): Buffer {
   const features = shapes.map(
-    ({ band, coordinates }) =>
-      `{"type":"Feature","properties":{"min_duration":${band.lo},"max_duration":${band.hi},"min_date_time":"${band.minDateTime}","max_date_time":"${band.maxDateTime}"},"geometry":${multiPolygon(coordinates)}}`,
+    (shape) =>
+      `{"type":"Feature","properties":{"min_duration":${shape.band.lo},"max_duration":${shape.band.hi},"min_date_time":"${shape.band.minDateTime}","max_date_time":"${shape.band.maxDateTime}"${percentileKey(shape)}},"geometry":${multiPolygon(shape.coordinates)}}`,
   );
   const foreign = warnings.length > 0 ? `,"warnings":${warningsJson(warnings)}` : '';
   return Buffer.from(`{"type":"FeatureCollection","features":[${features.join(',')}]${foreign}}`);

@@ -65,6 +65,25 @@ export interface HeatMapQuery {
   stopAllowed: Uint8Array | null;
   /** the runs of the query's freshness level over the timetable (null: base schedule) */
   overlay: RaptorOverlay | null;
+  /** a departure window (window-heat-map.ts); none: one departure, at t0 */
+  window?: DepartureWindow | null;
+}
+
+/** A map over a window of departures, summarised per cell by percentiles of its travel time. */
+export interface DepartureWindow {
+  /** seconds from t0 (departure maps: later departures; arrival maps: earlier deadlines) */
+  windowSec: number;
+  /** 1 to 99, ascending */
+  percentiles: number[];
+  /** the percentile a one-band format draws (png, geojson): an index into `percentiles` */
+  selected: number;
+}
+
+/** One percentile's map of a window. */
+export interface PercentileMap {
+  percentile: number;
+  /** R × R whole seconds, -1 for null */
+  seconds: Int32Array;
 }
 
 export interface HeatMapData {
@@ -87,6 +106,8 @@ export interface HeatMapResult {
   /** stops reached by a vehicle, and those of them with no street of an end mode's layer within the link radius (they value no cell) */
   vehicleStops: number;
   unlinkedStops: number;
+  /** a windowed map's percentiles (`seconds` is then the selected one's) */
+  percentiles?: PercentileMap[];
 }
 
 /**
@@ -249,7 +270,7 @@ export class HeatMapEngine {
   }
 
   /** The stops reached by a vehicle that no end leg can leave on the street: no street of its layer within the link radius. */
-  private countUnlinked(legs: readonly { layer: Layer; fromStops: boolean }[], reached: Uint32Array, reachedCount: number): number {
+  countUnlinked(legs: readonly { layer: Layer; fromStops: boolean }[], reached: Uint32Array, reachedCount: number): number {
     const edges = legs.filter((leg) => leg.fromStops).map((leg) => this.data.snaps.edge[leg.layer]!);
     if (edges.length === 0) return 0;
     let unlinked = 0;

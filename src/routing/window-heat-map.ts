@@ -26,7 +26,7 @@
 import { stopSnap } from '../model/stop-snaps.js';
 import { LINK_RADIUS_M, projectX, projectY, snapPoint } from '../model/street-graph.js';
 import { BoxBuilder, type Grid } from './grid.js';
-import { endLegs, offsetSeedDs, type HeatMapEngine, type HeatMapQuery, type ModeLeg } from './heat-map.js';
+import { endLegs, offsetSeedDs, type DepartureWindow, type HeatMapEngine, type HeatMapQuery, type HeatMapResult, type ModeLeg } from './heat-map.js';
 import type { CellLinkTable } from './raster.js';
 import { StreetSearch } from './street-search.js';
 import type { Layer } from '../model/street-layers.js';
@@ -38,19 +38,13 @@ export const MAX_CHANGES = 16_000_000;
 
 export class WindowBudgetError extends Error {}
 
-export interface WindowRequest {
-  /** departures: max(1, floor(window / WINDOW_STEP_SEC)) */
-  windowSec: number;
-  /** 1 to 99, ascending */
-  percentiles: number[];
-}
 
-export interface WindowResult {
-  grid: Grid;
-  /** per percentile, R × R whole seconds, -1 for null; views on scratch memory valid until the next computation */
-  seconds: Int32Array[];
-  /** the departures computed */
-  minutes: number;
+/**
+ * How many single maps' time budget a window's map gets: one, plus one per six minutes of window (a
+ * 60-minute window measured about ten single maps' time; docs/api.md, "Departure windows").
+ */
+export function windowBudgetScale(windowSec: number): number {
+  return 1 + windowMinutes(windowSec) / 6;
 }
 
 /** The departures of a window of `windowSec` seconds. */
@@ -99,7 +93,8 @@ export class WindowEngine {
     this.edgeStamp = new Uint32Array(data.graph.edgeCount);
   }
 
-  compute(q: HeatMapQuery, w: WindowRequest): WindowResult {
+  /** The map of `q` over its window: `seconds` views on scratch memory valid until the next computation. */
+  compute(q: HeatMapQuery, w: DepartureWindow): HeatMapResult {
     const engine = this.engine;
     const { graph, snaps, stopLon, stopLat } = engine.data;
     if (q.maxDurationSec > engine.maxDurationSec || q.resolution > engine.maxResolution || w.windowSec > this.maxWindowSec) {
@@ -242,7 +237,20 @@ export class WindowEngine {
     const seconds = w.percentiles.map((_, p) => this.secondsFor(p).subarray(0, cells));
     const ranks = w.percentiles.map((p) => Math.max(1, Math.ceil((p / 100) * n)));
     for (let c = 0; c < cells; c++) this.selectPercentiles(c, n, T, ranks, seconds);
-    return { grid, seconds, minutes: n };
+    // the lowest percentile has the most cells with a value: nothing is reached when it has none
+    let reachedCells = 0;
+    for (let c = 0; c < cells; c++) if (seconds[0]![c]! >= 0) reachedCells++;
+    const vehicleStops: number[] = [];
+    for (let s = 0; s < this.stopCount; s++) if (this.stopRemaining[s]! >= 0) vehicleStops.push(s);
+    const unlinkedStops = engine.countUnlinked(legs, Uint32Array.from(vehicleStops), vehicleStops.length);
+    return {
+      grid,
+      seconds: seconds[w.selected]!,
+      reachedCells,
+      vehicleStops: vehicleStops.length,
+      unlinkedStops,
+      percentiles: w.percentiles.map((percentile, p) => ({ percentile, seconds: seconds[p]! })),
+    };
   }
 
   /** Cell c's value at minute k through `search` (a departure from minute k's instant): kept, with a change, when it improves. */

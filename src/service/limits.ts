@@ -14,5 +14,11 @@ export interface Limits {
 
 export const DEFAULT_LIMITS: Limits = { maxCount: 1000, maxResolution: 1000, maxDurationSec: 86400 };
 
+/**
+ * Longest departure window of a heat map or isochrone (`departure_window`), seconds: three hours,
+ * 180 departures (docs/api.md, "Departure windows").
+ */
+export const MAX_DEPARTURE_WINDOW_SEC = 10_800;
+
 /** The largest map a heat-map engine is sized for. */
 export type EngineLimits = Pick<Limits, 'maxDurationSec' | 'maxResolution'>;

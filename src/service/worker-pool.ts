@@ -53,10 +53,13 @@ export class WorkerPool {
     return this.inFlight;
   }
 
-  /** The module's answer to `task`; WorkUnavailable when the queue is full or the budget runs out. */
-  async run<Result>(task: unknown): Promise<Result> {
+  /**
+   * The module's answer to `task`; WorkUnavailable when the queue is full or the budget (times
+   * `budgetScale`, for a task known to be that many times larger) runs out.
+   */
+  async run<Result>(task: unknown, budgetScale = 1): Promise<Result> {
     if (this.inFlight >= this.capacity) throw new WorkUnavailable('queue_full', 1);
-    const signal = AbortSignal.timeout(this.budgetMs);
+    const signal = AbortSignal.timeout(this.budgetMs * budgetScale);
     this.inFlight++;
     try {
       return (await this.pool.run(task, { signal })) as Result;

@@ -39,6 +39,6 @@ export const heatMapsEndpoint: Endpoint<TargetOf<'heat_maps'>> = {
       }
     };
     const warnings = parameterWarnings(specs, target.info.pairs, bands);
-    return answerMap(ctx, target.coverageRef, { collection: 'heat_maps', params, maxDurationSec, ridesharing: heatMapRidesharing, format, warnings });
+    return answerMap(ctx, target.coverageRef, { collection: 'heat_maps', params, maxDurationSec, ridesharing: heatMapRidesharing, format, warnings, ...(params.percentile === undefined ? {} : { percentile: params.percentile }) });
   },
 };

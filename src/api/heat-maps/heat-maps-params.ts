@@ -2,7 +2,8 @@
 import { CURRENT_DATETIME, type ParamSpec, type ParamsOf } from '../params.js';
 import { type Limits } from '../../service/limits.js';
 import { FRESHNESS_LEVELS } from '../../ptref/freshness.js';
-import { heatMapNoCentre, heatMapNoMaxDuration, heatMapTwoCentres, isochroneNoDuration, isochroneTooManyBoundaries, MAX_BOUNDARIES } from '../errors.js';
+import { heatMapNoCentre, heatMapNoMaxDuration, heatMapTwoCentres, isochroneNoDuration, isochroneTooManyBoundaries, MAX_BOUNDARIES, MAX_PERCENTILES, tooManyPercentiles } from '../errors.js';
+import { MAX_DEPARTURE_WINDOW_SEC } from '../../service/limits.js';
 
 export const STREET_MODES = ['walking', 'bike', 'bss', 'car', 'car_no_park', 'ridesharing', 'taxi'] as const;
 export type StreetMode = (typeof STREET_MODES)[number];
@@ -90,6 +91,22 @@ export function mapParams() {
     { name: 'additional_time_after_first_section_taxi', kind: 'int', default: 0, description: 'Seconds added after a taxi leg from the centre.' },
     { name: 'additional_time_before_last_section_taxi', kind: 'int', default: 0, description: 'Seconds added before a taxi leg to the cells.' },
     CURRENT_DATETIME,
+    {
+      name: 'departure_window',
+      kind: 'uint',
+      default: 0,
+      max: MAX_DEPARTURE_WINDOW_SEC,
+      description: `Seconds of departures to summarise, one per minute from datetime (for an arrival map: deadlines, one per minute up to datetime), 0 to ${MAX_DEPARTURE_WINDOW_SEC}; 0: the single departure at datetime.`,
+    },
+    {
+      name: 'percentiles',
+      kind: 'uint',
+      array: true,
+      min: 1,
+      max: 99,
+      maxItems: { count: MAX_PERCENTILES, error: tooManyPercentiles },
+      description: `Percentiles of the travel time over the window's minutes, ascending, 1 to 99, at most ${MAX_PERCENTILES}; 50 when a window is given without them. One map (or one set of bands) per percentile.`,
+    },
   ] as const satisfies readonly ParamSpec[];
 }
 
@@ -144,6 +161,13 @@ export function heatMapParams(limits: Limits) {
         'json: Navitia\'s heat matrix; tiff: a GeoTIFF of the seconds (EPSG:4326); png: a coloured picture, unreachable cells transparent; geojson: the isochrone bands of boundary_duration[] (every 10 minutes by default).',
     },
     ...bandParams(limits),
+    {
+      name: 'percentile',
+      kind: 'uint',
+      min: 1,
+      max: 99,
+      description: "With a departure window, the percentile the png and geojson formats draw: one of percentiles[] (the first by default).",
+    },
   ] as const satisfies readonly ParamSpec[];
 }
 

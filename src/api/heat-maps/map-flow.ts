@@ -14,7 +14,7 @@ import { dayNumber } from '../../util/calendar.js';
 import { formatLocal } from '../../util/time-zones.js';
 import { parseDatetimeParam } from '../../util/api-datetime.js';
 import { resolveCoverage, type CoverageRef } from '../coverage/coverage-resolution.js';
-import { DETAILS, deadRegion, heatMapsQueueFull, invalidEntryPoint, noStreetNetwork, outOfProduction, type ApiError, type EngineEnvelope } from '../errors.js';
+import { DETAILS, deadRegion, heatMapsQueueFull, invalidEntryPoint, noStreetNetwork, outOfProduction, windowOutOfProduction, type ApiError, type EngineEnvelope } from '../errors.js';
 import { inCoverage, type Answer, type EndpointContext } from '../endpoint.js';
 import { isoDay } from '../time-words.js';
 import { requestNow, unknownParameters, type ParamSpec } from '../params.js';
@@ -24,6 +24,7 @@ import type { MapParams } from './heat-maps-params.js';
 import { placeJson, resolveCentre } from './map-centre.js';
 import { mapWarnings, type MapWindow } from './map-checks.js';
 import { buildQuery } from './map-query.js';
+import { departureWindow, lastDeparture } from './map-window.js';
 
 export type Direction = 'departure' | 'arrival';
 
@@ -37,6 +38,8 @@ export interface MapRequest {
   format(t0: number, direction: Direction, timeZone: string): MapFormat;
   /** what the endpoint found in its parameters to warn of (unknown parameters, dropped boundaries) */
   warnings: Warning[];
+  /** with a departure window, the percentile a one-band format draws (heat maps' `percentile`) */
+  percentile?: number;
 }
 
 const OSM_PUBLISHER = { id: 'osm', name: 'openstreetmap', url: 'https://www.openstreetmap.org/copyright', license: 'ODbL' };
@@ -60,8 +63,10 @@ export async function answerMap(ctx: EndpointContext, coverageRef: CoverageRef, 
     if (!inProduction(generation, t0, timeZone)) throw outOfProduction().withDetails(outsideProductionDetails(generation, t0, timeZone));
     if (centre.kind === 'unknown') throw unknownPlace();
     if (!generation.streets) throw noStreetNetwork();
+    const window = departureWindow(params, map.percentile);
+    if (window && !inProduction(generation, lastDeparture(window, t0, direction), timeZone)) throw windowOutOfProduction();
 
-    const query = buildQuery(params, generation, direction, centre, t0, map.maxDurationSec, boardSlackOf(coverage.config));
+    const query = { ...buildQuery(params, generation, direction, centre, t0, map.maxDurationSec, boardSlackOf(coverage.config)), window };
     const warnings = [...map.warnings, ...mapWarnings(generation, centre.lon, centre.lat, mapWindow(t0, map.maxDurationSec, direction, timeZone), query.transit)];
     const render: HeatMapRender = {
       placeKey: direction === 'departure' ? 'from' : 'to',

@@ -34,7 +34,7 @@ for (const [name, R, seed] of [
 ] as const) {
   test(`GeoTIFF, ${name}: geotiff.js reads the same values, size, box and georeferencing`, async () => {
     const { grid, seconds } = sample(R, MANNHEIM, seed);
-    const { image, band } = await readBack(writeGeoTiff(grid, seconds));
+    const { image, band } = await readBack(writeGeoTiff(grid, [{ seconds }]));
     assert.equal(image.getWidth(), R);
     assert.equal(image.getHeight(), R);
     // rows north to south, columns west to east
@@ -60,7 +60,7 @@ for (const [name, R, seed] of [
 test('GeoTIFF: a box that is not square keeps its own pixel size in each direction', async () => {
   const box = { minLon: 8.0, minLat: 49.0, maxLon: 8.5, maxLat: 49.1 };
   const { grid, seconds } = sample(10, box, 4);
-  const { image } = await readBack(writeGeoTiff(grid, seconds));
+  const { image } = await readBack(writeGeoTiff(grid, [{ seconds }]));
   const [dx, dy] = image.getResolution();
   assert.ok(Math.abs(dx! - 0.05) < 1e-12);
   assert.ok(Math.abs(dy! + 0.01) < 1e-12, 'north up: negative y resolution');
@@ -78,7 +78,7 @@ const gdalinfo = (() => {
 test('GeoTIFF: GDAL reads its size, georeferencing, EPSG:4326, nodata and statistics', { skip: gdalinfo || process.env['CI'] === 'true' ? false : 'gdalinfo is not installed (Debian gdal-bin)' }, () => {
   const { grid, seconds } = sample(50, MANNHEIM, 5);
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'navette-tiff-')), 'map.tif');
-  writeFileSync(file, writeGeoTiff(grid, seconds));
+  writeFileSync(file, writeGeoTiff(grid, [{ seconds }]));
   const info = JSON.parse(execFileSync('gdalinfo', ['-json', '-stats', file], { encoding: 'utf8' }));
   assert.deepEqual(info.size, [50, 50]);
   const [x0, dx, , y0, , dy] = info.geoTransform as number[];
