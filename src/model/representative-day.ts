@@ -8,8 +8,13 @@
  *   tripsOnDay[d - firstDay]   trips whose service runs on day d (Uint32Array, one entry a calendar day)
  *
  * The count is per service (its trips × its days), so the work is services × days, not trips × days.
+ *
+ * The hour the page opens at is chosen the same way: the hour of that day with the most departures
+ * (a feed may run only part of the day: Porto Alegre's buses, in the extract r5r ships, run from
+ * 12:30 to 16:00, so "08:00" would show trains alone).
  */
-import type { Timetable } from './timetable.js';
+import { SEC_PER_HOUR } from '../util/calendar.js';
+import { serviceRunsOn, type Timetable } from './timetable.js';
 
 /** Why a day was chosen: the page says it in words. */
 export type RepresentativeReason = 'today' | 'busiest_weekday' | 'no_service';
@@ -93,4 +98,49 @@ export function representativeDay(today: number, startDay: number, endDay: numbe
   if (busiest.day < 0) return { day: -1, reason: 'no_service', trips: 0 };
   if (startDay >= 0 && today >= startDay && today <= endDay) return { day: today, reason: 'today', trips: tripsToday };
   return { day: busiest.day, reason: 'busiest_weekday', trips: busiest.trips };
+}
+
+/** The busiest hour of a day: its start (0 … 23) and the trips that leave in it; hour -1 when none leaves that day. */
+export interface BusiestHour {
+  hour: number;
+  departures: number;
+}
+
+/**
+ * The hour of day number `day` in which the most trips leave their first stop (a frequency-based trip
+ * counts each of its departures); ties go to the earlier hour. Departures after midnight of the
+ * service day (GTFS times past 24:00) belong to the next date and are left out. One pass over the
+ * trips, run when the day is chosen.
+ */
+export function busiestHour(tt: Timetable, day: number): BusiestHour {
+  const perHour = new Float64Array(24);
+  const { service, stopTimeOffset, frequencyOffset } = tt.trips;
+  const { departureSec } = tt.stopTimes;
+  const { startSec, endSec, headwaySec } = tt.frequencies;
+  for (let t = 0; t < service.length; t++) {
+    if (!serviceRunsOn(tt, service[t]!, day)) continue;
+    const first = stopTimeOffset[t]!;
+    if (stopTimeOffset[t + 1]! <= first) continue;
+    if (frequencyOffset[t + 1]! === frequencyOffset[t]!) {
+      const hour = Math.floor(departureSec[first]! / SEC_PER_HOUR);
+      if (hour >= 0 && hour < 24) perHour[hour]!++;
+      continue;
+    }
+    for (let f = frequencyOffset[t]!; f < frequencyOffset[t + 1]!; f++) addWindow(perHour, startSec[f]!, endSec[f]!, Math.max(1, headwaySec[f]!));
+  }
+  let hour = -1;
+  for (let h = 0; h < 24; h++) if (perHour[h]! > 0 && (hour < 0 || perHour[h]! > perHour[hour]!)) hour = h;
+  return { hour, departures: hour < 0 ? 0 : perHour[hour]! };
+}
+
+/** The departures start, start + headway, … before end, counted by hour (arithmetically: a window may hold thousands). */
+function addWindow(perHour: Float64Array, start: number, end: number, headway: number): void {
+  for (let h = Math.max(0, Math.floor(start / SEC_PER_HOUR)); h < 24 && h * SEC_PER_HOUR < end; h++) {
+    const from = Math.max(start, h * SEC_PER_HOUR);
+    const to = Math.min(end, (h + 1) * SEC_PER_HOUR);
+    // departures k with from <= start + k·headway < to
+    const firstK = Math.ceil((from - start) / headway);
+    const endK = Math.ceil((to - start) / headway);
+    if (endK > firstK) perHour[h]! += endK - firstK;
+  }
 }
