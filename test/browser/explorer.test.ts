@@ -100,7 +100,7 @@ test('the explorer: a heat map from a clicked point, its cells read by hovering,
     assert.ok(painted > 500, `painted cells: ${painted} of ${total}`);
     assert.ok(painted < total, 'a 20-minute map leaves cells unreached');
     const url = (await page.textContent('#request-url'))!;
-    assert.match(url, /^\/v1\/coverage\/demo\/heat_maps\?from=[\d.]+;[\d.]+&datetime=\d{8}T080000&max_duration=1200&/);
+    assert.match(url, /^\/v1\/coverage\/demo\/heat_maps\?from=[\d.]+;[\d.]+&datetime=\d{8}T\d\d0000&max_duration=1200&/);
     // the cell under the clicked point is reached in a few minutes at most
     await page.mouse.move(box.x + box.width / 2 + 2, box.y + box.height / 2 + 2);
     const readout = (await page.textContent('#cell-readout'))!;
@@ -124,14 +124,18 @@ test('the explorer: a heat map from a clicked point, its cells read by hovering,
     await page.click('.tab[data-tab="trips"]');
     await page.waitForSelector('#lines li', { timeout: 20_000 });
     await page.locator('#lines li').first().click();
-    await page.waitForSelector('#trips li', { timeout: 20_000 });
-    assert.match((await page.locator('#trips li').first().textContent())!, /^\d\d:\d\d /);
-    await page.locator('#trips li').first().click();
+    await page.waitForSelector('#trips li.trip', { timeout: 20_000 });
+    // trips under their direction, each labelled by where it goes
+    assert.match((await page.locator('#trips li').first().textContent())!, /^→ .+ \(\d+\)$/);
+    assert.match((await page.locator('#trips li.trip').first().textContent())!, /^\d\d:\d\d → ./);
+    await page.locator('#trips li.trip').first().click();
     await page.waitForSelector('#stop-times:not([hidden]) tbody tr', { timeout: 20_000 });
     const rows = await page.locator('#stop-times tbody tr').count();
     assert.ok(rows >= 2, `stop times: ${rows}`);
-    // no realtime source on the demo: every stop time is on time
-    assert.deepEqual(new Set(await page.locator('#stop-times tbody tr td:nth-child(4)').allTextContents()), new Set(['on time']));
+    // no realtime source on the demo: no realtime column, a note instead
+    assert.equal(await page.locator('#stop-times tbody tr td:nth-child(4)').count(), 0);
+    assert.equal(await page.isVisible('#realtime-head'), false);
+    assert.equal(await page.isVisible('#realtime-note'), true);
   });
 
   assert.deepEqual(outside, [], 'the page asks nothing of other hosts');
