@@ -38,7 +38,7 @@ const map = L.map('map', { preferCanvas: true, zoomControl: true, zoomSnap: 0.25
 map.createPane('basemap').style.zIndex = '250';
 const basemapRenderer = L.canvas({ padding: 0.2, pane: 'basemap' });
 const streetRenderer = L.canvas({ padding: 0.2 });
-// the chosen trip as SVG: its line can be found in the page (and is few elements)
+// the chosen trip and the stops at street zoom as SVG: a few hundred elements at most, each found in the page
 const tripRenderer = L.svg({ padding: 0.2 });
 
 function setStatus(text, isError = false, warnings = []) {
@@ -233,7 +233,16 @@ async function drawStops() {
     if (state.stopsLayer) state.stopsLayer.remove();
     state.stopsLayer = L.layerGroup(
       places.map((p) =>
-        L.circleMarker([Number(p.stop_point.coord.lat), Number(p.stop_point.coord.lon)], { radius: 3.5, color: '#1f3b57', weight: 1, fillColor: '#fff', fillOpacity: 1, bubblingMouseEvents: true }).bindTooltip(
+        L.circleMarker([Number(p.stop_point.coord.lat), Number(p.stop_point.coord.lon)], {
+          renderer: tripRenderer,
+          className: 'stop-dot',
+          radius: 3.5,
+          color: '#1f3b57',
+          weight: 1,
+          fillColor: '#fff',
+          fillOpacity: 1,
+          bubblingMouseEvents: true,
+        }).bindTooltip(
           p.name,
         ),
       ),
