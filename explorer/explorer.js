@@ -37,7 +37,6 @@ const map = L.map('map', { preferCanvas: true, zoomControl: true, zoomSnap: 0.25
 // the basemap under everything else (tiles are at 200, vectors at 400)
 map.createPane('basemap').style.zIndex = '250';
 const basemapRenderer = L.canvas({ padding: 0.2, pane: 'basemap' });
-const streetRenderer = L.canvas({ padding: 0.2 });
 // the chosen trip and the stops at street zoom as SVG: a few hundred elements at most, each found in the page
 const tripRenderer = L.svg({ padding: 0.2 });
 
@@ -97,8 +96,8 @@ const coverageBase = () => `/v1/coverage/${encodeURIComponent(state.region)}`;
 
 // ---- coverages and the background --------------------------------------------------------------
 
-async function loadCoverages() {
-  const { regions } = await api('/v1/coverage', false);
+async function loadCoverages(coveragesAnswer) {
+  const { regions } = await coveragesAnswer;
   const select = $('coverage');
   select.replaceChildren(...regions.map((r) => new Option(`${r.id}${r.name ? ` (${r.name})` : ''}`, r.id)));
   state.coverages = new Map(regions.map((r) => [r.id, r]));
@@ -119,6 +118,9 @@ async function chooseCoverage(region) {
   }
   $('draw').disabled = true;
   setStatus('Loading the coverage…');
+  // the streets asked for at once, beside the view: they are the first paint's long pole
+  const streetsAnswer = api(`${coverageBase()}/street_network`, false);
+  streetsAnswer.catch(() => {}); // awaited below; a failure is said there
   try {
     state.view = await api(`/explorer/coverage/${encodeURIComponent(region)}/view.json`, false);
   } catch (e) {
@@ -133,21 +135,109 @@ async function chooseCoverage(region) {
   showCoverageNote();
   setCredits();
   $('realtime-note').hidden = Boolean(state.view?.realtime);
-  loadBasemap(region);
   try {
-    const streets = await api(`${coverageBase()}/street_network`, false);
-    state.streetsLayer = L.geoJSON(streets, {
-      renderer: streetRenderer,
-      interactive: false,
-      style: (f) => (f.properties.kind === 'road' ? { color: '#8a8f96', weight: 1.2, opacity: 0.8 } : { color: '#b5b9be', weight: 0.8, opacity: 0.8, dashArray: '2 3' }),
-    }).addTo(map);
-    if (!bounds && streets.features.some((f) => f.geometry.coordinates.length > 0)) map.fitBounds(state.streetsLayer.getBounds());
+    const streets = await streetsAnswer;
+    if (region !== state.region) return;
+    state.streetsLayer = new StreetLines(streets, STREET_STYLE, { padding: 0.2 }).addTo(map);
+    const streetBounds = state.streetsLayer.getBounds();
+    if (!bounds && streetBounds) map.fitBounds(streetBounds);
+    // the first paint that shows the coverage (bench/explorer.ts reads it)
+    performance.mark('streets-drawn');
     setStatus('Search a stop or click the map to choose a place.');
   } catch (e) {
     setStatus(`Streets: ${e.message}`, true);
   }
+  // after the streets: the basemap's first making (a worker reading the extract) does not delay them
+  loadBasemap(region);
   drawStops();
   if ($('trips-panel').hidden === false) await loadLines();
+}
+
+/** Roads (open to cars) in grey, paths (walkers and cyclists only) lighter and dashed. */
+const STREET_STYLE = {
+  road: { color: '#8a8f96', weight: 1.2, opacity: 0.8, dash: [] },
+  path: { color: '#b5b9be', weight: 0.8, opacity: 0.8, dash: [2, 3] },
+};
+
+/**
+ * The street network drawn straight on a Leaflet canvas renderer from its coordinates, projected
+ * once: a city's 27,000 streets take a few milliseconds a redraw, where as Leaflet polylines they
+ * took a few hundred, the first paint's longest step. The renderer places, clears and zooms its
+ * canvas as it does for its paths, and draws them in `_draw` (Leaflet 1.9's, pinned): the lines are
+ * drawn there, after each move and zoom.
+ */
+const StreetLines = L.Canvas.extend({
+  initialize(collection, styles, options) {
+    L.Canvas.prototype.initialize.call(this, options);
+    this._styles = styles;
+    this._kinds = collection.features.map((f) => ({ kind: f.properties.kind, ...projectedLines(f.geometry.coordinates) }));
+  },
+
+  // the renderer draws its canvas (cleared) when added and after each update: the lines first
+  _draw() {
+    this._drawLines();
+    L.Canvas.prototype._draw.call(this);
+  },
+
+  /** The box of every street, or null when there is none. */
+  getBounds() {
+    const boxes = this._kinds.filter((k) => k.bounds);
+    return boxes.length === 0 ? null : boxes.reduce((all, k) => all.extend(k.bounds), L.latLngBounds(boxes[0].bounds.getSouthWest(), boxes[0].bounds.getNorthEast()));
+  },
+
+  _drawLines() {
+    const map = this._map;
+    const ctx = this._ctx;
+    // unit coordinates to the renderer's layer pixels, hoisted for the whole draw
+    const scale = map.options.crs.scale(map.getZoom());
+    const origin = map.getPixelOrigin();
+    for (const { kind, xy, starts } of this._kinds) {
+      const style = this._styles[kind];
+      if (!style) continue;
+      ctx.beginPath();
+      for (let l = 0; l + 1 < starts.length; l++) {
+        ctx.moveTo(xy[2 * starts[l]] * scale - origin.x, xy[2 * starts[l] + 1] * scale - origin.y);
+        for (let k = starts[l] + 1; k < starts[l + 1]; k++) ctx.lineTo(xy[2 * k] * scale - origin.x, xy[2 * k + 1] * scale - origin.y);
+      }
+      ctx.strokeStyle = style.color;
+      ctx.lineWidth = style.weight;
+      ctx.globalAlpha = style.opacity;
+      ctx.setLineDash(style.dash);
+      ctx.stroke();
+    }
+    ctx.globalAlpha = 1;
+    ctx.setLineDash([]);
+  },
+});
+
+/**
+ * A MultiLineString's lines as the map's projection at scale 1 (multiply by the zoom's scale for
+ * pixels), one flat array:  xy[2k], xy[2k + 1] point k;  points of line l: starts[l] … starts[l + 1].
+ */
+function projectedLines(lines) {
+  const crs = map.options.crs;
+  const unit = crs.scale(0);
+  let count = 0;
+  for (const line of lines) count += line.length;
+  const xy = new Float64Array(count * 2);
+  const starts = new Uint32Array(lines.length + 1);
+  let k = 0;
+  let [west, south, east, north] = [Infinity, Infinity, -Infinity, -Infinity];
+  lines.forEach((line, l) => {
+    starts[l] = k;
+    for (const [lon, lat] of line) {
+      const p = crs.latLngToPoint(L.latLng(lat, lon), 0);
+      xy[2 * k] = p.x / unit;
+      xy[2 * k + 1] = p.y / unit;
+      k++;
+      west = Math.min(west, lon);
+      east = Math.max(east, lon);
+      south = Math.min(south, lat);
+      north = Math.max(north, lat);
+    }
+  });
+  starts[lines.length] = k;
+  return { xy, starts, bounds: k > 0 ? L.latLngBounds([south, west], [north, east]) : null };
 }
 
 /** The credits of what is on screen: OpenStreetMap for the streets and basemap, each feed's publisher. */
@@ -668,6 +758,9 @@ function showTab(name) {
 }
 
 async function start() {
+  // both at once: the first paint waits for the coverage list, then the streets
+  const coveragesAnswer = api('/v1/coverage', false);
+  coveragesAnswer.catch(() => {}); // awaited in loadCoverages
   const settings = await api('/explorer/settings.json', false);
   RAMP = settings.colour_ramp;
   state.osmAttribution = settings.osm_attribution;
@@ -678,7 +771,7 @@ async function start() {
   $('place-search').addEventListener('input', (e) => searchPlaces(e.target.value));
   $('map-form').addEventListener('submit', draw);
   $('trips-day').addEventListener('change', () => $('trips').replaceChildren());
-  await loadCoverages();
+  await loadCoverages(coveragesAnswer);
   document.body.dataset.ready = 'true';
 }
 

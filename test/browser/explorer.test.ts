@@ -234,6 +234,9 @@ test('Porto Alegre: the first view shows the streets with their credits, a defau
         // from the first view's zoom (12.75) to street zoom (15 and more)
         for (let k = 0; k < 3; k++) await zoomBy(p, 'in');
         await p.waitForFunction(() => document.querySelectorAll('path.stop-dot').length > 20, null, { timeout: 20_000 });
+        // the streets drawn again at the new zoom, across the whole map in the city's middle
+        const { widthShare, heightShare } = await paintedStreetsBox(p);
+        assert.ok(widthShare > 0.9 && heightShare > 0.9, `streets span ${Math.round(widthShare * 100)}% × ${Math.round(heightShare * 100)}% of the map at street zoom`);
         await shot('2-stops-at-street-zoom');
         for (let k = 0; k < 3; k++) await zoomBy(p, 'out');
         await p.waitForFunction(() => document.querySelectorAll('path.stop-dot').length === 0, null, { timeout: 20_000 });

@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { chooseEncoding } from '../../maps/heat-map-render.js';
 import { basemapInWorker, type BasemapBody } from '../../service/basemap-build.js';
 import type { CoverageRegistry } from '../../service/coverage-registry.js';
+import type { Generation } from '../../service/generation.js';
 import type { StreetData } from '../../service/street-data.js';
 import { coverageUnavailable, httpError, unknownRegion } from '../errors.js';
 
@@ -22,25 +23,31 @@ export function registerBasemap(app: FastifyInstance, registry: CoverageRegistry
     const generation = coverage.generation;
     if (!generation) throw coverageUnavailable(coverage);
     reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding').type('application/geo+json');
-    const streets = generation.streets;
-    const osmPath = coverage.config.osm;
-    if (!streets || !osmPath) return reply.send(EMPTY);
-    let body = bodies.get(streets);
-    if (!body) {
-      body = basemapInWorker(osmPath);
-      bodies.set(streets, body);
-    }
+    const body = basemapBody(generation, coverage.config.osm);
+    if (!body) return reply.send(EMPTY);
     let made: BasemapBody;
     try {
       made = await body;
     } catch (e) {
-      bodies.delete(streets); // the next request tries again (the file may have been mid-write)
+      bodies.delete(generation.streets!); // the next request tries again (the file may have been mid-write)
       throw httpError(500, 'internal_error', `The basemap of ${coverage.id} could not be made: ${(e as Error).message}`);
     }
     // compressed once: the compression plugin leaves a body that has its encoding
     if (chooseEncoding(req.headers['accept-encoding']) === 'gzip') return reply.header('content-encoding', 'gzip').send(asBuffer(made.gzipped));
     return reply.send(asBuffer(made.json));
   });
+}
+
+/** The basemap of a generation's street network, made once (undefined without an extract). */
+export function basemapBody(generation: Generation, osmPath: string | undefined): Promise<BasemapBody> | undefined {
+  const streets = generation.streets;
+  if (!streets || !osmPath) return undefined;
+  let body = bodies.get(streets);
+  if (!body) {
+    body = basemapInWorker(osmPath);
+    bodies.set(streets, body);
+  }
+  return body;
 }
 
 /** A view of the bytes as a Buffer (no copy): a worker's Buffer arrives as a plain Uint8Array. */

@@ -16,7 +16,8 @@ import { RAMP_STOPS } from '../../formats/colour-ramp.js';
 import { MAX_BOUNDARIES } from '../errors.js';
 import { matches } from '../operations/http-cache.js';
 import type { CoverageRegistry } from '../../service/coverage-registry.js';
-import { registerBasemap } from './basemap-route.js';
+import { basemapBody, registerBasemap } from './basemap-route.js';
+import { streetNetworkBody } from '../coverage/street-network-endpoint.js';
 import { registerCoverageView } from './coverage-view.js';
 
 export interface ExplorerSettings {
@@ -93,4 +94,20 @@ export function registerExplorer(app: FastifyInstance, registry: CoverageRegistr
   for (const url of files.keys()) app.get(url, answer);
   registerCoverageView(app, registry);
   registerBasemap(app, registry);
+  makeAhead(registry);
+}
+
+/**
+ * The page's two heavy answers made as soon as a coverage's data is in, not at the first visit: the
+ * street lines (a quarter of a second for a city, in slices on this thread) and the basemap (a
+ * worker reading the extract again). Both are kept per street network, so a realtime update's new
+ * generation finds them made; a failure is left for the request to report.
+ */
+function makeAhead(registry: CoverageRegistry): void {
+  for (const coverage of registry.list()) {
+    coverage.onSwap((generation) => {
+      streetNetworkBody(generation).catch(() => {});
+      basemapBody(generation, coverage.config.osm)?.catch(() => {});
+    });
+  }
 }
