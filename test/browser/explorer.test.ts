@@ -245,6 +245,26 @@ test('Porto Alegre: the first view shows the streets with their credits, a defau
     );
 
     await step(
+      'poa search',
+      async () => {
+        // seven stop areas are named SENADOR SALGADO FILHO: each row says where it is and what stops there
+        await p.fill('#place-search', 'senador salgado filho');
+        await p.waitForFunction(() => {
+          const details = [...document.querySelectorAll('#place-results .place-detail')].map((d: any) => d.textContent);
+          return details.length >= 6 && details.every((d: string) => / · (lines? |no line)/.test(d));
+        }, null, { timeout: 20_000 });
+        const rows = await p.locator('#place-results li').allTextContents();
+        const same = rows.filter((r) => r.startsWith('SENADOR SALGADO FILHO · stop area'));
+        assert.ok(same.length >= 6, rows.join('\n'));
+        assert.equal(new Set(same).size, same.length, `rows told apart:\n${same.join('\n')}`);
+        for (const row of same) assert.match(row, /\d+(\.\d+)? k?m from the map's centre · lines? [\w, ]+$/);
+        await shot('2b-search');
+        await p.fill('#place-search', '');
+      },
+      () => p,
+    );
+
+    await step(
       'poa heat map',
       async () => {
         const box = (await p.locator('#map').boundingBox())!;
@@ -314,6 +334,13 @@ test('Porto Alegre: the first view shows the streets with their credits, a defau
         const line = (await p.locator('path.trip-line').boundingBox())!;
         assert.ok(line.width > 100 && line.height > 100, `the trip's line spans ${line.width} × ${line.height} px`);
         await shot('4-trip');
+        // a day without the line's service: the page says it in words, not the engine's
+        await p.fill('#trips-day', '2019-03-01');
+        await p.locator('#lines li', { hasText: '2441' }).first().click();
+        await p.waitForFunction(() => document.getElementById('status').classList.contains('error'), null, { timeout: 20_000 });
+        const said = (await p.textContent('#status'))!;
+        assert.doesNotMatch(said, /ptref|Filters/, said);
+        assert.equal(await p.locator('#trips li').count(), 0);
       },
       () => p,
     );
