@@ -498,7 +498,11 @@ async function draw(event) {
     if (view === 'heat_maps') {
       const reached = drawHeatMap(body.heat_maps[0].heat_matrix, maxDuration);
       if (reached > 0) setStatus(`${reached.toLocaleString('en')} cells reached within ${minutes} min. Hover the map to read a cell.`, false, warnings);
-      else setStatus(`Nothing reached within ${minutes} min from this place.`, true, warnings);
+      else {
+        // no legend over an empty map: there is nothing it would explain
+        $('legend').hidden = true;
+        setStatus(`Nothing reached within ${minutes} min from this place.`, true, warnings);
+      }
     } else {
       drawIsochrones(body.isochrones, maxDuration);
       const drawn = body.isochrones.filter((iso) => iso.geojson?.coordinates?.length > 0).length;

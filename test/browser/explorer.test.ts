@@ -361,6 +361,7 @@ test('Porto Alegre: the first view shows the streets with their credits, a defau
         await p.waitForFunction(() => !/Computing/.test(document.getElementById('status').textContent), null, { timeout: 60_000 });
         const status = (await p.textContent('#status'))!;
         assert.doesNotMatch(status, /Hover the map/);
+        assert.equal(await p.isVisible('#legend'), false);
         assert.equal(await p.getAttribute('#status', 'class'), 'error', status);
         await shot('5-empty-map');
       },
