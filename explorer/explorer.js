@@ -7,14 +7,74 @@ const $ = (id) => document.getElementById(id);
 let RAMP = [];
 const ISOCHRONE_STEP_SEC = 600;
 
-const state = { maxBoundaries: 1, coverages: new Map(), region: null, coverage: null, place: null, heat: null, heatLayer: null, isochroneLayer: null, marker: null, streetsLayer: null };
+/** Stops are drawn from this zoom on (street level: a few hundred of them on screen at most). */
+const STOPS_MIN_ZOOM = 15;
+/** The most stops asked for around the map's centre, and the widest radius, metres. */
+const STOPS_MAX_COUNT = 300;
+const STOPS_MAX_RADIUS_M = 2000;
 
-const map = L.map('map', { preferCanvas: true, zoomControl: true }).setView([48.85, 2.35], 12);
-const streetRenderer = L.canvas({ padding: 0.2 });
+const state = {
+  maxBoundaries: 1,
+  osmAttribution: '',
+  coverages: new Map(),
+  region: null,
+  coverage: null,
+  view: null,
+  place: null,
+  heat: null,
+  heatLayer: null,
+  isochroneLayer: null,
+  marker: null,
+  streetsLayer: null,
+  basemapLayer: null,
+  stopsLayer: null,
+  tripLayer: null,
+  credits: [],
+};
 
-function setStatus(text, isError = false) {
+// quarter zoom steps: a coverage's box fills the map rather than a half of it
+const map = L.map('map', { preferCanvas: true, zoomControl: true, zoomSnap: 0.25 }).setView([48.85, 2.35], 12);
+// the basemap under everything else (tiles are at 200, vectors at 400)
+map.createPane('basemap').style.zIndex = '250';
+const basemapRenderer = L.canvas({ padding: 0.2, pane: 'basemap' });
+// the chosen trip and the stops at street zoom as SVG: a few hundred elements at most, each found in the page
+const tripRenderer = L.svg({ padding: 0.2 });
+
+function setStatus(text, isError = false, warnings = []) {
   $('status').textContent = text;
   $('status').classList.toggle('error', isError);
+  $('warnings').replaceChildren(
+    ...warnings.map((w) => {
+      const li = document.createElement('li');
+      li.textContent = w.message || w.id;
+      return li;
+    }),
+  );
+}
+
+/**
+ * Navette's and Navitia's terse engine messages in plain words, for servers that send no
+ * `error.details` (the server's own sentence, in the request's terms, is shown when there is one).
+ */
+const PLAIN_MESSAGES = [
+  [/^ptref : Filters: Unable to find object$/, 'Nothing found: the object is unknown here, or none matches on that day.'],
+  [/^The region (.*) doesn't exists$/, 'There is no coverage named $1.'],
+  [/^The service is loading data$/, 'The coverage is still loading its data: try again in a moment.'],
+  [/^The region (.*) is dead$/, 'The coverage $1 could not be loaded: its data is unavailable.'],
+  [/^date is not in data production period$/i, "That date is outside the coverage's production period."],
+  [/^no origin point$/i, 'The place is not on the street network nor near a stop.'],
+];
+
+function plainMessage(message) {
+  for (const [pattern, words] of PLAIN_MESSAGES) if (pattern.test(message)) return message.replace(pattern, words);
+  return message;
+}
+
+/** The sentence a person reads for an API error body. */
+function errorText(body, status) {
+  if (body?.error?.details) return body.error.details;
+  const message = body?.error?.message ?? body?.message ?? `HTTP ${status}`;
+  return plainMessage(message);
 }
 
 /** GET an API path; the URL is shown under the form; Navitia's error bodies become readable messages. */
@@ -25,20 +85,19 @@ async function api(path, show = true) {
     $('request-url').href = url.href;
   }
   const res = await fetch(url);
-  const body = await res.json();
-  if (!res.ok || body.error) {
-    const message = body.error?.message ?? body.message ?? `HTTP ${res.status}`;
-    throw new Error(message);
-  }
+  const body = await res.json().catch(() => null);
+  if (!res.ok || !body || body.error) throw new Error(errorText(body, res.status));
   return body;
 }
+
+const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const coverageBase = () => `/v1/coverage/${encodeURIComponent(state.region)}`;
 
 // ---- coverages and the background --------------------------------------------------------------
 
-async function loadCoverages() {
-  const { regions } = await api('/v1/coverage', false);
+async function loadCoverages(coveragesAnswer) {
+  const { regions } = await coveragesAnswer;
   const select = $('coverage');
   select.replaceChildren(...regions.map((r) => new Option(`${r.id}${r.name ? ` (${r.name})` : ''}`, r.id)));
   state.coverages = new Map(regions.map((r) => [r.id, r]));
@@ -52,26 +111,237 @@ async function chooseCoverage(region) {
   state.coverage = state.coverages.get(region);
   clearPlace();
   clearDrawings();
-  const bounds = wktBounds(state.coverage.shape);
+  clearTrip();
+  for (const key of ['streetsLayer', 'basemapLayer', 'stopsLayer']) {
+    if (state[key]) state[key].remove();
+    state[key] = null;
+  }
+  $('draw').disabled = true;
+  setStatus('Loading the coverage…');
+  // the streets asked for at once, beside the view: they are the first paint's long pole
+  const streetsAnswer = api(`${coverageBase()}/street_network`, false);
+  streetsAnswer.catch(() => {}); // awaited below; a failure is said there
+  try {
+    state.view = await api(`/explorer/coverage/${encodeURIComponent(region)}/view.json`, false);
+  } catch (e) {
+    state.view = null;
+    setStatus(`Coverage: ${e.message}`, true);
+  }
+  // where the streets and the stops overlap, else the coverage's shape
+  const box = state.view?.view_box;
+  const bounds = box ? L.latLngBounds([box[1], box[0]], [box[3], box[2]]) : wktBounds(state.coverage.shape);
   if (bounds) map.fitBounds(bounds);
   setDefaultDatetime();
-  $('draw').disabled = true;
-  setStatus('Loading the streets…');
-  if (state.streetsLayer) state.streetsLayer.remove();
+  showCoverageNote();
+  setCredits();
+  $('realtime-note').hidden = Boolean(state.view?.realtime);
   try {
-    const streets = await api(`${coverageBase()}/street_network`, false);
-    state.streetsLayer = L.geoJSON(streets, {
-      renderer: streetRenderer,
-      interactive: false,
-      style: (f) => (f.properties.kind === 'road' ? { color: '#8a8f96', weight: 1.2, opacity: 0.8 } : { color: '#b5b9be', weight: 0.8, opacity: 0.8, dashArray: '2 3' }),
-    }).addTo(map);
-    if (!bounds && streets.features.some((f) => f.geometry.coordinates.length > 0)) map.fitBounds(state.streetsLayer.getBounds());
+    const streets = await streetsAnswer;
+    if (region !== state.region) return;
+    state.streetsLayer = new StreetLines(streets, STREET_STYLE, { padding: 0.2 }).addTo(map);
+    const streetBounds = state.streetsLayer.getBounds();
+    if (!bounds && streetBounds) map.fitBounds(streetBounds);
+    // the first paint that shows the coverage (bench/explorer.ts reads it)
+    performance.mark('streets-drawn');
     setStatus('Search a stop or click the map to choose a place.');
   } catch (e) {
     setStatus(`Streets: ${e.message}`, true);
   }
+  // after the streets: the basemap's first making (a worker reading the extract) does not delay them
+  loadBasemap(region);
+  drawStops();
   if ($('trips-panel').hidden === false) await loadLines();
 }
+
+/** Roads (open to cars) in grey, paths (walkers and cyclists only) lighter and dashed. */
+const STREET_STYLE = {
+  road: { color: '#8a8f96', weight: 1.2, opacity: 0.8, dash: [] },
+  path: { color: '#b5b9be', weight: 0.8, opacity: 0.8, dash: [2, 3] },
+};
+
+/**
+ * The street network drawn straight on a Leaflet canvas renderer from its coordinates, projected
+ * once: a city's 27,000 streets take a few milliseconds a redraw, where as Leaflet polylines they
+ * took a few hundred, the first paint's longest step. The renderer places, clears and zooms its
+ * canvas as it does for its paths, and draws them in `_draw` (Leaflet 1.9's, pinned): the lines are
+ * drawn there, after each move and zoom.
+ */
+const StreetLines = L.Canvas.extend({
+  initialize(collection, styles, options) {
+    L.Canvas.prototype.initialize.call(this, options);
+    this._styles = styles;
+    this._kinds = collection.features.map((f) => ({ kind: f.properties.kind, ...projectedLines(f.geometry.coordinates) }));
+  },
+
+  // the renderer draws its canvas (cleared) when added and after each update: the lines first
+  _draw() {
+    this._drawLines();
+    L.Canvas.prototype._draw.call(this);
+  },
+
+  /** The box of every street, or null when there is none. */
+  getBounds() {
+    const boxes = this._kinds.filter((k) => k.bounds);
+    return boxes.length === 0 ? null : boxes.reduce((all, k) => all.extend(k.bounds), L.latLngBounds(boxes[0].bounds.getSouthWest(), boxes[0].bounds.getNorthEast()));
+  },
+
+  _drawLines() {
+    const map = this._map;
+    const ctx = this._ctx;
+    // unit coordinates to the renderer's layer pixels, hoisted for the whole draw
+    const scale = map.options.crs.scale(map.getZoom());
+    const origin = map.getPixelOrigin();
+    for (const { kind, xy, starts } of this._kinds) {
+      const style = this._styles[kind];
+      if (!style) continue;
+      ctx.beginPath();
+      for (let l = 0; l + 1 < starts.length; l++) {
+        ctx.moveTo(xy[2 * starts[l]] * scale - origin.x, xy[2 * starts[l] + 1] * scale - origin.y);
+        for (let k = starts[l] + 1; k < starts[l + 1]; k++) ctx.lineTo(xy[2 * k] * scale - origin.x, xy[2 * k + 1] * scale - origin.y);
+      }
+      ctx.strokeStyle = style.color;
+      ctx.lineWidth = style.weight;
+      ctx.globalAlpha = style.opacity;
+      ctx.setLineDash(style.dash);
+      ctx.stroke();
+    }
+    ctx.globalAlpha = 1;
+    ctx.setLineDash([]);
+  },
+});
+
+/**
+ * A MultiLineString's lines as the map's projection at scale 1 (multiply by the zoom's scale for
+ * pixels), one flat array:  xy[2k], xy[2k + 1] point k;  points of line l: starts[l] … starts[l + 1].
+ */
+function projectedLines(lines) {
+  const crs = map.options.crs;
+  const unit = crs.scale(0);
+  let count = 0;
+  for (const line of lines) count += line.length;
+  const xy = new Float64Array(count * 2);
+  const starts = new Uint32Array(lines.length + 1);
+  let k = 0;
+  let [west, south, east, north] = [Infinity, Infinity, -Infinity, -Infinity];
+  lines.forEach((line, l) => {
+    starts[l] = k;
+    for (const [lon, lat] of line) {
+      const p = crs.latLngToPoint(L.latLng(lat, lon), 0);
+      xy[2 * k] = p.x / unit;
+      xy[2 * k + 1] = p.y / unit;
+      k++;
+      west = Math.min(west, lon);
+      east = Math.max(east, lon);
+      south = Math.min(south, lat);
+      north = Math.max(north, lat);
+    }
+  });
+  starts[lines.length] = k;
+  return { xy, starts, bounds: k > 0 ? L.latLngBounds([south, west], [north, east]) : null };
+}
+
+/** The credits of what is on screen: OpenStreetMap for the streets and basemap, each feed's publisher. */
+function setCredits() {
+  for (const credit of state.credits) map.attributionControl.removeAttribution(credit);
+  const credits = [];
+  if (state.view?.streets_from_osm) credits.push(state.osmAttribution);
+  for (const p of state.view?.feed_publishers ?? []) {
+    const name = escapeHtml(p.name);
+    credits.push(`Transit data: ${p.url ? `<a href="${escapeHtml(p.url)}">${name}</a>` : name}${p.license ? ` (${escapeHtml(p.license)})` : ''}`);
+  }
+  for (const credit of credits) map.attributionControl.addAttribution(credit);
+  state.credits = credits;
+}
+
+/** The production period and why the page opens on its day. */
+function showCoverageNote() {
+  const view = state.view;
+  const note = $('coverage-note');
+  if (!view || !view.production_period) {
+    note.textContent = view ? 'No trip runs on any day of this coverage.' : '';
+    return;
+  }
+  const { start, end } = view.production_period;
+  const chosen = view.representative_day;
+  const why =
+    chosen.reason === 'today'
+      ? `today, inside the period (${chosen.trips.toLocaleString('en')} trips)`
+      : `the busiest ${chosen.busiest_weekday} of the period (${chosen.trips.toLocaleString('en')} trips), since today (${longDate(view.today)}) is outside it`;
+  const at = chosen.hour === null ? '' : ` At ${String(chosen.hour).padStart(2, '0')}:00, the hour with the most departures that day (${chosen.departures.toLocaleString('en')}).`;
+  note.textContent = `Production period ${longDate(start)} to ${longDate(end)}. Showing ${longDate(chosen.date, true)}: ${why}.${at}`;
+}
+
+/** 20190415 as "15 Apr 2019" (with the weekday: "Monday 15 Apr 2019"). */
+function longDate(yyyymmdd, withWeekday = false) {
+  const date = new Date(Date.UTC(Number(yyyymmdd.slice(0, 4)), Number(yyyymmdd.slice(4, 6)) - 1, Number(yyyymmdd.slice(6, 8))));
+  return date.toLocaleDateString('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric', ...(withWeekday ? { weekday: 'long' } : {}) });
+}
+
+// ---- the basemap: water, parks, railways and place names from the coverage's own extract -------
+
+const BASEMAP_STYLE = {
+  water: { stroke: false, fillColor: '#aad3df', fillOpacity: 1 },
+  park: { stroke: false, fillColor: '#cdebb0', fillOpacity: 0.9 },
+  rail: { color: '#999', weight: 1.5, dashArray: '6 3' },
+};
+
+async function loadBasemap(region) {
+  try {
+    const basemap = await api(`/explorer/coverage/${encodeURIComponent(region)}/basemap.geojson`, false);
+    if (region !== state.region) return;
+    state.basemapLayer = L.geoJSON(basemap, {
+      renderer: basemapRenderer,
+      interactive: false,
+      pane: 'basemap',
+      style: (f) => BASEMAP_STYLE[f.properties.kind] ?? {},
+      pointToLayer: (f, latlng) =>
+        L.marker(latlng, { pane: 'basemap', interactive: false, keyboard: false, icon: L.divIcon({ className: `place-label place-${f.properties.place}`, html: `<span>${escapeHtml(f.properties.name)}</span>`, iconSize: null }) }),
+    }).addTo(map);
+  } catch {
+    // no basemap: the streets alone are the background, as without an extract
+  }
+}
+
+// ---- stops at street zoom, from places_nearby around the map's centre -------------------------
+
+let stopsSerial = 0;
+async function drawStops() {
+  const serial = ++stopsSerial;
+  if (!state.region || map.getZoom() < STOPS_MIN_ZOOM) {
+    if (state.stopsLayer) state.stopsLayer.remove();
+    state.stopsLayer = null;
+    return;
+  }
+  const centre = map.getCenter();
+  const radius = Math.min(STOPS_MAX_RADIUS_M, Math.ceil(centre.distanceTo(map.getBounds().getNorthEast())));
+  try {
+    const { places_nearby: places = [] } = await api(
+      `${coverageBase()}/coord/${centre.lng.toFixed(6)};${centre.lat.toFixed(6)}/places_nearby?type[]=stop_point&distance=${radius}&count=${STOPS_MAX_COUNT}&depth=0`,
+      false,
+    );
+    if (serial !== stopsSerial) return;
+    if (state.stopsLayer) state.stopsLayer.remove();
+    state.stopsLayer = L.layerGroup(
+      places.map((p) =>
+        L.circleMarker([Number(p.stop_point.coord.lat), Number(p.stop_point.coord.lon)], {
+          renderer: tripRenderer,
+          className: 'stop-dot',
+          radius: 3.5,
+          color: '#1f3b57',
+          weight: 1,
+          fillColor: '#fff',
+          fillOpacity: 1,
+          bubblingMouseEvents: true,
+        }).bindTooltip(
+          p.name,
+        ),
+      ),
+    ).addTo(map);
+  } catch {
+    // stops are a help for reading the map, not a result: nothing to say when they fail
+  }
+}
+map.on('moveend', () => drawStops());
 
 /** The box of a coverage's WKT shape (MULTIPOLYGON of lon lat pairs), or null. */
 function wktBounds(wkt) {
@@ -83,14 +353,15 @@ function wktBounds(wkt) {
   return L.latLngBounds([Math.min(...lats), Math.min(...lons)], [Math.max(...lats), Math.max(...lons)]);
 }
 
-/** 08:00 on today's date inside the production period, else on its first day. */
+/** The coverage's representative day at its busiest hour (the server's choice: see the coverage note), else today at 08:00. */
 function setDefaultDatetime() {
-  const c = state.coverage;
   const today = new Date();
   const ymd = `${today.getFullYear()}${String(today.getMonth() + 1).padStart(2, '0')}${String(today.getDate()).padStart(2, '0')}`;
-  const day = c.start_production_date && (ymd < c.start_production_date || ymd > c.end_production_date) ? c.start_production_date : ymd;
+  const chosen = state.view?.representative_day;
+  const day = chosen?.date ?? ymd;
+  const hour = chosen?.hour ?? 8;
   const iso = `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6, 8)}`;
-  $('datetime').value = `${iso}T08:00`;
+  $('datetime').value = `${iso}T${String(hour).padStart(2, '0')}:00`;
   $('trips-day').value = iso;
 }
 
@@ -124,13 +395,27 @@ async function searchPlaces(text) {
   try {
     const { places = [] } = await api(`${coverageBase()}/places?q=${encodeURIComponent(text)}&type[]=stop_area&type[]=stop_point&count=10`);
     if (serial !== searchSerial) return;
+    const centre = map.getCenter();
     $('place-results').replaceChildren(
       ...places.map((p) => {
         const li = document.createElement('li');
         li.setAttribute('role', 'option');
-        li.textContent = `${p.name} · ${p.embedded_type.replace('_', ' ')}`;
-        const coord = p[p.embedded_type]?.coord;
-        li.addEventListener('click', () => choosePlace({ id: p.id, name: p.name, lon: Number(coord.lon), lat: Number(coord.lat) }));
+        const object = p[p.embedded_type];
+        const coord = object?.coord;
+        const lat = Number(coord.lat);
+        const lon = Number(coord.lon);
+        const title = document.createElement('span');
+        title.className = 'place-name';
+        title.textContent = `${p.name} · ${p.embedded_type.replace('_', ' ')}${object.platform_code ? ` · platform ${object.platform_code}` : ''}`;
+        // what tells two places of one name apart: where they are, and the lines that stop there
+        const detail = document.createElement('span');
+        detail.className = 'place-detail';
+        detail.textContent = `${formatDistance(centre.distanceTo([lat, lon]))} from the map's centre`;
+        li.append(title, detail);
+        linesAt(p.embedded_type, p.id).then((codes) => {
+          if (codes) detail.textContent += ` · ${codes}`;
+        });
+        li.addEventListener('click', () => choosePlace({ id: p.id, name: p.name, lon, lat }));
         return li;
       }),
     );
@@ -138,6 +423,24 @@ async function searchPlaces(text) {
     setStatus(`Search: ${e.message}`, true);
   }
 }
+
+/** The codes of the lines that stop at a stop area or point ("lines 2441, 2442"), kept per place. */
+const linesCache = new Map();
+function linesAt(type, id) {
+  const key = `${state.region}|${type}|${id}`;
+  if (!linesCache.has(key)) {
+    linesCache.set(
+      key,
+      api(`${coverageBase()}/${type}s/${encodeURIComponent(id)}/lines?depth=0&count=50`, false)
+        .then(({ lines = [] }) => (lines.length === 0 ? 'no line' : `line${lines.length > 1 ? 's' : ''} ${lines.map((l) => l.code || l.name || l.id).join(', ')}`))
+        .catch(() => ''),
+    );
+  }
+  return linesCache.get(key);
+}
+
+/** Metres to 10 m up to 10 km (places of one name often lie a street apart), then to 100 m. */
+const formatDistance = (metres) => (metres < 1000 ? `${Math.round(metres / 10) * 10} m` : `${(metres / 1000).toFixed(metres < 10_000 ? 2 : 1)} km`);
 
 map.on('click', (event) => {
   if ($('maps-panel').hidden) return;
@@ -190,9 +493,21 @@ async function draw(event) {
   try {
     const body = await api(path);
     clearDrawings();
-    if (view === 'heat_maps') drawHeatMap(body.heat_maps[0].heat_matrix, maxDuration);
-    else drawIsochrones(body.isochrones, maxDuration);
-    setStatus(view === 'heat_maps' ? 'Hover the map to read a cell.' : `${body.isochrones.length} bands.`);
+    const warnings = body.warnings ?? [];
+    const minutes = maxDuration / 60;
+    if (view === 'heat_maps') {
+      const reached = drawHeatMap(body.heat_maps[0].heat_matrix, maxDuration);
+      if (reached > 0) setStatus(`${reached.toLocaleString('en')} cells reached within ${minutes} min. Hover the map to read a cell.`, false, warnings);
+      else {
+        // no legend over an empty map: there is nothing it would explain
+        $('legend').hidden = true;
+        setStatus(`Nothing reached within ${minutes} min from this place.`, true, warnings);
+      }
+    } else {
+      drawIsochrones(body.isochrones, maxDuration);
+      const drawn = body.isochrones.filter((iso) => iso.geojson?.coordinates?.length > 0).length;
+      setStatus(drawn > 0 ? `${body.isochrones.length} bands.` : `Nothing reached within ${minutes} min from this place.`, drawn === 0, warnings);
+    }
   } catch (e) {
     setStatus(e.message, true);
   } finally {
@@ -209,8 +524,9 @@ function rampColour(fraction) {
   return c0.map((c, i) => Math.round(c + (c1[i] - c) * ((x - t0) / (t1 - t0))));
 }
 
-/** The heat matrix painted on a canvas, one pixel a cell, laid on the map over the grid's box. */
+/** The heat matrix painted on a canvas, one pixel a cell, laid on the map over the grid's box; the count of cells reached. */
 function drawHeatMap(matrix, maxDuration) {
+  let reached = 0;
   const columns = matrix.lines;
   const rows = matrix.line_headers;
   const canvas = document.createElement('canvas');
@@ -222,6 +538,7 @@ function drawHeatMap(matrix, maxDuration) {
   columns.forEach((column, i) => {
     column.duration.forEach((seconds, j) => {
       if (seconds === null) return;
+      reached++;
       const [r, g, b] = rampColour(seconds / maxDuration);
       const at = ((rows.length - 1 - j) * columns.length + i) * 4; // row 0 of the canvas is the north
       image.data.set([r, g, b, 255], at);
@@ -234,8 +551,10 @@ function drawHeatMap(matrix, maxDuration) {
   const east = columns[columns.length - 1].cell_lon.max_lon;
   // Leaflet's SVG overlay positions any element over a box; a canvas is one
   state.heatLayer = L.svgOverlay(canvas, [[south, west], [north, east]], { opacity: 0.7, className: 'heat-layer', interactive: false }).addTo(map);
-  state.heat = { matrix, south, north, west, east };
+  // an empty map has no cell to read: the readout stays silent over it
+  state.heat = reached > 0 ? { matrix, south, north, west, east } : null;
   showRampLegend(maxDuration);
+  return reached;
 }
 
 function showRampLegend(maxDuration) {
@@ -315,37 +634,75 @@ async function loadTrips(line) {
   $('trips-title').textContent = `Trips of ${line.code || line.name || line.id}`;
   $('stop-times').hidden = true;
   $('stop-times-title').hidden = true;
+  clearTrip();
   try {
-    // depth=2: each trip with its headsign, route and first departure (depth 1 is only {id, name})
+    // depth=2: each trip with its headsign, route and first and last stop times (depth 1 is only {id, name})
     const { trips = [] } = await api(`${coverageBase()}/lines/${encodeURIComponent(line.id)}/trips?since=${day}T000000&until=${day}T235959&depth=2&count=200`);
-    $('trips').replaceChildren(
-      ...trips.map((trip) => {
+    const rows = [];
+    for (const direction of byDirection(trips)) {
+      const heading = document.createElement('li');
+      heading.className = 'direction';
+      heading.textContent = `→ ${direction.label} (${direction.trips.length})`;
+      rows.push(heading);
+      for (const trip of direction.trips) {
         const li = document.createElement('li');
-        const departure = trip.first_stop_time?.departure_time ?? '';
-        li.textContent = `${formatTime(departure)} ${trip.headsign || trip.name}`;
-        li.addEventListener('click', () => loadStopTimes(trip));
-        return li;
-      }),
-    );
+        li.className = 'trip';
+        li.textContent = `${formatTime(trip.first_stop_time?.departure_time ?? '')} → ${direction.label}`;
+        li.title = trip.id;
+        li.addEventListener('click', () => loadStopTimes(trip, direction.label));
+        rows.push(li);
+      }
+    }
+    $('trips').replaceChildren(...rows);
     setStatus(`${trips.length} trips on ${$('trips-day').value}.`);
   } catch (e) {
+    $('trips').replaceChildren();
     setStatus(e.message, true);
   }
 }
 
-async function loadStopTimes(trip) {
+/**
+ * Trips grouped by direction (their route and direction_id), each group labelled by its headsign,
+ * else the name of its last stop, and ordered by first departure; groups in order of their first trip.
+ */
+function byDirection(trips) {
+  const groups = new Map();
+  for (const trip of trips) {
+    const key = `${trip.route?.id ?? ''}|${trip.route?.direction_id ?? ''}`;
+    if (!groups.has(key)) groups.set(key, { label: '', trips: [] });
+    groups.get(key).trips.push(trip);
+  }
+  const departure = (trip) => trip.first_stop_time?.departure_time ?? '';
+  const directions = [...groups.values()];
+  for (const d of directions) {
+    d.trips.sort((a, b) => departure(a).localeCompare(departure(b)));
+    const first = d.trips[0];
+    d.label = first.headsign || first.last_stop_time?.stop_point?.name || first.route?.name || first.name;
+  }
+  return directions.sort((a, b) => departure(a.trips[0]).localeCompare(departure(b.trips[0])));
+}
+
+function clearTrip() {
+  if (state.tripLayer) state.tripLayer.remove();
+  state.tripLayer = null;
+}
+
+async function loadStopTimes(trip, label) {
   const base = `${coverageBase()}/trips/${encodeURIComponent(trip.id)}/vehicle_journeys?depth=1`;
+  const withRealtime = Boolean(state.view?.realtime);
   try {
-    const planned = await api(`${base}&data_freshness=base_schedule`, false);
-    const live = await api(`${base}&data_freshness=realtime`).catch(() => ({ vehicle_journeys: [] }));
+    const planned = await api(`${base}&data_freshness=base_schedule`, !withRealtime);
+    const live = withRealtime ? await api(`${base}&data_freshness=realtime`).catch(() => ({ vehicle_journeys: [] })) : null;
     const journey = planned.vehicle_journeys[0];
-    const realtime = live.vehicle_journeys?.[0];
+    const realtime = live?.vehicle_journeys?.[0];
     const realtimeTimes = new Map((realtime?.stop_times ?? []).map((st) => [st.stop_point.id, st]));
+    $('realtime-head').hidden = !withRealtime;
     $('stop-times').tBodies[0].replaceChildren(
       ...journey.stop_times.map((st) => {
         const tr = document.createElement('tr');
-        const status = realtimeStatus(st, realtime, realtimeTimes.get(st.stop_point.id));
-        for (const [text, className] of [[st.stop_point.name, ''], [formatTime(st.arrival_time), ''], [formatTime(st.departure_time), ''], status]) {
+        const cells = [[st.stop_point.name, ''], [formatTime(st.arrival_time), ''], [formatTime(st.departure_time), '']];
+        if (withRealtime) cells.push(realtimeStatus(st, realtime, realtimeTimes.get(st.stop_point.id)));
+        for (const [text, className] of cells) {
           const td = document.createElement('td');
           td.textContent = text;
           if (className) td.className = className;
@@ -355,11 +712,31 @@ async function loadStopTimes(trip) {
       }),
     );
     $('stop-times-title').hidden = false;
-    $('stop-times-title').textContent = `Stop times of ${trip.headsign || trip.name} (${trip.id})`;
+    $('stop-times-title').textContent = `Stop times of ${formatTime(trip.first_stop_time?.departure_time ?? '')} → ${label} (${trip.id})`;
     $('stop-times').hidden = false;
+    drawTrip(journey, trip.line?.color);
   } catch (e) {
     setStatus(e.message, true);
   }
+}
+
+/** The trip on the map: a line through its stops in order, each stop a dot; the map moves to it. */
+function drawTrip(journey, colour) {
+  clearTrip();
+  const points = journey.stop_times.map((st) => st.stop_point.coord).filter((c) => c).map((c) => [Number(c.lat), Number(c.lon)]);
+  if (points.length === 0) return;
+  const stroke = colour ? `#${colour}` : '#1f3b57';
+  state.tripLayer = L.layerGroup([
+    L.polyline(points, { renderer: tripRenderer, color: stroke, weight: 4, opacity: 0.85, className: 'trip-line', interactive: false }),
+    ...journey.stop_times
+      .filter((st) => st.stop_point.coord)
+      .map((st) =>
+        L.circleMarker([Number(st.stop_point.coord.lat), Number(st.stop_point.coord.lon)], { renderer: tripRenderer, radius: 4, color: stroke, weight: 2, fillColor: '#fff', fillOpacity: 1, className: 'trip-stop' }).bindTooltip(
+          `${formatTime(st.departure_time)} ${st.stop_point.name}`,
+        ),
+      ),
+  ]).addTo(map);
+  map.fitBounds(L.latLngBounds(points), { padding: [30, 30], maxZoom: 16 });
 }
 
 /** What realtime says of a planned stop time: on time, a delay, skipped, or the whole trip cancelled. */
@@ -377,6 +754,7 @@ const formatTime = (hhmmss) => (hhmmss && hhmmss.length >= 4 ? `${hhmmss.slice(0
 // ---- wiring --------------------------------------------------------------------------------------
 
 function showTab(name) {
+  if (name !== 'trips') clearTrip();
   for (const tab of document.querySelectorAll('.tab')) tab.setAttribute('aria-selected', String(tab.dataset.tab === name));
   $('maps-panel').hidden = name !== 'maps';
   $('trips-panel').hidden = name !== 'trips';
@@ -384,8 +762,12 @@ function showTab(name) {
 }
 
 async function start() {
+  // both at once: the first paint waits for the coverage list, then the streets
+  const coveragesAnswer = api('/v1/coverage', false);
+  coveragesAnswer.catch(() => {}); // awaited in loadCoverages
   const settings = await api('/explorer/settings.json', false);
   RAMP = settings.colour_ramp;
+  state.osmAttribution = settings.osm_attribution;
   state.maxBoundaries = settings.max_boundaries;
   if (settings.tile_url) L.tileLayer(settings.tile_url, { attribution: settings.tile_attribution, maxZoom: 19 }).addTo(map);
   for (const tab of document.querySelectorAll('.tab')) tab.addEventListener('click', () => showTab(tab.dataset.tab));
@@ -393,7 +775,7 @@ async function start() {
   $('place-search').addEventListener('input', (e) => searchPlaces(e.target.value));
   $('map-form').addEventListener('submit', draw);
   $('trips-day').addEventListener('change', () => $('trips').replaceChildren());
-  await loadCoverages();
+  await loadCoverages(coveragesAnswer);
   document.body.dataset.ready = 'true';
 }
 

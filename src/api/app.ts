@@ -85,7 +85,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerCoverageRoutes(app, { registry, limits, heatMaps: app.operations.instrument(runner), cache: app.operations.cache, shard: options.shard });
   registerSchemaRoutes(app, limits);
   registerApiIndex(app);
-  registerExplorer(app, options.explorer);
+  registerExplorer(app, registry, options.explorer);
   return app;
 }
 

@@ -62,7 +62,7 @@ export function registerNotFound(app: FastifyInstance): void {
     if ([route.method].flat().includes('GET') && !/[*:]/.test(route.url)) getPaths.add(route.url);
   });
   app.setNotFoundHandler((req, reply) => {
-    const known = !ALLOWED_METHODS.includes(req.method) && isKnownPath(req, getPaths);
+    const known = !ALLOWED_METHODS.includes(req.method) && isKnownPath(app, req, getPaths);
     return sendError(reply, known ? methodNotAllowed() : notFoundRoute());
   });
 }
@@ -79,11 +79,13 @@ function hasBody(req: FastifyRequest): boolean {
 }
 
 /** Whether a GET route serves the request's path: one of `getPaths`, or a path of a coverage's endpoint. */
-function isKnownPath(req: FastifyRequest, getPaths: Set<string>): boolean {
+function isKnownPath(app: FastifyInstance, req: FastifyRequest, getPaths: Set<string>): boolean {
   const path = (req.raw.url ?? '').split('?')[0]!;
   // as the router reads it (ignoreDuplicateSlashes, ignoreTrailingSlash)
-  if (getPaths.has(path.replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1'))) return true;
-  if (!/^\/v1\/coverage(\/|$)/.test(path)) return false;
+  const normalized = path.replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1');
+  if (getPaths.has(normalized)) return true;
+  // a path a GET route with parameters serves (the explorer's per-coverage documents)
+  if (!/^\/v1\/coverage(\/|$)/.test(path)) return app.findRoute({ method: 'GET', url: normalized }) !== null;
   try {
     targetOf(req);
     return true;

@@ -8,6 +8,7 @@
  * into the runs on either side; runs of fewer than two nodes are dropped.
  */
 import { Growable } from '../model/growable.js';
+import { BasemapDraft, basemapKindOf, type OsmBasemap } from './basemap-draft.js';
 
 /** Way tags kept for the street graph. */
 export const KEPT_WAY_TAGS = [
@@ -64,6 +65,16 @@ export interface OsmExtract {
   wayNodes: Uint32Array;
   wayTags: Array<Record<string, string>>;
   stats: OsmStats;
+  /** water, parks, railways and places (basemap-draft.ts), when the reading asked for them */
+  basemap?: OsmBasemap;
+}
+
+/** What a reading keeps: the streets (the highway ways), the basemap, or both. */
+export interface OsmReadOptions {
+  /** keep the highway ways (default true) */
+  streets?: boolean;
+  /** keep the basemap's ways and places (default false) */
+  basemap?: boolean;
 }
 
 export class OsmExtractBuilder {
@@ -78,6 +89,23 @@ export class OsmExtractBuilder {
   private readonly otherRefs = new Growable(Float64Array, 1 << 12);
   private waysRead = 0;
   relationsRead = 0;
+  private readonly keepStreets: boolean;
+  private readonly basemap: BasemapDraft | undefined;
+
+  constructor(options: OsmReadOptions = {}) {
+    this.keepStreets = options.streets ?? true;
+    this.basemap = options.basemap ? new BasemapDraft() : undefined;
+  }
+
+  /** Whether the readers should decode nodes' tags and hand tagged nodes to `taggedNode` (only the basemap reads them). */
+  get wantsNodeTags(): boolean {
+    return this.basemap !== undefined;
+  }
+
+  /** A node that has tags (called besides `node`, only when `wantsNodeTags`). */
+  taggedNode(lon: number, lat: number, tags: Record<string, string>): void {
+    this.basemap?.node(lon, lat, tags);
+  }
 
   node(id: number, lon: number, lat: number): void {
     this.nodeId.push(id);
@@ -88,7 +116,11 @@ export class OsmExtractBuilder {
   /** A way with its node ids and all its tags (only highway ways are kept). */
   way(id: number, refs: ArrayLike<number>, tags: Record<string, string>): void {
     this.waysRead++;
-    if (tags['highway'] === undefined) {
+    if (this.basemap) {
+      const kind = basemapKindOf(tags);
+      if (kind >= 0) this.basemap.way(kind, refs);
+    }
+    if (tags['highway'] === undefined || !this.keepStreets) {
       for (let i = 0; i < refs.length; i++) this.otherRefs.push(refs[i]!);
       return;
     }
@@ -107,6 +139,7 @@ export class OsmExtractBuilder {
     const missingOtherRefs = this.countMissingOtherRefs(nodeIndex);
     this.otherRefs.clear();
     const nodes = this.usedNodeColumns(kept.usedNodes);
+    const basemap = this.basemap?.finish({ find: (id) => nodeIndex.find(id), lon: this.nodeLon.data, lat: this.nodeLat.data });
     return {
       nodeCount: kept.usedNodes.length,
       nodeIds: nodes.nodeIds,
@@ -127,6 +160,7 @@ export class OsmExtractBuilder {
         duplicateWays: duplicates,
         bbox: nodes.bbox,
       },
+      ...(basemap ? { basemap } : {}),
     };
   }
 

@@ -11,14 +11,14 @@
 import { readFile } from 'node:fs/promises';
 import { inflateSync } from 'node:zlib';
 import { PbfReader } from 'pbf';
-import { OsmExtractBuilder, type OsmExtract } from './osm-extract.js';
+import { OsmExtractBuilder, type OsmExtract, type OsmReadOptions } from './osm-extract.js';
 
 const SUPPORTED_FEATURES = new Set(['OsmSchema-V0.6', 'DenseNodes', 'HistoricalInformation']);
 const decoder = new TextDecoder();
 
-export async function readOsmPbf(file: string): Promise<OsmExtract> {
+export async function readOsmPbf(file: string, options: OsmReadOptions = {}): Promise<OsmExtract> {
   const bytes = await readFile(file);
-  const out = new OsmExtractBuilder();
+  const out = new OsmExtractBuilder(options);
   let offset = 0;
   let blobs = 0;
   while (offset < bytes.length) {
@@ -122,8 +122,8 @@ function readPrimitiveBlock(data: Uint8Array, out: OsmExtractBuilder): void {
     pbf.pos = start;
     pbf.readFields(
       (tag, _r, p) => {
-        if (tag === 2) readDense(p, out, lonOf, latOf);
-        else if (tag === 1) readNode(p, out, lonOf, latOf);
+        if (tag === 2) readDense(p, out, lonOf, latOf, block.strings);
+        else if (tag === 1) readNode(p, out, lonOf, latOf, block.strings);
         else if (tag === 3) readWay(p, out, block.strings);
         else if (tag === 4) {
           out.relationsRead++;
@@ -137,33 +137,62 @@ function readPrimitiveBlock(data: Uint8Array, out: OsmExtractBuilder): void {
   }
 }
 
-function readDense(p: PbfReader, out: OsmExtractBuilder, lonOf: (v: number) => number, latOf: (v: number) => number): void {
-  const d = { ids: [] as number[], lats: [] as number[], lons: [] as number[] };
+function readDense(p: PbfReader, out: OsmExtractBuilder, lonOf: (v: number) => number, latOf: (v: number) => number, strings: string[]): void {
+  const withTags = out.wantsNodeTags;
+  const d = { ids: [] as number[], lats: [] as number[], lons: [] as number[], keysVals: [] as number[] };
   p.readMessage((tag, r, q) => {
     if (tag === 1) q.readPackedSVarint(r.ids);
     else if (tag === 8) q.readPackedSVarint(r.lats);
     else if (tag === 9) q.readPackedSVarint(r.lons);
+    else if (tag === 10 && withTags) q.readPackedVarint(r.keysVals);
   }, d);
   if (d.lats.length !== d.ids.length || d.lons.length !== d.ids.length) throw new Error('dense nodes with unequal id, lat and lon counts');
   let id = 0;
   let lat = 0;
   let lon = 0;
+  // keys_vals: each node's key and value string indexes in turn, then a 0 (absent when no node has tags)
+  let kv = 0;
+  const keysVals = d.keysVals;
   for (let i = 0; i < d.ids.length; i++) {
     id += d.ids[i]!;
     lat += d.lats[i]!;
     lon += d.lons[i]!;
     out.node(id, lonOf(lon), latOf(lat));
+    if (kv >= keysVals.length || keysVals[kv] === 0) {
+      kv++;
+      continue;
+    }
+    const tags: Record<string, string> = {};
+    while (kv + 1 < keysVals.length && keysVals[kv] !== 0) {
+      tags[stringAt(strings, keysVals[kv]!, id)] = stringAt(strings, keysVals[kv + 1]!, id);
+      kv += 2;
+    }
+    kv++;
+    out.taggedNode(lonOf(lon), latOf(lat), tags);
   }
 }
 
-function readNode(p: PbfReader, out: OsmExtractBuilder, lonOf: (v: number) => number, latOf: (v: number) => number): void {
-  const n = { id: 0, lat: 0, lon: 0 };
+function stringAt(strings: string[], index: number, nodeId: number): string {
+  const s = strings[index];
+  if (s === undefined) throw new Error(`node ${nodeId} has a tag outside the string table`);
+  return s;
+}
+
+function readNode(p: PbfReader, out: OsmExtractBuilder, lonOf: (v: number) => number, latOf: (v: number) => number, strings: string[]): void {
+  const n = { id: 0, lat: 0, lon: 0, keys: [] as number[], vals: [] as number[] };
+  const withTags = out.wantsNodeTags;
   p.readMessage((tag, r, q) => {
     if (tag === 1) r.id = q.readSVarint();
     else if (tag === 8) r.lat = q.readSVarint();
     else if (tag === 9) r.lon = q.readSVarint();
+    else if (tag === 2 && withTags) q.readPackedVarint(r.keys);
+    else if (tag === 3 && withTags) q.readPackedVarint(r.vals);
   }, n);
   out.node(n.id, lonOf(n.lon), latOf(n.lat));
+  if (n.keys.length === 0) return;
+  const tags: Record<string, string> = {};
+  for (let i = 0; i < n.keys.length; i++) tags[stringAt(strings, n.keys[i]!, n.id)] = stringAt(strings, n.vals[i] ?? -1, n.id);
+  out.taggedNode(lonOf(n.lon), latOf(n.lat), tags);
 }
 
 function readWay(p: PbfReader, out: OsmExtractBuilder, strings: string[]): void {

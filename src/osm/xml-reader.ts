@@ -5,7 +5,7 @@
  * elements split across read chunks.
  */
 import { createReadStream } from 'node:fs';
-import { OsmExtractBuilder, type OsmExtract } from './osm-extract.js';
+import { OsmExtractBuilder, type OsmExtract, type OsmReadOptions } from './osm-extract.js';
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
@@ -26,8 +26,8 @@ function attributes(text: string): Record<string, string> {
   return out;
 }
 
-export async function readOsmXml(file: string, options: { highWaterMark?: number } = {}): Promise<OsmExtract> {
-  const parser = new OsmXmlParser(file);
+export async function readOsmXml(file: string, options: OsmReadOptions & { highWaterMark?: number } = {}): Promise<OsmExtract> {
+  const parser = new OsmXmlParser(file, new OsmExtractBuilder(options));
   const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: options.highWaterMark ?? 1 << 20 });
   for await (const chunk of stream as AsyncIterable<string>) parser.read(chunk);
   return parser.end();
@@ -45,14 +45,16 @@ interface OpenElement {
 
 /** The state of one file's reading: the tag cut by the end of the last chunk, the line, the open element. */
 class OsmXmlParser {
-  private readonly out = new OsmExtractBuilder();
   /** the start of a tag that the last chunk cut, read again with the next chunk */
   private pending = '';
   /** the line being read, for the errors */
   private line = 1;
   private current: OpenElement | null = null;
 
-  constructor(private readonly file: string) {}
+  constructor(
+    private readonly file: string,
+    private readonly out: OsmExtractBuilder,
+  ) {}
 
   /** Every whole tag of the pending text and `chunk` read; the last one, when cut, kept for the next chunk. */
   read(chunk: string): void {
@@ -147,8 +149,10 @@ class OsmXmlParser {
   /** The open element handed to the extract builder. */
   private closeElement(): void {
     const c = this.current!;
-    if (c.kind === 'node') this.out.node(c.id, c.lon, c.lat);
-    else if (c.kind === 'way') this.out.way(c.id, c.refs, c.tags);
+    if (c.kind === 'node') {
+      this.out.node(c.id, c.lon, c.lat);
+      if (this.out.wantsNodeTags && Object.keys(c.tags).length > 0) this.out.taggedNode(c.lon, c.lat, c.tags);
+    } else if (c.kind === 'way') this.out.way(c.id, c.refs, c.tags);
     else this.out.relationsRead++;
     this.current = null;
   }

@@ -19,8 +19,15 @@ export class Coverage implements LiveTarget {
   realtime: RealtimeUpdater | undefined;
   /** Its disruptions file, once it is read. */
   disruptionSource: DisruptionSource | undefined;
+  /** Called with each generation swapped in (after it is current): what is made ahead of the first request. */
+  private readonly swapListeners: ((generation: Generation) => void)[] = [];
 
   constructor(readonly config: CoverageConfig) {}
+
+  /** Call `listener` with every generation swapped in from now on (a listener must not throw). */
+  onSwap(listener: (generation: Generation) => void): void {
+    this.swapListeners.push(listener);
+  }
 
   get id(): string {
     return this.config.id;
@@ -42,6 +49,7 @@ export class Coverage implements LiveTarget {
     this.generation = generation;
     this.status = 'running';
     this.error = undefined;
+    for (const listener of this.swapListeners) listener(generation);
   }
 
   fail(error: string): void {

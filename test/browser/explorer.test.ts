@@ -1,8 +1,17 @@
 /**
  * The explorer in a real browser (Debian's Chromium, driven by playwright-core) against a real
- * `navette serve` of the demo town: the page loads with no outside request, a point clicked on the
- * map gives a heat map painted on the canvas and a readout of the cell under the pointer, the
- * isochrones are drawn as shapes, and the trips browser goes from a line to a trip's stop times.
+ * `navette serve`:
+ *
+ * - the demo town: the page loads with no outside request, a point clicked on the map gives a heat
+ *   map painted on the canvas and a readout of the cell under the pointer, the isochrones are drawn
+ *   as shapes, and the trips browser goes from a line to a trip's stop times;
+ * - Porto Alegre's two feeds and street extract (../shared/data), a planner's first look: the map
+ *   opens on the streets (they span most of it), OpenStreetMap and the bus feed's publisher are
+ *   credited, the page opens on a day and hour of bus service, so a heat map drawn with the
+ *   defaults reaches bus stops farther than walking could, a clicked trip is drawn on the map, and
+ *   an empty map says so rather than inviting a hover. Each step's screenshot is kept under the
+ *   system's temporary folder (the paths are printed).
+ *
  * On failure a screenshot is saved under the system's temporary folder (its path is printed).
  */
 import assert from 'node:assert/strict';
@@ -12,6 +21,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startServer, type RunningServer } from '../helpers/serve.js';
+import { SHARED_DATA, SHARED_DATA_MISSING, sharedDataRequired } from '../helpers/shared-data.js';
 
 // the callbacks given to page.evaluate run in the page, where the DOM is (the project compiles without its types)
 declare const document: any;
@@ -47,12 +57,12 @@ after(async () => {
 });
 
 /** Run a step; on failure keep a screenshot of the page and say where. */
-async function step(name: string, body: () => Promise<void>): Promise<void> {
+async function step(name: string, body: () => Promise<void>, on: () => Page = () => page): Promise<void> {
   try {
     await body();
   } catch (e) {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'navette-explorer-')), `${name.replace(/\W+/g, '-')}.png`);
-    await page.screenshot({ path: file }).catch(() => {});
+    await on().screenshot({ path: file }).catch(() => {});
     console.error(`explorer test: screenshot of the failed step "${name}" in ${file}`);
     throw e;
   }
@@ -100,7 +110,7 @@ test('the explorer: a heat map from a clicked point, its cells read by hovering,
     assert.ok(painted > 500, `painted cells: ${painted} of ${total}`);
     assert.ok(painted < total, 'a 20-minute map leaves cells unreached');
     const url = (await page.textContent('#request-url'))!;
-    assert.match(url, /^\/v1\/coverage\/demo\/heat_maps\?from=[\d.]+;[\d.]+&datetime=\d{8}T080000&max_duration=1200&/);
+    assert.match(url, /^\/v1\/coverage\/demo\/heat_maps\?from=[\d.]+;[\d.]+&datetime=\d{8}T\d\d0000&max_duration=1200&/);
     // the cell under the clicked point is reached in a few minutes at most
     await page.mouse.move(box.x + box.width / 2 + 2, box.y + box.height / 2 + 2);
     const readout = (await page.textContent('#cell-readout'))!;
@@ -124,16 +134,242 @@ test('the explorer: a heat map from a clicked point, its cells read by hovering,
     await page.click('.tab[data-tab="trips"]');
     await page.waitForSelector('#lines li', { timeout: 20_000 });
     await page.locator('#lines li').first().click();
-    await page.waitForSelector('#trips li', { timeout: 20_000 });
-    assert.match((await page.locator('#trips li').first().textContent())!, /^\d\d:\d\d /);
-    await page.locator('#trips li').first().click();
+    await page.waitForSelector('#trips li.trip', { timeout: 20_000 });
+    // trips under their direction, each labelled by where it goes
+    assert.match((await page.locator('#trips li').first().textContent())!, /^→ .+ \(\d+\)$/);
+    assert.match((await page.locator('#trips li.trip').first().textContent())!, /^\d\d:\d\d → ./);
+    await page.locator('#trips li.trip').first().click();
     await page.waitForSelector('#stop-times:not([hidden]) tbody tr', { timeout: 20_000 });
     const rows = await page.locator('#stop-times tbody tr').count();
     assert.ok(rows >= 2, `stop times: ${rows}`);
-    // no realtime source on the demo: every stop time is on time
-    assert.deepEqual(new Set(await page.locator('#stop-times tbody tr td:nth-child(4)').allTextContents()), new Set(['on time']));
+    // no realtime source on the demo: no realtime column, a note instead
+    assert.equal(await page.locator('#stop-times tbody tr td:nth-child(4)').count(), 0);
+    assert.equal(await page.isVisible('#realtime-head'), false);
+    assert.equal(await page.isVisible('#realtime-note'), true);
   });
 
   assert.deepEqual(outside, [], 'the page asks nothing of other hosts');
   assert.deepEqual(pageErrors, []);
+});
+
+// ---- Porto Alegre: a planner's first look at real data ---------------------------------------------
+
+const POA = path.join(SHARED_DATA, 'porto-alegre');
+const POA_SKIP = NO_BROWSER ?? (SHARED_DATA_MISSING && !sharedDataRequired() ? SHARED_DATA_MISSING : undefined);
+/** Walking 30 minutes at the default 1.12 m/s goes 2 km at most: a cell reached farther was reached by a vehicle. */
+const WALK_30_MIN_M = 30 * 60 * 1.12;
+
+/** The box, in page pixels, of the painted pixels of the map's vector canvases, and the map's own box. */
+const paintedStreetsBox = (p: Page) =>
+  p.evaluate(() => {
+    const mapBox = document.getElementById('map').getBoundingClientRect();
+    let box = { left: Infinity, top: Infinity, right: -Infinity, bottom: -Infinity };
+    for (const canvas of document.querySelectorAll('.leaflet-overlay-pane canvas')) {
+      const r = canvas.getBoundingClientRect();
+      const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+      const sx = r.width / canvas.width;
+      const sy = r.height / canvas.height;
+      for (let y = 0; y < canvas.height; y += 2) {
+        for (let x = 0; x < canvas.width; x += 2) {
+          if (data[(y * canvas.width + x) * 4 + 3] === 0) continue;
+          const px = r.left + x * sx;
+          const py = r.top + y * sy;
+          if (px < mapBox.left || px > mapBox.right || py < mapBox.top || py > mapBox.bottom) continue;
+          box = { left: Math.min(box.left, px), top: Math.min(box.top, py), right: Math.max(box.right, px), bottom: Math.max(box.bottom, py) };
+        }
+      }
+    }
+    return { widthShare: (box.right - box.left) / mapBox.width, heightShare: (box.bottom - box.top) / mapBox.height };
+  });
+
+/** One step of the zoom control, and the animation's end (a click during it is dropped). */
+async function zoomBy(p: Page, way: 'in' | 'out'): Promise<void> {
+  await p.click(`.leaflet-control-zoom-${way}`);
+  await p.waitForFunction(() => document.querySelector('.leaflet-zoom-anim') === null, null, { timeout: 5000 });
+  await p.waitForTimeout(300);
+}
+
+test('Porto Alegre: the first view shows the streets with their credits, a default heat map reaches bus stops, a clicked trip is drawn', { skip: POA_SKIP, timeout: 180_000 }, async () => {
+  const shots = mkdtempSync(path.join(tmpdir(), 'navette-explorer-poa-'));
+  const poa = await startServer(['--gtfs', path.join(POA, 'gtfs-eptc.zip'), '--gtfs', path.join(POA, 'gtfs-trensurb.zip'), '--osm', path.join(POA, 'osm.pbf'), '--id', 'poa']);
+  const p = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+  const errors: string[] = [];
+  p.on('pageerror', (e) => errors.push(e.message));
+  const shot = async (name: string) => {
+    const file = path.join(shots, `${name}.png`);
+    await p.screenshot({ path: file });
+    console.log(`explorer test: Porto Alegre, ${name}: ${file}`);
+  };
+  try {
+    await step(
+      'poa first view',
+      async () => {
+        await p.goto(`${new URL(poa.base).origin}/?coverage=poa`);
+        await p.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
+        // the bus feed runs from 2019-04-15, the rail feed from 2019-03-01: the page opens on a
+        // Monday of bus service, at the hour with the most departures (the buses of r5r's extract
+        // run in the early afternoon), and says why
+        assert.equal(await p.inputValue('#datetime'), '2019-04-15T13:00');
+        const note = (await p.textContent('#coverage-note'))!;
+        assert.match(note, /^Production period 1 Mar 2019 to 31 Dec 2019\. Showing Monday, 15 Apr 2019: the busiest Monday of the period/);
+        assert.match(note, /At 13:00, the hour with the most departures that day/);
+        // the streets span most of the map: it opens on them, not on the 63 km of the stops
+        await p.waitForFunction(() => document.querySelectorAll('.leaflet-overlay-pane canvas').length > 0);
+        const { widthShare, heightShare } = await paintedStreetsBox(p);
+        assert.ok(widthShare > 0.6 && heightShare > 0.6, `streets span ${Math.round(widthShare * 100)}% × ${Math.round(heightShare * 100)}% of the map`);
+        // OpenStreetMap credited beside the streets drawn from it, and the bus feed's publisher
+        const credits = p.locator('.leaflet-control-attribution');
+        assert.match((await credits.textContent())!, /© OpenStreetMap contributors/);
+        assert.equal(await credits.locator('a[href="https://www.openstreetmap.org/copyright"]').count(), 1);
+        assert.match((await credits.textContent())!, /Transit data: Empresa Publica de Transportes e Circulação/);
+        await shot('1-first-view');
+      },
+      () => p,
+    );
+
+    await step(
+      'poa stops at street zoom',
+      async () => {
+        assert.equal(await p.locator('path.stop-dot').count(), 0, 'no stop drawn at city zoom');
+        // from the first view's zoom (12.75) to street zoom (15 and more)
+        for (let k = 0; k < 3; k++) await zoomBy(p, 'in');
+        await p.waitForFunction(() => document.querySelectorAll('path.stop-dot').length > 20, null, { timeout: 20_000 });
+        // the streets drawn again at the new zoom, across the whole map in the city's middle
+        const { widthShare, heightShare } = await paintedStreetsBox(p);
+        assert.ok(widthShare > 0.9 && heightShare > 0.9, `streets span ${Math.round(widthShare * 100)}% × ${Math.round(heightShare * 100)}% of the map at street zoom`);
+        await shot('2-stops-at-street-zoom');
+        for (let k = 0; k < 3; k++) await zoomBy(p, 'out');
+        await p.waitForFunction(() => document.querySelectorAll('path.stop-dot').length === 0, null, { timeout: 20_000 });
+      },
+      () => p,
+    );
+
+    await step(
+      'poa search',
+      async () => {
+        // seven stop areas are named SENADOR SALGADO FILHO: each row says where it is and what stops there
+        await p.fill('#place-search', 'senador salgado filho');
+        await p.waitForFunction(() => {
+          const details = [...document.querySelectorAll('#place-results .place-detail')].map((d: any) => d.textContent);
+          return details.length >= 6 && details.every((d: string) => / · (lines? |no line)/.test(d));
+        }, null, { timeout: 20_000 });
+        const rows = await p.locator('#place-results li').allTextContents();
+        const same = rows.filter((r) => r.startsWith('SENADOR SALGADO FILHO · stop area'));
+        assert.ok(same.length >= 6, rows.join('\n'));
+        assert.equal(new Set(same).size, same.length, `rows told apart:\n${same.join('\n')}`);
+        for (const row of same) assert.match(row, /\d+(\.\d+)? k?m from the map's centre · lines? [\w, ]+$/);
+        await shot('2b-search');
+        await p.fill('#place-search', '');
+      },
+      () => p,
+    );
+
+    await step(
+      'poa heat map',
+      async () => {
+        const box = (await p.locator('#map').boundingBox())!;
+        await p.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+        await p.click('#draw');
+        await p.waitForSelector('#heat-canvas', { timeout: 60_000 });
+        assert.match((await p.textContent('#status'))!, /cells reached within 30 min\. Hover the map to read a cell\.$/);
+        const url = (await p.getAttribute('#request-url', 'href'))!;
+        assert.match(url, /heat_maps\?from=[-\d.]+;[-\d.]+&datetime=20190415T130000&max_duration=1800&/);
+        // the bus stops reached: those of the bus mode inside reached cells, and the farthest of them
+        const reach = await p.evaluate(async (heatUrl: string) => {
+          const heat: any = await (await fetch(heatUrl)).json();
+          const matrix = heat.heat_maps[0].heat_matrix;
+          const centre = new URL(heatUrl).searchParams.get('from')!.split(';').map(Number);
+          const base = heatUrl.slice(0, heatUrl.indexOf('/heat_maps'));
+          // every bus stop, a page of 1,000 at a time
+          const stops: any[] = [];
+          for (let page = 0; ; page++) {
+            const body: any = await (await fetch(`${base}/physical_modes/physical_mode:Bus/stop_points?count=1000&start_page=${page}&depth=0`)).json();
+            stops.push(...(body.stop_points ?? []));
+            if (!body.stop_points || body.stop_points.length < 1000) break;
+          }
+          let reached = 0;
+          let farthestM = 0;
+          for (const stop of stops) {
+            const lon = Number(stop.coord.lon);
+            const lat = Number(stop.coord.lat);
+            const i = matrix.lines.findIndex((l: any) => l.cell_lon.min_lon <= lon && lon < l.cell_lon.max_lon);
+            const j = matrix.line_headers.findIndex((h: any) => h.cell_lat.min_lat <= lat && lat < h.cell_lat.max_lat);
+            if (i < 0 || j < 0 || matrix.lines[i].duration[j] === null) continue;
+            reached++;
+            const dx = (lon - centre[0]!) * 111226 * Math.cos((lat * Math.PI) / 180);
+            const dy = (lat - centre[1]!) * 111226;
+            farthestM = Math.max(farthestM, Math.hypot(dx, dy));
+          }
+          return { reached, farthestM: Math.round(farthestM), total: stops.length };
+        }, url);
+        assert.ok(reach.reached >= 50, `bus stops reached: ${JSON.stringify(reach)}`);
+        assert.ok(reach.farthestM > WALK_30_MIN_M * 1.5, `the farthest bus stop reached lies ${reach.farthestM} m away: farther than walking goes`);
+        await shot('3-heat-map');
+      },
+      () => p,
+    );
+
+    await step(
+      'poa trip',
+      async () => {
+        await p.click('.tab[data-tab="trips"]');
+        await p.waitForSelector('#lines li', { timeout: 20_000 });
+        await p.locator('#lines li', { hasText: '2441' }).first().click();
+        await p.waitForSelector('#trips li.trip', { timeout: 20_000 });
+        // two directions, each headed by its last stop, each in departure order
+        const directions = await p.locator('#trips li.direction').allTextContents();
+        assert.deepEqual(directions, ['→ SANTA TEREZA DORMENIO (6)', '→ URUGUAI (5)']);
+        const times = (await p.locator('#trips li.trip').allTextContents()).map((t) => t.slice(0, 5));
+        assert.deepEqual(times.slice(0, 6), [...times.slice(0, 6)].sort());
+        assert.deepEqual(times.slice(6), [...times.slice(6)].sort());
+        await p.locator('#trips li.trip').first().click();
+        await p.waitForSelector('#stop-times:not([hidden]) tbody tr', { timeout: 20_000 });
+        // no realtime source: a note, no column
+        assert.equal(await p.isVisible('#realtime-note'), true);
+        assert.equal(await p.locator('#stop-times tbody tr td:nth-child(4)').count(), 0);
+        // the trip on the map: a line through its 45 stops
+        const stops = await p.locator('#stop-times tbody tr').count();
+        assert.equal(await p.locator('path.trip-line').count(), 1);
+        assert.equal(await p.locator('path.trip-stop').count(), stops);
+        const line = (await p.locator('path.trip-line').boundingBox())!;
+        assert.ok(line.width > 100 && line.height > 100, `the trip's line spans ${line.width} × ${line.height} px`);
+        await shot('4-trip');
+        // a day without the line's service: the page says it in words, not the engine's
+        await p.fill('#trips-day', '2019-03-01');
+        await p.locator('#lines li', { hasText: '2441' }).first().click();
+        await p.waitForFunction(() => document.getElementById('status').classList.contains('error'), null, { timeout: 20_000 });
+        const said = (await p.textContent('#status'))!;
+        assert.doesNotMatch(said, /ptref|Filters/, said);
+        assert.equal(await p.locator('#trips li').count(), 0);
+      },
+      () => p,
+    );
+
+    await step(
+      'poa empty map',
+      async () => {
+        await p.click('.tab[data-tab="maps"]');
+        // zoomed out from the trip, the map's bottom-left corner lies in the lake west of the
+        // extract, kilometres from any street
+        await zoomBy(p, 'out');
+        await zoomBy(p, 'out');
+        const box = (await p.locator('#map').boundingBox())!;
+        await p.mouse.click(box.x + 60, box.y + box.height - 60);
+        const [lon, lat] = (await p.textContent('#place-chosen'))!.match(/\((-?[\d.]+);(-?[\d.]+)\)/)!.slice(1).map(Number);
+        assert.ok(lon! < -51.27 && lat! > -30.2, `the corner clicked: ${lon};${lat}, west of the extract (-51.266)`);
+        await p.click('#draw');
+        await p.waitForFunction(() => !/Computing/.test(document.getElementById('status').textContent), null, { timeout: 60_000 });
+        const status = (await p.textContent('#status'))!;
+        assert.doesNotMatch(status, /Hover the map/);
+        assert.equal(await p.isVisible('#legend'), false);
+        assert.equal(await p.getAttribute('#status', 'class'), 'error', status);
+        await shot('5-empty-map');
+      },
+      () => p,
+    );
+    assert.deepEqual(errors, []);
+  } finally {
+    await p.close();
+    poa.process.kill();
+  }
 });

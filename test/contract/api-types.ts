@@ -2376,6 +2376,10 @@ export interface operations {
                 additional_time_after_first_section_taxi?: number;
                 /** @description Seconds added before a taxi leg to the cells. */
                 additional_time_before_last_section_taxi?: number;
+                /** @description Seconds of departures to summarise, one per minute from datetime (for an arrival map: deadlines, one per minute up to datetime), 0 to 10800; 0: the single departure at datetime. */
+                departure_window?: number;
+                /** @description Percentiles of the travel time over the window's minutes, ascending, 1 to 99, at most 5; 50 when a window is given without them. One map (or one set of bands) per percentile. */
+                "percentiles[]"?: number[];
                 /** @description Maximum duration of journeys in seconds from datetime (required, at most 86400). */
                 max_duration: number;
                 /** @description Sampling resolution: cells per side of the grid (1 to 1000). */
@@ -2386,6 +2390,8 @@ export interface operations {
                 "boundary_duration[]"?: number[];
                 /** @description Tolerance in metres of the simplification of the band outlines (10 by default; 0 keeps every vertex). */
                 simplify?: number;
+                /** @description With a departure window, the percentile the png and geojson formats draw: one of percentiles[] (the first by default). */
+                percentile?: number;
             };
             header?: never;
             path: {
@@ -2551,6 +2557,10 @@ export interface operations {
                 additional_time_after_first_section_taxi?: number;
                 /** @description Seconds added before a taxi leg to the cells. */
                 additional_time_before_last_section_taxi?: number;
+                /** @description Seconds of departures to summarise, one per minute from datetime (for an arrival map: deadlines, one per minute up to datetime), 0 to 10800; 0: the single departure at datetime. */
+                departure_window?: number;
+                /** @description Percentiles of the travel time over the window's minutes, ascending, 1 to 99, at most 5; 50 when a window is given without them. One map (or one set of bands) per percentile. */
+                "percentiles[]"?: number[];
                 /** @description Upper bound of the last band in seconds (at most 86400; the largest boundary_duration[] when absent). */
                 max_duration?: number;
                 /** @description Lower bound of the first band in seconds. */
@@ -3223,6 +3233,10 @@ export interface operations {
                 additional_time_after_first_section_taxi?: number;
                 /** @description Seconds added before a taxi leg to the cells. */
                 additional_time_before_last_section_taxi?: number;
+                /** @description Seconds of departures to summarise, one per minute from datetime (for an arrival map: deadlines, one per minute up to datetime), 0 to 10800; 0: the single departure at datetime. */
+                departure_window?: number;
+                /** @description Percentiles of the travel time over the window's minutes, ascending, 1 to 99, at most 5; 50 when a window is given without them. One map (or one set of bands) per percentile. */
+                "percentiles[]"?: number[];
                 /** @description Maximum duration of journeys in seconds from datetime (required, at most 86400). */
                 max_duration: number;
                 /** @description Sampling resolution: cells per side of the grid (1 to 1000). */
@@ -3233,6 +3247,8 @@ export interface operations {
                 "boundary_duration[]"?: number[];
                 /** @description Tolerance in metres of the simplification of the band outlines (10 by default; 0 keeps every vertex). */
                 simplify?: number;
+                /** @description With a departure window, the percentile the png and geojson formats draw: one of percentiles[] (the first by default). */
+                percentile?: number;
             };
             header?: never;
             path: {
@@ -3400,6 +3416,10 @@ export interface operations {
                 additional_time_after_first_section_taxi?: number;
                 /** @description Seconds added before a taxi leg to the cells. */
                 additional_time_before_last_section_taxi?: number;
+                /** @description Seconds of departures to summarise, one per minute from datetime (for an arrival map: deadlines, one per minute up to datetime), 0 to 10800; 0: the single departure at datetime. */
+                departure_window?: number;
+                /** @description Percentiles of the travel time over the window's minutes, ascending, 1 to 99, at most 5; 50 when a window is given without them. One map (or one set of bands) per percentile. */
+                "percentiles[]"?: number[];
                 /** @description Upper bound of the last band in seconds (at most 86400; the largest boundary_duration[] when absent). */
                 max_duration?: number;
                 /** @description Lower bound of the first band in seconds. */

@@ -15,6 +15,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RAMP_STOPS } from '../../formats/colour-ramp.js';
 import { MAX_BOUNDARIES } from '../errors.js';
 import { matches } from '../operations/http-cache.js';
+import type { CoverageRegistry } from '../../service/coverage-registry.js';
+import { basemapBody, registerBasemap } from './basemap-route.js';
+import { streetNetworkBody } from '../coverage/street-network-endpoint.js';
+import { registerCoverageView } from './coverage-view.js';
 
 export interface ExplorerSettings {
   /** a raster tile URL template (`https://tile.example/{z}/{x}/{y}.png`) drawn under the coverage's streets */
@@ -51,7 +55,7 @@ function staticFile(body: Buffer, type: string): StaticFile {
   return { body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };
 }
 
-export function registerExplorer(app: FastifyInstance, settings: ExplorerSettings = {}): void {
+export function registerExplorer(app: FastifyInstance, registry: CoverageRegistry, settings: ExplorerSettings = {}): void {
   const files = new Map<string, StaticFile>([
     ['/', file(PAGE_DIR, 'index.html')],
     ['/explorer/explorer.js', file(PAGE_DIR, 'explorer.js')],
@@ -68,6 +72,8 @@ export function registerExplorer(app: FastifyInstance, settings: ExplorerSetting
           JSON.stringify({
             tile_url: settings.tileUrl ?? null,
             tile_attribution: settings.tileUrl ? (settings.tileAttribution ?? OSM_ATTRIBUTION) : null,
+            // credited whenever OpenStreetMap's data is on screen (streets, basemap, a heat map over streets): the ODbL asks it
+            osm_attribution: OSM_ATTRIBUTION,
             // the heat map's colours, as the PNG format draws them: [position, [r, g, b]]
             colour_ramp: RAMP_STOPS.map(([t, r, g, b]) => [t, [r, g, b]]),
             // the most `boundary_duration[]` an isochrones request takes
@@ -86,4 +92,22 @@ export function registerExplorer(app: FastifyInstance, settings: ExplorerSetting
     return reply.type(f.type).send(f.body);
   };
   for (const url of files.keys()) app.get(url, answer);
+  registerCoverageView(app, registry);
+  registerBasemap(app, registry);
+  makeAhead(registry);
+}
+
+/**
+ * The page's two heavy answers made as soon as a coverage's data is in, not at the first visit: the
+ * street lines (a quarter of a second for a city, in slices on this thread) and the basemap (a
+ * worker reading the extract again). Both are kept per street network, so a realtime update's new
+ * generation finds them made; a failure is left for the request to report.
+ */
+function makeAhead(registry: CoverageRegistry): void {
+  for (const coverage of registry.list()) {
+    coverage.onSwap((generation) => {
+      streetNetworkBody(generation).catch(() => {});
+      basemapBody(generation, coverage.config.osm)?.catch(() => {});
+    });
+  }
 }

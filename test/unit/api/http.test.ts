@@ -155,7 +155,7 @@ test('/ serves the explorer page and its files, with validators', async () => {
   const again = await inject('/explorer/explorer.js', { 'if-none-match': String((await inject('/explorer/explorer.js')).headers['etag']) });
   assert.equal(again.statusCode, 304);
   const settings = JSON.parse((await inject('/explorer/settings.json')).body);
-  assert.deepEqual(settings, { tile_url: null, tile_attribution: null, colour_ramp: RAMP_STOPS.map(([t, r, g, b]) => [t, [r, g, b]]), max_boundaries: 10 });
+  assert.deepEqual(settings, { tile_url: null, tile_attribution: null, osm_attribution: OSM_ATTRIBUTION, colour_ramp: RAMP_STOPS.map(([t, r, g, b]) => [t, [r, g, b]]), max_boundaries: 10 });
 });
 
 test('unknown paths: 404 {"message"} only', async () => {

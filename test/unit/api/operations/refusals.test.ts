@@ -35,7 +35,11 @@ type Method = (typeof METHODS)[number];
 /** Paths that need no token (operations.ts). */
 const EXEMPT = new Set(['/healthz', '/readyz', '/metrics']);
 /** A path of each wildcard route the app registers. */
-const SAMPLE_OF_WILDCARD: Record<string, string> = { '/v1/coverage/*': `/v1/coverage/town/trips?${NOW}` };
+const SAMPLE_OF_WILDCARD: Record<string, string> = {
+  '/v1/coverage/*': `/v1/coverage/town/trips?${NOW}`,
+  '/explorer/coverage/:region/view.json': '/explorer/coverage/town/view.json',
+  '/explorer/coverage/:region/basemap.geojson': '/explorer/coverage/town/basemap.geojson',
+};
 /** Paths no route serves: Navitia's 404 whatever the method. */
 const UNKNOWN_PATHS = ['/nope', '/V1/coverage', '/v1/coverage/town/nothing', '/v1/nothing'];
 const ORIGIN = 'https://playground.example';
