@@ -78,16 +78,18 @@ export class Rasterizer {
   }
 
   /**
-   * Link every cell of `grid` to its street on `layer` (as `valueCells` does, whatever a search
-   * reaches), into `table`: for the cells of a departure window, valued again at each minute.
+   * Link the cells of `grid` to their streets on `layer` (as `valueCells` does) into `table`, for
+   * the cells of a departure window, valued again at each minute: only the cells with a candidate
+   * street `reach` reached (the others, null whatever their link, keep edge -1).
    */
-  linkCells(grid: Grid, layer: Layer, table: CellLinkTable): void {
+  linkCells(grid: Grid, layer: Layer, table: CellLinkTable, reach: StreetSearch): void {
+    this.markReached(reach);
     this.scan(grid, layer, null, table);
   }
 
   /**
-   * The cells' links through the lattice, each cell valued (`valuing`: only the cells with a
-   * candidate the search reached) or its link written to `table`. One loop for both, the choice
+   * The cells' links through the lattice, for the cells with a candidate the last marked search
+   * reached: each cell valued (`valuing`) or its link written to `table`. One loop for both, the choice
    * made once per cell on a loop-invariant test: the linking is the map's hot path.
    */
   private scan(grid: Grid, layer: Layer, valuing: Valuing | null, table: CellLinkTable | null): void {
@@ -135,7 +137,6 @@ export class Rasterizer {
         const s3 = east[lj + 1]!;
         // a cell none of whose candidates the search reached is null, whichever is nearest
         if (
-          valuing &&
           (s0 < 0 || reached[s0] !== round) &&
           (s1 < 0 || reached[s1] !== round) &&
           (s2 < 0 || reached[s2] !== round) &&

@@ -67,6 +67,12 @@ export class StreetSearch {
     this.reset();
   }
 
+  /** Bytes of this search's arrays. */
+  scratchBytes(): number {
+    const arrays = [this.cost, this.stamp, this.touched, this.bucketHead, this.entryNext, this.entryVertex, this.edgePointStamp, this.edgePointHead, this.changed, this.changedStamp];
+    return arrays.reduce((total, a) => total + a.byteLength, 0);
+  }
+
   /** Log the vertices each run sets or lowers (see `changed`). */
   logChanges(): void {
     if (this.changedStamp.length === 0) {

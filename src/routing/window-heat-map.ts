@@ -33,7 +33,7 @@ import type { Layer } from '../model/street-layers.js';
 
 /** One departure per this many seconds of the window. */
 export const WINDOW_STEP_SEC = 60;
-/** The most (minute, arrival) changes a windowed map may keep over all its cells (12 bytes each). */
+/** The most (cell, minute, arrival) changes a windowed map may keep over all its cells (20 bytes each, grouped copy included). */
 export const MAX_CHANGES = 16_000_000;
 
 export class WindowBudgetError extends Error {}
@@ -64,13 +64,20 @@ export class WindowEngine {
   private readonly cells: number;
   private readonly direct: Float64Array;
   private readonly best: Int32Array;
-  private readonly head: Int32Array;
-  /** the change lists: per entry its minute, its arrival (tenths from the reference) and the next entry (-1: none) */
+  /** per cell, after the minutes: where its changes start in the sorted ones (cells + 1 entries) */
+  private readonly cellStart: Int32Array;
+  /**
+   * The changes as the minutes make them: per entry its cell, its minute and its arrival (tenths
+   * from the reference); then grouped by cell in `sorted` (minute, arrival), each cell's in the
+   * order made (minutes descending): a cell's changes read in order, not chased through memory.
+   */
   private changes = new Int32Array(3 * 65536);
+  private sorted = new Int32Array(2 * 65536);
   private changeCount = 0;
   private readonly percentileSeconds: Int32Array[] = [];
-  /** one cell's runs of minutes: the last minute of each and its arrival */
-  private runHi = new Int32Array(0);
+  /** one cell's runs of minutes sharing an arrival: first and last minute, arrival */
+  private runFrom = new Int32Array(0);
+  private runTo = new Int32Array(0);
   private runArrival = new Int32Array(0);
   private readonly links = new Map<Layer, { table: CellLinkTable; edgeStart: Int32Array; edgeCells: Int32Array }>();
   private readonly searches: StreetSearch[] = [];
@@ -89,7 +96,7 @@ export class WindowEngine {
     this.cells = engine.maxResolution * engine.maxResolution;
     this.direct = new Float64Array(this.cells);
     this.best = new Int32Array(this.cells);
-    this.head = new Int32Array(this.cells);
+    this.cellStart = new Int32Array(this.cells + 1);
     this.edgeStamp = new Uint32Array(data.graph.edgeCount);
   }
 
@@ -183,16 +190,29 @@ export class WindowEngine {
 
     // 4. the end legs from the stops, minute by minute
     this.best.fill(0x7fffffff, 0, cells);
-    this.head.fill(-1, 0, cells);
     this.changeCount = 0;
     this.links.clear();
     const transitLegs = legs.filter((leg) => leg.fromStops);
     if (improved > 0 && transitLegs.length > 0) {
       const searches = transitLegs.map((leg, k) => {
         const search = this.searchFor(k);
+        if (!this.links.has(leg.layer)) {
+          // what the window reaches at all on the layer: every minute's stops at once, up to the last
+          // minute's limit, at the fastest of the layer's legs with the least extra time (a superset
+          // of what each of them reaches minute by minute)
+          const same = transitLegs.filter((other) => other.layer === leg.layer);
+          const speed = Math.max(...same.map((other) => other.speed));
+          const extraDs = Math.min(...same.map((other) => other.extraDs));
+          search.reset();
+          for (let x = 0; x < improved; x++) {
+            const stop = stopSnap(snaps, leg.layer, this.improvedStop[x]!);
+            if (stop) search.seedSnap(stop, leg.layer, speed, this.improvedSec[x]! * 10 + extraDs + offsetSeedDs(stop.offsetM, walkSpeed), reverse);
+          }
+          search.run(leg.layer, speed, ((n - 1) * WINDOW_STEP_SEC + T) * 10, reverse);
+          this.linksFor(grid, leg.layer, search);
+        }
         search.reset();
         search.logChanges();
-        this.linksFor(grid, leg.layer);
         return search;
       });
       for (let k = n - 1; k >= 0; k--) {
@@ -229,9 +249,11 @@ export class WindowEngine {
       }
     }
 
-    // 6. the percentiles
-    if (this.runHi.length < n) {
-      this.runHi = new Int32Array(n);
+    // 6. the percentiles, from the changes grouped by cell
+    this.groupChanges(cells);
+    if (this.runFrom.length < n) {
+      this.runFrom = new Int32Array(n);
+      this.runTo = new Int32Array(n);
       this.runArrival = new Int32Array(n);
     }
     const seconds = w.percentiles.map((_, p) => this.secondsFor(p).subarray(0, cells));
@@ -253,6 +275,18 @@ export class WindowEngine {
     };
   }
 
+  /** Bytes of this engine's scratch (its share of a worker's memory for windows). */
+  scratchBytes(): number {
+    let total = this.stopBest.byteLength + this.stopRemaining.byteLength + this.improvedStop.byteLength + this.improvedSec.byteLength;
+    total += this.direct.byteLength + this.best.byteLength + this.cellStart.byteLength + this.changes.byteLength + this.sorted.byteLength + this.edgeStamp.byteLength;
+    for (const seconds of this.percentileSeconds) total += seconds.byteLength;
+    for (const { table, edgeStart, edgeCells } of this.layerScratches.values()) {
+      total += table.edge.byteLength + table.alongM.byteLength + table.offsetM.byteLength + edgeStart.byteLength + edgeCells.byteLength;
+    }
+    for (const search of this.searches) total += search.scratchBytes();
+    return total;
+  }
+
   /** Cell c's value at minute k through `search` (a departure from minute k's instant): kept, with a change, when it improves. */
   private revalue(c: number, search: StreetSearch, table: CellLinkTable, leg: ModeLeg, walkSpeed: number, reverse: boolean, k: number, minuteLimitDs: number): void {
     const ds = search.costAlong(table.edge[c]!, table.alongM[c]!, leg.layer, 10 / leg.speed, reverse) + (table.offsetM[c]! * 10) / walkSpeed;
@@ -262,53 +296,67 @@ export class WindowEngine {
     this.best[c] = whole;
     if (this.changeCount * 3 + 3 > this.changes.length) this.growChanges();
     const x = this.changeCount++;
-    this.changes[3 * x] = k;
-    this.changes[3 * x + 1] = whole;
-    this.changes[3 * x + 2] = this.head[c]!;
-    this.head[c] = x;
+    this.changes[3 * x] = c;
+    this.changes[3 * x + 1] = k;
+    this.changes[3 * x + 2] = whole;
   }
 
   /**
    * The percentiles of cell c over the n minutes: its value at minute k is the smaller of the direct
    * path and its arrival at k (the change of the smallest minute at or after k) less k minutes. The
-   * changes become runs of minutes [lo, hi] sharing one arrival; the p-th percentile is the smallest
-   * whole second S such that at least `rank` minutes are worth less than S + 1 seconds.
+   * changes become runs of minutes [from, to] sharing one arrival, within which the value falls by a
+   * minute per minute; the p-th percentile is the smallest whole second S such that at least `rank`
+   * minutes are worth less than S + 1 seconds, found by halving between the cell's least and
+   * greatest values (counting a run's minutes below a bound is one division).
    */
   private selectPercentiles(c: number, n: number, T: number, ranks: number[], out: Int32Array[]): void {
     const direct = this.direct[c]!;
-    const first = this.head[c]!;
-    if (first < 0) {
-      const sec = direct < T * 10 ? Math.floor(direct / 10) : -1;
+    const first = this.cellStart[c]!;
+    const end = this.cellStart[c + 1]!;
+    const limit = T * 10;
+    if (first === end) {
+      const sec = direct < limit ? Math.floor(direct / 10) : -1;
       for (let p = 0; p < ranks.length; p++) out[p]![c] = sec;
       return;
     }
-    const { changes, runHi, runArrival } = this;
-    let runs = 0;
-    for (let x = first; x >= 0; x = changes[3 * x + 2]!) {
-      // a cell improved twice in one minute: the later change, listed first, is the better one
-      if (runs > 0 && changes[3 * x]! === runHi[runs - 1]) continue;
-      runHi[runs] = changes[3 * x]!;
-      runArrival[runs++] = changes[3 * x + 1]!;
-    }
+    const { sorted, runFrom, runTo, runArrival } = this;
     const stepDs = WINDOW_STEP_SEC * 10;
+    let runs = 0;
+    let k = 0;
+    // the least and greatest value over the minutes (tenths), bounds of the search
+    let least = direct;
+    let greatest = direct < limit ? direct : limit;
+    // the cell's changes were made minutes descending: read backwards, minutes ascend
+    for (let x = end - 1; x >= first; x--) {
+      const to = sorted[2 * x]!;
+      // a cell improved twice in one minute: the later change, read first, covers it already
+      if (to < k) continue;
+      const arrival = sorted[2 * x + 1]!;
+      runFrom[runs] = k;
+      runTo[runs] = to;
+      runArrival[runs++] = arrival;
+      if (arrival - stepDs * to < least) least = arrival - stepDs * to;
+      const high = Math.min(arrival - stepDs * k, direct);
+      if (high > greatest) greatest = high;
+      k = to + 1;
+    }
+    // minutes after the last change: the direct path or nothing
+    if (k < n) greatest = direct < limit ? Math.max(greatest, direct) : limit;
     for (let p = 0; p < ranks.length; p++) {
       const rank = ranks[p]!;
-      // the smallest S in [0, T) with `rank` minutes below (S + 1) × 10 tenths; T: none (null)
-      let lo = 0;
-      let hi = T;
+      let lo = Math.max(0, Math.floor(least / 10));
+      let hi = Math.min(T, Math.floor(greatest / 10) + 1);
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
-        const limit = (mid + 1) * 10;
+        const bound = (mid + 1) * 10;
         let count = 0;
-        if (direct < limit) count = n;
+        if (direct < bound) count = n;
         else {
-          // minutes k of run r (from the previous run's hi + 1 to its own) with arrival - stepDs × k < limit
-          let from = 0;
           for (let r = 0; r < runs; r++) {
-            const to = runHi[r]!;
-            const k = Math.max(from, Math.floor((runArrival[r]! - limit) / stepDs) + 1);
-            if (to >= k) count += to - k + 1;
-            from = to + 1;
+            // minutes m of the run with arrival - stepDs × m < bound
+            const from = Math.max(runFrom[r]!, Math.floor((runArrival[r]! - bound) / stepDs) + 1);
+            const to = runTo[r]!;
+            if (to >= from) count += to - from + 1;
           }
         }
         if (count >= rank) hi = mid;
@@ -318,14 +366,19 @@ export class WindowEngine {
     }
   }
 
-  /** The cells' links on `layer` for this grid, and the cells of each edge (built once per map). */
-  private linksFor(grid: Grid, layer: Layer): { table: CellLinkTable; edgeStart: Int32Array; edgeCells: Int32Array } {
+  /**
+   * The cells' links on `layer` for this grid, and the cells of each edge, built once per map from
+   * `reach`, a search of everything the window reaches on the layer (the cells it cannot value stay
+   * unlinked).
+   */
+  private linksFor(grid: Grid, layer: Layer, reach?: StreetSearch): { table: CellLinkTable; edgeStart: Int32Array; edgeCells: Int32Array } {
     const known = this.links.get(layer);
     if (known) return known;
+    if (!reach) throw new Error(`no links on layer ${layer} yet`);
     const cells = grid.resolution * grid.resolution;
     const edgeCount = this.engine.data.graph.edgeCount;
     const scratch = this.layerScratch(layer);
-    this.engine.rasterizer.linkCells(grid, layer, scratch.table);
+    this.engine.rasterizer.linkCells(grid, layer, scratch.table, reach);
     const { edge } = scratch.table;
     const { edgeStart, edgeCells } = scratch;
     // cells grouped by edge: a counting sort
@@ -380,6 +433,25 @@ export class WindowEngine {
     const sec = new Int32Array(this.improvedSec.length * 2);
     sec.set(this.improvedSec);
     this.improvedSec = sec;
+  }
+
+  /** `sorted` and `cellStart` from `changes`: a counting sort by cell, each cell's in the order made. */
+  private groupChanges(cells: number): void {
+    const { changes, cellStart } = this;
+    const count = this.changeCount;
+    if (this.sorted.length < 2 * count) this.sorted = new Int32Array(Math.max(2 * count, this.sorted.length * 2));
+    const sorted = this.sorted;
+    cellStart.fill(0, 0, cells + 1);
+    for (let x = 0; x < count; x++) cellStart[changes[3 * x]! + 1]!++;
+    for (let c = 0; c < cells; c++) cellStart[c + 1]! += cellStart[c]!;
+    // place each change at its cell's next slot (cellStart[c] moves on, and is put back after)
+    for (let x = 0; x < count; x++) {
+      const at = cellStart[changes[3 * x]!]!++;
+      sorted[2 * at] = changes[3 * x + 1]!;
+      sorted[2 * at + 1] = changes[3 * x + 2]!;
+    }
+    for (let c = cells; c > 0; c--) cellStart[c] = cellStart[c - 1]!;
+    cellStart[0] = 0;
   }
 
   private growChanges(): void {
