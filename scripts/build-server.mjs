@@ -1,5 +1,6 @@
 // `npm start`'s build: the server's sources only (tsconfig.build.json, incremental), and nothing at
-// all when no source, configuration or lockfile changed since the last build that succeeded (a
+// all when no source, configuration or lockfile changed since the last build that succeeded, this
+// one or `npm run build`, which ends with `--full-build-done` (a
 // stamp file's time against the newest of theirs: a few milliseconds, where even an incremental
 // compile reads every file). Plain JavaScript: it runs before the build.
 import { spawnSync } from 'node:child_process';
@@ -16,6 +17,12 @@ function newest(file) {
   let latest = stat.mtimeMs;
   for (const entry of readdirSync(file)) latest = Math.max(latest, newest(path.join(file, entry)));
   return latest;
+}
+
+// after `npm run build` (every source, tests and benches too): the server is built, say so
+if (process.argv.includes('--full-build-done')) {
+  writeFileSync(STAMP, '');
+  process.exit(0);
 }
 
 const builtAt = existsSync(STAMP) ? statSync(STAMP).mtimeMs : -Infinity;
