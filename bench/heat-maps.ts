@@ -9,16 +9,16 @@
  * - end to end over loopback HTTP with gzip (a real server with its worker pool), max_duration 3600;
  * - memory of the street graph and its indexes per OSM node read.
  */
-import { DEFAULT_BOARD_SLACK_SEC } from '../src/service/coverage-config.js';
 import path from 'node:path';
 import { buildApp } from '../src/api/app.js';
 import { Coverage, CoverageRegistry } from '../src/service/coverage-registry.js';
 import { HeatMapPool } from '../src/maps/heat-map-pool.js';
 import { loadCoverage } from '../src/service/load-coverage.js';
-import { HeatMapEngine, type HeatMapQuery } from '../src/routing/heat-map.js';
+import { HeatMapEngine } from '../src/routing/heat-map.js';
 import { zonedToEpoch } from '../src/util/time-zones.js';
 import { DEFAULT_LIMITS } from '../src/service/limits.js';
 import { lcg } from '../test/helpers/random.js';
+import { walkingQueryFrom } from '../test/helpers/heat-map-query.js';
 
 const dir = path.resolve('../shared/data/rnv-mannheim');
 const registry = new CoverageRegistry();
@@ -51,33 +51,8 @@ const stopCount = generation.tt.stopPoints.ids.length;
 const origins = Array.from({ length: 100 }, () => Math.floor(random() * stopCount));
 const t0 = zonedToEpoch(generation.tt.timezone, 2016, 11, 8, 8, 0, 0);
 
-function query(stop: number, maxDurationSec: number, resolution: number): HeatMapQuery {
-  return {
-    direction: 'departure',
-    centreLon: generation.tt.stopPoints.lon[stop]!,
-    centreLat: generation.tt.stopPoints.lat[stop]!,
-    freeStops: [stop],
-    freeRadiusM: 0,
-    accessModes: ['walking'],
-    endModes: ['walking'],
-    directModes: ['walking'],
-    speeds: { walking: 1.12, bike: 4.1, bss: 4.1, car: 11.11, car_no_park: 11.11, taxi: 11.11 },
-    maxToPtSec: { walking: 1800, bike: 1800, bss: 1800, car: 1800, car_no_park: 1800, taxi: 1800 },
-    taxiAccessExtraSec: 0,
-    taxiEndExtraSec: 0,
-    t0,
-    maxDurationSec,
-    resolution,
-    maxTransfers: 10,
-    minTransfers: 0,
-    boardSlackSec: DEFAULT_BOARD_SLACK_SEC,
-    wheelchair: false,
-    directPath: true,
-    transit: true,
-    tripAllowed: null,
-    stopAllowed: null,
-    overlay: null,
-  };
+function query(stop: number, maxDurationSec: number, resolution: number) {
+  return walkingQueryFrom(generation.tt.stopPoints.lon, generation.tt.stopPoints.lat, stop, t0, { maxDurationSec, resolution });
 }
 
 const percentile = (values: number[], p: number) => {

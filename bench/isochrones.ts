@@ -6,20 +6,20 @@
  *   p50 ≤ 60 ms; the GeoJSON ≤ 150 kB gzipped;
  * - GeoTIFF and PNG at resolution 500: ≤ 15 ms on top of the heat-map computation.
  */
-import { DEFAULT_BOARD_SLACK_SEC } from '../src/service/coverage-config.js';
 import path from 'node:path';
 import { buildApp } from '../src/api/app.js';
 import { HeatMapPool } from '../src/maps/heat-map-pool.js';
 import { isoband } from '../src/formats/contours.js';
 import { writeGeoTiff } from '../src/formats/geotiff.js';
 import { writePng } from '../src/formats/png.js';
-import { HeatMapEngine, type HeatMapQuery } from '../src/routing/heat-map.js';
+import { HeatMapEngine } from '../src/routing/heat-map.js';
 import { Coverage, CoverageRegistry } from '../src/service/coverage-registry.js';
 import { DEFAULT_LIMITS } from '../src/service/limits.js';
 import { loadCoverage } from '../src/service/load-coverage.js';
 import { zonedToEpoch } from '../src/util/time-zones.js';
 import { ISOCHRONE_RESOLUTION, DEFAULT_SIMPLIFY_M } from '../src/api/heat-maps/heat-maps-params.js';
 import { lcg } from '../test/helpers/random.js';
+import { walkingQueryFrom } from '../test/helpers/heat-map-query.js';
 
 const dir = path.resolve('../shared/data/rnv-mannheim');
 const registry = new CoverageRegistry();
@@ -32,32 +32,7 @@ const origins = Array.from({ length: 60 }, () => Math.floor(random() * stopCount
 const t0 = zonedToEpoch(generation.tt.timezone, 2016, 11, 8, 8, 0, 0);
 const BOUNDS = [0, 900, 1800, 2700, 3600];
 
-const query = (stop: number, resolution: number): HeatMapQuery => ({
-  direction: 'departure',
-  centreLon: generation.tt.stopPoints.lon[stop]!,
-  centreLat: generation.tt.stopPoints.lat[stop]!,
-  freeStops: [stop],
-  freeRadiusM: 0,
-  accessModes: ['walking'],
-  endModes: ['walking'],
-  directModes: ['walking'],
-  speeds: { walking: 1.12, bike: 4.1, bss: 4.1, car: 11.11, car_no_park: 11.11, taxi: 11.11 },
-  maxToPtSec: { walking: 1800, bike: 1800, bss: 1800, car: 1800, car_no_park: 1800, taxi: 1800 },
-  taxiAccessExtraSec: 0,
-  taxiEndExtraSec: 0,
-  t0,
-  maxDurationSec: 3600,
-  resolution,
-  maxTransfers: 10,
-  minTransfers: 0,
-  boardSlackSec: DEFAULT_BOARD_SLACK_SEC,
-  wheelchair: false,
-  directPath: true,
-  transit: true,
-  tripAllowed: null,
-  stopAllowed: null,
-  overlay: null,
-});
+const query = (stop: number, resolution: number) => walkingQueryFrom(generation.tt.stopPoints.lon, generation.tt.stopPoints.lat, stop, t0, { resolution });
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);

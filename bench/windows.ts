@@ -13,12 +13,12 @@
 import path from 'node:path';
 import { Coverage } from '../src/service/coverage-registry.js';
 import { loadCoverage } from '../src/service/load-coverage.js';
-import { HeatMapEngine, type HeatMapQuery } from '../src/routing/heat-map.js';
+import { HeatMapEngine } from '../src/routing/heat-map.js';
 import { WindowEngine } from '../src/routing/window-heat-map.js';
-import { DEFAULT_BOARD_SLACK_SEC } from '../src/service/coverage-config.js';
 import { DEFAULT_LIMITS, MAX_DEPARTURE_WINDOW_SEC } from '../src/service/limits.js';
 import { zonedToEpoch } from '../src/util/time-zones.js';
 import { lcg } from '../test/helpers/random.js';
+import { walkingQueryFrom } from '../test/helpers/heat-map-query.js';
 
 const dir = path.resolve('../shared/data/rnv-mannheim');
 const coverage = new Coverage({ id: 'rnv', gtfs: [path.join(dir, 'gtfs.zip')], osm: path.join(dir, 'osm.pbf') });
@@ -30,34 +30,7 @@ const origins = Array.from({ length: 30 }, () => Math.floor(random() * stopCount
 const t0 = zonedToEpoch(generation.tt.timezone, 2016, 11, 8, 8, 0, 0);
 const PERCENTILES = [5, 50, 95];
 
-function query(stop: number): HeatMapQuery {
-  return {
-    direction: 'departure',
-    centreLon: data.stopLon[stop]!,
-    centreLat: data.stopLat[stop]!,
-    freeStops: [stop],
-    freeRadiusM: 0,
-    accessModes: ['walking'],
-    endModes: ['walking'],
-    directModes: ['walking'],
-    speeds: { walking: 1.12, bike: 4.1, bss: 4.1, car: 11.11, car_no_park: 11.11, taxi: 11.11 },
-    maxToPtSec: { walking: 1800, bike: 1800, bss: 1800, car: 1800, car_no_park: 1800, taxi: 1800 },
-    taxiAccessExtraSec: 0,
-    taxiEndExtraSec: 0,
-    t0,
-    maxDurationSec: 3600,
-    resolution: 500,
-    maxTransfers: 10,
-    minTransfers: 0,
-    boardSlackSec: DEFAULT_BOARD_SLACK_SEC,
-    wheelchair: false,
-    directPath: true,
-    transit: true,
-    tripAllowed: null,
-    stopAllowed: null,
-    overlay: null,
-  };
-}
+const query = (stop: number) => walkingQueryFrom(data.stopLon, data.stopLat, stop, t0);
 
 const engine = new HeatMapEngine(data, DEFAULT_LIMITS.maxDurationSec, DEFAULT_LIMITS.maxResolution);
 const windows = new WindowEngine(engine, MAX_DEPARTURE_WINDOW_SEC);

@@ -14,6 +14,7 @@
  */
 import { METRES_PER_DEGREE } from '../util/geodesy.js';
 import { BASEMAP_KIND_NAMES, BasemapKind, PLACE_KINDS, type OsmBasemap } from '../osm/basemap-draft.js';
+import { markKept, round5 } from './line-geometry.js';
 
 /** Simplification tolerance, metres: a basemap is read at city zoom levels. */
 export const BASEMAP_TOLERANCE_M = 10;
@@ -106,9 +107,9 @@ class Simplifier {
       let far = 0;
       for (let i = 1; i < n; i++) if (x[i]! * x[i]! + y[i]! * y[i]! > x[far]! * x[far]! + y[far]! * y[far]!) far = i;
       keep[far] = 1;
-      this.markKept(0, far);
-      this.markKept(far, n - 1);
-    } else this.markKept(0, n - 1);
+      markKept(this.x, this.y, 0, 0, far, this.tolerance2, keep, this.stack);
+      markKept(this.x, this.y, 0, far, n - 1, this.tolerance2, keep, this.stack);
+    } else markKept(this.x, this.y, 0, 0, n - 1, this.tolerance2, keep, this.stack);
     keep[0] = 1;
     keep[n - 1] = 1;
     const kept: number[] = [];
@@ -128,39 +129,4 @@ class Simplifier {
     }
     return (Math.abs(twice) / 2) * mPerDegLon * METRES_PER_DEGREE;
   }
-
-  /** Douglas–Peucker between points a and b of the current shape (both kept by the caller). */
-  private markKept(first: number, last: number): void {
-    const { keep, x, y, stack } = this;
-    stack.length = 0;
-    stack.push(first, last);
-    while (stack.length > 0) {
-      const b = stack.pop()!;
-      const a = stack.pop()!;
-      const dx = x[b]! - x[a]!;
-      const dy = y[b]! - y[a]!;
-      const len2 = dx * dx + dy * dy;
-      let worst = -1;
-      let worstD2 = this.tolerance2;
-      for (let i = a + 1; i < b; i++) {
-        const px = x[i]! - x[a]!;
-        const py = y[i]! - y[a]!;
-        const t = len2 > 0 ? Math.max(0, Math.min(1, (px * dx + py * dy) / len2)) : 0;
-        const ex = px - t * dx;
-        const ey = py - t * dy;
-        const d2 = ex * ex + ey * ey;
-        if (d2 > worstD2) {
-          worstD2 = d2;
-          worst = i;
-        }
-      }
-      if (worst < 0) continue;
-      keep[worst] = 1;
-      stack.push(a, worst, worst, b);
-    }
-  }
-}
-
-function round5(v: number): number {
-  return Math.round(v * 1e5) / 1e5;
 }

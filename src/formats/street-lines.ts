@@ -7,6 +7,7 @@
  */
 import { unprojectLat, unprojectLon, type StreetGraph } from '../model/street-graph.js';
 import { Layer, layerBits } from '../model/street-layers.js';
+import { markKept, round5 } from './line-geometry.js';
 
 /** Default tolerance of the simplification, metres: below a pixel at street zoom levels. */
 export const STREET_LINES_TOLERANCE_M = 5;
@@ -46,7 +47,9 @@ export class StreetLinesWriter {
       if (this.keep.length < n) this.keep = new Uint8Array(n * 2);
       const keep = this.keep;
       keep.fill(0, 0, n);
-      markKept(g, p0, n, this.toleranceM * this.toleranceM, keep, this.stack);
+      keep[0] = 1;
+      keep[n - 1] = 1;
+      markKept(g.geomX, g.geomY, p0, 0, n - 1, this.toleranceM * this.toleranceM, keep, this.stack);
       let line = '[';
       for (let i = 0; i < n; i++) {
         if (!keep[i]) continue;
@@ -66,43 +69,4 @@ export class StreetLinesWriter {
       `{"type":"Feature","properties":{"kind":"${kind}"},"geometry":{"type":"MultiLineString","coordinates":[${lines.join(',')}]}}`;
     return `{"type":"FeatureCollection","features":[${feature('road', this.roads)},${feature('path', this.paths)}]}`;
   }
-}
-
-/** Douglas–Peucker over points [p0, p0 + n): sets keep[i] for the points that stay (both ends always). */
-function markKept(g: StreetGraph, p0: number, n: number, tolerance2: number, keep: Uint8Array, stack: number[]): void {
-  keep[0] = 1;
-  keep[n - 1] = 1;
-  stack.length = 0;
-  stack.push(0, n - 1);
-  while (stack.length > 0) {
-    const b = stack.pop()!;
-    const a = stack.pop()!;
-    const ax = g.geomX[p0 + a]!;
-    const ay = g.geomY[p0 + a]!;
-    const dx = g.geomX[p0 + b]! - ax;
-    const dy = g.geomY[p0 + b]! - ay;
-    const len2 = dx * dx + dy * dy;
-    let worst = -1;
-    let worstD2 = tolerance2;
-    for (let i = a + 1; i < b; i++) {
-      const px = g.geomX[p0 + i]! - ax;
-      const py = g.geomY[p0 + i]! - ay;
-      // squared distance from the point to the segment a–b
-      const t = len2 > 0 ? Math.max(0, Math.min(1, (px * dx + py * dy) / len2)) : 0;
-      const ex = px - t * dx;
-      const ey = py - t * dy;
-      const d2 = ex * ex + ey * ey;
-      if (d2 > worstD2) {
-        worstD2 = d2;
-        worst = i;
-      }
-    }
-    if (worst < 0) continue;
-    keep[worst] = 1;
-    stack.push(a, worst, worst, b);
-  }
-}
-
-function round5(v: number): number {
-  return Math.round(v * 1e5) / 1e5;
 }

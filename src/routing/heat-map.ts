@@ -23,7 +23,7 @@ import { METRES_PER_DEGREE } from '../util/geodesy.js';
 import { LINK_RADIUS_M, projectX, projectY, snapPoint, type StreetGraph } from '../model/street-graph.js';
 import { transferSec, type RaptorData } from './raptor-data.js';
 import type { RaptorOverlay } from './raptor-overlay.js';
-import { RaptorSearch } from './raptor.js';
+import { RaptorSearch, type RaptorResult } from './raptor.js';
 import { Rasterizer, toSeconds } from './raster.js';
 import { BoxBuilder, type Grid } from './grid.js';
 import { StreetSearch } from './street-search.js';
@@ -143,9 +143,16 @@ const MODE_LEGS: Record<HeatMapMode, { layer: Layer; speedOf: HeatMapMode }[]> =
 };
 
 /** The legs of a mode at the cells' side; a taxi's carry its extra time there. */
-export function endLegs(mode: HeatMapMode, q: HeatMapQuery): ModeLeg[] {
+function endLegs(mode: HeatMapMode, q: HeatMapQuery): ModeLeg[] {
   const extraDs = mode === 'taxi' ? q.taxiEndExtraSec * 10 : 0;
   return MODE_LEGS[mode].map(({ layer, speedOf }) => ({ layer, speed: q.speeds[speedOf], extraDs }));
+}
+
+/** A map's street legs at the cells' side: from the centre (the direct path), from the stops reached (the end modes), or both. */
+export function mapLegs(q: HeatMapQuery): (ModeLeg & { fromCentre: boolean; fromStops: boolean })[] {
+  return [...new Set([...q.endModes, ...q.directModes])].flatMap((m) =>
+    endLegs(m, q).map((leg) => ({ ...leg, fromCentre: q.directPath && q.directModes.includes(m), fromStops: q.endModes.includes(m) })),
+  );
 }
 
 /** Per-thread state for one coverage's data. */
@@ -200,22 +207,7 @@ export class HeatMapEngine {
     if (q.transit) {
       const accessCount = this.access(q, cx, cy, reverse);
       if (accessCount > 0) {
-        const result = this.raptor.search({
-          direction: q.direction,
-          t0: q.t0,
-          maxDurationSec: T,
-          maxTransfers: q.maxTransfers,
-          minTransfers: q.minTransfers,
-          accessStops: this.accessStops,
-          accessSec: this.accessTimes,
-          count: accessCount,
-          tripAllowed: q.tripAllowed,
-          stopAllowed: q.stopAllowed,
-          wheelchair: q.wheelchair,
-          walkingSpeed: q.speeds.walking,
-          boardSlackSec: q.boardSlackSec,
-          overlay: q.overlay,
-        });
+        const result = this.transitFrom(q, q.t0, accessCount);
         vehicleSec = result.vehicleSec;
         reached = result.reached;
         reachedCount = result.reachedCount;
@@ -224,9 +216,7 @@ export class HeatMapEngine {
 
     // 3-4. street searches per end leg, grid over everything they can reach
     // a leg starts from the centre for a direct mode, from the stops for an end mode, or from both
-    const legs = [...new Set([...q.endModes, ...q.directModes])].flatMap((m) =>
-      endLegs(m, q).map((leg) => ({ ...leg, fromCentre: q.directPath && q.directModes.includes(m), fromStops: q.endModes.includes(m) })),
-    );
+    const legs = mapLegs(q);
     const walkSpeed = q.speeds.walking;
     const unlinkedStops = vehicleSec ? this.countUnlinked(legs, reached, reachedCount) : 0;
     const box = new BoxBuilder();
@@ -279,6 +269,26 @@ export class HeatMapEngine {
       if (edges.every((edge) => edge[s]! < 0)) unlinked++;
     }
     return unlinked;
+  }
+
+  /** RAPTOR from the stops `access` found (its first `accessCount`), by the query's rules, from `t0`. */
+  transitFrom(q: HeatMapQuery, t0: number, accessCount: number): RaptorResult {
+    return this.raptor.search({
+      direction: q.direction,
+      t0,
+      maxDurationSec: q.maxDurationSec,
+      maxTransfers: q.maxTransfers,
+      minTransfers: q.minTransfers,
+      accessStops: this.accessStops,
+      accessSec: this.accessTimes,
+      count: accessCount,
+      tripAllowed: q.tripAllowed,
+      stopAllowed: q.stopAllowed,
+      wheelchair: q.wheelchair,
+      walkingSpeed: q.speeds.walking,
+      boardSlackSec: q.boardSlackSec,
+      overlay: q.overlay,
+    });
   }
 
   /**

@@ -26,7 +26,7 @@
 import { stopSnap } from '../model/stop-snaps.js';
 import { LINK_RADIUS_M, projectX, projectY, snapPoint } from '../model/street-graph.js';
 import { BoxBuilder, type Grid } from './grid.js';
-import { endLegs, offsetSeedDs, type DepartureWindow, type HeatMapEngine, type HeatMapQuery, type HeatMapResult, type ModeLeg } from './heat-map.js';
+import { mapLegs, offsetSeedDs, type DepartureWindow, type HeatMapEngine, type HeatMapQuery, type HeatMapResult, type ModeLeg } from './heat-map.js';
 import type { CellLinkTable } from './raster.js';
 import { StreetSearch } from './street-search.js';
 import type { Layer } from '../model/street-layers.js';
@@ -124,22 +124,7 @@ export class WindowEngine {
     for (let k = n - 1; k >= 0; k--) {
       minuteFrom[k] = minuteTo[k] = improved;
       if (accessCount === 0) continue;
-      const result = engine.raptor.search({
-        direction: q.direction,
-        t0: q.t0 + (reverse ? -1 : 1) * k * WINDOW_STEP_SEC,
-        maxDurationSec: T,
-        maxTransfers: q.maxTransfers,
-        minTransfers: q.minTransfers,
-        accessStops: engine.accessStops,
-        accessSec: engine.accessTimes,
-        count: accessCount,
-        tripAllowed: q.tripAllowed,
-        stopAllowed: q.stopAllowed,
-        wheelchair: q.wheelchair,
-        walkingSpeed: q.speeds.walking,
-        boardSlackSec: q.boardSlackSec,
-        overlay: q.overlay,
-      });
+      const result = engine.transitFrom(q, q.t0 + (reverse ? -1 : 1) * k * WINDOW_STEP_SEC, accessCount);
       for (let r = 0; r < result.reachedCount; r++) {
         const s = result.reached[r]!;
         const sec = result.vehicleSec[s]!;
@@ -154,9 +139,7 @@ export class WindowEngine {
       minuteTo[k] = improved;
     }
     // 3. one grid for the window
-    const legs = [...new Set([...q.endModes, ...q.directModes])].flatMap((m) =>
-      endLegs(m, q).map((leg) => ({ ...leg, fromCentre: q.directPath && q.directModes.includes(m), fromStops: q.endModes.includes(m) })),
-    );
+    const legs = mapLegs(q);
     const walkSpeed = q.speeds.walking;
     const box = new BoxBuilder();
     const centreSnaps = legs.map((leg) => (leg.fromCentre ? snapPoint(graph, leg.layer, cx, cy, LINK_RADIUS_M) : null));

@@ -16,9 +16,9 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fromArrayBuffer } from 'geotiff';
 import { getAnswer, getOk, serveCoverages, type ServedApp } from '../../../helpers/app.js';
-import { HeatMapEngine, type HeatMapQuery } from '../../../../src/routing/heat-map.js';
+import { HeatMapEngine } from '../../../../src/routing/heat-map.js';
+import { walkingQueryFrom } from '../../../helpers/heat-map-query.js';
 import { WindowEngine, WINDOW_STEP_SEC } from '../../../../src/routing/window-heat-map.js';
-import { DEFAULT_BOARD_SLACK_SEC } from '../../../../src/service/coverage-config.js';
 import { MAX_DEPARTURE_WINDOW_SEC } from '../../../../src/service/limits.js';
 import { zonedToEpoch } from '../../../../src/util/time-zones.js';
 
@@ -36,32 +36,6 @@ type Matrix = { lines: { duration: (number | null)[] }[]; line_headers: unknown[
 const cellsOf = (m: Matrix) => m.lines.flatMap((l) => l.duration);
 
 describe('the engine: percentiles of the minutes, as R5 takes them', () => {
-  const query = (direction: 'departure' | 'arrival', stop: number, t0: number): HeatMapQuery => ({
-    direction,
-    centreLon: 0,
-    centreLat: 0,
-    freeStops: [stop],
-    freeRadiusM: 0,
-    accessModes: ['walking'],
-    endModes: ['walking'],
-    directModes: ['walking'],
-    speeds: { walking: 1.12, bike: 4.1, bss: 4.1, car: 11.11, car_no_park: 11.11, taxi: 11.11 },
-    maxToPtSec: { walking: 1800, bike: 1800, bss: 1800, car: 1800, car_no_park: 1800, taxi: 1800 },
-    taxiAccessExtraSec: 0,
-    taxiEndExtraSec: 0,
-    t0,
-    maxDurationSec: 1800,
-    resolution: 60,
-    maxTransfers: 10,
-    minTransfers: 0,
-    boardSlackSec: DEFAULT_BOARD_SLACK_SEC,
-    wheelchair: false,
-    directPath: true,
-    transit: true,
-    tripAllowed: null,
-    stopAllowed: null,
-    overlay: null,
-  });
 
   for (const direction of ['departure', 'arrival'] as const) {
     test(`${direction}s: each cell's percentile is the rank ceil(p × n / 100) of its minutes' single-map values, unreached last`, () => {
@@ -77,7 +51,7 @@ describe('the engine: percentiles of the minutes, as R5 takes them', () => {
       for (const id of ['GARE-T', 'PIERRE-SEMARD']) {
         const stop = g.tt.stopPoints.ids.indexOf(id);
         assert.ok(stop >= 0, id);
-        const q = { ...query(direction, stop, t0), centreLon: data.stopLon[stop]!, centreLat: data.stopLat[stop]! };
+        const q = walkingQueryFrom(data.stopLon, data.stopLat, stop, t0, { direction, maxDurationSec: 1800, resolution: 60 });
         const minutes = 25;
         const result = windowEngine.compute(q, { windowSec: minutes * WINDOW_STEP_SEC, percentiles, selected: 1 });
         const maps = result.percentiles!.map((m) => Int32Array.from(m.seconds));
