@@ -107,7 +107,7 @@ const DEFINITIONS: Record<string, Json> = {
   Warning: {
     ...object({ id: str, message: str }),
     description:
-      "Why a map is empty or partial (centre_off_street_network, centre_outside_data, no_service, stops_off_street_network, nothing_reached) or what of the request was ignored (unknown_parameter, boundary_duration_dropped). A map answer, whatever its format, also lists the ids in its Navette-Warnings header.",
+      "Why a map is empty or partial (centre_off_street_network, centre_outside_data, no_service, no_service_in_feed, stops_off_street_network, nothing_reached) or what of the request was ignored (unknown_parameter, boundary_duration_dropped). A map answer, whatever its format, also lists the ids in its Navette-Warnings header.",
   },
   StopTime: object(
     { stop_point: idName, departure_time: { type: 'string', pattern: '^[0-9]{6}$' }, arrival_time: { type: 'string', pattern: '^[0-9]{6}$' } },

@@ -29,6 +29,9 @@ export const WARNINGS = {
   /** no trip runs in the map's window */
   noService: (from: string, to: string, firstDay: string, lastDay: string) =>
     warning('no_service', `no trip runs between ${from} and ${to}; the production period is ${firstDay} to ${lastDay}`),
+  /** trips of some feeds run in the map's window, none of this one */
+  feedNoService: (feed: string, from: string, to: string, firstDay: string, lastDay: string) =>
+    warning('no_service_in_feed', `no trip of the feed ${feed} runs between ${from} and ${to}: the map leaves it out; its trips run from ${firstDay} to ${lastDay}`),
   /** stops reached by a vehicle that value no cell, being off the street network */
   stopsOffStreets: (unlinked: string, reached: string, linkRadiusM: string) =>
     warning('stops_off_street_network', `${unlinked} of the ${reached} stops reached by public transport are farther than ${linkRadiusM} m from a street: the places around them have no value`),
@@ -36,9 +39,9 @@ export const WARNINGS = {
   nothingReached: (maxDuration: string) => warning('nothing_reached', `no place is reached within max_duration=${maxDuration}`),
 } as const;
 
-/** Every warning of the catalogue (X, Y, Z, W for the values a message quotes), as docs/api.md lists them. */
+/** Every warning of the catalogue (X, Y, Z, W, V for the values a message quotes), as docs/api.md lists them. */
 export function warningCatalogue(): Warning[] {
-  const placeholders = ['X', 'Y', 'Z', 'W'];
+  const placeholders = ['X', 'Y', 'Z', 'W', 'V'];
   return Object.values(WARNINGS).map((make) => (make as (...values: string[]) => Warning)(...placeholders.slice(0, make.length)));
 }
 

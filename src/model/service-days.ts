@@ -53,6 +53,21 @@ export class ServiceDays {
     }
     return -1;
   }
+
+  /** The last day on which service `s` runs, or -1 when it never does. */
+  lastActiveDay(s: number): number {
+    const { words, bits } = this.tt.services;
+    const base = s * words;
+    for (let w = words - 1; w >= 0; w--) {
+      const word = bits[base + w]!;
+      if (word === 0) continue;
+      const d = w * 32 + 31 - Math.clz32(word);
+      if (d < this.dayCount) return this.firstDay + d;
+      // bits past the calendar's end in the last word: look below them
+      for (let e = Math.min(this.dayCount - 1, w * 32 + 31); e >= w * 32; e--) if ((word >>> (e - w * 32)) & 1) return this.firstDay + e;
+    }
+    return -1;
+  }
 }
 
 /** Count of trailing zero bits of a non-zero 32-bit value. */

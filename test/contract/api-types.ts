@@ -1001,7 +1001,7 @@ export interface components {
             /** @description Navette's own: what is wrong in the request's terms (the unknown id and its type, the days a line runs…); Navitia's id and message are kept as Navitia words them. */
             details?: string;
         };
-        /** @description Why a map is empty or partial (centre_off_street_network, centre_outside_data, no_service, stops_off_street_network, nothing_reached) or what of the request was ignored (unknown_parameter, boundary_duration_dropped). A map answer, whatever its format, also lists the ids in its Navette-Warnings header. */
+        /** @description Why a map is empty or partial (centre_off_street_network, centre_outside_data, no_service, no_service_in_feed, stops_off_street_network, nothing_reached) or what of the request was ignored (unknown_parameter, boundary_duration_dropped). A map answer, whatever its format, also lists the ids in its Navette-Warnings header. */
         Warning: {
             id: string;
             message: string;

@@ -2,7 +2,7 @@
  * What the API can tell before a map is computed that makes it empty or partial, as warnings
  * (maps/map-warnings.ts): a centre off the street network (with its distance to the nearest
  * street), a centre outside the coverage's data (and whether lon and lat were swapped), a window
- * in which no trip runs. Each is a few reads: one nearest-street query (a wider one only when the
+ * in which no trip runs, or no trip of one of the coverage's feeds. Each is a few reads: one nearest-street query (a wider one only when the
  * first finds nothing), a point-in-polygon test on the coverage's hull, and a pass over the
  * timetable's services (a few thousand at most, each with the span of its trips' runs, made once
  * per timetable) that stops at the first one running in the window.
@@ -34,9 +34,19 @@ export function mapWarnings(g: Generation, lon: number, lat: number, window: Map
     const lonLat = `${lon};${lat}`;
     warnings.push(ringContains(g.shape, lat, lon) ? WARNINGS.centreOutsideDataSwapped(lonLat, `${lat};${lon}`) : WARNINGS.centreOutsideData(lonLat));
   }
-  if (transit && g.productionStartDay >= 0 && !runsWithin(g.ref.days, window.fromSec, window.toSec)) {
+  if (transit && g.productionStartDay >= 0) {
     const { fromSec, toSec, timeZone } = window;
-    warnings.push(WARNINGS.noService(localTimeWords(fromSec, timeZone), localTimeWords(toSec, timeZone), isoDay(g.productionStartDay), isoDay(g.productionEndDay)));
+    const from = localTimeWords(fromSec, timeZone);
+    const to = localTimeWords(toSec, timeZone);
+    if (!runsWithin(g.ref.days, fromSec, toSec)) warnings.push(WARNINGS.noService(from, to, isoDay(g.productionStartDay), isoDay(g.productionEndDay)));
+    else if (g.tt.feeds.length > 1) {
+      // some feed runs, another not: the map shows part of the network (one operator's trains, not the other's buses)
+      const periods = feedPeriods(g.ref.days);
+      g.tt.feeds.forEach((feed, f) => {
+        const period = periods[f];
+        if (period && !runsWithin(g.ref.days, fromSec, toSec, f)) warnings.push(WARNINGS.feedNoService(feed.key, from, to, isoDay(period.first), isoDay(period.last)));
+      });
+    }
   }
   return warnings;
 }
@@ -64,13 +74,17 @@ function streetDistance(g: Generation, lon: number, lat: number): string | undef
 interface ServiceSpans {
   service: Uint32Array;
   tz: Uint16Array;
+  feed: Uint16Array;
   minDepSec: Int32Array;
   maxArrSec: Int32Array;
 }
 const spansOf = new WeakMap<Timetable, ServiceSpans>();
 
-/** Whether some trip of the timetable runs (is between its first departure and its last arrival) at some time of [fromSec, toSec]. */
-export function runsWithin(days: ServiceDays, fromSec: number, toSec: number): boolean {
+/**
+ * Whether some trip of the timetable (of feed `feed` when given) runs (is between its first
+ * departure and its last arrival) at some time of [fromSec, toSec].
+ */
+export function runsWithin(days: ServiceDays, fromSec: number, toSec: number, feed = -1): boolean {
   const tt = days.tt;
   let spans = spansOf.get(tt);
   if (!spans) {
@@ -79,6 +93,7 @@ export function runsWithin(days: ServiceDays, fromSec: number, toSec: number): b
   }
   const { service, tz, minDepSec, maxArrSec } = spans;
   for (let k = 0; k < service.length; k++) {
+    if (feed >= 0 && spans.feed[k] !== feed) continue;
     // the days whose runs may reach the window: from the one whose last arrival can reach fromSec to the one starting before toSec
     const first = Math.floor((fromSec - maxArrSec[k]! - MAX_WEST_SEC) / SEC_PER_DAY) - 1;
     const last = Math.ceil((toSec - minDepSec[k]! + MAX_EAST_SEC) / SEC_PER_DAY) + 1;
@@ -97,8 +112,9 @@ const MAX_WEST_SEC = 12 * 3600;
 
 function serviceSpans(tt: Timetable): ServiceSpans {
   const { trips, stopTimes, frequencies } = tt;
-  const spans = new Map<number, { service: number; tz: number; min: number; max: number }>();
+  const spans = new Map<number, { service: number; tz: number; feed: number; min: number; max: number }>();
   const tzCount = Math.max(1, tt.timezones.length);
+  const feedCount = Math.max(1, tt.feeds.length);
   for (let t = 0; t < trips.service.length; t++) {
     const s0 = trips.stopTimeOffset[t]!;
     const s1 = trips.stopTimeOffset[t + 1]!;
@@ -117,9 +133,10 @@ function serviceSpans(tt: Timetable): ServiceSpans {
       }
     }
     const tz = tt.agencyTimezone[trips.agency[t]!]!;
-    const key = trips.service[t]! * tzCount + tz;
+    const feed = trips.feed[t]!;
+    const key = (trips.service[t]! * tzCount + tz) * feedCount + feed;
     const span = spans.get(key);
-    if (!span) spans.set(key, { service: trips.service[t]!, tz, min: dep, max: arr });
+    if (!span) spans.set(key, { service: trips.service[t]!, tz, feed, min: dep, max: arr });
     else {
       span.min = Math.min(span.min, dep);
       span.max = Math.max(span.max, arr);
@@ -129,7 +146,36 @@ function serviceSpans(tt: Timetable): ServiceSpans {
   return {
     service: Uint32Array.from(list, (x) => x.service),
     tz: Uint16Array.from(list, (x) => x.tz),
+    feed: Uint16Array.from(list, (x) => x.feed),
     minDepSec: Int32Array.from(list, (x) => x.min),
     maxArrSec: Int32Array.from(list, (x) => x.max),
   };
+}
+
+const periodsOf = new WeakMap<Timetable, ({ first: number; last: number } | undefined)[]>();
+
+/** Each feed's first and last day with a trip running (undefined for a feed with none), made once per timetable. */
+function feedPeriods(days: ServiceDays): ({ first: number; last: number } | undefined)[] {
+  const tt = days.tt;
+  let periods = periodsOf.get(tt);
+  if (periods) return periods;
+  const serviceFeeds = new Map<number, Set<number>>();
+  for (let t = 0; t < tt.trips.service.length; t++) {
+    const feeds = serviceFeeds.get(tt.trips.service[t]!) ?? new Set<number>();
+    feeds.add(tt.trips.feed[t]!);
+    serviceFeeds.set(tt.trips.service[t]!, feeds);
+  }
+  periods = tt.feeds.map(() => undefined);
+  const found = periods;
+  for (const [s, feeds] of serviceFeeds) {
+    const first = days.nextActiveDay(s, days.firstDay);
+    if (first < 0) continue;
+    const last = days.lastActiveDay(s);
+    for (const f of feeds) {
+      const known = found[f];
+      found[f] = known ? { first: Math.min(known.first, first), last: Math.max(known.last, last) } : { first, last };
+    }
+  }
+  periodsOf.set(tt, found);
+  return found;
 }

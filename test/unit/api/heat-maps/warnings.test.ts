@@ -18,6 +18,29 @@ import { fixtureGtfs, latOf, writeFixtureOsm } from './fixture.js';
 const M = 111319.9;
 const WEEKDAYS = 'all,1,1,1,1,1,0,0,20120614,20130613';
 const MAP = 'max_duration=600&resolution=10';
+/** A second feed: one shuttle between two stops near the fixture's, weekdays of the week of 2013-01-07 at 08:01. */
+const JANUARY_SHUTTLE = `
+# agency.txt
+agency_id,agency_name,agency_url,agency_timezone
+shuttle,Shuttle,https://shuttle.example,UTC
+# stops.txt
+stop_id,stop_name,stop_lat,stop_lon
+S1,Shuttle one,${latOf('A')},0.0009
+S2,Shuttle two,${latOf('B')},0.0001
+# routes.txt
+route_id,agency_id,route_short_name,route_type
+SH,shuttle,SH,3
+# calendar.txt
+service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date
+jan,1,1,1,1,1,0,0,20130107,20130111
+# trips.txt
+route_id,service_id,trip_id
+SH,jan,SH-1
+# stop_times.txt
+trip_id,arrival_time,departure_time,stop_id,stop_sequence
+SH-1,08:01:00,08:01:00,S1,1
+SH-1,08:05:00,08:05:00,S2,2
+`;
 
 describe("Navitia's routing fixture, weekdays only", () => {
   let app: FastifyInstance;
@@ -30,6 +53,8 @@ describe("Navitia's routing fixture, weekdays only", () => {
     ({ app } = await serveCoverages([
       { id: 'fixture', gtfs: [writeFeed(weekdays)], osm, timezone: 'UTC', boardSlackSec: 0 },
       { id: 'far_stop', gtfs: [writeFeed(farStop)], osm, timezone: 'UTC', boardSlackSec: 0 },
+      // the fixture and a feed of one shuttle running the week of 2013-01-07 only, at 08:01
+      { id: 'two_feeds', gtfs: [writeFeed(weekdays), writeFeed(JANUARY_SHUTTLE, 'gtfs-2')], osm, timezone: 'UTC', boardSlackSec: 0 },
     ]));
   });
   after(async () => app.close());
@@ -68,6 +93,18 @@ describe("Navitia's routing fixture, weekdays only", () => {
     assert.deepEqual(json.warnings, [
       { id: 'stops_off_street_network', message: '1 of the 2 stops reached by public transport are farther than 600 m from a street: the places around them have no value' },
     ]);
+  });
+
+  test('a second feed with no trip on the day: the map is partial, and says which feed and when it runs', async () => {
+    const json = await getOk(app, `/v1/coverage/two_feeds/heat_maps?${MAP}&from=stopA&datetime=20120614T080000`);
+    assert.deepEqual(json.warnings, [
+      {
+        id: 'no_service_in_feed',
+        message: 'no trip of the feed gtfs-2 runs between 2012-06-14 08:00 and 2012-06-14 08:10: the map leaves it out; its trips run from 2013-01-07 to 2013-01-11',
+      },
+    ]);
+    // on a day both run, nothing to say
+    assert.deepEqual((await getOk(app, `/v1/coverage/two_feeds/heat_maps?${MAP}&from=stopA&datetime=20130107T080000`)).warnings, []);
   });
 
   test('the GeoTIFF and PNG carry the ids in the header; GeoJSON bands as a foreign member', async () => {
