@@ -325,6 +325,12 @@ export class WindowEngine {
     }
     // minutes after the last change: the direct path or nothing
     if (k < n) greatest = direct < limit ? Math.max(greatest, direct) : limit;
+    // the street alone from the centre beats every minute's transit (near the centre): one value
+    if (direct <= least) {
+      const sec = direct < limit ? Math.floor(direct / 10) : -1;
+      for (let p = 0; p < ranks.length; p++) out[p]![c] = sec;
+      return;
+    }
     for (let p = 0; p < ranks.length; p++) {
       const rank = ranks[p]!;
       let lo = Math.max(0, Math.floor(least / 10));
