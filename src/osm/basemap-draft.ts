@@ -8,9 +8,10 @@
  *   rail   railway=rail | light_rail | subway | narrow_gauge               (lines)
  *   place  place=city | town | suburb | neighbourhood | village, with a name (nodes)
  *
- * Left out: multipolygon relations (large lakes, rivers and forests are often mapped so), since the
- * readers do not read relations' members; an area way cut at the extract's edge (it no longer
- * closes). A railway cut at the edge keeps its runs of known nodes.
+ * Water and parks mapped as multipolygon relations (large lakes, rivers and forests often are) are
+ * drawn as their outer rings, joined from their member ways end to end; their inner rings (islands,
+ * clearings) are not cut out. Left out: an area cut at the extract's edge (it no longer closes, or a
+ * member way is missing). A railway cut at the edge keeps its runs of known nodes.
  *
  * The readers hand ways and tagged nodes over as they read; `finish` resolves node references once
  * the whole file is read (extracts are not always sorted). Shapes are struct of arrays:
@@ -56,7 +57,7 @@ export interface OsmBasemap {
   /** index in PLACE_KINDS */
   placeRank: Uint8Array;
   placeName: string[];
-  /** area ways left out because they do not close (cut at the extract's edge, or mapped open) */
+  /** areas left out because they do not close: a way or a multipolygon's ring cut at the extract's edge, or mapped open */
   openAreas: number;
 }
 
@@ -67,7 +68,11 @@ export interface NodeLookup {
   lat: Float64Array;
 }
 
+/** A way of no basemap kind, kept only as a possible member of a multipolygon. */
+const NO_KIND = 255;
+
 export class BasemapDraft {
+  private readonly wayId = new Growable(Float64Array, 256);
   private readonly wayKind = new Growable(Uint8Array, 256);
   private readonly wayRefStart = new Growable(Uint32Array, 256);
   private readonly wayRefs = new Growable(Float64Array, 4096);
@@ -76,11 +81,20 @@ export class BasemapDraft {
   private readonly placeRank = new Growable(Uint8Array, 64);
   private readonly placeName: string[] = [];
 
-  /** A way of kind `kind` (from `basemapKindOf`) and its node ids. */
-  way(kind: number, refs: ArrayLike<number>): void {
-    this.wayKind.push(kind);
+  /** the multipolygons: their kind and their outer member ways' ids */
+  private readonly multipolygons: { kind: number; outer: number[] }[] = [];
+
+  /** A way of kind `kind` (from `basemapKindOf`, -1 for none: a possible member), its id and node ids. */
+  way(kind: number, id: number, refs: ArrayLike<number>): void {
+    this.wayId.push(id);
+    this.wayKind.push(kind < 0 ? NO_KIND : kind);
     this.wayRefStart.push(this.wayRefs.length);
     for (let i = 0; i < refs.length; i++) this.wayRefs.push(refs[i]!);
+  }
+
+  /** A multipolygon relation of kind `kind` (water or park) and the ids of its outer member ways. */
+  multipolygon(kind: number, outer: number[]): void {
+    this.multipolygons.push({ kind, outer });
   }
 
   /** A node with tags: kept when it is a named place. */
@@ -108,6 +122,7 @@ export class BasemapDraft {
     };
     for (let w = 0; w < wayCount; w++) {
       const kind = this.wayKind.data[w]!;
+      if (kind === NO_KIND) continue;
       const start = this.wayRefStart.data[w]!;
       const end = w + 1 < wayCount ? this.wayRefStart.data[w + 1]! : this.wayRefs.length;
       if (kind !== BasemapKind.Rail) {
@@ -140,6 +155,29 @@ export class BasemapDraft {
         runStart = lon.length;
       }
     }
+    // multipolygons: each outer ring joined from member ways, every node known
+    const wayIndex = new Map<number, number>();
+    for (let w = 0; w < wayCount; w++) wayIndex.set(this.wayId.data[w]!, w);
+    const wayRefs = (w: number) => Array.from(refs.subarray(this.wayRefStart.data[w]!, w + 1 < wayCount ? this.wayRefStart.data[w + 1]! : this.wayRefs.length));
+    for (const { kind, outer } of this.multipolygons) {
+      const parts = outer.map((id) => wayIndex.get(id));
+      if (parts.some((w) => w === undefined)) {
+        openAreas++;
+        continue;
+      }
+      for (const ring of joinRings(parts.map((w) => wayRefs(w!)))) {
+        if (ring === null || ring.some((id) => nodes.find(id) < 0)) {
+          openAreas++;
+          continue;
+        }
+        for (const id of ring) {
+          const raw = nodes.find(id);
+          lon.push(nodes.lon[raw]!);
+          lat.push(nodes.lat[raw]!);
+        }
+        endShape(kind);
+      }
+    }
     return {
       shapeCount: kinds.length,
       shapeKind: Uint8Array.from(kinds),
@@ -154,4 +192,28 @@ export class BasemapDraft {
       openAreas,
     };
   }
+}
+
+/**
+ * The rings the member ways of a multipolygon make, each way joined end to end with those sharing
+ * an end node (reversed where needed): a closed ring (its first node again last, four references or
+ * more), or null for a chain that does not close.
+ */
+export function joinRings(ways: number[][]): (number[] | null)[] {
+  const left = ways.filter((w) => w.length >= 2).map((w) => [...w]);
+  const rings: (number[] | null)[] = [];
+  while (left.length > 0) {
+    const ring = left.shift()!;
+    for (;;) {
+      if (ring[0] === ring[ring.length - 1]) break;
+      const end = ring[ring.length - 1]!;
+      const k = left.findIndex((w) => w[0] === end || w[w.length - 1] === end);
+      if (k < 0) break;
+      const next = left.splice(k, 1)[0]!;
+      if (next[0] !== end) next.reverse();
+      for (let i = 1; i < next.length; i++) ring.push(next[i]!);
+    }
+    rings.push(ring.length >= 4 && ring[0] === ring[ring.length - 1] ? ring : null);
+  }
+  return rings;
 }

@@ -8,7 +8,7 @@
  * into the runs on either side; runs of fewer than two nodes are dropped.
  */
 import { Growable } from '../model/growable.js';
-import { BasemapDraft, basemapKindOf, type OsmBasemap } from './basemap-draft.js';
+import { BasemapDraft, BasemapKind, basemapKindOf, type OsmBasemap } from './basemap-draft.js';
 
 /** Way tags kept for the street graph. */
 export const KEPT_WAY_TAGS = [
@@ -69,6 +69,12 @@ export interface OsmExtract {
   basemap?: OsmBasemap;
 }
 
+/** A way member of a relation: its id and role (`outer`, `inner`, or empty). */
+export interface RelationMember {
+  ref: number;
+  role: string;
+}
+
 /** What a reading keeps: the streets (the highway ways), the basemap, or both. */
 export interface OsmReadOptions {
   /** keep the highway ways (default true) */
@@ -102,6 +108,19 @@ export class OsmExtractBuilder {
     return this.basemap !== undefined;
   }
 
+  /** Whether the readers should decode relations' members and tags and hand them to `relation` (only the basemap reads them). */
+  get wantsRelations(): boolean {
+    return this.basemap !== undefined;
+  }
+
+  /** A relation with its way members (called, members decoded, only when `wantsRelations`; else only counted). */
+  relation(wayMembers: readonly RelationMember[], tags: Record<string, string>): void {
+    this.relationsRead++;
+    if (!this.basemap || tags['type'] !== 'multipolygon') return;
+    const kind = basemapKindOf(tags);
+    if (kind === BasemapKind.Water || kind === BasemapKind.Park) this.basemap.multipolygon(kind, wayMembers.filter((m) => m.role !== 'inner').map((m) => m.ref));
+  }
+
   /** A node that has tags (called besides `node`, only when `wantsNodeTags`). */
   taggedNode(lon: number, lat: number, tags: Record<string, string>): void {
     this.basemap?.node(lon, lat, tags);
@@ -116,10 +135,8 @@ export class OsmExtractBuilder {
   /** A way with its node ids and all its tags (only highway ways are kept). */
   way(id: number, refs: ArrayLike<number>, tags: Record<string, string>): void {
     this.waysRead++;
-    if (this.basemap) {
-      const kind = basemapKindOf(tags);
-      if (kind >= 0) this.basemap.way(kind, refs);
-    }
+    // the basemap keeps every way: one of no kind may be a member of a multipolygon
+    this.basemap?.way(basemapKindOf(tags), id, refs);
     if (tags['highway'] === undefined || !this.keepStreets) {
       for (let i = 0; i < refs.length; i++) this.otherRefs.push(refs[i]!);
       return;

@@ -11,7 +11,7 @@
 import { readFile } from 'node:fs/promises';
 import { inflateSync } from 'node:zlib';
 import { PbfReader } from 'pbf';
-import { OsmExtractBuilder, type OsmExtract, type OsmReadOptions } from './osm-extract.js';
+import { OsmExtractBuilder, type OsmExtract, type OsmReadOptions, type RelationMember } from './osm-extract.js';
 
 const SUPPORTED_FEATURES = new Set(['OsmSchema-V0.6', 'DenseNodes', 'HistoricalInformation']);
 const decoder = new TextDecoder();
@@ -126,9 +126,12 @@ function readPrimitiveBlock(data: Uint8Array, out: OsmExtractBuilder): void {
         else if (tag === 1) readNode(p, out, lonOf, latOf, block.strings);
         else if (tag === 3) readWay(p, out, block.strings);
         else if (tag === 4) {
-          out.relationsRead++;
-          const length = p.readVarint(); // read first: `p.pos += p.readVarint()` would add to the old position
-          p.pos += length;
+          if (out.wantsRelations) readRelation(p, out, block.strings);
+          else {
+            out.relationsRead++;
+            const length = p.readVarint(); // read first: `p.pos += p.readVarint()` would add to the old position
+            p.pos += length;
+          }
         }
       },
       null,
@@ -213,4 +216,32 @@ function readWay(p: PbfReader, out: OsmExtractBuilder, strings: string[]): void 
   let ref = 0;
   for (let i = 0; i < w.refs.length; i++) w.refs[i] = ref += w.refs[i]!;
   out.way(w.id, w.refs, tags);
+}
+
+/** A relation: its tags and its way members (ids delta-coded, roles from the string table). */
+function readRelation(p: PbfReader, out: OsmExtractBuilder, strings: string[]): void {
+  const r = { id: 0, keys: [] as number[], vals: [] as number[], roles: [] as number[], memids: [] as number[], types: [] as number[] };
+  p.readMessage((tag, x, q) => {
+    if (tag === 1) x.id = q.readVarint(true);
+    else if (tag === 2) q.readPackedVarint(x.keys);
+    else if (tag === 3) q.readPackedVarint(x.vals);
+    else if (tag === 8) q.readPackedVarint(x.roles);
+    else if (tag === 9) q.readPackedSVarint(x.memids);
+    else if (tag === 10) q.readPackedVarint(x.types);
+  }, r);
+  const text = (index: number | undefined) => {
+    const s = index === undefined ? undefined : strings[index];
+    if (s === undefined) throw new Error(`relation ${r.id} has a tag or role outside the string table`);
+    return s;
+  };
+  const tags: Record<string, string> = {};
+  for (let i = 0; i < r.keys.length; i++) tags[text(r.keys[i])] = text(r.vals[i]);
+  const members: RelationMember[] = [];
+  let ref = 0;
+  for (let i = 0; i < r.memids.length; i++) {
+    ref += r.memids[i]!;
+    // member types: 0 node, 1 way, 2 relation
+    if (r.types[i] === 1) members.push({ ref, role: text(r.roles[i]) });
+  }
+  out.relation(members, tags);
 }

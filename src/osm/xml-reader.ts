@@ -5,7 +5,7 @@
  * elements split across read chunks.
  */
 import { createReadStream } from 'node:fs';
-import { OsmExtractBuilder, type OsmExtract, type OsmReadOptions } from './osm-extract.js';
+import { OsmExtractBuilder, type OsmExtract, type OsmReadOptions, type RelationMember } from './osm-extract.js';
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
@@ -41,6 +41,8 @@ interface OpenElement {
   lat: number;
   refs: number[];
   tags: Record<string, string>;
+  /** a relation's way members */
+  members: RelationMember[];
 }
 
 /** The state of one file's reading: the tag cut by the end of the last chunk, the line, the open element. */
@@ -121,6 +123,9 @@ class OsmXmlParser {
       case 'nd':
         if (this.current?.kind === 'way') this.current.refs.push(this.nodeRef(attrs));
         return;
+      case 'member':
+        if (this.current?.kind === 'relation' && attrs['type'] === 'way') this.current.members.push({ ref: this.memberRef(attrs), role: attrs['role'] ?? '' });
+        return;
       case 'tag':
         if (this.current && attrs['k'] !== undefined) this.current.tags[attrs['k']] = attrs['v'] ?? '';
         return;
@@ -137,7 +142,7 @@ class OsmXmlParser {
     const lon = numberOf(attrs['lon']);
     const lat = numberOf(attrs['lat']);
     if (kind === 'node' && (!Number.isFinite(lon) || !Number.isFinite(lat))) throw this.fail(`node ${id} without lon/lat`);
-    this.current = { kind, id, lon, lat, refs: [], tags: {} };
+    this.current = { kind, id, lon, lat, refs: [], tags: {}, members: [] };
     if (selfClosing) this.closeElement();
   }
 
@@ -153,8 +158,16 @@ class OsmXmlParser {
       this.out.node(c.id, c.lon, c.lat);
       if (this.out.wantsNodeTags && Object.keys(c.tags).length > 0) this.out.taggedNode(c.lon, c.lat, c.tags);
     } else if (c.kind === 'way') this.out.way(c.id, c.refs, c.tags);
+    else if (this.out.wantsRelations) this.out.relation(c.members, c.tags);
     else this.out.relationsRead++;
     this.current = null;
+  }
+
+  /** The way id of a relation's `<member type="way" ref>`. */
+  private memberRef(attrs: Record<string, string>): number {
+    const ref = numberOf(attrs['ref']);
+    if (!Number.isFinite(ref)) throw this.fail('<member> without a numeric ref');
+    return ref;
   }
 
   /** The node id of an `<nd ref>`. */

@@ -35,12 +35,22 @@ export interface OsmWay {
   tags: Tags;
 }
 
+/** A relation with way members (as the basemap reads multipolygons), or an id alone. */
+export interface OsmRelation {
+  id: number;
+  /** way members, in order */
+  members: { ref: number; role: string }[];
+  tags: Tags;
+}
+
 export interface OsmFixture {
   nodes: OsmNode[];
   ways: OsmWay[];
-  /** ids of relations without members or tags (the readers only count relations) */
-  relations?: number[];
+  /** relations, or ids of relations without members or tags (the street readers only count relations) */
+  relations?: (number | OsmRelation)[];
 }
+
+const relationOf = (r: number | OsmRelation): OsmRelation => (typeof r === 'number' ? { id: r, members: [], tags: {} } : r);
 
 /** `fixture` in a fresh temporary folder as `name`: PBF when the name ends with `.pbf` (any case), else OSM XML. */
 export function writeOsm(fixture: OsmFixture, name = 'streets.osm'): string {
@@ -72,7 +82,10 @@ export function osmXml(fixture: OsmFixture): string {
   for (const w of fixture.ways) {
     lines.push(`  <way id="${w.id}">`, ...w.refs.map((ref) => `    <nd ref="${ref}"/>`), ...tagLines(w.tags, '    '), '  </way>');
   }
-  for (const id of fixture.relations ?? []) lines.push(`  <relation id="${id}"/>`);
+  for (const r of (fixture.relations ?? []).map(relationOf)) {
+    const inner = [...r.members.map((m) => `    <member type="way" ref="${m.ref}" role="${escapeAttribute(m.role)}"/>`), ...tagLines(r.tags, '    ')];
+    lines.push(...(inner.length === 0 ? [`  <relation id="${r.id}"/>`] : [`  <relation id="${r.id}">`, ...inner, '  </relation>']));
+  }
   lines.push('</osm>');
   return lines.join('\n') + '\n';
 }
@@ -177,10 +190,24 @@ export function waysGroup(ways: OsmWay[]): Group {
   };
 }
 
-/** Relations with an id only. */
-export function relationsGroup(ids: number[]): Group {
-  return (pbf) => {
-    for (const id of ids) pbf.writeMessage(4, (i: number, p) => p.writeVarintField(1, i), id);
+/** Relations: an id alone, or with tags and way members (ids delta-coded, roles in the string table). */
+export function relationsGroup(relations: (number | OsmRelation)[]): Group {
+  return (pbf, strings) => {
+    for (const relation of relations.map(relationOf)) {
+      pbf.writeMessage(
+        4,
+        (r: OsmRelation, p) => {
+          p.writeVarintField(1, r.id);
+          if (r.members.length === 0 && Object.keys(r.tags).length === 0) return;
+          p.writePackedVarint(2, Object.keys(r.tags).map((k) => strings.of(k)));
+          p.writePackedVarint(3, Object.values(r.tags).map((v) => strings.of(v)));
+          p.writePackedVarint(8, r.members.map((m) => strings.of(m.role)));
+          p.writePackedSVarint(9, deltas(r.members.map((m) => m.ref)));
+          p.writePackedVarint(10, r.members.map(() => 1));
+        },
+        relation,
+      );
+    }
   };
 }
 

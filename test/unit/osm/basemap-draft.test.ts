@@ -14,7 +14,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { BasemapKind, type OsmBasemap } from '../../../src/osm/basemap-draft.js';
+import { BasemapKind, joinRings, type OsmBasemap } from '../../../src/osm/basemap-draft.js';
 import { basemapGeoJson } from '../../../src/formats/basemap-geojson.js';
 import { readOsm } from '../../../src/osm/read-osm.js';
 import { writeFileSync } from 'node:fs';
@@ -88,6 +88,54 @@ for (const name of ['basemap.osm', 'basemap.osm.pbf']) {
     assert.equal(osm.wayCount, 0);
   });
 }
+
+/**
+ * A lake mapped as a multipolygon: its outer ring in two untagged ways (60: 50 → 51 → 52, 61: 50 → 53
+ * → 52, the second against the first's direction), an island as an inner way (62), the tags on the
+ * relation; a forest whose second outer way is missing from the extract; a multipolygon of another
+ * kind (a building) and a relation of another type are not drawn.
+ */
+const MULTIPOLYGONS: OsmFixture = {
+  nodes: [
+    { id: 50, lon: 2.1, lat: 48.1 },
+    { id: 51, lon: 2.102, lat: 48.1 },
+    { id: 52, lon: 2.102, lat: 48.102 },
+    { id: 53, lon: 2.1, lat: 48.102 },
+    { id: 54, lon: 2.1005, lat: 48.1005 },
+    { id: 55, lon: 2.1015, lat: 48.1005 },
+    { id: 56, lon: 2.101, lat: 48.1015 },
+  ],
+  ways: [
+    { id: 60, refs: [50, 51, 52], tags: {} },
+    { id: 61, refs: [50, 53, 52], tags: {} },
+    { id: 62, refs: [54, 55, 56, 54], tags: {} },
+    { id: 63, refs: [50, 51], tags: { highway: 'residential' } },
+  ],
+  relations: [
+    { id: 70, members: [{ ref: 60, role: 'outer' }, { ref: 62, role: 'inner' }, { ref: 61, role: 'outer' }], tags: { type: 'multipolygon', natural: 'water', name: 'Lago' } },
+    { id: 71, members: [{ ref: 60, role: 'outer' }, { ref: 999, role: 'outer' }], tags: { type: 'multipolygon', landuse: 'forest' } },
+    { id: 72, members: [{ ref: 60, role: 'outer' }, { ref: 61, role: 'outer' }], tags: { type: 'multipolygon', building: 'yes' } },
+    { id: 73, members: [{ ref: 63, role: '' }], tags: { type: 'route', route: 'bus' } },
+    74,
+  ],
+};
+
+for (const name of ['multipolygons.osm', 'multipolygons.osm.pbf']) {
+  test(`multipolygons read from ${name}: a lake's outer ring joined from its member ways; a ring with a member missing left out`, async () => {
+    const osm = await readOsm(writeOsm(MULTIPOLYGONS, name), { streets: false, basemap: true });
+    const b = osm.basemap!;
+    assert.deepEqual(shapes(b), [[BasemapKind.Water, [[2.1, 48.1], [2.102, 48.1], [2.102, 48.102], [2.1, 48.102], [2.1, 48.1]]]]);
+    assert.equal(b.openAreas, 1, "the forest's ring does not close");
+    assert.equal(osm.stats.relationsRead, 5);
+  });
+}
+
+test('member ways join into rings end to end, either way round; a chain that does not close is null', () => {
+  assert.deepEqual(joinRings([[1, 2, 3], [3, 4, 1]]), [[1, 2, 3, 4, 1]]);
+  assert.deepEqual(joinRings([[1, 2], [5, 4, 3], [1, 5], [2, 3]]), [[1, 2, 3, 4, 5, 1]]);
+  assert.deepEqual(joinRings([[1, 2, 3], [7, 8, 9, 7]]), [null, [7, 8, 9, 7]]);
+  assert.deepEqual(joinRings([[1, 2, 1]]), [null], 'three references are no ring');
+});
 
 test('a reading that asks for no basemap has none, and its streets are those it had', async () => {
   const file = writeOsm(FIXTURE, 'basemap.osm.pbf');
