@@ -474,7 +474,19 @@ function mapQuery() {
   q.set('data_freshness', $('freshness').value);
   if ($('wheelchair').checked) q.set('wheelchair', 'true');
   q.set('resolution', $('resolution').value);
+  // a departure window: one departure a minute, the cells' travel times summarised by the percentile chosen
+  const windowSec = Number($('window').value);
+  if (windowSec > 0) {
+    q.set('departure_window', String(windowSec));
+    q.append('percentiles[]', $('percentile').value);
+  }
   return { q, maxDuration };
+}
+
+/** What a drawn map stands for, for the status line: one departure, or a percentile over a window's. */
+function departuresWords() {
+  const windowSec = Number($('window').value);
+  return windowSec > 0 ? ` (p${$('percentile').value} of the departures every minute for ${windowSec / 60} min)` : '';
 }
 
 async function draw(event) {
@@ -497,7 +509,7 @@ async function draw(event) {
     const minutes = maxDuration / 60;
     if (view === 'heat_maps') {
       const reached = drawHeatMap(body.heat_maps[0].heat_matrix, maxDuration);
-      if (reached > 0) setStatus(`${reached.toLocaleString('en')} cells reached within ${minutes} min. Hover the map to read a cell.`, false, warnings);
+      if (reached > 0) setStatus(`${reached.toLocaleString('en')} cells reached within ${minutes} min${departuresWords()}. Hover the map to read a cell.`, false, warnings);
       else {
         // no legend over an empty map: there is nothing it would explain
         $('legend').hidden = true;
@@ -506,7 +518,7 @@ async function draw(event) {
     } else {
       drawIsochrones(body.isochrones, maxDuration);
       const drawn = body.isochrones.filter((iso) => iso.geojson?.coordinates?.length > 0).length;
-      setStatus(drawn > 0 ? `${body.isochrones.length} bands.` : `Nothing reached within ${minutes} min from this place.`, drawn === 0, warnings);
+      setStatus(drawn > 0 ? `${body.isochrones.length} bands${departuresWords()}.` : `Nothing reached within ${minutes} min from this place.`, drawn === 0, warnings);
     }
   } catch (e) {
     setStatus(e.message, true);

@@ -120,6 +120,16 @@ test('the explorer: a heat map from a clicked point, its cells read by hovering,
     assert.equal(await page.locator('#legend .ticks span').last().textContent(), '20');
   });
 
+  await step('heat map over a window of departures: the percentile asked, said in the status', async () => {
+    await page.selectOption('#window', '3600');
+    await page.selectOption('#percentile', '95');
+    await page.click('#draw');
+    await page.waitForFunction(() => /p95 of the departures/.test(document.querySelector('#status')?.textContent ?? ''), null, { timeout: 30_000 });
+    assert.match((await page.textContent('#request-url'))!, /&departure_window=3600&percentiles\[\]=95/);
+    assert.match((await page.textContent('#status'))!, /^[\d,]+ cells reached within 20 min \(p95 of the departures every minute for 60 min\)\./);
+    await page.selectOption('#window', '0');
+  });
+
   await step('isochrones', async () => {
     await page.selectOption('#view', 'isochrones');
     await page.click('#draw');
