@@ -16,6 +16,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fromArrayBuffer } from 'geotiff';
 import { getAnswer, getOk, serveCoverages, type ServedApp } from '../../../helpers/app.js';
+import { writeFeed } from '../../../helpers/gtfs-fixture.js';
+import { writeOsm } from '../../../helpers/osm-fixture.js';
 import { HeatMapEngine } from '../../../../src/routing/heat-map.js';
 import { walkingQueryFrom } from '../../../helpers/heat-map-query.js';
 import { WindowEngine, WINDOW_STEP_SEC } from '../../../../src/routing/window-heat-map.js';
@@ -77,6 +79,76 @@ describe('the engine: percentiles of the minutes, as R5 takes them', () => {
       assert.ok(reached > 1000 && checked - reached > 100, `${reached} of ${checked} percentile cells reached`);
     });
   }
+});
+
+/**
+ * A frequency-based shuttle (exact_times=0) every 10 minutes from 08:00, 5 minutes from stop A to
+ * stop B, 3 km apart on two separate streets (no walk joins them; each long enough not to be a
+ * small island). Leaving A at 08:00 + m (m = 0…9),
+ * with the minute of board slack the rider misses the 08:00 shuttle and takes the 08:10: at B at
+ * 08:15, after 15 − m minutes. Over those ten minutes the p10, p50 and p90 of B's travel time are
+ * the 1st, 5th and 9th smallest: 6, 10 and 14 minutes, and a cell beyond B adds its walk from B.
+ */
+describe('a frequency-based shuttle: the listed phase, exact values', () => {
+  let shuttle: ServedApp;
+  const M = 111_319.9;
+  before(async () => {
+    // a street of 41 short ways end to end (41 edges: not a small island), 205 m from x0 east
+    const street = (id: number, x0: number) => ({
+      nodes: Array.from({ length: 42 }, (_, k) => ({ id: id + k, lon: (x0 + k * 5) / M, lat: 0 })),
+      ways: Array.from({ length: 41 }, (_, k) => ({ id: id + k, refs: [id + k, id + k + 1], tags: { highway: 'residential' } })),
+    });
+    const a = street(100, 0);
+    const b = street(200, 3000);
+    const osm = writeOsm({ nodes: [...a.nodes, ...b.nodes], ways: [...a.ways, ...b.ways] });
+    const gtfs = writeFeed(`
+# agency.txt
+agency_id,agency_name,agency_url,agency_timezone
+S,Shuttle,https://shuttle.example,UTC
+# stops.txt
+stop_id,stop_name,stop_lat,stop_lon
+A,A,0,${100 / M}
+B,B,0,${3100 / M}
+# routes.txt
+route_id,agency_id,route_short_name,route_type
+SH,S,SH,3
+# calendar.txt
+service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date
+all,1,1,1,1,1,1,1,20240101,20241231
+# trips.txt
+route_id,service_id,trip_id
+SH,all,SH-1
+# stop_times.txt
+trip_id,arrival_time,departure_time,stop_id,stop_sequence
+SH-1,08:00:00,08:00:00,A,1
+SH-1,08:05:00,08:05:00,B,2
+# frequencies.txt
+trip_id,start_time,end_time,headway_secs,exact_times
+SH-1,08:00:00,10:00:00,600,0
+`);
+    shuttle = await serveCoverages([{ id: 'shuttle', gtfs: [gtfs], osm, timezone: 'UTC' }]);
+  });
+  after(async () => shuttle.app.close());
+
+  test('p10, p50 and p90 over ten departures: 6, 10 and 14 minutes to B, the same answer twice', async () => {
+    const url = '/v1/coverage/shuttle/heat_maps?from=A&datetime=20240306T080000&max_duration=1800&resolution=30&departure_window=600&percentiles[]=10&percentiles[]=50&percentiles[]=90';
+    const answer = await getAnswer(shuttle.app, url);
+    assert.equal(answer.status, 200, answer.body);
+    assert.equal((await getAnswer(shuttle.app, url)).body, answer.body);
+    type Located = { line_headers: { cell_lat: { min_lat: number; max_lat: number } }[]; lines: { cell_lon: { min_lon: number; max_lon: number }; duration: (number | null)[] }[] };
+    const maps = answer.json.heat_maps as { percentile: number; heat_matrix: Located }[];
+    // the cell holding B, and the column of the streets' latitude
+    const matrix = maps[0]!.heat_matrix;
+    const i = matrix.lines.findIndex((l) => l.cell_lon.min_lon <= 3100 / M && 3100 / M < l.cell_lon.max_lon);
+    const j = matrix.line_headers.findIndex((h) => h.cell_lat.min_lat <= 0 && 0 < h.cell_lat.max_lat);
+    assert.ok(i >= 0 && j >= 0, `B's cell ${i}, ${j}`);
+    const [p10, p50, p90] = maps.map((m) => m.heat_matrix.lines[i]!.duration[j]!);
+    assert.ok(p10 !== null && p50 !== null && p90 !== null, `B's cell: ${p10}, ${p50}, ${p90}`);
+    const walk = p10! - 360;
+    assert.ok(walk >= 0 && walk < 120, `the walk from B to its cell: ${walk} s`);
+    assert.equal(p50, 600 + walk);
+    assert.equal(p90, 840 + walk);
+  });
 });
 
 describe('through the API', () => {
