@@ -9,21 +9,23 @@ import { warningCatalogue } from '../../../src/maps/map-warnings.js';
 
 const API_DOC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../docs/api.md');
 
-/** The rows (status, id, message) of the table under "## The error catalogue". */
-function docRows(): string[] {
+/** The cells of each row of the first table after `heading` in docs/api.md, backquotes and edges trimmed. */
+function tableRows(heading: string): string[][] {
   const text = readFileSync(API_DOC, 'utf8');
-  const start = text.indexOf('## The error catalogue');
-  assert.ok(start >= 0, 'docs/api.md has the section');
+  const start = text.indexOf(heading);
+  assert.ok(start >= 0, `docs/api.md has the section ${heading}`);
   const lines = text.slice(start).split('\n');
   const first = lines.findIndex((l) => l.startsWith('|---'));
-  const rows: string[] = [];
+  const rows: string[][] = [];
   for (const line of lines.slice(first + 1)) {
     if (!line.startsWith('|')) break;
-    const [status, id, message] = line.split(' | ').map((c) => c.replace(/^\| ?/, '').trim());
-    rows.push(`${status} ${id!.replace(/`/g, '')} ${message!.replace(/^`|`$/g, '')}`);
+    rows.push(line.split(' | ').map((c) => c.replace(/^\| ?/, '').trim()));
   }
   return rows;
 }
+
+/** The rows (status, id, message) of the table under "## The error catalogue". */
+const docRows = () => tableRows('## The error catalogue').map(([status, id, message]) => `${status} ${id!.replace(/`/g, '')} ${message!.replace(/^`|`$/g, '')}`);
 
 test('every error of the catalogue is in the table of docs/api.md, and nothing else', () => {
   const catalogue = errorCatalogue().map((e) => `${e.status} ${e.id} ${e.message}`);
@@ -32,20 +34,7 @@ test('every error of the catalogue is in the table of docs/api.md, and nothing e
 });
 
 /** The rows (id, message) of the table under "### Warnings". */
-function warningRows(): string[] {
-  const text = readFileSync(API_DOC, 'utf8');
-  const start = text.indexOf('### Warnings');
-  assert.ok(start >= 0, 'docs/api.md has the section');
-  const lines = text.slice(start).split('\n');
-  const first = lines.findIndex((l) => l.startsWith('|---'));
-  const rows: string[] = [];
-  for (const line of lines.slice(first + 1)) {
-    if (!line.startsWith('|')) break;
-    const [id, message] = line.split(' | ').map((c) => c.replace(/^\| ?/, '').trim().replace(/^`|`$/g, ''));
-    rows.push(`${id} ${message}`);
-  }
-  return rows;
-}
+const warningRows = () => tableRows('### Warnings').map(([id, message]) => `${id!.replace(/^`|`$/g, '')} ${message!.replace(/^`|`$/g, '')}`);
 
 test('every warning of the catalogue is in the table of docs/api.md, and nothing else', () => {
   const catalogue = warningCatalogue().map((w) => `${w.id} ${w.message}`);
