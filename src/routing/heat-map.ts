@@ -20,7 +20,7 @@
 import { Layer } from '../model/street-layers.js';
 import { stopSnap, type StopSnaps } from '../model/stop-snaps.js';
 import { METRES_PER_DEGREE } from '../util/geodesy.js';
-import { LINK_RADIUS_M, projectX, projectY, snapPoint, type StreetGraph } from '../model/street-graph.js';
+import { LINK_RADIUS_M, projectX, projectY, snapPoint, type Snap, type StreetGraph } from '../model/street-graph.js';
 import { transferSec, type RaptorData } from './raptor-data.js';
 import type { RaptorOverlay } from './raptor-overlay.js';
 import { RaptorSearch, type RaptorResult } from './raptor.js';
@@ -148,8 +148,10 @@ function endLegs(mode: HeatMapMode, q: HeatMapQuery): ModeLeg[] {
   return MODE_LEGS[mode].map(({ layer, speedOf }) => ({ layer, speed: q.speeds[speedOf], extraDs }));
 }
 
-/** A map's street legs at the cells' side: from the centre (the direct path), from the stops reached (the end modes), or both. */
-export function mapLegs(q: HeatMapQuery): (ModeLeg & { fromCentre: boolean; fromStops: boolean })[] {
+/** A map's street leg at the cells' side: from the centre (the direct path), from the stops reached (the end modes), or both. */
+export type MapLeg = ModeLeg & { fromCentre: boolean; fromStops: boolean };
+
+export function mapLegs(q: HeatMapQuery): MapLeg[] {
   return [...new Set([...q.endModes, ...q.directModes])].flatMap((m) =>
     endLegs(m, q).map((leg) => ({ ...leg, fromCentre: q.directPath && q.directModes.includes(m), fromStops: q.endModes.includes(m) })),
   );
@@ -219,22 +221,8 @@ export class HeatMapEngine {
     const legs = mapLegs(q);
     const walkSpeed = q.speeds.walking;
     const unlinkedStops = vehicleSec ? this.countUnlinked(legs, reached, reachedCount) : 0;
-    const box = new BoxBuilder();
-    const centreSnaps = legs.map((leg) => (leg.fromCentre ? snapPoint(graph, leg.layer, cx, cy, LINK_RADIUS_M) : null));
-    // the farthest a place reached with `remainingSec` left can value a cell: the street at its speed, the offsets on foot
-    const reachM = (leg: ModeLeg, remainingSec: number) => remainingSec * Math.max(leg.speed, walkSpeed);
-    legs.forEach((leg, k) => {
-      if (centreSnaps[k]) box.addSquare(q.centreLon, q.centreLat, reachM(leg, T - leg.extraDs / 10));
-      if (!vehicleSec || !leg.fromStops) return;
-      for (let r = 0; r < reachedCount; r++) {
-        const s = reached[r]!;
-        if (this.data.snaps.edge[leg.layer]![s]! < 0) continue;
-        const remaining = T - vehicleSec[s]! - leg.extraDs / 10;
-        if (remaining > 0) box.addSquare(this.data.stopLon[s]!, this.data.stopLat[s]!, reachM(leg, remaining));
-      }
-    });
-    if (box.empty) box.addSquare(q.centreLon, q.centreLat, T * walkSpeed);
-    const grid = fixedGrid ?? box.grid(q.resolution);
+    const centreSnaps = this.centreSnaps(q, legs);
+    const grid = fixedGrid ?? this.mapGrid(q, legs, centreSnaps, reached, vehicleSec ? reachedCount : 0, (s) => T - vehicleSec![s]!);
     const R = grid.resolution;
     const values = this.cellValues.subarray(0, R * R);
     values.fill(Infinity);
@@ -260,7 +248,7 @@ export class HeatMapEngine {
   }
 
   /** The stops reached by a vehicle that no end leg can leave on the street: no street of its layer within the link radius. */
-  countUnlinked(legs: readonly { layer: Layer; fromStops: boolean }[], reached: Uint32Array, reachedCount: number): number {
+  countUnlinked(legs: readonly { layer: Layer; fromStops: boolean }[], reached: ArrayLike<number>, reachedCount: number): number {
     const edges = legs.filter((leg) => leg.fromStops).map((leg) => this.data.snaps.edge[leg.layer]!);
     if (edges.length === 0) return 0;
     let unlinked = 0;
@@ -269,6 +257,39 @@ export class HeatMapEngine {
       if (edges.every((edge) => edge[s]! < 0)) unlinked++;
     }
     return unlinked;
+  }
+
+  /** Where the centre links to each leg's layer (null for a leg that does not start from it, or no street within reach). */
+  centreSnaps(q: HeatMapQuery, legs: MapLeg[]): (Snap | null)[] {
+    const { graph } = this.data;
+    const cx = projectX(graph.projection, q.centreLon);
+    const cy = projectY(graph.projection, q.centreLat);
+    return legs.map((leg) => (leg.fromCentre ? snapPoint(graph, leg.layer, cx, cy, LINK_RADIUS_M) : null));
+  }
+
+  /**
+   * A map's grid: the box of the squares around the centre (its direct legs) and around the first
+   * `count` of `stops` (its end legs), each as far as the time left there takes a traveller
+   * (`remainingSec` of a stop, less a leg's extra time), cut into q.resolution cells a side.
+   */
+  mapGrid(q: HeatMapQuery, legs: MapLeg[], centreSnaps: (Snap | null)[], stops: ArrayLike<number>, count: number, remainingSec: (s: number) => number): Grid {
+    const T = q.maxDurationSec;
+    const walkSpeed = q.speeds.walking;
+    const box = new BoxBuilder();
+    // the farthest a place reached with `remainingSec` left can value a cell: the street at its speed, the offsets on foot
+    const reachM = (leg: ModeLeg, remaining: number) => remaining * Math.max(leg.speed, walkSpeed);
+    legs.forEach((leg, k) => {
+      if (centreSnaps[k]) box.addSquare(q.centreLon, q.centreLat, reachM(leg, T - leg.extraDs / 10));
+      if (!leg.fromStops) return;
+      for (let r = 0; r < count; r++) {
+        const s = stops[r]!;
+        if (this.data.snaps.edge[leg.layer]![s]! < 0) continue;
+        const remaining = remainingSec(s) - leg.extraDs / 10;
+        if (remaining > 0) box.addSquare(this.data.stopLon[s]!, this.data.stopLat[s]!, reachM(leg, remaining));
+      }
+    });
+    if (box.empty) box.addSquare(q.centreLon, q.centreLat, T * walkSpeed);
+    return box.grid(q.resolution);
   }
 
   /** RAPTOR from the stops `access` found (its first `accessCount`), by the query's rules, from `t0`. */

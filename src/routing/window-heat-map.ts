@@ -24,8 +24,8 @@
  * map needs them, up to MAX_CHANGES, past which the map is refused (WindowBudgetError).
  */
 import { stopSnap } from '../model/stop-snaps.js';
-import { LINK_RADIUS_M, projectX, projectY, snapPoint } from '../model/street-graph.js';
-import { BoxBuilder, type Grid } from './grid.js';
+import { projectX, projectY } from '../model/street-graph.js';
+import type { Grid } from './grid.js';
 import { mapLegs, offsetSeedDs, type DepartureWindow, type HeatMapEngine, type HeatMapQuery, type HeatMapResult, type ModeLeg } from './heat-map.js';
 import type { CellLinkTable } from './raster.js';
 import { StreetSearch } from './street-search.js';
@@ -58,11 +58,12 @@ export class WindowEngine {
   /** per stop: its best arrival so far (seconds from the reference), and the most time left at it for the box */
   private readonly stopBest: Int32Array;
   private readonly stopRemaining: Int32Array;
-  /** per minute k: the stops whose arrival improved, improvedStop/improvedSec[minuteStart[k] .. minuteStart[k + 1]) */
+  /** the stops whose arrival improved, minute by minute (see `compute`), and their arrival from the reference, seconds */
   private improvedStop = new Int32Array(1024);
   private improvedSec = new Int32Array(1024);
   private readonly cells: number;
-  private readonly direct: Float64Array;
+  /** per cell, the direct path's whole seconds (-1: none): a view on the engine's scratch, for this computation */
+  private directSec: Int32Array = new Int32Array(0);
   private readonly best: Int32Array;
   /** per cell, after the minutes: where its changes start in the sorted ones (cells + 1 entries) */
   private readonly cellStart: Int32Array;
@@ -79,7 +80,8 @@ export class WindowEngine {
   private runFrom = new Int32Array(0);
   private runTo = new Int32Array(0);
   private runArrival = new Int32Array(0);
-  private readonly links = new Map<Layer, { table: CellLinkTable; edgeStart: Int32Array; edgeCells: Int32Array }>();
+  /** the layers whose cells this map has linked (their tables in `layerScratches`) */
+  private readonly linked = new Set<Layer>();
   private readonly searches: StreetSearch[] = [];
   private readonly edgeStamp: Uint32Array;
   private edgeRound = 0;
@@ -94,7 +96,6 @@ export class WindowEngine {
     this.stopBest = new Int32Array(this.stopCount);
     this.stopRemaining = new Int32Array(this.stopCount);
     this.cells = engine.maxResolution * engine.maxResolution;
-    this.direct = new Float64Array(this.cells);
     this.best = new Int32Array(this.cells);
     this.cellStart = new Int32Array(this.cells + 1);
     this.edgeStamp = new Uint32Array(data.graph.edgeCount);
@@ -103,7 +104,7 @@ export class WindowEngine {
   /** The map of `q` over its window: `seconds` views on scratch memory valid until the next computation. */
   compute(q: HeatMapQuery, w: DepartureWindow): HeatMapResult {
     const engine = this.engine;
-    const { graph, snaps, stopLon, stopLat } = engine.data;
+    const { graph, snaps } = engine.data;
     if (q.maxDurationSec > engine.maxDurationSec || q.resolution > engine.maxResolution || w.windowSec > this.maxWindowSec) {
       throw new RangeError(`a windowed heat map of ${q.maxDurationSec} s over ${w.windowSec} s at resolution ${q.resolution} exceeds the engine's limits`);
     }
@@ -138,48 +139,28 @@ export class WindowEngine {
       }
       minuteTo[k] = improved;
     }
-    // 3. one grid for the window
+    // 3. one grid for the window, around each stop as far as its best minute leaves time to go
     const legs = mapLegs(q);
     const walkSpeed = q.speeds.walking;
-    const box = new BoxBuilder();
-    const centreSnaps = legs.map((leg) => (leg.fromCentre ? snapPoint(graph, leg.layer, cx, cy, LINK_RADIUS_M) : null));
-    const reachM = (leg: ModeLeg, remainingSec: number) => remainingSec * Math.max(leg.speed, walkSpeed);
-    legs.forEach((leg, k) => {
-      if (centreSnaps[k]) box.addSquare(q.centreLon, q.centreLat, reachM(leg, T - leg.extraDs / 10));
-      if (!leg.fromStops) return;
-      for (let s = 0; s < this.stopCount; s++) {
-        const remaining = this.stopRemaining[s]! - leg.extraDs / 10;
-        if (remaining > 0 && snaps.edge[leg.layer]![s]! >= 0) box.addSquare(stopLon[s]!, stopLat[s]!, reachM(leg, remaining));
-      }
-    });
-    if (box.empty) box.addSquare(q.centreLon, q.centreLat, T * walkSpeed);
-    const R = q.resolution;
-    const grid = box.grid(R);
+    const reachedStops: number[] = [];
+    for (let s = 0; s < this.stopCount; s++) if (this.stopRemaining[s]! >= 0) reachedStops.push(s);
+    const grid = engine.mapGrid(q, legs, engine.centreSnaps(q, legs), reachedStops, reachedStops.length, (s) => this.stopRemaining[s]!);
+    const R = grid.resolution;
     const cells = R * R;
-    const limitDs = T * 10;
 
-    // 5. the direct path, once
-    const direct = this.direct;
-    direct.fill(Infinity, 0, cells);
-    legs.forEach((leg, k) => {
-      const snap = centreSnaps[k];
-      if (!snap) return;
-      const search = engine.street;
-      search.reset();
-      search.seedSnap(snap, leg.layer, leg.speed, leg.extraDs + offsetSeedDs(snap.offsetM, walkSpeed), reverse);
-      search.run(leg.layer, leg.speed, limitDs, reverse);
-      engine.rasterizer.valueCells(grid, leg.layer, leg.speed, walkSpeed, reverse, limitDs, search, direct);
-    });
+    // 5. the direct path, once: the engine's map without public transport, on this grid (whole
+    // seconds: the percentiles compare values with whole seconds only)
+    this.directSec = engine.compute({ ...q, transit: false }, grid).seconds;
 
     // 4. the end legs from the stops, minute by minute
     this.best.fill(0x7fffffff, 0, cells);
     this.changeCount = 0;
-    this.links.clear();
+    this.linked.clear();
     const transitLegs = legs.filter((leg) => leg.fromStops);
     if (improved > 0 && transitLegs.length > 0) {
       const searches = transitLegs.map((leg, k) => {
         const search = this.searchFor(k);
-        if (!this.links.has(leg.layer)) {
+        if (!this.linked.has(leg.layer)) {
           // what the window reaches at all on the layer: every minute's stops at once, up to the last
           // minute's limit, at the fastest of the layer's legs with the least extra time (a superset
           // of what each of them reaches minute by minute)
@@ -192,7 +173,7 @@ export class WindowEngine {
             if (stop) search.seedSnap(stop, leg.layer, speed, this.improvedSec[x]! * 10 + extraDs + offsetSeedDs(stop.offsetM, walkSpeed), reverse);
           }
           search.run(leg.layer, speed, ((n - 1) * WINDOW_STEP_SEC + T) * 10, reverse);
-          this.linksFor(grid, leg.layer, search);
+          this.linkCells(grid, leg.layer, search);
         }
         search.reset();
         search.logChanges();
@@ -205,7 +186,7 @@ export class WindowEngine {
         const minuteLimitDs = (k * WINDOW_STEP_SEC + T) * 10;
         transitLegs.forEach((leg, l) => {
           const search = searches[l]!;
-          const { table, edgeStart, edgeCells } = this.linksFor(grid, leg.layer);
+          const { table, edgeStart, edgeCells } = this.layerScratch(leg.layer);
           search.clearChanges();
           for (let x = from; x < to; x++) {
             const stop = stopSnap(snaps, leg.layer, this.improvedStop[x]!);
@@ -245,14 +226,12 @@ export class WindowEngine {
     // the lowest percentile has the most cells with a value: nothing is reached when it has none
     let reachedCells = 0;
     for (let c = 0; c < cells; c++) if (seconds[0]![c]! >= 0) reachedCells++;
-    const vehicleStops: number[] = [];
-    for (let s = 0; s < this.stopCount; s++) if (this.stopRemaining[s]! >= 0) vehicleStops.push(s);
-    const unlinkedStops = engine.countUnlinked(legs, Uint32Array.from(vehicleStops), vehicleStops.length);
+    const unlinkedStops = engine.countUnlinked(legs, reachedStops, reachedStops.length);
     return {
       grid,
       seconds: seconds[w.selected]!,
       reachedCells,
-      vehicleStops: vehicleStops.length,
+      vehicleStops: reachedStops.length,
       unlinkedStops,
       percentiles: w.percentiles.map((percentile, p) => ({ percentile, seconds: seconds[p]! })),
     };
@@ -261,10 +240,10 @@ export class WindowEngine {
   /** Bytes of this engine's scratch (its share of a worker's memory for windows). */
   scratchBytes(): number {
     let total = this.stopBest.byteLength + this.stopRemaining.byteLength + this.improvedStop.byteLength + this.improvedSec.byteLength;
-    total += this.direct.byteLength + this.best.byteLength + this.cellStart.byteLength + this.changes.byteLength + this.sorted.byteLength + this.edgeStamp.byteLength;
+    total += this.best.byteLength + this.cellStart.byteLength + this.changes.byteLength + this.sorted.byteLength + this.edgeStamp.byteLength;
     for (const seconds of this.percentileSeconds) total += seconds.byteLength;
-    for (const { table, edgeStart, edgeCells } of this.layerScratches.values()) {
-      total += table.edge.byteLength + table.alongM.byteLength + table.offsetM.byteLength + edgeStart.byteLength + edgeCells.byteLength;
+    for (const { table, edgeStart, edgeFill, edgeCells } of this.layerScratches.values()) {
+      total += table.edge.byteLength + table.alongM.byteLength + table.offsetM.byteLength + edgeStart.byteLength + edgeFill.byteLength + edgeCells.byteLength;
     }
     for (const search of this.searches) total += search.scratchBytes();
     return total;
@@ -293,7 +272,9 @@ export class WindowEngine {
    * greatest values (counting a run's minutes below a bound is one division).
    */
   private selectPercentiles(c: number, n: number, T: number, ranks: number[], out: Int32Array[]): void {
-    const direct = this.direct[c]!;
+    const directSec = this.directSec[c]!;
+    // in tenths, a whole second's: every comparison below is with a whole second
+    const direct = directSec < 0 ? Infinity : directSec * 10;
     const first = this.cellStart[c]!;
     const end = this.cellStart[c + 1]!;
     const limit = T * 10;
@@ -356,32 +337,26 @@ export class WindowEngine {
   }
 
   /**
-   * The cells' links on `layer` for this grid, and the cells of each edge, built once per map from
-   * `reach`, a search of everything the window reaches on the layer (the cells it cannot value stay
-   * unlinked).
+   * The cells' links on `layer` for this grid, and the cells of each edge, from `reach`, a search of
+   * everything the window reaches on the layer (the cells it cannot value stay unlinked).
    */
-  private linksFor(grid: Grid, layer: Layer, reach?: StreetSearch): { table: CellLinkTable; edgeStart: Int32Array; edgeCells: Int32Array } {
-    const known = this.links.get(layer);
-    if (known) return known;
-    if (!reach) throw new Error(`no links on layer ${layer} yet`);
+  private linkCells(grid: Grid, layer: Layer, reach: StreetSearch): void {
     const cells = grid.resolution * grid.resolution;
     const edgeCount = this.engine.data.graph.edgeCount;
-    const scratch = this.layerScratch(layer);
-    this.engine.rasterizer.linkCells(grid, layer, scratch.table, reach);
-    const { edge } = scratch.table;
-    const { edgeStart, edgeCells } = scratch;
+    const { table, edgeStart, edgeFill, edgeCells } = this.layerScratch(layer);
+    this.engine.rasterizer.linkCells(grid, layer, table, reach);
+    const { edge } = table;
     // cells grouped by edge: a counting sort
     edgeStart.fill(0);
     for (let c = 0; c < cells; c++) if (edge[c]! >= 0) edgeStart[edge[c]! + 1]!++;
     for (let e = 0; e < edgeCount; e++) edgeStart[e + 1]! += edgeStart[e]!;
-    const fill = edgeStart.slice(0, edgeCount);
-    for (let c = 0; c < cells; c++) if (edge[c]! >= 0) edgeCells[fill[edge[c]!]!++] = c;
-    const links = { table: scratch.table, edgeStart, edgeCells };
-    this.links.set(layer, links);
-    return links;
+    edgeFill.set(edgeStart.subarray(0, edgeCount));
+    for (let c = 0; c < cells; c++) if (edge[c]! >= 0) edgeCells[edgeFill[edge[c]!]!++] = c;
+    this.linked.add(layer);
   }
 
-  private readonly layerScratches = new Map<Layer, { table: CellLinkTable; edgeStart: Int32Array; edgeCells: Int32Array }>();
+  /** per layer: the cells' links, and the cells of each edge (edgeCells[edgeStart[e] .. edgeStart[e + 1]); edgeFill: scratch) */
+  private readonly layerScratches = new Map<Layer, { table: CellLinkTable; edgeStart: Int32Array; edgeFill: Int32Array; edgeCells: Int32Array }>();
 
   private layerScratch(layer: Layer) {
     let scratch = this.layerScratches.get(layer);
@@ -389,6 +364,7 @@ export class WindowEngine {
       scratch = {
         table: { edge: new Int32Array(this.cells), alongM: new Float64Array(this.cells), offsetM: new Float64Array(this.cells) },
         edgeStart: new Int32Array(this.engine.data.graph.edgeCount + 1),
+        edgeFill: new Int32Array(this.engine.data.graph.edgeCount),
         edgeCells: new Int32Array(this.cells),
       };
       this.layerScratches.set(layer, scratch);
