@@ -50,7 +50,7 @@ export function renderHeatMap(result: HeatMapResult, render: HeatMapRender): Ren
   const { encoding, format, ...request } = render;
   const { grid, seconds, percentiles } = result;
   // a window's one-band formats draw its selected percentile (`seconds`)
-  const selected = percentiles?.find((map) => map.seconds === seconds)?.percentile;
+  const selected = percentiles?.[result.selected ?? 0]?.percentile;
   const warnings = withComputedWarnings(request.warnings, result, render.maxDurationSec);
   const parts = { ...request, warnings };
   const answer = (body: Uint8Array, contentType: string, bodyEncoding: BodyEncoding | null) => ({ ...compressed(body, contentType, bodyEncoding), warnings });

@@ -66,9 +66,10 @@ export function tripsPerDay(tt: Timetable): Uint32Array {
 }
 
 /**
- * `perDay` from `tripsPerDay`, bit 0 on day `firstDay`. The weekday whose days carry the most trips on average over the calendar (only days inside the
- * production period count, so a weekday is not penalised for the empty weeks before it), and its
- * busiest day (the earliest of equals). Ties between weekdays go to the earlier weekday.
+ * From `perDay` (`tripsPerDay`, its first entry day `firstDay`): the weekday whose days carry the
+ * most trips on average, counting only the days between the first and the last with a trip (a
+ * weekday is not penalised for the empty weeks before a feed starts), and its busiest day (the
+ * earliest of equals). Ties between weekdays go to the earlier weekday.
  */
 export function busiestWeekday(perDay: Uint32Array, firstDay: number): BusiestWeekday {
   let first = 0;

@@ -106,8 +106,9 @@ export interface HeatMapResult {
   /** stops reached by a vehicle, and those of them with no street of an end mode's layer within the link radius (they value no cell) */
   vehicleStops: number;
   unlinkedStops: number;
-  /** a windowed map's percentiles (`seconds` is then the selected one's) */
+  /** a windowed map's percentiles, and which of them `seconds` is (the one a one-band format draws) */
   percentiles?: PercentileMap[];
+  selected?: number;
 }
 
 /**

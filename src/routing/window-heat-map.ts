@@ -230,6 +230,7 @@ export class WindowEngine {
     return {
       grid,
       seconds: seconds[w.selected]!,
+      selected: w.selected,
       reachedCells,
       vehicleStops: reachedStops.length,
       unlinkedStops,
