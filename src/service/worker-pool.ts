@@ -59,7 +59,7 @@ export class WorkerPool {
    */
   async run<Result>(task: unknown, budgetScale = 1): Promise<Result> {
     if (this.inFlight >= this.capacity) throw new WorkUnavailable('queue_full', 1);
-    const signal = AbortSignal.timeout(this.budgetMs * budgetScale);
+    const signal = AbortSignal.timeout(Math.ceil(this.budgetMs * budgetScale));
     this.inFlight++;
     try {
       return (await this.pool.run(task, { signal })) as Result;

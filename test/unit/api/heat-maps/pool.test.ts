@@ -56,6 +56,18 @@ describe('heat-map worker pool', () => {
     await local.close();
   });
 
+  test('a map over a departure window answers on the pool as in process, whatever its budget scale (10 minutes: 8/3 of a map\'s budget)', async () => {
+    const pooled = await appWith({ ...limits, threads: 1 });
+    const local = await buildApp({ registry });
+    for (const minutes of [10, 30]) {
+      const url = `${URL}&departure_window=${minutes * 60}&percentiles[]=10&percentiles[]=90`;
+      const [a, b] = await Promise.all([pooled.inject({ method: 'GET', url }), local.inject({ method: 'GET', url })]);
+      assert.equal(a.statusCode, 200, `${minutes} min: ${a.body.slice(0, 200)}`);
+      assert.equal(a.body, b.body, `${minutes} min`);
+    }
+    await local.close();
+  });
+
   test('bodies compressed in the worker decode to the plain body, in the encoding the client prefers', async () => {
     const app = await appWith({ ...limits, threads: 1 });
     const get = (acceptEncoding?: string) =>
