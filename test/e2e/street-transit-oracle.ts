@@ -78,10 +78,9 @@ export class StreetTransitOracle {
     return this.transferTo.length;
   }
 
-  /** The values of `points` leaving `centre` at the city's datetime, up to `horizonSec`. */
-  async values(centre: LonLat, points: LonLat[], horizonSec: number): Promise<OracleAnswer> {
+  /** The values of `points` leaving `centre` at `t0` (epoch seconds; the city's datetime by default), up to `horizonSec`. */
+  async values(centre: LonLat, points: LonLat[], horizonSec: number, t0 = instantOf(this.city.datetime, this.timetable.timezone)): Promise<OracleAnswer> {
     const speed = this.city.walkingSpeed;
-    const t0 = instantOf(this.city.datetime, this.timetable.timezone);
     const [origin, ...cells] = await this.network.link([centre, ...points]);
     const n = this.stops.length;
     const stopAt = new Float64Array(n).fill(Infinity);
