@@ -124,6 +124,13 @@ type Objects = Omit<ObjectTypeSpec, 'collection' | 'idPrefix'>;
 
 const oneEach = (ofTrip: (tt: Timetable, trip: number) => number): TripLink => ({ kind: 'one_per_trip', ofTrip });
 
+/** Objects held as a list of records with an id and a name: their count, ids and names. */
+const listed = (list: (tt: Timetable) => readonly { id: string; name: string }[]) => ({
+  count: (tt: Timetable) => list(tt).length,
+  sourceId: (tt: Timetable, i: number) => list(tt)[i]!.id,
+  name: (tt: Timetable, i: number) => list(tt)[i]!.name,
+});
+
 const TRIPS: Objects = {
   count: (tt) => tt.trips.ids.length,
   sourceId: (tt, i) => tt.trips.ids[i]!,
@@ -134,9 +141,7 @@ const TRIPS: Objects = {
 
 // network and company share their trip link and children: the referential groups them once
 const AGENCIES: Objects = {
-  count: (tt) => tt.agencies.length,
-  sourceId: (tt, i) => tt.agencies[i]!.id,
-  name: (tt, i) => tt.agencies[i]!.name,
+  ...listed((tt) => tt.agencies),
   children: { type: 'line', parentOf: (tt, l) => tt.lines[l]!.agency },
   trips: oneEach((tt, t) => tt.trips.agency[t]!),
   codes: true,
@@ -163,9 +168,7 @@ const DESCRIPTORS = {
   }),
   line: describe({
     collection: 'lines',
-    count: (tt) => tt.lines.length,
-    sourceId: (tt, i) => tt.lines[i]!.id,
-    name: (tt, i) => tt.lines[i]!.name,
+    ...listed((tt) => tt.lines),
     children: { type: 'route', parentOf: (tt, r) => tt.routes[r]!.line },
     trips: oneEach((tt, t) => tt.trips.line[t]!),
     codes: true,
@@ -191,9 +194,7 @@ const DESCRIPTORS = {
   }),
   stop_area: describe({
     collection: 'stop_areas',
-    count: (tt) => tt.stopAreas.length,
-    sourceId: (tt, i) => tt.stopAreas[i]!.id,
-    name: (tt, i) => tt.stopAreas[i]!.name,
+    ...listed((tt) => tt.stopAreas),
     children: { type: 'stop_point', parentOf: (tt, s) => tt.stopPoints.area[s]! },
     trips: { kind: 'through_children' },
     codes: true,
@@ -201,17 +202,13 @@ const DESCRIPTORS = {
   network: describe({ collection: 'networks', ...AGENCIES }),
   physical_mode: describe({
     collection: 'physical_modes',
-    count: (tt) => tt.physicalModes.length,
-    sourceId: (tt, i) => tt.physicalModes[i]!.id,
-    name: (tt, i) => tt.physicalModes[i]!.name,
+    ...listed((tt) => tt.physicalModes),
     trips: oneEach((tt, t) => tt.lines[tt.trips.line[t]!]!.physicalMode),
     codes: false,
   }),
   commercial_mode: describe({
     collection: 'commercial_modes',
-    count: (tt) => tt.commercialModes.length,
-    sourceId: (tt, i) => tt.commercialModes[i]!.id,
-    name: (tt, i) => tt.commercialModes[i]!.name,
+    ...listed((tt) => tt.commercialModes),
     trips: oneEach((tt, t) => tt.lines[tt.trips.line[t]!]!.commercialMode),
     codes: false,
   }),
@@ -220,9 +217,7 @@ const DESCRIPTORS = {
   company: describe({ collection: 'companies', ...AGENCIES }),
   route: describe({
     collection: 'routes',
-    count: (tt) => tt.routes.length,
-    sourceId: (tt, i) => tt.routes[i]!.id,
-    name: (tt, i) => tt.routes[i]!.name,
+    ...listed((tt) => tt.routes),
     trips: oneEach((tt, t) => tt.trips.route[t]!),
     codes: true,
   }),
