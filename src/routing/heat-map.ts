@@ -18,6 +18,7 @@
  * Pure computation on shared data and per-thread scratch: it runs in the worker threads.
  */
 import { Layer } from '../model/street-layers.js';
+import { pointCount, type LinkedPoints } from '../model/linked-points.js';
 import { stopSnap, type StopSnaps } from '../model/stop-snaps.js';
 import { METRES_PER_DEGREE } from '../util/geodesy.js';
 import { LINK_RADIUS_M, projectX, projectY, snapPoint, type Snap, type StreetGraph } from '../model/street-graph.js';
@@ -88,6 +89,8 @@ export interface PercentileMap {
 
 export interface HeatMapData {
   graph: StreetGraph;
+  /** the coverage's point sets (accessibility, matrices), linked to the streets at load */
+  pointSets?: LinkedPoints[];
   snaps: StopSnaps;
   raptor: RaptorData;
   /** service-day origins passed to RaptorSearch */
@@ -109,6 +112,40 @@ export interface HeatMapResult {
   /** a windowed map's percentiles, and which of them `seconds` is (the one a one-band format draws) */
   percentiles?: PercentileMap[];
   selected?: number;
+}
+
+/** The travel times of a query to the points of a set (`HeatMapEngine.computePoints`). */
+export interface PointTimes {
+  /** per point, whole seconds, -1 for null; a view on scratch memory valid until the next computation */
+  seconds: Int32Array;
+  reachedPoints: number;
+  vehicleStops: number;
+  unlinkedStops: number;
+  /** a window's percentiles, `seconds` being the selected one */
+  percentiles?: PercentileMap[];
+}
+
+/** What RAPTOR left at the stops: each reached stop's time from the centre (seconds), none without public transport. */
+type TransitPass = Pick<RaptorResult, 'reached' | 'reachedCount'> & { vehicleSec: Int32Array | null };
+
+const NO_TRANSIT: TransitPass = { vehicleSec: null, reached: new Uint32Array(0), reachedCount: 0 };
+
+/**
+ * Value each point of a set linked to `layer` from a street search, as raster.ts values a cell:
+ * the cost at its link point plus its off-street offset at walking speed, the smaller one kept.
+ */
+export function valuePoints(points: LinkedPoints, layer: Layer, speed: number, walkSpeed: number, reverse: boolean, limitDs: number, search: StreetSearch, out: Float64Array): void {
+  const edge = points.links.edge[layer]!;
+  const alongM = points.links.alongM[layer]!;
+  const offsetM = points.links.offsetM[layer]!;
+  const perMetre = 10 / speed;
+  const walkPerMetre = 10 / walkSpeed;
+  for (let p = 0; p < edge.length; p++) {
+    const e = edge[p]!;
+    if (e < 0) continue;
+    const v = search.costAlong(e, alongM[p]!, layer, perMetre, reverse) + offsetM[p]! * walkPerMetre;
+    if (v < limitDs && v < out[p]!) out[p] = v;
+  }
 }
 
 /**
@@ -172,6 +209,9 @@ export class HeatMapEngine {
   readonly accessTimes: Int32Array;
   private cellValues: Float64Array;
   private cellSeconds: Int32Array;
+  /** the points' values and seconds (computePoints), grown to the largest set valued */
+  private pointValues = new Float64Array(0);
+  private pointSeconds = new Int32Array(0);
 
   constructor(
     readonly data: HeatMapData,
@@ -193,59 +233,92 @@ export class HeatMapEngine {
 
   /** The map of `q`, on `fixedGrid` when given (a departure window's grid), else on the box of what it reaches. */
   compute(q: HeatMapQuery, fixedGrid?: Grid): HeatMapResult {
-    const { graph } = this.data;
+    this.checkLimits(q);
+    const pass = this.transitPass(q);
+    const legs = mapLegs(q);
+    const centreSnaps = this.centreSnaps(q, legs);
+    const { vehicleSec, reached, reachedCount } = pass;
+    const grid = fixedGrid ?? this.mapGrid(q, legs, centreSnaps, reached, vehicleSec ? reachedCount : 0, (s) => q.maxDurationSec - vehicleSec![s]!);
+    const R = grid.resolution;
+    const values = this.cellValues.subarray(0, R * R);
+    values.fill(Infinity);
+    const walkSpeed = q.speeds.walking;
     const reverse = q.direction === 'arrival';
+    const limitDs = q.maxDurationSec * 10;
+    this.streetLegs(q, pass, legs, centreSnaps, (leg, search) => this.rasterizer.valueCells(grid, leg.layer, leg.speed, walkSpeed, reverse, limitDs, search, values));
+    const seconds = this.cellSeconds.subarray(0, R * R);
+    const reachedCells = toSeconds(values, q.maxDurationSec, seconds);
+    return { grid, seconds, reachedCells, vehicleStops: vehicleSec ? reachedCount : 0, unlinkedStops: this.countUnlinked(legs, reached, vehicleSec ? reachedCount : 0) };
+  }
+
+  /**
+   * The travel times of `q` to the points of a set instead of a grid's cells, each valued at its own
+   * link as a cell is at its centre's (accessibility, travel-time matrices).
+   */
+  computePoints(q: HeatMapQuery, points: LinkedPoints): PointTimes {
+    this.checkLimits(q);
+    const pass = this.transitPass(q);
+    const legs = mapLegs(q);
+    const count = pointCount(points);
+    if (this.pointValues.length < count) {
+      this.pointValues = new Float64Array(count);
+      this.pointSeconds = new Int32Array(count);
+    }
+    const values = this.pointValues.subarray(0, count);
+    values.fill(Infinity);
+    const walkSpeed = q.speeds.walking;
+    const reverse = q.direction === 'arrival';
+    const limitDs = q.maxDurationSec * 10;
+    this.streetLegs(q, pass, legs, this.centreSnaps(q, legs), (leg, search) => valuePoints(points, leg.layer, leg.speed, walkSpeed, reverse, limitDs, search, values));
+    const seconds = this.pointSeconds.subarray(0, count);
+    const reachedPoints = toSeconds(values, q.maxDurationSec, seconds);
+    const { vehicleSec, reached, reachedCount } = pass;
+    return { seconds, reachedPoints, vehicleStops: vehicleSec ? reachedCount : 0, unlinkedStops: this.countUnlinked(legs, reached, vehicleSec ? reachedCount : 0) };
+  }
+
+  private checkLimits(q: HeatMapQuery): void {
     // the parameter tables cap both; an engine is sized for its limits and never stretched past them
     if (q.maxDurationSec > this.maxDurationSec || q.resolution > this.maxResolution) {
       throw new RangeError(`a heat map of ${q.maxDurationSec} s at resolution ${q.resolution} exceeds the engine's ${this.maxDurationSec} s, ${this.maxResolution}`);
     }
-    const T = q.maxDurationSec;
+  }
+
+  /** Steps 1-2: the access and RAPTOR from it (no stop reached without public transport or access). */
+  private transitPass(q: HeatMapQuery): TransitPass {
+    if (!q.transit) return NO_TRANSIT;
+    const { graph } = this.data;
     const cx = projectX(graph.projection, q.centreLon);
     const cy = projectY(graph.projection, q.centreLat);
+    const accessCount = this.access(q, cx, cy, q.direction === 'arrival');
+    if (accessCount === 0) return NO_TRANSIT;
+    return this.transitFrom(q, q.t0, accessCount);
+  }
 
-    // 1-2. public transport
-    let vehicleSec: Int32Array | null = null;
-    let reached: Uint32Array = new Uint32Array(0);
-    let reachedCount = 0;
-    if (q.transit) {
-      const accessCount = this.access(q, cx, cy, reverse);
-      if (accessCount > 0) {
-        const result = this.transitFrom(q, q.t0, accessCount);
-        vehicleSec = result.vehicleSec;
-        reached = result.reached;
-        reachedCount = result.reachedCount;
-      }
-    }
-
-    // 3-4. street searches per end leg, grid over everything they can reach
-    // a leg starts from the centre for a direct mode, from the stops for an end mode, or from both
-    const legs = mapLegs(q);
+  /**
+   * Step 3: per street leg at the places' side, one search seeded by the centre (a direct leg) and
+   * by every stop reached by a vehicle (an end leg), capped at the maximum duration, handed to
+   * `value` before the next leg reuses it.
+   */
+  private streetLegs(q: HeatMapQuery, pass: TransitPass, legs: MapLeg[], centreSnaps: (Snap | null)[], value: (leg: MapLeg, search: StreetSearch) => void): void {
+    const reverse = q.direction === 'arrival';
     const walkSpeed = q.speeds.walking;
-    const unlinkedStops = vehicleSec ? this.countUnlinked(legs, reached, reachedCount) : 0;
-    const centreSnaps = this.centreSnaps(q, legs);
-    const grid = fixedGrid ?? this.mapGrid(q, legs, centreSnaps, reached, vehicleSec ? reachedCount : 0, (s) => T - vehicleSec![s]!);
-    const R = grid.resolution;
-    const values = this.cellValues.subarray(0, R * R);
-    values.fill(Infinity);
-    const limitDs = T * 10;
+    const limitDs = q.maxDurationSec * 10;
+    const { vehicleSec, reached, reachedCount } = pass;
     legs.forEach((leg, k) => {
-        const search = this.street;
-        search.reset();
-        const snap = centreSnaps[k];
-        if (snap) search.seedSnap(snap, leg.layer, leg.speed, leg.extraDs + offsetSeedDs(snap.offsetM, walkSpeed), reverse);
-        if (vehicleSec && leg.fromStops) {
-          for (let r = 0; r < reachedCount; r++) {
-            const s = reached[r]!;
-            const stop = stopSnap(this.data.snaps, leg.layer, s);
-            if (stop) search.seedSnap(stop, leg.layer, leg.speed, vehicleSec[s]! * 10 + leg.extraDs + offsetSeedDs(stop.offsetM, walkSpeed), reverse);
-          }
+      const search = this.street;
+      search.reset();
+      const snap = centreSnaps[k];
+      if (snap) search.seedSnap(snap, leg.layer, leg.speed, leg.extraDs + offsetSeedDs(snap.offsetM, walkSpeed), reverse);
+      if (vehicleSec && leg.fromStops) {
+        for (let r = 0; r < reachedCount; r++) {
+          const s = reached[r]!;
+          const stop = stopSnap(this.data.snaps, leg.layer, s);
+          if (stop) search.seedSnap(stop, leg.layer, leg.speed, vehicleSec[s]! * 10 + leg.extraDs + offsetSeedDs(stop.offsetM, walkSpeed), reverse);
         }
-        search.run(leg.layer, leg.speed, limitDs, reverse);
-        this.rasterizer.valueCells(grid, leg.layer, leg.speed, walkSpeed, reverse, limitDs, search, values);
+      }
+      search.run(leg.layer, leg.speed, limitDs, reverse);
+      value(leg, search);
     });
-    const seconds = this.cellSeconds.subarray(0, R * R);
-    const reachedCells = toSeconds(values, T, seconds);
-    return { grid, seconds, reachedCells, vehicleStops: vehicleSec ? reachedCount : 0, unlinkedStops };
   }
 
   /** The stops reached by a vehicle that no end leg can leave on the street: no street of its layer within the link radius. */

@@ -26,7 +26,8 @@
 import { stopSnap } from '../model/stop-snaps.js';
 import { projectX, projectY } from '../model/street-graph.js';
 import type { Grid } from './grid.js';
-import { mapLegs, offsetSeedDs, type DepartureWindow, type HeatMapEngine, type HeatMapQuery, type HeatMapResult, type ModeLeg } from './heat-map.js';
+import { mapLegs, offsetSeedDs, type DepartureWindow, type HeatMapEngine, type HeatMapQuery, type HeatMapResult, type ModeLeg, type PercentileMap, type PointTimes } from './heat-map.js';
+import { pointCount, type LinkedPoints } from '../model/linked-points.js';
 import type { CellLinkTable } from './raster.js';
 import { StreetSearch } from './street-search.js';
 import type { Layer } from '../model/street-layers.js';
@@ -37,6 +38,15 @@ export const WINDOW_STEP_SEC = 60;
 export const MAX_CHANGES = 16_000_000;
 
 export class WindowBudgetError extends Error {}
+
+/** A window's percentiles at its targets: the cells of its grid, or the points of a set (no grid). */
+interface WindowRun {
+  grid: Grid | null;
+  reached: number;
+  vehicleStops: number;
+  unlinkedStops: number;
+  percentiles: PercentileMap[];
+}
 
 
 /**
@@ -61,12 +71,13 @@ export class WindowEngine {
   /** the stops whose arrival improved, minute by minute (see `compute`), and their arrival from the reference, seconds */
   private improvedStop = new Int32Array(1024);
   private improvedSec = new Int32Array(1024);
-  private readonly cells: number;
+  /** the most targets (cells or points) the scratch below holds; grown for a larger point set */
+  private capacity: number;
   /** per cell, the direct path's whole seconds (-1: none): a view on the engine's scratch, for this computation */
   private directSec: Int32Array = new Int32Array(0);
-  private readonly best: Int32Array;
+  private best: Int32Array;
   /** per cell, after the minutes: where its changes start in the sorted ones (cells + 1 entries) */
-  private readonly cellStart: Int32Array;
+  private cellStart: Int32Array;
   /**
    * The changes as the minutes make them: per entry its cell, its minute and its arrival (tenths
    * from the reference); then grouped by cell in `sorted` (minute, arrival), each cell's in the
@@ -75,7 +86,7 @@ export class WindowEngine {
   private changes = new Int32Array(3 * 65536);
   private sorted = new Int32Array(2 * 65536);
   private changeCount = 0;
-  private readonly percentileSeconds: Int32Array[] = [];
+  private percentileSeconds: Int32Array[] = [];
   /** one cell's runs of minutes sharing an arrival: first and last minute, arrival */
   private runFrom = new Int32Array(0);
   private runTo = new Int32Array(0);
@@ -95,14 +106,26 @@ export class WindowEngine {
     this.stopCount = data.stopLon.length;
     this.stopBest = new Int32Array(this.stopCount);
     this.stopRemaining = new Int32Array(this.stopCount);
-    this.cells = engine.maxResolution * engine.maxResolution;
-    this.best = new Int32Array(this.cells);
-    this.cellStart = new Int32Array(this.cells + 1);
+    this.capacity = engine.maxResolution * engine.maxResolution;
+    this.best = new Int32Array(this.capacity);
+    this.cellStart = new Int32Array(this.capacity + 1);
     this.edgeStamp = new Uint32Array(data.graph.edgeCount);
   }
 
   /** The map of `q` over its window: `seconds` views on scratch memory valid until the next computation. */
   compute(q: HeatMapQuery, w: DepartureWindow): HeatMapResult {
+    const { grid, percentiles, reached, vehicleStops, unlinkedStops } = this.run(q, w, null);
+    return { grid: grid!, seconds: percentiles[w.selected]!.seconds, selected: w.selected, reachedCells: reached, vehicleStops, unlinkedStops, percentiles };
+  }
+
+  /** The travel times of `q` over its window to the points of a set, per percentile (views on scratch memory). */
+  computePoints(q: HeatMapQuery, w: DepartureWindow, points: LinkedPoints): PointTimes {
+    const { percentiles, reached, vehicleStops, unlinkedStops } = this.run(q, w, points);
+    return { seconds: percentiles[w.selected]!.seconds, reachedPoints: reached, vehicleStops, unlinkedStops, percentiles };
+  }
+
+  /** The window's percentiles at the cells of its own grid, or at the points of a set. */
+  private run(q: HeatMapQuery, w: DepartureWindow, points: LinkedPoints | null): WindowRun {
     const engine = this.engine;
     const { graph, snaps } = engine.data;
     if (q.maxDurationSec > engine.maxDurationSec || q.resolution > engine.maxResolution || w.windowSec > this.maxWindowSec) {
@@ -144,13 +167,15 @@ export class WindowEngine {
     const walkSpeed = q.speeds.walking;
     const reachedStops: number[] = [];
     for (let s = 0; s < this.stopCount; s++) if (this.stopRemaining[s]! >= 0) reachedStops.push(s);
-    const grid = engine.mapGrid(q, legs, engine.centreSnaps(q, legs), reachedStops, reachedStops.length, (s) => this.stopRemaining[s]!);
-    const R = grid.resolution;
-    const cells = R * R;
+    // (a point set is its own targets: no grid)
+    const grid = points ? null : engine.mapGrid(q, legs, engine.centreSnaps(q, legs), reachedStops, reachedStops.length, (s) => this.stopRemaining[s]!);
+    const cells = points ? pointCount(points) : grid!.resolution * grid!.resolution;
+    this.ensureCapacity(cells);
 
-    // 5. the direct path, once: the engine's map without public transport, on this grid (whole
-    // seconds: the percentiles compare values with whole seconds only)
-    this.directSec = engine.compute({ ...q, transit: false }, grid).seconds;
+    // 5. the direct path, once: the engine's map without public transport, on this grid or these
+    // points (whole seconds: the percentiles compare values with whole seconds only)
+    const direct = { ...q, transit: false };
+    this.directSec = points ? engine.computePoints(direct, points).seconds : engine.compute(direct, grid!).seconds;
 
     // 4. the end legs from the stops, minute by minute
     this.best.fill(0x7fffffff, 0, cells);
@@ -160,6 +185,7 @@ export class WindowEngine {
     if (improved > 0 && transitLegs.length > 0) {
       const searches = transitLegs.map((leg, k) => {
         const search = this.searchFor(k);
+        if (!this.linked.has(leg.layer) && points) this.linkPoints(points, leg.layer);
         if (!this.linked.has(leg.layer)) {
           // what the window reaches at all on the layer: every minute's stops at once, up to the last
           // minute's limit, at the fastest of the layer's legs with the least extra time (a superset
@@ -173,7 +199,7 @@ export class WindowEngine {
             if (stop) search.seedSnap(stop, leg.layer, speed, this.improvedSec[x]! * 10 + extraDs + offsetSeedDs(stop.offsetM, walkSpeed), reverse);
           }
           search.run(leg.layer, speed, ((n - 1) * WINDOW_STEP_SEC + T) * 10, reverse);
-          this.linkCells(grid, leg.layer, search);
+          this.linkCells(grid!, leg.layer, search);
         }
         search.reset();
         search.logChanges();
@@ -226,16 +252,23 @@ export class WindowEngine {
     // the lowest percentile has the most cells with a value: nothing is reached when it has none
     let reachedCells = 0;
     for (let c = 0; c < cells; c++) if (seconds[0]![c]! >= 0) reachedCells++;
-    const unlinkedStops = engine.countUnlinked(legs, reachedStops, reachedStops.length);
     return {
       grid,
-      seconds: seconds[w.selected]!,
-      selected: w.selected,
-      reachedCells,
+      reached: reachedCells,
       vehicleStops: reachedStops.length,
-      unlinkedStops,
+      unlinkedStops: engine.countUnlinked(legs, reachedStops, reachedStops.length),
       percentiles: w.percentiles.map((percentile, p) => ({ percentile, seconds: seconds[p]! })),
     };
+  }
+
+  /** The scratch per target grown to hold `targets` (a point set larger than the largest grid). */
+  private ensureCapacity(targets: number): void {
+    if (targets <= this.capacity) return;
+    this.capacity = targets;
+    this.best = new Int32Array(targets);
+    this.cellStart = new Int32Array(targets + 1);
+    this.percentileSeconds = [];
+    this.layerScratches.clear();
   }
 
   /** Bytes of this engine's scratch (its share of a worker's memory for windows). */
@@ -343,9 +376,24 @@ export class WindowEngine {
    */
   private linkCells(grid: Grid, layer: Layer, reach: StreetSearch): void {
     const cells = grid.resolution * grid.resolution;
+    const { table } = this.layerScratch(layer);
+    this.engine.rasterizer.linkCells(grid, layer, table, reach);
+    this.groupByEdge(layer, cells);
+  }
+
+  /** The points' links on `layer`, made at load, as the targets' links, and the points of each edge. */
+  private linkPoints(points: LinkedPoints, layer: Layer): void {
+    const { table } = this.layerScratch(layer);
+    table.edge.set(points.links.edge[layer]!);
+    table.alongM.set(points.links.alongM[layer]!);
+    table.offsetM.set(points.links.offsetM[layer]!);
+    this.groupByEdge(layer, pointCount(points));
+  }
+
+  /** The first `cells` targets of `layer`'s table grouped by their edge. */
+  private groupByEdge(layer: Layer, cells: number): void {
     const edgeCount = this.engine.data.graph.edgeCount;
     const { table, edgeStart, edgeFill, edgeCells } = this.layerScratch(layer);
-    this.engine.rasterizer.linkCells(grid, layer, table, reach);
     const { edge } = table;
     // cells grouped by edge: a counting sort
     edgeStart.fill(0);
@@ -363,10 +411,10 @@ export class WindowEngine {
     let scratch = this.layerScratches.get(layer);
     if (!scratch) {
       scratch = {
-        table: { edge: new Int32Array(this.cells), alongM: new Float64Array(this.cells), offsetM: new Float64Array(this.cells) },
+        table: { edge: new Int32Array(this.capacity), alongM: new Float64Array(this.capacity), offsetM: new Float64Array(this.capacity) },
         edgeStart: new Int32Array(this.engine.data.graph.edgeCount + 1),
         edgeFill: new Int32Array(this.engine.data.graph.edgeCount),
-        edgeCells: new Int32Array(this.cells),
+        edgeCells: new Int32Array(this.capacity),
       };
       this.layerScratches.set(layer, scratch);
     }
@@ -380,7 +428,7 @@ export class WindowEngine {
   }
 
   private secondsFor(p: number): Int32Array {
-    while (this.percentileSeconds.length <= p) this.percentileSeconds.push(new Int32Array(this.cells));
+    while (this.percentileSeconds.length <= p) this.percentileSeconds.push(new Int32Array(this.capacity));
     return this.percentileSeconds[p]!;
   }
 
