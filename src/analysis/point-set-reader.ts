@@ -1,0 +1,268 @@
+/**
+ * Reading a point set (places with opportunity counts, `model/point-set.ts`) from a file, for
+ * accessibility: a CSV with a header row, or a GeoJSON FeatureCollection of Points.
+ *
+ * CSV: the id, longitude and latitude columns are `id`, `lon` and `lat` unless the source names
+ * others; every other column is an opportunity column, or only those the source lists. An empty count
+ * is 0. GeoJSON: the position is the Point's coordinates; the id is the property the source names
+ * (`idColumn`), else `feature.id`, else the property `id`, else the feature's index; the opportunity
+ * columns are the properties holding a number in some feature (in the order they first appear), a
+ * missing or null one being 0.
+ *
+ * A place that cannot be used is reported to the load report with its line (a CSV's file line, the
+ * header being line 1; a GeoJSON feature's index + 1) and skipped: an empty or repeated id (the first
+ * place of an id is kept), a missing, non-numeric or out-of-range position, a count that is not a
+ * finite number or is negative, a geometry that is not a Point. A file that cannot be a point set —
+ * an unknown extension, a missing id or position column, a listed opportunity column it lacks, more
+ * than MAX_POINTS_PER_SET places or 64 opportunity columns — throws an Error naming the file.
+ */
+import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { CsvReader, headerNames, LineTooLong, type CsvRow } from '../gtfs/csv-reader.js';
+import type { LoadReport } from '../gtfs/load-report.js';
+import { growFloat64, type Growable } from '../model/growable.js';
+import type { OpportunityColumn, PointSetData, PointSetSource } from '../model/point-set.js';
+
+/** The most places a point set may hold. */
+export const MAX_POINTS_PER_SET = 1_000_000;
+/** The most opportunity columns a point set may hold. */
+export const MAX_OPPORTUNITY_COLUMNS = 64;
+
+/** The bounds a read keeps to; tests lower them to try them on small files. */
+export interface PointSetLimits {
+  maxPoints: number;
+  maxColumns: number;
+}
+
+const DEFAULT_LIMITS: PointSetLimits = { maxPoints: MAX_POINTS_PER_SET, maxColumns: MAX_OPPORTUNITY_COLUMNS };
+
+/** A CSV line longer than this is refused (64 columns of numbers take a few hundred bytes). */
+const MAX_CSV_LINE_BYTES = 1 << 20;
+
+/** Read the point set `source` names; unusable places go to `report`, an unusable file throws. */
+export async function readPointSet(source: PointSetSource, report: LoadReport, limits: PointSetLimits = DEFAULT_LIMITS): Promise<PointSetData> {
+  const extension = path.extname(source.file).toLowerCase();
+  if (extension === '.csv') return readCsvPointSet(source, report, limits);
+  if (extension === '.geojson' || extension === '.json') return readGeoJsonPointSet(source, report, limits);
+  throw new Error(`${source.file}: a point set is read from a .csv, .geojson or .json file, not ${extension ? `a ${extension} one` : 'a file without extension'}`);
+}
+
+/** The places kept so far, column-wise, with the checks every format shares. */
+class PointCollector {
+  readonly ids: string[] = [];
+  private readonly seenIds = new Set<string>();
+  private readonly lon = growFloat64();
+  private readonly lat = growFloat64();
+  private readonly values: Growable<Float64Array>[];
+  private readonly totals: number[];
+
+  constructor(
+    private readonly source: PointSetSource,
+    private readonly report: LoadReport,
+    private readonly limits: PointSetLimits,
+    /** 'row' or 'feature', as the reasons name a place of the file. */
+    private readonly unit: string,
+    private readonly columnNames: string[],
+  ) {
+    this.values = columnNames.map(() => growFloat64());
+    this.totals = columnNames.map(() => 0);
+  }
+
+  /** Whether the id and position can be used; when not, the place is reported. */
+  placeIsUsable(line: number, id: string, lon: number, lat: number, lonText: string, latText: string): boolean {
+    if (id === '') return this.skip(line, 'empty id');
+    if (!Number.isFinite(lon) || !Number.isFinite(lat)) return this.skip(line, 'missing or non-numeric lon/lat', `lon=${lonText}, lat=${latText}`);
+    if (lon < -180 || lon > 180 || lat < -90 || lat > 90) return this.skip(line, 'lon/lat out of range', `lon=${lonText}, lat=${latText}`);
+    return true;
+  }
+
+  /** Whether `count` (read from `text` of column `column`) is a usable count; when not, the place is reported. */
+  countIsUsable(line: number, column: number, count: number, text: string): boolean {
+    if (Number.isNaN(count)) return this.skip(line, 'non-numeric or non-finite opportunity count', `${this.columnNames[column]}=${text}`);
+    if (count < 0) return this.skip(line, 'negative opportunity count', `${this.columnNames[column]}=${text}`);
+    return true;
+  }
+
+  /** Keep a checked place, unless its id was kept before. */
+  add(line: number, id: string, lon: number, lat: number, counts: Float64Array): void {
+    if (this.seenIds.has(id)) {
+      this.report.problem(this.source.file, line, `duplicate id, ${this.unit} skipped (the first ${this.unit} of that id is kept)`, id);
+      return;
+    }
+    if (this.ids.length >= this.limits.maxPoints) {
+      throw new Error(`${this.source.file}: more than ${this.limits.maxPoints} points, the most a point set may hold`);
+    }
+    this.seenIds.add(id);
+    this.ids.push(id);
+    this.lon.push(lon);
+    this.lat.push(lat);
+    for (let c = 0; c < counts.length; c++) {
+      this.values[c]!.push(counts[c]!);
+      this.totals[c]! += counts[c]!;
+    }
+  }
+
+  /** Report the place with a reason free of its values (they go to the detail); returns false. */
+  private skip(line: number, what: string, detail = ''): false {
+    this.report.problem(this.source.file, line, `${what}, ${this.unit} skipped`, detail);
+    return false;
+  }
+
+  finish(): PointSetData {
+    const columns: OpportunityColumn[] = this.columnNames.map((name, c) => ({ name, values: this.values[c]!.finish(), total: this.totals[c]! }));
+    return { name: this.source.name, file: this.source.file, ids: this.ids, lon: this.lon.finish(), lat: this.lat.finish(), columns };
+  }
+}
+
+/** The header's column index of `name`, or a thrown Error saying what the column was for. */
+function requiredColumn(file: string, names: string[], name: string, role: string): number {
+  const index = names.indexOf(name);
+  if (index < 0) throw new Error(`${file}: no column "${name}" (${role}) in the header`);
+  return index;
+}
+
+/** The opportunity columns: those the source lists, else every column but the id and the position. */
+function chooseColumns(source: PointSetSource, available: string[], placeColumns: string[], limits: PointSetLimits, where: string): string[] {
+  let chosen: string[];
+  if (source.opportunities) {
+    for (const name of source.opportunities) {
+      if (placeColumns.includes(name)) throw new Error(`${source.file}: "${name}" is listed as an opportunity column but holds the id or position`);
+      if (!available.includes(name)) throw new Error(`${source.file}: no ${where} "${name}", listed as an opportunity column`);
+    }
+    chosen = source.opportunities;
+  } else {
+    chosen = available.filter((name) => !placeColumns.includes(name));
+  }
+  const repeated = chosen.find((name, i) => chosen.indexOf(name) !== i);
+  if (repeated !== undefined) throw new Error(`${source.file}: the opportunity column "${repeated}" appears twice`);
+  if (chosen.length > limits.maxColumns) {
+    throw new Error(`${source.file}: ${chosen.length} opportunity columns, more than the ${limits.maxColumns} a point set may hold`);
+  }
+  return chosen;
+}
+
+async function readCsvPointSet(source: PointSetSource, report: LoadReport, limits: PointSetLimits): Promise<PointSetData> {
+  const file = source.file;
+  const idName = source.idColumn ?? 'id';
+  const lonName = source.lonColumn ?? 'lon';
+  const latName = source.latColumn ?? 'lat';
+  let collector: PointCollector | null = null;
+  let idColumn = -1;
+  let lonColumn = -1;
+  let latColumn = -1;
+  /** The header index of each opportunity column. */
+  let countColumns: number[] = [];
+  let counts = new Float64Array(0);
+
+  const readRow = (row: CsvRow, c: PointCollector): void => {
+    const id = row.text(idColumn);
+    const lon = row.float(lonColumn, NaN);
+    const lat = row.float(latColumn, NaN);
+    if (!c.placeIsUsable(row.line, id, lon, lat, row.text(lonColumn), row.text(latColumn))) return;
+    for (let k = 0; k < countColumns.length; k++) {
+      const count = row.float(countColumns[k]!, 0);
+      if (!c.countIsUsable(row.line, k, count, row.text(countColumns[k]!))) return;
+      counts[k] = count;
+    }
+    c.add(row.line, id, lon, lat, counts);
+  };
+
+  const reader = new CsvReader((row) => {
+    if (collector) {
+      readRow(row, collector);
+      return;
+    }
+    const names = headerNames(row);
+    idColumn = requiredColumn(file, names, idName, 'the id');
+    lonColumn = requiredColumn(file, names, lonName, 'the longitude');
+    latColumn = requiredColumn(file, names, latName, 'the latitude');
+    const unnamed = names.filter((name) => name === '').length;
+    if (unnamed > 0) report.note(`${file}: ${unnamed} column(s) without a name in the header, ignored`);
+    const named = names.filter((name) => name !== '');
+    const repeatedHeader = named.find((name, i) => named.indexOf(name) !== i);
+    if (repeatedHeader !== undefined) throw new Error(`${file}: the column "${repeatedHeader}" appears twice in the header`);
+    const chosen = chooseColumns(source, named, [idName, lonName, latName], limits, 'column');
+    countColumns = chosen.map((name) => names.indexOf(name));
+    counts = new Float64Array(chosen.length);
+    collector = new PointCollector(source, report, limits, 'row', chosen);
+  }, MAX_CSV_LINE_BYTES);
+
+  try {
+    for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) reader.push(chunk as Buffer);
+    reader.end();
+  } catch (e) {
+    if (e instanceof LineTooLong) throw new Error(`${file}: ${e.message}: the point set is refused`);
+    throw e;
+  }
+  const kept = collector as PointCollector | null;
+  if (!kept) throw new Error(`${file}: empty, no header row`);
+  return kept.finish();
+}
+
+/** The parts of a GeoJSON feature the reader looks at. */
+interface GeoJsonFeature {
+  id?: unknown;
+  geometry?: { type?: unknown; coordinates?: unknown } | null;
+  properties?: Record<string, unknown> | null;
+}
+
+async function readGeoJsonPointSet(source: PointSetSource, report: LoadReport, limits: PointSetLimits): Promise<PointSetData> {
+  const file = source.file;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(file, 'utf8'));
+  } catch (e) {
+    if (e instanceof SyntaxError) throw new Error(`${file}: not valid JSON (${e.message})`);
+    throw e;
+  }
+  const collection = parsed as { type?: unknown; features?: unknown } | null;
+  if (collection?.type !== 'FeatureCollection' || !Array.isArray(collection.features)) {
+    throw new Error(`${file}: not a GeoJSON FeatureCollection`);
+  }
+  const features = collection.features as (GeoJsonFeature | null)[];
+  const idName = source.idColumn ?? 'id';
+  const placeProperties = [idName, source.lonColumn ?? 'lon', source.latColumn ?? 'lat'];
+
+  // the properties holding a number in some feature, in the order they first appear
+  const numeric = new Set<string>();
+  for (const feature of features) {
+    for (const [name, value] of Object.entries(feature?.properties ?? {})) if (typeof value === 'number') numeric.add(name);
+  }
+  const chosen = chooseColumns(source, [...numeric], placeProperties, limits, 'numeric property');
+  const collector = new PointCollector(source, report, limits, 'feature', chosen);
+  const counts = new Float64Array(chosen.length);
+
+  features.forEach((feature, index) => {
+    const line = index + 1;
+    const geometry = feature?.geometry;
+    if (geometry?.type !== 'Point') {
+      report.problem(file, line, 'geometry not a Point, feature skipped', geometry ? String(geometry.type) : 'no geometry');
+      return;
+    }
+    const properties = feature!.properties ?? {};
+    const id = featureId(feature!, properties, source.idColumn, index);
+    const coordinates = Array.isArray(geometry.coordinates) ? (geometry.coordinates as unknown[]) : [];
+    const [lon, lat] = coordinates.map((v) => (typeof v === 'number' ? v : NaN));
+    if (!collector.placeIsUsable(line, id, lon ?? NaN, lat ?? NaN, String(coordinates[0]), String(coordinates[1]))) return;
+    for (let k = 0; k < chosen.length; k++) {
+      const value = properties[chosen[k]!];
+      const count = value === undefined || value === null ? 0 : typeof value === 'number' ? value : NaN;
+      if (!collector.countIsUsable(line, k, count, JSON.stringify(value))) return;
+      counts[k] = count;
+    }
+    collector.add(line, id, lon!, lat!, counts);
+  });
+  return collector.finish();
+}
+
+/**
+ * The id of a feature: the property `idColumn` when the source names one, else `feature.id`, else the
+ * property `id`, else the feature's index; a string or number, written as text ('' for anything else).
+ */
+function featureId(feature: GeoJsonFeature, properties: Record<string, unknown>, idColumn: string | undefined, index: number): string {
+  const candidates = idColumn !== undefined ? [properties[idColumn], feature.id] : [feature.id, properties['id']];
+  const found = candidates.find((v) => v !== undefined && v !== null);
+  if (found === undefined) return String(index);
+  return typeof found === 'string' || typeof found === 'number' ? String(found) : '';
+}
