@@ -8,6 +8,9 @@ import type { CoverageRegistry } from '../service/coverage-registry.js';
 import type { Limits } from '../service/limits.js';
 import type { HeatMapRunner } from '../maps/heat-map-runner.js';
 import { coverageEndpoint } from './coverage/coverage-endpoint.js';
+import { accessibilityEndpoint } from './analysis/accessibility-endpoint.js';
+import { pointSetsEndpoint } from './analysis/point-sets-endpoint.js';
+import { travelTimeMatrixEndpoint } from './analysis/travel-time-matrix-endpoint.js';
 import { streetNetworkEndpoint } from './coverage/street-network-endpoint.js';
 import type { Answer, Endpoint } from './endpoint.js';
 import { heatMapsEndpoint } from './heat-maps/heat-maps-endpoint.js';
@@ -31,6 +34,9 @@ const ENDPOINTS: { [K in TargetKind]: Endpoint<TargetOf<K>> } = {
   heat_maps: heatMapsEndpoint,
   isochrones: isochronesEndpoint,
   street_network: streetNetworkEndpoint,
+  accessibility: accessibilityEndpoint,
+  travel_time_matrix: travelTimeMatrixEndpoint,
+  point_sets: pointSetsEndpoint,
 };
 
 const endpointOf = (target: Target) => ENDPOINTS[target.kind] as Endpoint<Target>;

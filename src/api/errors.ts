@@ -8,6 +8,7 @@
  *   D. plain      {"message": "<text>"}                                      (unknown route, unknown type)
  */
 import { FILTER_ERRORS, type FilterError } from '../ptref/filter-ast.js';
+import { MAX_CUTOFFS, MAX_MATRIX_ORIGINS, MAX_MATRIX_PAIRS, MAX_NEAREST } from '../service/limits.js';
 
 /** Engine error ids and their HTTP status (§8.2). */
 export const ENGINE_ERROR_STATUS = {
@@ -137,6 +138,16 @@ export const ERRORS = {
   percentilesNotAscending: () => plainError(400, "'percentiles[]' must be in ascending order, each value once"),
   percentileNotAsked: (percentile: string) => plainError(400, `'percentile' ${percentile} is not one of the 'percentiles[]'`),
   windowOutOfProduction: () => engineError('date_out_of_bounds', 'the departure window is not in data production period'),
+  // Accessibility and travel-time matrices (ours)
+  accessibilityNoOpportunities: () => plainError(400, "you should provide an 'opportunities[]' argument: POINT_SET:COLUMN"),
+  tooManyCutoffs: () => plainError(400, `you cannot provide more than ${MAX_CUTOFFS} 'cutoffs[]'`),
+  tooManyNearest: () => plainError(400, `you cannot provide more than ${MAX_NEAREST} 'nearest[]'`),
+  unknownOpportunities: (given: string, known: string) => plainError(400, `'opportunities[]' ${given} names no point set column; the coverage has ${known}`),
+  unknownPointSet: (param: string, given: string, known: string) => plainError(400, `'${param}' ${given} names no point set; the coverage has ${known}`),
+  badDecay: (why: string) => plainError(400, `'decay_function': ${why}`),
+  matrixNoOrigins: () => plainError(400, "you should provide an 'origins' argument: a point set"),
+  matrixTooLarge: (origins: string, destinations: string) =>
+    plainError(400, `a matrix of ${origins} origins × ${destinations} destinations is larger than a request computes (at most ${MAX_MATRIX_ORIGINS} origins and ${MAX_MATRIX_PAIRS} pairs): use navette matrix`),
   invalidEntryPoint: (place: string) => engineError('unknown_object', `The entry point: ${place} is not valid`),
   outOfProduction: () => engineError('date_out_of_bounds', 'date is not in data production period'),
   noStreetNetwork: () => engineError('no_solution', 'no street network data, impossible to compute a heat_map'),
@@ -214,6 +225,14 @@ export const {
   percentilesNotAscending,
   percentileNotAsked,
   windowOutOfProduction,
+  accessibilityNoOpportunities,
+  tooManyCutoffs,
+  tooManyNearest,
+  unknownOpportunities,
+  unknownPointSet,
+  badDecay,
+  matrixNoOrigins,
+  matrixTooLarge,
   invalidEntryPoint,
   outOfProduction,
   noStreetNetwork,

@@ -32,9 +32,17 @@ export type Target =
   | (Addressed & { kind: 'places_nearby'; lon: number; lat: number })
   | (Addressed & { kind: 'heat_maps' })
   | (Addressed & { kind: 'isochrones' })
-  | (Addressed & { kind: 'street_network' });
+  | (Addressed & { kind: 'street_network' })
+  | (Addressed & { kind: 'accessibility' })
+  | (Addressed & { kind: 'travel_time_matrix' })
+  | (Addressed & { kind: 'point_sets' });
 
 export type TargetKind = Target['kind'];
+
+/** The endpoints a coverage's path names with one more segment, the same on a region and on a point. */
+const SINGLE_SEGMENT_KINDS = ['heat_maps', 'isochrones', 'street_network', 'places', 'accessibility', 'travel_time_matrix', 'point_sets'] as const;
+type SingleSegmentKind = (typeof SINGLE_SEGMENT_KINDS)[number];
+const SINGLE_SEGMENT_TARGETS: ReadonlySet<string> = new Set(SINGLE_SEGMENT_KINDS);
 export type TargetOf<K extends TargetKind> = Extract<Target, { kind: K }>;
 
 /** Which endpoint a `/v1/coverage…` path names (throws the not-found route error for none). */
@@ -56,7 +64,7 @@ export function targetOf(req: FastifyRequest): Target {
   if (segments.length <= 1) return { kind: 'coverage', info, coverageRef: segments[0] === undefined ? undefined : coverageRef(segments[0]) };
   const rest = segments.slice(1);
   const at = { info, coverageRef: coverageRef(segments[0]!) };
-  if (rest.length === 1 && (rest[0] === 'heat_maps' || rest[0] === 'isochrones' || rest[0] === 'street_network' || rest[0] === 'places')) return { kind: rest[0], ...at };
+  if (rest.length === 1 && SINGLE_SEGMENT_TARGETS.has(rest[0]!)) return { kind: rest[0] as SingleSegmentKind, ...at };
   if (rest.length === 3 && (rest[0] === 'coords' || rest[0] === 'coord') && rest[2] === 'places_nearby') {
     const point = coverageRef(rest[1]!);
     if (point.kind !== 'coord') throw notFoundRoute();

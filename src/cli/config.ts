@@ -11,7 +11,7 @@ import path from 'node:path';
 import { sourceLocation, type FeedSourceConfig } from '../live/realtime/feed-source.js';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../gtfs/read-limits.js';
 import { DEFAULT_DISRUPTION_FILE_LIMITS, type DisruptionFileLimits } from '../live/disruptions/disruption-file.js';
-import type { CoverageConfig, DisruptionSourceConfig } from '../service/coverage-config.js';
+import { POINT_SET_NAME, type CoverageConfig, type DisruptionSourceConfig, type PointSetConfig } from '../service/coverage-config.js';
 import { operationsSettingsOf, type OperationsSettings } from '../api/operations/settings.js';
 import { DEFAULT_LIMITS, type Limits } from '../service/limits.js';
 import type { ExplorerSettings } from '../api/explorer/explorer-routes.js';
@@ -175,7 +175,47 @@ function coverageOf(c: unknown, i: number, dir: string, file: string): CoverageC
   if (disruptions) coverage.disruptions = disruptions;
   if (o['readLimits'] !== undefined) coverage.readLimits = readLimitsOf(o['readLimits'], `${where}.readLimits`);
   if (o['boardSlackSec'] !== undefined) coverage.boardSlackSec = parseBoardSlack(o['boardSlackSec'], `${where}.boardSlackSec`);
+  if (o['pointSets'] !== undefined) coverage.pointSets = pointSetsOf(o['pointSets'], dir, `${where}.pointSets`);
   return coverage;
+}
+
+/**
+ * `pointSets`: { NAME: FILE } or { NAME: { file, id, lon, lat, opportunities } }, the columns of
+ * the id and the position (default id, lon, lat) and the opportunity columns kept (default: all others).
+ */
+export function pointSetsOf(v: unknown, dir: string, where: string): PointSetConfig[] {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new ConfigError(`${where} must map point set names to files`);
+  return Object.entries(v as Record<string, unknown>).map(([name, entry]) => {
+    const at = `${where}.${name}`;
+    if (!POINT_SET_NAME.test(name)) throw new ConfigError(`${at}: a point set's name is 1 to 64 letters, digits, _ or -`);
+    const o = (typeof entry === 'string' ? { file: entry } : entry) as Record<string, unknown>;
+    if (!o || typeof o !== 'object' || typeof o['file'] !== 'string') throw new ConfigError(`${at} must be a path or { "file": … }`);
+    const set: PointSetConfig = { name, file: path.resolve(dir, o['file']) };
+    for (const [key, field] of [['id', 'idColumn'], ['lon', 'lonColumn'], ['lat', 'latColumn']] as const) {
+      if (o[key] === undefined) continue;
+      if (typeof o[key] !== 'string' || o[key] === '') throw new ConfigError(`${at}.${key} must be a column name`);
+      set[field] = o[key] as string;
+    }
+    if (o['opportunities'] !== undefined) {
+      const columns = o['opportunities'];
+      if (!Array.isArray(columns) || columns.length === 0 || !columns.every((c) => typeof c === 'string' && c !== '')) throw new ConfigError(`${at}.opportunities must be a list of column names`);
+      set.opportunities = columns as string[];
+    }
+    return set;
+  });
+}
+
+/** `--points NAME=FILE`, repeated: point sets of a coverage given by flags. */
+export function pointSetsFromFlags(flags: string[]): PointSetConfig[] {
+  const sets = flags.map((flag) => {
+    const at = flag.indexOf('=');
+    if (at <= 0 || at === flag.length - 1) throw new ConfigError(`--points must be NAME=FILE, not ${flag}`);
+    return [flag.slice(0, at), flag.slice(at + 1)] as const;
+  });
+  const names = sets.map(([name]) => name);
+  const repeated = names.find((name, k) => names.indexOf(name) !== k);
+  if (repeated) throw new ConfigError(`--points: the point set ${repeated} is given twice`);
+  return pointSetsOf(Object.fromEntries(sets), process.cwd(), '--points');
 }
 
 /** `readLimits`: { maxLineBytes, maxInflateRatio, inflateAllowanceBytes }, each a positive number (gtfs/read-limits.ts). */

@@ -3,11 +3,12 @@
  * The `navette` command.
  *
  *   navette serve --gtfs PATH [--gtfs PATH…] [--osm PATH] [--realtime FILE_OR_URL…] [--realtime-interval S]
- *                 [--disruptions FILE] [--disruptions-interval S] [--id NAME] [--timezone TZ] [--board-slack S] [--port N] [--host H]
+ *                 [--disruptions FILE] [--disruptions-interval S] [--id NAME] [--timezone TZ] [--board-slack S] [--points NAME=FILE…] [--port N] [--host H]
  *                 [--rate-limit N] [--trust-proxy VALUE] [--snapshots DIR] [--watch-interval S]
  *   navette serve --config FILE [--port N] [--host H] [--rate-limit N] [--trust-proxy VALUE] [--snapshots DIR] [--watch-interval S]
  *   navette build --config FILE --out DIR        (or the --gtfs, --osm… options of serve)
  *   navette deploy nginx --config FILE [--shards K] [--replicas N] …   (deploy-command.ts)
+ *   navette matrix | accessibility | merge …                            (analysis-command.ts)
  *   navette --version
  */
 import type { AddressInfo } from 'node:net';
@@ -21,7 +22,8 @@ import { Coverage, CoverageRegistry } from '../service/coverage-registry.js';
 import { compileCoverage } from '../service/load-coverage.js';
 import { snapshotPath, writeCoverageSnapshot } from '../service/coverage-snapshot.js';
 import { deploy, DEPLOY_USAGE } from './deploy-command.js';
-import { ConfigError, onlyCoverages, DEFAULT_HEAT_MAP_SETTINGS, DEFAULT_PORT, DEFAULT_WATCH_INTERVAL_SEC, parseBoardSlack, readConfigFile, watchIntervalOf, type ServerConfig } from './config.js';
+import { accessibilityCommand, ANALYSIS_USAGE, matrixCommand, mergeCommand } from './analysis-command.js';
+import { ConfigError, onlyCoverages, DEFAULT_HEAT_MAP_SETTINGS, DEFAULT_PORT, DEFAULT_WATCH_INTERVAL_SEC, parseBoardSlack, pointSetsFromFlags, readConfigFile, watchIntervalOf, type ServerConfig } from './config.js';
 import { progressPrinter } from './progress.js';
 import { ServedCoverages } from './served-coverages.js';
 import { mkdirSync } from 'node:fs';
@@ -34,7 +36,7 @@ import { VERSION } from '../util/version.js';
 const USAGE = `Usage:
   navette serve --gtfs PATH [--gtfs PATH…] [--osm PATH] [--realtime FILE_OR_URL…] [--realtime-interval SECONDS]
                 [--disruptions FILE] [--disruptions-interval SECONDS] [--id NAME] [--timezone TZ] [--board-slack SECONDS]
-                [--port N] [--host HOST] [--rate-limit N] [--trust-proxy VALUE]
+                [--points NAME=FILE…] [--port N] [--host HOST] [--rate-limit N] [--trust-proxy VALUE]
   navette serve --config FILE [--only ID,ID…] [--port N] [--host HOST] [--rate-limit N] [--trust-proxy VALUE]
   serve options for every form: [--snapshots DIR] [--watch-interval SECONDS]
   navette build (--config FILE | --gtfs PATH… [--osm PATH] [--id NAME] [--timezone TZ]) --out DIR
@@ -53,6 +55,9 @@ answers 503 until they are loaded, the others are listed from the shards nginx n
 
 build: compiles each coverage into DIR/<id>.snapshot.
 
+Analyses over a coverage's point sets (its "pointSets"), on every core, with a progress bar:
+${ANALYSIS_USAGE}
+
 ${DEPLOY_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
@@ -60,6 +65,9 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'serve') return serve(rest);
   if (command === 'build') return build(rest);
   if (command === 'deploy') return deploy(rest);
+  if (command === 'matrix') return matrixCommand(rest);
+  if (command === 'accessibility') return accessibilityCommand(rest);
+  if (command === 'merge') return mergeCommand(rest);
   if (command === '--version' || command === '-v' || command === 'version') {
     process.stdout.write(`navette ${VERSION}\n`);
     return 0;
@@ -86,6 +94,7 @@ function configFromArgs(command: 'serve' | 'build', args: string[]): ServerConfi
       id: { type: 'string' },
       timezone: { type: 'string' },
       'board-slack': { type: 'string' },
+      points: { type: 'string', multiple: true },
       port: { type: 'string' },
       host: { type: 'string' },
       'rate-limit': { type: 'string' },
@@ -99,7 +108,7 @@ function configFromArgs(command: 'serve' | 'build', args: string[]): ServerConfi
   });
   let config: ServerConfig;
   if (values.config) {
-    if (values.gtfs || values.realtime || values.disruptions) throw new ConfigError('give either --config or --gtfs, --realtime and --disruptions, not both');
+    if (values.gtfs || values.realtime || values.disruptions || values.points) throw new ConfigError('give either --config or --gtfs, --realtime, --disruptions and --points, not both');
     config = readConfigFile(values.config);
     if (values.only !== undefined) {
       if (command !== 'serve') throw new ConfigError('--only is an option of navette serve');
@@ -118,6 +127,7 @@ function configFromArgs(command: 'serve' | 'build', args: string[]): ServerConfi
     }
     const coverage: CoverageConfig = { id, gtfs: values.gtfs.map((g) => path.resolve(g)), osm: values.osm ? path.resolve(values.osm) : undefined, timezone: values.timezone, realtime, disruptions };
     if (values['board-slack'] !== undefined) coverage.boardSlackSec = parseBoardSlack(Number(values['board-slack']), '--board-slack');
+    if (values.points) coverage.pointSets = pointSetsFromFlags(values.points);
     config = {
       coverages: [coverage],
       port: DEFAULT_PORT,

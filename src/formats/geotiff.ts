@@ -28,9 +28,13 @@ interface Tag {
   values: number[] | string;
 }
 
-/** One band of a GeoTIFF: `seconds[i * R + j]` (i west to east, j south to north, -1 unreachable), and what it is. */
+/**
+ * One band of a GeoTIFF: `seconds[i * R + j]` (i west to east, j south to north, -1 unreachable),
+ * and what it is. A Float32Array makes a band of 32-bit floats (an accessibility measure); the
+ * bands of one file are of one type.
+ */
 export interface TiffBand {
-  seconds: Int32Array;
+  seconds: Int32Array | Float32Array;
   /** GDAL's band description (a departure window's `p50`…); none for a single map */
   description?: string;
 }
@@ -44,7 +48,9 @@ export function writeGeoTiff(grid: Grid, bands: TiffBand[]): Uint8Array {
   const R = grid.resolution;
   const rowsPerStrip = Math.max(1, Math.min(R, Math.floor(STRIP_BYTES / (R * 4))));
   const strips: Uint8Array[] = [];
-  const raw = new Int32Array(rowsPerStrip * R);
+  const float = bands[0]?.seconds instanceof Float32Array;
+  if (bands.some((b) => b.seconds instanceof Float32Array !== float)) throw new TypeError('the bands of a GeoTIFF are all integers or all floats');
+  const raw = float ? new Float32Array(rowsPerStrip * R) : new Int32Array(rowsPerStrip * R);
   for (const { seconds } of bands) {
     for (let top = 0; top < R; top += rowsPerStrip) {
       const rows = Math.min(rowsPerStrip, R - top);
@@ -53,7 +59,7 @@ export function writeGeoTiff(grid: Grid, bands: TiffBand[]): Uint8Array {
         const at = r * R;
         for (let i = 0; i < R; i++) raw[at + i] = seconds[i * R + j]!;
       }
-      // Int32Array is in the platform's order: little-endian on every platform Node runs on
+      // typed arrays are in the platform's order: little-endian on every platform Node runs on
       strips.push(deflateSync(new Uint8Array(raw.buffer, 0, rows * R * 4), { level: 1 }));
     }
   }
@@ -73,7 +79,7 @@ export function writeGeoTiff(grid: Grid, bands: TiffBand[]): Uint8Array {
     { id: 279, type: LONG, values: strips.map((s) => s.length) }, // StripByteCounts
     { id: 284, type: SHORT, values: [n > 1 ? 2 : 1] }, // PlanarConfiguration: chunky for one band, planes for several
     ...(n > 1 ? [{ id: 338, type: SHORT, values: perBand(0).slice(1) }] : []), // ExtraSamples: the bands after the first, unspecified
-    { id: 339, type: SHORT, values: perBand(2) }, // SampleFormat: signed integer
+    { id: 339, type: SHORT, values: perBand(float ? 3 : 2) }, // SampleFormat: signed integer, or IEEE float
     { id: 33550, type: DOUBLE, values: [dLon, dLat, 0] }, // ModelPixelScale
     { id: 33922, type: DOUBLE, values: [0, 0, 0, grid.minLon, grid.maxLat, 0] }, // ModelTiepoint: the north-west corner
     {

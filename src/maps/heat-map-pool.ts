@@ -6,7 +6,7 @@ import { WorkerPool, type WorkerPoolOptions } from '../service/worker-pool.js';
 import type { HeatMapRender, RenderedHeatMap } from './heat-map-render.js';
 import type { HeatMapRunner } from './heat-map-runner.js';
 import type { HeatMapTask } from './heat-map-task.js';
-import { windowBudgetScale } from '../routing/window-heat-map.js';
+import { workScale } from './map-computation.js';
 
 export interface HeatMapPoolOptions extends EngineLimits, Omit<WorkerPoolOptions, 'module'> {
   /** the module the threads run (default: heat-map-task.js; tests give their own) */
@@ -23,6 +23,11 @@ export class HeatMapPool implements HeatMapRunner {
     this.limits = { maxDurationSec, maxResolution };
   }
 
+  /** The worker threads. */
+  get threads(): number {
+    return this.pool.threads;
+  }
+
   /** Maps being computed or waiting for a thread. */
   get pending(): number {
     return this.pool.pending;
@@ -31,7 +36,7 @@ export class HeatMapPool implements HeatMapRunner {
   run(coverageId: string, generation: Generation, query: HeatMapQuery, render: HeatMapRender): Promise<RenderedHeatMap> {
     const streets = generation.streets!;
     const task: HeatMapTask = { coverageId, dataId: streets.id, data: streets.data, limits: this.limits, query, render };
-    return this.pool.run<RenderedHeatMap>(task, query.window ? windowBudgetScale(query.window.windowSec) : 1);
+    return this.pool.run<RenderedHeatMap>(task, workScale(query, render));
   }
 
   close(): Promise<void> {

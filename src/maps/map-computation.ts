@@ -1,13 +1,56 @@
 /**
  * One map computed and answered, on whichever thread runs it (a worker of the pool, or the caller's
  * in tests and tools): a single departure on the coverage's engine, a departure window on its
- * window engine.
+ * window engine; on a grid (heat maps, isochrones) or at the points of a set (accessibility,
+ * travel times).
  */
-import type { HeatMapData, HeatMapQuery } from '../routing/heat-map.js';
+import type { HeatMapData, HeatMapQuery, PercentileMap } from '../routing/heat-map.js';
 import type { EngineCache } from '../service/engine-cache.js';
 import { renderHeatMap, type HeatMapRender, type RenderedHeatMap } from './heat-map-render.js';
+import { WARNINGS } from './map-warnings.js';
+import { windowBudgetScale } from '../routing/window-heat-map.js';
+import { accessibilityBody, travelTimesBody } from './point-answers.js';
 
 export function computeMap(cache: EngineCache, coverageId: string, dataId: number, data: HeatMapData, query: HeatMapQuery, render: HeatMapRender): RenderedHeatMap {
+  const format = render.format;
+  if (format.kind === 'accessibility' || format.kind === 'travel_times') {
+    const times = new Map<number, PercentileMap[]>();
+    let reached = 0;
+    const timesOf = (set: number) => {
+      let known = times.get(set);
+      if (!known) {
+        const points = data.pointSets![set]!;
+        const result = query.window
+          ? cache.window(coverageId, dataId, data).computePoints(query, query.window, points)
+          : cache.get(coverageId, dataId, data).computePoints(query, points);
+        reached += result.reachedPoints;
+        // the engines' results view their scratch, which the next set reuses: copied
+        known = result.percentiles ? result.percentiles.map((map) => ({ percentile: map.percentile, seconds: map.seconds.slice() })) : [{ percentile: SINGLE_DEPARTURE_PERCENTILE, seconds: result.seconds.slice() }];
+        times.set(set, known);
+      }
+      return known;
+    };
+    if (format.kind === 'travel_times') return { body: travelTimesBody(timesOf(format.set)), contentType: 'application/octet-stream', encoding: null, warnings: render.warnings };
+    const { placeKey, placeJson, requestedDateTime, publishersJson, contextJson } = render;
+    // the sets are computed as the body asks for them; "nothing reached" once they all are
+    const parts = { placeKey, placeJson, requestedDateTime, publishersJson, contextJson, warnings: render.warnings };
+    for (const ref of format.opportunities) timesOf(ref.set);
+    if (reached === 0) parts.warnings = [...render.warnings, WARNINGS.nothingReached(String(render.maxDurationSec))];
+    return { body: accessibilityBody(format, data, timesOf, render.maxDurationSec, parts), contentType: 'application/json; charset=utf-8', encoding: null, warnings: parts.warnings };
+  }
   const result = query.window ? cache.window(coverageId, dataId, data).compute(query, query.window) : cache.get(coverageId, dataId, data).compute(query);
   return renderHeatMap(result, render);
 }
+
+/**
+ * How many single maps' time budget a task gets: a window's scale (window-heat-map.ts), once per
+ * point set an accessibility request values.
+ */
+export function workScale(query: HeatMapQuery, render: HeatMapRender): number {
+  const window = query.window ? windowBudgetScale(query.window.windowSec) : 1;
+  const sets = render.format.kind === 'accessibility' ? new Set(render.format.opportunities.map((ref) => ref.set)).size : 1;
+  return window * Math.max(1, sets);
+}
+
+/** The percentile a single departure's travel times are labelled with: every percentile of one value is that value. */
+export const SINGLE_DEPARTURE_PERCENTILE = 50;

@@ -2,6 +2,7 @@
 import type { ReadLimits } from '../gtfs/read-limits.js';
 import type { FeedSourceConfig } from '../live/realtime/feed-source.js';
 import type { DisruptionFileLimits } from '../live/disruptions/disruption-file.js';
+import type { PointSetSource } from '../model/point-set.js';
 
 export interface CoverageConfig {
   id: string;
@@ -19,7 +20,15 @@ export interface CoverageConfig {
   readLimits?: Partial<ReadLimits>;
   /** Seconds a rider must be at a stop before the vehicle leaves, at every boarding (default DEFAULT_BOARD_SLACK_SEC) */
   boardSlackSec?: number;
+  /** Point sets (places with opportunity counts) for accessibility and matrices, linked to the streets at load */
+  pointSets?: PointSetConfig[];
 }
+
+/** A point set's file and how to read it (model/point-set.ts): CSV (`id,lon,lat,COLUMN…`) or GeoJSON points. */
+export type PointSetConfig = PointSetSource;
+
+/** What a point set's name must be: it is written `NAME:COLUMN` in the API and in file names. */
+export const POINT_SET_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** The board slack of a coverage that sets none: R5's, and OpenTripPlanner's usual `boardSlack`. */
 export const DEFAULT_BOARD_SLACK_SEC = 60;

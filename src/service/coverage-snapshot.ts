@@ -37,7 +37,7 @@ export async function writeCoverageSnapshot(file: string, config: CoverageConfig
     timezone: config.timezone ?? null,
     sources: await describeSourceFiles(coverageSourcePaths(config)),
   };
-  const streets = compiled.streets ? { data: compiled.streets.data, names: compiled.streets.names, stats: compiled.streets.stats } : null;
+  const streets = compiled.streets ? { data: compiled.streets.data, names: compiled.streets.names, stats: compiled.streets.stats, pointSets: compiled.streets.pointSets } : null;
   const tree: SnapshotTree = { tt: compiled.tt, report: compiled.report.state(), streets };
   return writeSnapshotFile(file, meta, tree);
 }

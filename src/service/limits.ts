@@ -22,3 +22,15 @@ export const MAX_DEPARTURE_WINDOW_SEC = 10_800;
 
 /** The largest map a heat-map engine is sized for. */
 export type EngineLimits = Pick<Limits, 'maxDurationSec' | 'maxResolution'>;
+
+/** Most `cutoffs[]` of an accessibility request (R5's regional analyses take 12). */
+export const MAX_CUTOFFS = 12;
+/** Most `nearest[]` of an accessibility request. */
+export const MAX_NEAREST = 5;
+
+/**
+ * Most origins × destinations of one `travel_time_matrix` request, and most origins (each one is a
+ * search): a few seconds of work at most. Larger matrices are `navette matrix`'s.
+ */
+export const MAX_MATRIX_PAIRS = 250_000;
+export const MAX_MATRIX_ORIGINS = 200;

@@ -47,7 +47,8 @@ export async function compileCoverage(config: CoverageConfig, hooks: LoadHooks =
   const report = new LoadReport((p) => hooks.onProblem?.(p));
   const tt = await loadTimetable(config.gtfs, { timezone: config.timezone, report, onProgress: hooks.onProgress, readLimits: config.readLimits });
   // the street network (and the routing code) is loaded only for coverages that have one
-  const streets = config.osm ? await (await import('./street-data.js')).buildStreetData(tt, config.osm, report) : undefined;
+  if (config.pointSets?.length && !config.osm) report.note(`point sets ${config.pointSets.map((p) => p.name).join(', ')} left out: they link to the street network, and the coverage has no OpenStreetMap extract`);
+  const streets = config.osm ? await (await import('./street-data.js')).buildStreetData(tt, config.osm, config.pointSets ?? [], report) : undefined;
   return { tt, report, streets };
 }
 

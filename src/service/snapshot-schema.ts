@@ -31,6 +31,8 @@ import type { SegmentGrid } from '../model/segment-grid.js';
 import { TILE_SIDE, type LinkLattice } from '../model/link-lattice.js';
 import { SnapshotError } from '../model/snapshot-file.js';
 import type { StopSnaps } from '../model/stop-snaps.js';
+import type { LinkedPoints } from '../model/linked-points.js';
+import type { PointSetInfo } from './point-sets.js';
 import type { Projection, StreetGraph } from '../model/street-graph.js';
 import { LAYER_NAMES } from '../model/street-layers.js';
 import { ODT_LEVEL_NAMES, type Agency, type FeedMeta, type Line, type NamedObject, type Route, type StopArea, type Timetable } from '../model/timetable.js';
@@ -290,14 +292,15 @@ function checkReport(c: Checker, value: unknown): void {
 // The street data
 
 function checkStreets(c: Checker, value: unknown, tt: Timetable): void {
-  const streets = c.fields<Omit<StreetData, 'id'>>(value, 'streets', { data: true, names: true, stats: true });
+  const streets = c.fields<Omit<StreetData, 'id'>>(value, 'streets', { data: true, names: true, stats: true, pointSets: true });
   const names = c.strings(streets.names, 'streets.names');
   c.numbers(streets.stats, 'streets.stats');
-  const data = c.fields<HeatMapData>(streets.data, 'streets.data', { graph: true, snaps: true, raptor: true, serviceDayOrigins: true, serviceFirstDay: true, stopLon: true, stopLat: true });
+  const data = c.fields<HeatMapData>(streets.data, 'streets.data', { graph: true, snaps: true, raptor: true, serviceDayOrigins: true, serviceFirstDay: true, stopLon: true, stopLat: true, pointSets: true });
   const stopCount = tt.stopPoints.ids.length;
   const { firstDay, dayCount } = tt.services;
   const graph = checkGraph(c, data.graph, names.length);
-  checkStopSnaps(c, data.snaps, stopCount, graph.edgeCount);
+  checkSnaps(c, data.snaps, 'streets.data.snaps', stopCount, graph.edgeCount);
+  checkPointSets(c, data.pointSets, streets.pointSets, graph.edgeCount);
   checkRaptor(c, data.raptor, tt);
   if (data.serviceFirstDay !== firstDay) c.refuse('streets.data.serviceFirstDay', `is ${describe(data.serviceFirstDay)}, not tt.services.firstDay (${firstDay})`);
   const origins = c.list(data.serviceDayOrigins, 'streets.data.serviceDayOrigins');
@@ -432,8 +435,34 @@ function checkLinkLattice(c: Checker, value: unknown, at: string, segmentCount: 
   }
 }
 
-function checkStopSnaps(c: Checker, value: unknown, stopCount: number, edgeCount: number): void {
-  const at = 'streets.data.snaps';
+/** The point sets: each linked set (on shared memory) beside its ids and totals, of one length. */
+function checkPointSets(c: Checker, linkedValue: unknown, infoValue: unknown, edgeCount: number): void {
+  const linked = c.list(linkedValue, 'streets.data.pointSets');
+  const infos = c.list(infoValue, 'streets.pointSets');
+  if (linked.length !== infos.length) c.refuse('streets.pointSets', `describes ${infos.length} point sets, the data holds ${linked.length}`);
+  linked.forEach((value, k) => {
+    const at = `streets.data.pointSets[${k}]`;
+    const set = c.fields<LinkedPoints>(value, at, { name: true, lon: true, lat: true, links: true, columns: true });
+    const info = c.fields<PointSetInfo>(infos[k], `streets.pointSets[${k}]`, { name: true, file: true, ids: true, columns: true, unlinked: true });
+    const ids = c.strings(info.ids, `streets.pointSets[${k}].ids`);
+    const count = ids.length;
+    if (typeof set.name !== 'string' || set.name !== info.name) c.refuse(`${at}.name`, `is not the name its description gives (${describe(info.name)})`);
+    if (typeof info.file !== 'string') c.refuse(`streets.pointSets[${k}].file`, 'is not a file name');
+    c.count(info.unlinked, `streets.pointSets[${k}].unlinked`);
+    c.coordinates(set.lon, set.lat, `${at}.lon`, `${at}.lat`, count);
+    checkSnaps(c, set.links, `${at}.links`, count, edgeCount);
+    const columns = c.records<{ name: string; values: Float64Array }>(set.columns, `${at}.columns`, { name: isString, values: (v) => (v instanceof Float64Array && v.length === count ? undefined : `is not a Float64Array of ${count} counts`) });
+    const totals = c.records<{ name: string; total: number }>(info.columns, `streets.pointSets[${k}].columns`, { name: isString, total: (v) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? undefined : 'is not a finite total from 0') });
+    if (totals.length !== columns.length) c.refuse(`streets.pointSets[${k}].columns`, `describes ${totals.length} columns, the data holds ${columns.length}`);
+    columns.forEach((column, j) => {
+      const path = `${at}.columns[${j}].values`;
+      c.finite(column.values, path);
+      if (column.values.some((v) => v < 0)) c.refuse(path, 'holds a negative count');
+    });
+  });
+}
+
+function checkSnaps(c: Checker, value: unknown, at: string, stopCount: number, edgeCount: number): void {
   const snaps = c.fields<StopSnaps>(value, at, { edge: true, alongM: true, offsetM: true, unsnapped: true });
   const layers = LAYER_NAMES.length;
   const perLayer = (list: unknown, name: string): unknown[] => {

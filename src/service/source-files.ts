@@ -18,8 +18,8 @@ export interface SourceFile {
   sha256: string;
 }
 
-/** Each GTFS zip, each file of a GTFS folder, and the OpenStreetMap extract, in that order. */
-export function coverageSourcePaths(config: Pick<CoverageConfig, 'gtfs' | 'osm'>): string[] {
+/** Each GTFS zip, each file of a GTFS folder, the OpenStreetMap extract and the point sets' files, in that order. */
+export function coverageSourcePaths(config: Pick<CoverageConfig, 'gtfs' | 'osm' | 'pointSets'>): string[] {
   const paths: string[] = [];
   for (const source of config.gtfs) {
     const stat = statSync(source, { throwIfNoEntry: false });
@@ -33,6 +33,7 @@ export function coverageSourcePaths(config: Pick<CoverageConfig, 'gtfs' | 'osm'>
     }
   }
   if (config.osm) paths.push(config.osm);
+  for (const set of config.pointSets ?? []) paths.push(set.file);
   return paths;
 }
 

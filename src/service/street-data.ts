@@ -11,6 +11,8 @@ import type { HeatMapData } from '../routing/heat-map.js';
 import { buildRaptorDataInTurns } from '../routing/raptor-data.js';
 import type { LoadReport } from '../gtfs/load-report.js';
 import type { StreetNetwork } from './street-network-build.js';
+import type { PointSetConfig } from './coverage-config.js';
+import { loadPointSets, type PointSetInfo } from './point-sets.js';
 
 export { TRANSFER_HORIZON_M } from './street-network-build.js';
 
@@ -23,6 +25,8 @@ export interface StreetData {
   /** street names, by `graph.edgeName` */
   names: string[];
   stats: Record<string, number>;
+  /** the point sets' ids and totals, in the order of `data.pointSets` */
+  pointSets: PointSetInfo[];
 }
 
 /**
@@ -30,9 +34,10 @@ export interface StreetData {
  * city, which would otherwise hold every coverage's requests during a reload), then the transit
  * search data on this thread, a step at a time.
  */
-export async function buildStreetData(tt: Timetable, osmPath: string, report: LoadReport): Promise<StreetData> {
+export async function buildStreetData(tt: Timetable, osmPath: string, pointSetConfigs: readonly PointSetConfig[], report: LoadReport): Promise<StreetData> {
   const network = await streetNetworkInWorker(osmPath, tt.stopPoints.lon, tt.stopPoints.lat);
   for (const note of network.notes) report.note(note);
+  const pointSets = await loadPointSets(pointSetConfigs, network.graph, report);
   const raptor = await buildRaptorDataInTurns(tt, network.footpaths);
   const days = new ServiceDays(tt);
   const data: HeatMapData = {
@@ -43,8 +48,9 @@ export async function buildStreetData(tt: Timetable, osmPath: string, report: Lo
     serviceFirstDay: days.firstDay,
     stopLon: sharedCopy(Float64Array, tt.stopPoints.lon),
     stopLat: sharedCopy(Float64Array, tt.stopPoints.lat),
+    pointSets: pointSets.linked,
   };
-  return withStreetDataId({ data, names: network.names, stats: network.stats });
+  return withStreetDataId({ data, names: network.names, stats: network.stats, pointSets: pointSets.info });
 }
 
 /** `buildStreetNetwork` in a worker thread (street-network-worker.ts); its errors keep their name and message. */

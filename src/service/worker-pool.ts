@@ -39,9 +39,12 @@ export class WorkerPool {
   /** tasks running or waiting, bounded by threads + maxQueue (counted here: piscina's own bound is loose while threads start) */
   private inFlight = 0;
   private readonly capacity: number;
+  /** the worker threads */
+  readonly threads: number;
 
   constructor(options: WorkerPoolOptions) {
     const threads = options.threads ?? Math.max(1, availableParallelism());
+    this.threads = threads;
     const maxQueue = options.maxQueue ?? 4 * threads;
     this.capacity = threads + maxQueue;
     this.pool = new Piscina({ filename: options.module.href, minThreads: threads, maxThreads: threads, maxQueue, idleTimeout: 60_000 });
@@ -55,16 +58,17 @@ export class WorkerPool {
 
   /**
    * The module's answer to `task`; WorkUnavailable when the queue is full or the budget (times
-   * `budgetScale`, for a task known to be that many times larger) runs out.
+   * `budgetScale`, for a task known to be that many times larger) runs out. A budget of 0: none
+   * (a batch command's pool, whose tasks take what they take).
    */
   async run<Result>(task: unknown, budgetScale = 1): Promise<Result> {
     if (this.inFlight >= this.capacity) throw new WorkUnavailable('queue_full', 1);
-    const signal = AbortSignal.timeout(Math.ceil(this.budgetMs * budgetScale));
+    const signal = this.budgetMs > 0 ? AbortSignal.timeout(Math.ceil(this.budgetMs * budgetScale)) : undefined;
     this.inFlight++;
     try {
       return (await this.pool.run(task, { signal })) as Result;
     } catch (e) {
-      if (signal.aborted) throw new WorkUnavailable('timeout', 5);
+      if (signal?.aborted) throw new WorkUnavailable('timeout', 5);
       if (/queue is at limit/i.test((e as Error).message)) throw new WorkUnavailable('queue_full', 1);
       throw e;
     } finally {

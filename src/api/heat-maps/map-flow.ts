@@ -7,6 +7,8 @@
 import { boardSlackOf } from '../../service/coverage-config.js';
 import type { Generation } from '../../service/generation.js';
 import { WorkUnavailable } from '../../service/worker-pool.js';
+import type { HeatMapRunner } from '../../maps/heat-map-runner.js';
+import type { DepartureWindow, HeatMapQuery } from '../../routing/heat-map.js';
 import { chooseEncoding, type HeatMapRender, type MapFormat, type RenderedHeatMap } from '../../maps/heat-map-render.js';
 import type { Band } from '../../maps/isochrones-json.js';
 import { WARNINGS, type Warning } from '../../maps/map-warnings.js';
@@ -30,12 +32,12 @@ export type Direction = 'departure' | 'arrival';
 
 /** What a map endpoint asks of the shared flow, from its own parameters. */
 export interface MapRequest {
-  collection: 'heat_maps' | 'isochrones';
+  collection: 'heat_maps' | 'isochrones' | 'accessibility';
   params: MapParams;
   maxDurationSec: number;
   ridesharing: () => ApiError;
   /** what to answer, once the start time and the direction are known */
-  format(t0: number, direction: Direction, timeZone: string): MapFormat;
+  format(t0: number, direction: Direction, timeZone: string, generation: Generation): MapFormat;
   /** what the endpoint found in its parameters to warn of (unknown parameters, dropped boundaries) */
   warnings: Warning[];
   /** with a departure window, the percentile a one-band format draws (heat maps' `percentile`) */
@@ -60,11 +62,10 @@ export async function answerMap(ctx: EndpointContext, coverageRef: CoverageRef, 
     const placeParam = from ? 'from' : 'to';
     const unknownPlace = () => invalidEntryPoint(placeId).withDetails(DETAILS.unknownPlace(placeParam, placeId));
     if (centre.kind === 'invalid') throw centre.outOfRange ? invalidEntryPoint(placeId).withDetails(DETAILS.coordinateOutOfRange(placeParam, placeId)) : unknownPlace();
-    if (!inProduction(generation, t0, timeZone)) throw outOfProduction().withDetails(outsideProductionDetails(generation, t0, timeZone));
+    checkDay(generation, t0, timeZone);
     if (centre.kind === 'unknown') throw unknownPlace();
     if (!generation.streets) throw noStreetNetwork();
-    const window = departureWindow(params, map.percentile);
-    if (window && !inProduction(generation, lastDeparture(window, t0, direction), timeZone)) throw windowOutOfProduction();
+    const window = mapDepartureWindow(generation, params, t0, direction, timeZone, map.percentile);
 
     const query = { ...buildQuery(params, generation, direction, centre, t0, map.maxDurationSec, boardSlackOf(coverage.config)), window };
     const warnings = [...map.warnings, ...mapWarnings(generation, centre.lon, centre.lat, mapWindow(t0, map.maxDurationSec, direction, timeZone), query.transit)];
@@ -74,22 +75,12 @@ export async function answerMap(ctx: EndpointContext, coverageRef: CoverageRef, 
       requestedDateTime: formatLocal(t0, timeZone),
       publishersJson: publishersWithOsm(generation),
       contextJson: contextJson(nowSec, timeZone),
-      format: map.format(t0, direction, timeZone),
+      format: map.format(t0, direction, timeZone, generation),
       encoding: chooseEncoding(ctx.acceptEncoding),
       maxDurationSec: map.maxDurationSec,
       warnings,
     };
-    let result: RenderedHeatMap;
-    try {
-      result = await ctx.heatMaps.run(coverage.id, generation, query, render);
-    } catch (e) {
-      if (e instanceof WorkUnavailable) {
-        const headers = { 'retry-after': String(e.retryAfterSec) };
-        if (e.reason === 'timeout') throw deadRegion(coverage.id).withHeaders(headers);
-        throw heatMapsQueueFull().withHeaders(headers);
-      }
-      throw e;
-    }
+    const result = await runMap(ctx.heatMaps, coverage.id, generation, query, render);
     const body = Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength);
     const headers: Record<string, string> = { 'content-type': result.contentType };
     if (result.encoding) headers['content-encoding'] = result.encoding;
@@ -97,6 +88,32 @@ export async function answerMap(ctx: EndpointContext, coverageRef: CoverageRef, 
     if (result.warnings.length > 0) headers[WARNINGS_HEADER] = [...new Set(result.warnings.map((w) => w.id))].join(', ');
     return { body, headers };
   });
+}
+
+/** A map's date in the production period, else Navitia's error with the period in its details. */
+export function checkDay(generation: Generation, t0: number, timeZone: string): void {
+  if (!inProduction(generation, t0, timeZone)) throw outOfProduction().withDetails(outsideProductionDetails(generation, t0, timeZone));
+}
+
+/** The request's departure window (map-window.ts), its last minute in the production period too. */
+export function mapDepartureWindow(generation: Generation, params: MapParams, t0: number, direction: Direction, timeZone: string, percentile?: number): DepartureWindow | null {
+  const window = departureWindow(params, percentile);
+  if (window && !inProduction(generation, lastDeparture(window, t0, direction), timeZone)) throw windowOutOfProduction();
+  return window;
+}
+
+/** One computation on the runner; a pool that cannot take it answers 503 (queue full, or a thread past its budget). */
+export async function runMap(runner: HeatMapRunner, coverageId: string, generation: Generation, query: HeatMapQuery, render: HeatMapRender): Promise<RenderedHeatMap> {
+  try {
+    return await runner.run(coverageId, generation, query, render);
+  } catch (e) {
+    if (e instanceof WorkUnavailable) {
+      const headers = { 'retry-after': String(e.retryAfterSec) };
+      if (e.reason === 'timeout') throw deadRegion(coverageId).withHeaders(headers);
+      throw heatMapsQueueFull().withHeaders(headers);
+    }
+    throw e;
+  }
 }
 
 /**
@@ -129,6 +146,12 @@ export function parameterWarnings(specs: readonly ParamSpec[], pairs: QueryPair[
   return warnings;
 }
 
+/** The publishers of a map's answer: the feeds', and OpenStreetMap's when the coverage has streets. */
+export function publishersWithOsm(g: Generation | undefined): string {
+  if (!g?.streets) return publishersJson(g);
+  return JSON.stringify([...g.publishers, OSM_PUBLISHER]);
+}
+
 /** The header that lists a map answer's warning ids (docs/api.md, Warnings). */
 export const WARNINGS_HEADER = 'navette-warnings';
 
@@ -143,11 +166,6 @@ function mapEnvelope(collection: MapRequest['collection'], publishers: string, c
     hasFilterKey: false,
     wrap: (errorJson) => `{"${collection}":[],"feed_publishers":${publishers},"links":[],"warnings":[],"context":${context},"error":${errorJson}}`,
   };
-}
-
-function publishersWithOsm(g: Generation | undefined): string {
-  if (!g?.streets) return publishersJson(g);
-  return JSON.stringify([...g.publishers, OSM_PUBLISHER]);
 }
 
 /** The local service date of t0 lies in the production period. */

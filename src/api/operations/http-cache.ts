@@ -38,7 +38,7 @@ export const cacheValidators = fp(
 );
 
 export interface CacheTarget {
-  kind: 'coverage' | 'trips' | 'heat_maps' | 'isochrones' | 'street_network' | 'collection' | 'places' | 'places_nearby';
+  kind: 'coverage' | 'trips' | 'heat_maps' | 'isochrones' | 'street_network' | 'collection' | 'places' | 'places_nearby' | 'accessibility' | 'travel_time_matrix' | 'point_sets';
   /** the coverage of the path; none for the coverage list */
   ref: CoverageRef | undefined;
   info: RequestInfo;

@@ -16,7 +16,7 @@ const demo = path.resolve('data/demo');
 test('the street network from the worker is the one built here; the notes reach the load report', async () => {
   const tt = await loadTimetable([path.join(demo, 'gtfs')], { timezone: 'Europe/Paris' });
   const report = new LoadReport();
-  const streets = await buildStreetData(tt, path.join(demo, 'valmont.osm'), report);
+  const streets = await buildStreetData(tt, path.join(demo, 'valmont.osm'), [], report);
   const here = await buildStreetNetwork(path.join(demo, 'valmont.osm'), tt.stopPoints.lon, tt.stopPoints.lat);
   const { graph } = streets.data;
   assert.ok(graph.edgeCount > 100);
@@ -33,5 +33,5 @@ test('the street network from the worker is the one built here; the notes reach 
 
 test('an extract that cannot be read fails the build with the reader\'s message', async () => {
   const tt = await loadTimetable([path.join(demo, 'gtfs')], { timezone: 'Europe/Paris' });
-  await assert.rejects(buildStreetData(tt, path.join(demo, 'no-such-extract.osm.pbf'), new LoadReport()), /no-such-extract\.osm\.pbf/);
+  await assert.rejects(buildStreetData(tt, path.join(demo, 'no-such-extract.osm.pbf'), [], new LoadReport()), /no-such-extract\.osm\.pbf/);
 });

@@ -1,0 +1,31 @@
+/**
+ * `/v1/coverage/{region|lon;lat}/accessibility` (Navette's own; docs/api.md, "Accessibility"): how
+ * many opportunities of the coverage's point sets a place reaches, by cutoff, decay function and
+ * percentile, and the dual access; on the flow of the maps (map-flow.ts), computed at the points of
+ * the sets instead of a grid.
+ */
+import type { Endpoint } from '../endpoint.js';
+import { heatMapRidesharing } from '../errors.js';
+import { parseParams } from '../params.js';
+import type { TargetOf } from '../targets.js';
+import { answerMap, parameterWarnings } from '../heat-maps/map-flow.js';
+import { accessibilityParams } from './analysis-params.js';
+import { measuresOf } from './measures.js';
+import { opportunityRefs } from './point-set-refs.js';
+
+export const accessibilityEndpoint: Endpoint<TargetOf<'accessibility'>> = {
+  params: (_, limits) => accessibilityParams(limits),
+  answer(target, ctx) {
+    const specs = accessibilityParams(ctx.limits);
+    const params = parseParams(specs, target.info.pairs);
+    const { decay, cutoffsSec, nearest, maxDurationSec } = measuresOf(params, ctx.limits.maxDurationSec);
+    return answerMap(ctx, target.coverageRef, {
+      collection: 'accessibility',
+      params: { ...params, resolution: 1 },
+      maxDurationSec,
+      ridesharing: heatMapRidesharing,
+      format: (_t0, _direction, _timeZone, generation) => ({ kind: 'accessibility', opportunities: opportunityRefs(generation, params.opportunities), cutoffsSec, decay, nearest }),
+      warnings: parameterWarnings(specs, target.info.pairs),
+    });
+  },
+};

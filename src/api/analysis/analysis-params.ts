@@ -1,0 +1,99 @@
+/**
+ * Query parameters of accessibility and travel-time matrices (docs/api.md, "Accessibility"): every
+ * parameter of a map (modes, speeds, limits, windows, percentiles, freshness…), then their own.
+ */
+import { DECAY_NAMES } from '../../analysis/decay.js';
+import { MAX_CUTOFFS, MAX_NEAREST } from '../../service/limits.js';
+import type { Limits } from '../../service/limits.js';
+import { accessibilityNoOpportunities, matrixNoOrigins, tooManyCutoffs, tooManyNearest } from '../errors.js';
+import type { ParamSpec } from '../params.js';
+import { mapParams } from '../heat-maps/heat-maps-params.js';
+
+/** The cutoff of an accessibility request that gives none: half an hour, the field's usual measure. */
+export const DEFAULT_CUTOFF_SEC = 1800;
+
+const maxDuration = (limits: Limits, what: string) =>
+  ({
+    name: 'max_duration',
+    kind: 'uint',
+    min: 1,
+    max: limits.maxDurationSec,
+    description: `Longest journey considered, seconds (at most ${limits.maxDurationSec}); ${what}.`,
+  }) as const satisfies ParamSpec;
+
+/** What accessibility measures: the opportunities, the cutoffs and their decay, the dual access. */
+export function measureParams(limits: Limits) {
+  return [
+    {
+      name: 'opportunities',
+      kind: 'string',
+      array: true,
+      required: { error: accessibilityNoOpportunities },
+      description: 'Opportunities to count, as POINT_SET:COLUMN (GET /v1/coverage/{region}/point_sets lists them); one or several.',
+    },
+    {
+      name: 'cutoffs',
+      kind: 'uint',
+      array: true,
+      min: 60,
+      max: limits.maxDurationSec,
+      maxItems: { count: MAX_CUTOFFS, error: tooManyCutoffs },
+      description: `Travel times, seconds, under which opportunities count (at most ${MAX_CUTOFFS}; ${DEFAULT_CUTOFF_SEC} by default); whole minutes, as R5 counts them.`,
+    },
+    {
+      name: 'decay_function',
+      kind: 'enum',
+      values: DECAY_NAMES,
+      default: 'step',
+      description: 'How an opportunity counts by its travel time: step (1 under the cutoff), linear (decay_width), logistic (decay_standard_deviation), exponential (the cutoff as half-life), fixed_exponential (decay_constant). R5\'s definitions.',
+    },
+    { name: 'decay_width', kind: 'uint', description: 'linear: seconds over which the weight falls from 1 to 0, centred on the cutoff.' },
+    { name: 'decay_standard_deviation', kind: 'uint', description: 'logistic: the standard deviation of the weight\'s fall around the cutoff, seconds.' },
+    { name: 'decay_constant', kind: 'float', description: 'fixed_exponential: the decay rate per second (the weight is exp(-decay_constant × t)).' },
+    {
+      name: 'nearest',
+      kind: 'uint',
+      array: true,
+      min: 1,
+      maxItems: { count: MAX_NEAREST, error: tooManyNearest },
+      description: `Dual access: the least travel time reaching at least this many opportunities, per opportunity column and percentile (at most ${MAX_NEAREST}).`,
+    },
+  ] as const satisfies readonly ParamSpec[];
+}
+
+const ACCESSIBILITY_MAX_DURATION = 'by default as long as the largest cutoff can count (its decay reaches 0)';
+
+export function accessibilityParams(limits: Limits) {
+  return [...mapParams(), maxDuration(limits, ACCESSIBILITY_MAX_DURATION), ...measureParams(limits)] as const satisfies readonly ParamSpec[];
+}
+
+/** The parameters of a journey from any origin: a map's, without its centre. */
+export function journeyParams() {
+  return mapParams().filter((spec) => spec.name !== 'from' && spec.name !== 'to');
+}
+
+/** `navette accessibility`: the journeys' parameters and the measures (the origins are the command's). */
+export function accessibilityCommandParams(limits: Limits) {
+  return [...journeyParams(), maxDuration(limits, ACCESSIBILITY_MAX_DURATION), ...measureParams(limits)] as const satisfies readonly ParamSpec[];
+}
+
+/** The matrix's journeys: longer ones are null. */
+const MATRIX_MAX_DURATION_SEC = 3600;
+
+/** `navette matrix`: the journeys' parameters (origins and destinations are the command's). */
+export function matrixCommandParams(limits: Limits) {
+  return [...journeyParams(), { ...maxDuration(limits, 'longer journeys are null'), default: MATRIX_MAX_DURATION_SEC }] as const satisfies readonly ParamSpec[];
+}
+
+export function matrixParams(limits: Limits) {
+  return [
+    ...matrixCommandParams(limits),
+    {
+      name: 'origins',
+      kind: 'string',
+      required: { error: matrixNoOrigins },
+      description: 'The point set the journeys leave from (GET /v1/coverage/{region}/point_sets lists them).',
+    },
+    { name: 'destinations', kind: 'string', description: 'The point set the journeys reach (the origins\' by default).' },
+  ] as const satisfies readonly ParamSpec[];
+}

@@ -1,0 +1,86 @@
+/**
+ * The travel times from many origins to the points of a set, one computation per origin on the
+ * runner (the worker pool: every core), a few in flight at once, handed back in the origins' order
+ * as they complete: the rows of a travel-time matrix, for `travel_time_matrix` and `navette matrix`
+ * / `navette accessibility` alike.
+ */
+import type { HeatMapRunner } from '../../maps/heat-map-runner.js';
+import type { HeatMapRender } from '../../maps/heat-map-render.js';
+import type { DepartureWindow, HeatMapQuery } from '../../routing/heat-map.js';
+import { SINGLE_DEPARTURE_PERCENTILE } from '../../maps/map-computation.js';
+import type { Generation } from '../../service/generation.js';
+import type { MapParams } from '../heat-maps/heat-maps-params.js';
+import { buildQuery } from '../heat-maps/map-query.js';
+import { runMap } from '../heat-maps/map-flow.js';
+
+export interface OriginTimesJob {
+  coverageId: string;
+  generation: Generation;
+  params: MapParams;
+  t0: number;
+  maxDurationSec: number;
+  boardSlackSec: number;
+  window: DepartureWindow | null;
+  /** the point set reached (an index in the coverage's point sets) */
+  destinations: number;
+  /** the origins' positions */
+  originLon: ArrayLike<number>;
+  originLat: ArrayLike<number>;
+}
+
+/** Per origin: per percentile, the whole seconds to each destination (-1 unreached). */
+export interface OriginRow {
+  origin: number;
+  seconds: Int32Array[];
+}
+
+/** The percentiles a job's rows hold: the window's, or the single departure's label. */
+export function jobPercentiles(job: Pick<OriginTimesJob, 'window'>): number[] {
+  return job.window ? job.window.percentiles : [SINGLE_DEPARTURE_PERCENTILE];
+}
+
+/** The query of one origin: a departure from its position, by the request's rules. */
+export function originQuery(job: OriginTimesJob, origin: number): HeatMapQuery {
+  const centre = { kind: 'coord' as const, lon: job.originLon[origin]!, lat: job.originLat[origin]! };
+  return { ...buildQuery(job.params, job.generation, 'departure', centre, job.t0, job.maxDurationSec, job.boardSlackSec), window: job.window };
+}
+
+const RENDER_TRAVEL_TIMES = (set: number): HeatMapRender => ({
+  format: { kind: 'travel_times', set },
+  encoding: null,
+  maxDurationSec: 0,
+  placeKey: 'from',
+  placeJson: 'null',
+  requestedDateTime: '',
+  publishersJson: '[]',
+  contextJson: '{}',
+  warnings: [],
+});
+
+/**
+ * The rows of `job`'s origins `from` to `to` (exclusive), in order; at most `inFlight` computations
+ * wait on the runner at once. `onRow` may be async (a stream's back-pressure): the next rows wait.
+ */
+export async function originTimes(runner: HeatMapRunner, job: OriginTimesJob, from: number, to: number, inFlight: number, onRow: (row: OriginRow) => void | Promise<void>): Promise<void> {
+  const percentiles = jobPercentiles(job).length;
+  const render = RENDER_TRAVEL_TIMES(job.destinations);
+  const pending = new Map<number, Promise<Int32Array[]>>();
+  const start = (origin: number) => {
+    const times = runMap(runner, job.coverageId, job.generation, originQuery(job, origin), render).then((answer) => {
+      const all = new Int32Array(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength / 4);
+      const count = all.length / percentiles;
+      return Array.from({ length: percentiles }, (_, p) => all.subarray(p * count, (p + 1) * count));
+    });
+    // a failure is read when its turn comes; until then it must not count as unhandled
+    times.catch(() => {});
+    pending.set(origin, times);
+  };
+  let next = from;
+  while (next < to && pending.size < inFlight) start(next++);
+  for (let origin = from; origin < to; origin++) {
+    const seconds = await pending.get(origin)!;
+    pending.delete(origin);
+    if (next < to) start(next++);
+    await onRow({ origin, seconds });
+  }
+}

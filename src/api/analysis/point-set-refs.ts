@@ -1,0 +1,30 @@
+/** A request's names of point sets and their columns, resolved against the coverage's point sets. */
+import type { Generation } from '../../service/generation.js';
+import type { OpportunityRef } from '../../maps/point-answers.js';
+import { unknownOpportunities, unknownPointSet } from '../errors.js';
+
+/** The coverage's point sets as a sentence, for the errors. */
+function knownSets(g: Generation): string {
+  const sets = g.streets?.pointSets ?? [];
+  if (sets.length === 0) return 'no point sets';
+  return sets.map((set) => `${set.name} (${set.columns.map((c) => c.name).join(', ')})`).join(', ');
+}
+
+/** The index of the point set `name` (the parameter `param` gave it). */
+export function pointSetIndex(g: Generation, param: string, name: string): number {
+  const index = (g.streets?.pointSets ?? []).findIndex((set) => set.name === name);
+  if (index < 0) throw unknownPointSet(param, name, knownSets(g));
+  return index;
+}
+
+/** `opportunities[]=SET:COLUMN`, each resolved. */
+export function opportunityRefs(g: Generation, given: readonly string[]): OpportunityRef[] {
+  const sets = g.streets?.pointSets ?? [];
+  return given.map((label) => {
+    const at = label.lastIndexOf(':');
+    const set = at > 0 ? sets.findIndex((s) => s.name === label.slice(0, at)) : -1;
+    const column = set >= 0 ? sets[set]!.columns.findIndex((c) => c.name === label.slice(at + 1)) : -1;
+    if (column < 0) throw unknownOpportunities(label, knownSets(g));
+    return { set, column, label };
+  });
+}

@@ -1,0 +1,74 @@
+/**
+ * `/v1/coverage/{region}/travel_time_matrix?origins=SET&destinations=SET` (Navette's own; docs/api.md,
+ * "Travel-time matrices"): the travel times from every point of one set to every point of another,
+ * per percentile, for small matrices (MAX_MATRIX_ORIGINS, MAX_MATRIX_PAIRS); larger ones are
+ * `navette matrix`'s. Every map parameter applies, as from each origin's position.
+ */
+import { boardSlackOf } from '../../service/coverage-config.js';
+import { MAX_MATRIX_ORIGINS, MAX_MATRIX_PAIRS } from '../../service/limits.js';
+import { parseDatetimeParam } from '../../util/api-datetime.js';
+import { formatLocal } from '../../util/time-zones.js';
+import { inCoverage, type Endpoint } from '../endpoint.js';
+import { heatMapRidesharing, matrixTooLarge, noStreetNetwork } from '../errors.js';
+import { parseParams, requestNow } from '../params.js';
+import { contextJson } from '../serialize.js';
+import type { TargetOf } from '../targets.js';
+import { checkDay, mapDepartureWindow, parameterWarnings, publishersWithOsm } from '../heat-maps/map-flow.js';
+import { warningsJson } from '../../maps/map-warnings.js';
+import { matrixParams } from './analysis-params.js';
+import { jobPercentiles, originTimes, type OriginTimesJob } from './origin-times.js';
+import { pointSetIndex } from './point-set-refs.js';
+
+/** Origins computed at once per request: the pool's threads stay busy, the queue stays open to others. */
+const IN_FLIGHT = 4;
+
+export const travelTimeMatrixEndpoint: Endpoint<TargetOf<'travel_time_matrix'>> = {
+  params: (_, limits) => matrixParams(limits),
+  answer(target, ctx) {
+    const specs = matrixParams(ctx.limits);
+    const params = parseParams(specs, target.info.pairs);
+    const warnings = parameterWarnings(specs, target.info.pairs);
+    if ([...params.first_section_mode, ...params.last_section_mode, ...params.direct_path_mode].includes('ridesharing')) throw heatMapRidesharing();
+    const envelopeOf = (g: Parameters<typeof publishersWithOsm>[0], nowSec: number, timeZone: string) => ({
+      hasFilterKey: false,
+      wrap: (errorJson: string) => `{"travel_time_matrix":null,"feed_publishers":${publishersWithOsm(g)},"links":[],"warnings":[],"context":${contextJson(nowSec, timeZone)},"error":${errorJson}}`,
+    });
+    return inCoverage(ctx, target.coverageRef, requestNow(params), envelopeOf, async ({ coverage, generation, nowSec, timeZone }) => {
+      const t0 = params.datetime !== undefined ? parseDatetimeParam(params.datetime, timeZone) : nowSec;
+      checkDay(generation, t0, timeZone);
+      const streets = generation.streets;
+      if (!streets) throw noStreetNetwork();
+      const origins = pointSetIndex(generation, 'origins', params.origins);
+      const destinations = params.destinations === undefined ? origins : pointSetIndex(generation, 'destinations', params.destinations);
+      const originSet = streets.data.pointSets![origins]!;
+      const originCount = originSet.lon.length;
+      const destinationCount = streets.pointSets[destinations]!.ids.length;
+      if (originCount > MAX_MATRIX_ORIGINS || originCount * destinationCount > MAX_MATRIX_PAIRS) throw matrixTooLarge(String(originCount), String(destinationCount));
+      const job: OriginTimesJob = {
+        coverageId: coverage.id,
+        generation,
+        params: { ...params, from: undefined, to: undefined, resolution: 1 },
+        t0,
+        maxDurationSec: params.max_duration,
+        boardSlackSec: boardSlackOf(coverage.config),
+        window: mapDepartureWindow(generation, { ...params, from: undefined, to: undefined, resolution: 1 }, t0, 'departure', timeZone),
+        destinations,
+        originLon: originSet.lon,
+        originLat: originSet.lat,
+      };
+      const percentiles = jobPercentiles(job);
+      // per percentile, per origin, the row of durations
+      const rows: string[][] = percentiles.map(() => new Array<string>(originCount));
+      await originTimes(ctx.heatMaps, job, 0, originCount, IN_FLIGHT, ({ origin, seconds }) => {
+        seconds.forEach((row, p) => {
+          rows[p]![origin] = `[${Array.from(row, (s) => (s < 0 ? 'null' : String(s))).join(',')}]`;
+        });
+      });
+      const matrix =
+        `{"origins":${JSON.stringify(streets.pointSets[origins]!.ids)},"destinations":${JSON.stringify(streets.pointSets[destinations]!.ids)},` +
+        `"percentiles":[${percentiles.join(',')}],"durations":[${rows.map((r) => `[${r.join(',')}]`).join(',')}]}`;
+      const body = `{"travel_time_matrix":${matrix},"requested_date_time":"${formatLocal(t0, timeZone)}","feed_publishers":${publishersWithOsm(generation)},"links":[],"warnings":${warningsJson(warnings)},"context":${contextJson(nowSec, timeZone)}}`;
+      return { body };
+    });
+  },
+};

@@ -1,0 +1,392 @@
+/**
+ * Batch analyses from the command line, the work a GET should not carry (docs/analysis.md):
+ *
+ *   navette matrix --config F --coverage ID --origins SET [--destinations SET] --out FILE.csv[.gz]
+ *   navette accessibility --config F --coverage ID (--origins SET | --grid METRES)
+ *                         --opportunities SET:COL[,…] [--cutoffs S[,…]] --out FILE.csv[.gz] | FILE.tif
+ *   both: [--snapshots DIR] [--threads N] [--shard K/N] and every map parameter as --kebab-case
+ *         (--datetime, --departure-window, --percentiles 5,50,95, --max-duration, --walking-speed…)
+ *   navette merge --out FILE PART…
+ *
+ * The coverage loads (from its snapshot when one is valid), every origin is one computation on the
+ * worker pool (every core), rows are written in the origins' order as they come, with a progress
+ * bar; the output file appears only once complete (output-file.ts). `--shard K/N` computes the K-th
+ * of N equal slices of the origins (1 ≤ K ≤ N), the first slice alone writing the CSV header, so
+ * that the parts concatenated in order are the whole run's file byte for byte.
+ */
+import { createReadStream, renameSync, writeFileSync } from 'node:fs';
+import { createGunzip } from 'node:zlib';
+import { pipeline } from 'node:stream/promises';
+import { PassThrough } from 'node:stream';
+import { cumulativeOpportunities } from '../analysis/accessibility.js';
+import { decayFunction } from '../analysis/decay.js';
+import { ApiError } from '../api/errors.js';
+import { parseParams, type ParamSpec } from '../api/params.js';
+import { accessibilityCommandParams, matrixCommandParams } from '../api/analysis/analysis-params.js';
+import { measuresOf } from '../api/analysis/measures.js';
+import { jobPercentiles, originTimes, type OriginTimesJob } from '../api/analysis/origin-times.js';
+import { opportunityRefs, pointSetIndex } from '../api/analysis/point-set-refs.js';
+import { checkDay, mapDepartureWindow } from '../api/heat-maps/map-flow.js';
+import type { QueryPair } from '../api/query-string.js';
+import { TIFF_NODATA, writeGeoTiff, type TiffBand } from '../formats/geotiff.js';
+import { HeatMapPool } from '../maps/heat-map-pool.js';
+import { LINK_RADIUS_M, snapPoint, unprojectLat, unprojectLon } from '../model/street-graph.js';
+import { Layer } from '../model/street-layers.js';
+import { cellGeometry, type Grid } from '../routing/grid.js';
+import { boardSlackOf, type CoverageConfig } from '../service/coverage-config.js';
+import type { Generation } from '../service/generation.js';
+import { loadGeneration } from '../service/load-coverage.js';
+import { parseDatetimeParam } from '../util/api-datetime.js';
+import { ConfigError, readConfigFile } from './config.js';
+import { OutputFile } from './output-file.js';
+import { workProgress } from './progress.js';
+
+export const ANALYSIS_USAGE = `  navette matrix --config FILE --coverage ID --origins SET [--destinations SET] --out FILE.csv[.gz]
+  navette accessibility --config FILE --coverage ID (--origins SET | --grid METRES) --opportunities SET:COLUMN[,…]
+                        [--cutoffs SECONDS[,…]] [--decay-function NAME …] --out FILE.csv[.gz] | FILE.tif
+     both: [--snapshots DIR] [--threads N] [--shard K/N] [--datetime D] [--departure-window S] [--percentiles 5,50,95]
+           and every heat-map parameter as --kebab-case (--max-duration, --walking-speed, --max-nb-transfers…)
+  navette merge --out FILE PART…     (the parts of --shard runs, in order)`;
+
+/** The options the commands read themselves; every other --name is a map parameter. */
+const OWN_OPTIONS = new Set(['config', 'coverage', 'snapshots', 'threads', 'shard', 'origins', 'destinations', 'grid', 'out']);
+
+/** Origins in flight per worker thread: each thread has its next origin waiting. */
+const IN_FLIGHT_PER_THREAD = 2;
+
+interface CommandArgs {
+  own: Map<string, string>;
+  pairs: QueryPair[];
+}
+
+/** `--name value` and `--name=value`: the commands' own options, and the others as query pairs (a comma list as several). */
+export function commandArgs(args: string[], arrays: ReadonlySet<string>): CommandArgs {
+  const own = new Map<string, string>();
+  const pairs: QueryPair[] = [];
+  for (let k = 0; k < args.length; k++) {
+    const arg = args[k]!;
+    if (!arg.startsWith('--')) throw new ConfigError(`unexpected argument ${arg}`);
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq < 0 ? undefined : eq);
+    const value = eq < 0 ? args[++k] : arg.slice(eq + 1);
+    if (value === undefined) throw new ConfigError(`--${name} needs a value`);
+    if (OWN_OPTIONS.has(name)) {
+      if (own.has(name)) throw new ConfigError(`--${name} is given twice`);
+      own.set(name, value);
+      continue;
+    }
+    const param = name.replace(/-/g, '_');
+    if (arrays.has(param)) for (const item of value.split(',')) pairs.push({ name: `${param}[]`, value: item.trim() });
+    else pairs.push({ name: param, value });
+  }
+  return { own, pairs };
+}
+
+/** The parameters of a table from the command's pairs: an unknown one, or a bad value, is refused as the API refuses it. */
+function commandParams<const T extends readonly ParamSpec[]>(specs: T, pairs: QueryPair[]) {
+  const known = new Set(specs.map((s) => s.name));
+  const unknown = pairs.map((p) => p.name.replace(/\[\]$/, '')).filter((name) => !known.has(name));
+  if (unknown.length > 0) throw new ConfigError(`unknown option ${[...new Set(unknown)].map((n) => `--${n.replace(/_/g, '-')}`).join(', ')}`);
+  return parseParams(specs, pairs);
+}
+
+const arraysOf = (specs: readonly ParamSpec[]) => new Set(specs.filter((s) => s.array).map((s) => s.name));
+
+/** `--shard K/N`: the origins [from, to) of the K-th of N slices. */
+export function shardSlice(text: string | undefined, count: number): { from: number; to: number; first: boolean } {
+  if (text === undefined) return { from: 0, to: count, first: true };
+  const m = /^(\d+)\/(\d+)$/.exec(text);
+  const k = Number(m?.[1]);
+  const n = Number(m?.[2]);
+  if (!m || !(n >= 1) || !(k >= 1 && k <= n)) throw new ConfigError(`--shard must be K/N with 1 ≤ K ≤ N, not ${text}`);
+  return { from: Math.floor(((k - 1) * count) / n), to: Math.floor((k * count) / n), first: k === 1 };
+}
+
+interface Loaded {
+  config: CoverageConfig;
+  generation: Generation;
+  pool: HeatMapPool;
+  threads: number;
+}
+
+/** The coverage of `--config`/`--coverage`, loaded (its snapshot when valid), and a pool of `--threads` workers. */
+async function loadForAnalysis(own: Map<string, string>, maxDurationSec: number): Promise<Loaded> {
+  const file = own.get('config');
+  const id = own.get('coverage');
+  if (!file || !id) throw new ConfigError('give --config FILE and --coverage ID');
+  const server = readConfigFile(file);
+  const config = server.coverages.find((c) => c.id === id);
+  if (!config) throw new ConfigError(`no coverage ${id} in ${file} (${server.coverages.map((c) => c.id).join(', ')})`);
+  const threadsText = own.get('threads');
+  const threads = threadsText === undefined ? undefined : Number(threadsText);
+  if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1)) throw new ConfigError(`--threads must be a whole number from 1, not ${threadsText}`);
+  process.stderr.write(`loading ${id}…\n`);
+  const snapshotDir = own.get('snapshots') ?? server.snapshots;
+  const { generation, seconds, from } = await loadGeneration(config, { snapshotDir });
+  process.stderr.write(`${id} loaded from its ${from} in ${seconds.toFixed(1)} s\n`);
+  if (!generation.streets) throw new ConfigError(`coverage ${id} has no street network (no OpenStreetMap extract): nothing to analyse`);
+  // no time budget per origin: the command runs as long as its work takes
+  const pool = new HeatMapPool({ threads, maxQueue: 4 * (threads ?? 2), budgetMs: 0, maxDurationSec: Math.max(maxDurationSec, server.limits.maxDurationSec), maxResolution: server.limits.maxResolution });
+  return { config, generation, pool, threads: threads ?? pool.threads };
+}
+
+/** The journeys' common job (the origins set by the caller). */
+function journeyJob(loaded: Loaded, params: Parameters<typeof mapDepartureWindow>[1] & { datetime?: string | undefined }, maxDurationSec: number, destinations: number): Omit<OriginTimesJob, 'originLon' | 'originLat'> {
+  const { generation, config } = loaded;
+  const timeZone = generation.tt.timezone;
+  if (params.datetime === undefined) throw new ConfigError('give --datetime (YYYYMMDDThhmmss, the coverage\'s local time)');
+  const t0 = parseDatetimeParam(params.datetime, timeZone);
+  checkDay(generation, t0, timeZone);
+  const window = mapDepartureWindow(generation, params, t0, 'departure', timeZone);
+  return { coverageId: config.id, generation, params, t0, maxDurationSec, boardSlackSec: boardSlackOf(config), window, destinations };
+}
+
+/** A command's body, its refusals as messages: 2 for a bad argument, 1 for a failure. */
+async function runCommand(name: string, body: () => Promise<void>): Promise<number> {
+  try {
+    await body();
+    return 0;
+  } catch (e) {
+    if (e instanceof ConfigError || e instanceof ApiError) {
+      const help = e instanceof ApiError && e.body.family === 'parameter' ? ` (${e.body.help})` : '';
+      process.stderr.write(`navette ${name}: ${e.message}${help}\n`);
+      return 2;
+    }
+    process.stderr.write(`navette ${name}: ${(e as Error).message}\n`);
+    return 1;
+  }
+}
+
+/** Seconds as a CSV field: empty when unreached. */
+const csvSeconds = (s: number) => (s < 0 ? '' : String(s));
+/** An id as a CSV field (quoted when it holds a comma, a quote or a line break). */
+const csvField = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
+
+export function matrixCommand(args: string[]): Promise<number> {
+  return runCommand('matrix', async () => {
+    const { own, pairs } = commandArgs(args, arraysOf(matrixCommandParams({ maxCount: 0, maxDurationSec: 0, maxResolution: 0 })));
+    const out = own.get('out');
+    if (!out || !/\.csv(\.gz)?$/.test(out)) throw new ConfigError('give --out FILE.csv or FILE.csv.gz');
+    const originsName = own.get('origins');
+    if (!originsName) throw new ConfigError('give --origins SET, a point set of the coverage');
+    const probe = commandParams(matrixCommandParams({ maxCount: 1000, maxDurationSec: 86400, maxResolution: 1000 }), pairs);
+    const loaded = await loadForAnalysis(own, probe.max_duration);
+    try {
+      const { generation } = loaded;
+      const streets = generation.streets!;
+      const origins = pointSetIndex(generation, 'origins', originsName);
+      const destinationsName = own.get('destinations');
+      const destinations = destinationsName === undefined ? origins : pointSetIndex(generation, 'destinations', destinationsName);
+      const params = { ...probe, from: undefined, to: undefined, resolution: 1 };
+      const originSet = streets.data.pointSets![origins]!;
+      const job: OriginTimesJob = { ...journeyJob(loaded, params, probe.max_duration, destinations), originLon: originSet.lon, originLat: originSet.lat };
+      const originIds = streets.pointSets[origins]!.ids;
+      const destinationIds = streets.pointSets[destinations]!.ids.map(csvField);
+      const percentiles = jobPercentiles(job);
+      const slice = shardSlice(own.get('shard'), originIds.length);
+      const file = new OutputFile(out);
+      const progress = workProgress('matrix', slice.to - slice.from, 'origins');
+      try {
+        if (slice.first) await file.write(`from_id,to_id,${percentiles.map((p) => `travel_time_p${p}`).join(',')}\n`);
+        let done = 0;
+        await originTimes(loaded.pool, job, slice.from, slice.to, loaded.threads * IN_FLIGHT_PER_THREAD, async ({ origin, seconds }) => {
+          const from = csvField(originIds[origin]!);
+          const lines: string[] = [];
+          for (let d = 0; d < destinationIds.length; d++) lines.push(`${from},${destinationIds[d]},${seconds.map((row) => csvSeconds(row[d]!)).join(',')}\n`);
+          await file.write(lines.join(''));
+          progress.update(++done);
+        });
+        progress.done();
+        await file.close();
+      } catch (e) {
+        progress.done();
+        file.abandon();
+        throw e;
+      }
+      process.stderr.write(`${out}: ${slice.to - slice.from} origins × ${destinationIds.length} destinations\n`);
+    } finally {
+      await loaded.pool.close();
+    }
+  });
+}
+
+export function accessibilityCommand(args: string[]): Promise<number> {
+  return runCommand('accessibility', async () => {
+    const specs = accessibilityCommandParams({ maxCount: 1000, maxDurationSec: 86400, maxResolution: 1000 });
+    const { own, pairs } = commandArgs(args, arraysOf(specs));
+    const out = own.get('out');
+    if (!out || !/\.(csv(\.gz)?|tiff?)$/.test(out)) throw new ConfigError('give --out FILE.csv, FILE.csv.gz or FILE.tif');
+    const gridText = own.get('grid');
+    const originsName = own.get('origins');
+    if ((gridText === undefined) === (originsName === undefined)) throw new ConfigError('give either --origins SET or --grid METRES');
+    if (/\.tiff?$/.test(out) && gridText === undefined) throw new ConfigError('--out FILE.tif takes --grid METRES: a GeoTIFF is a grid of origins');
+    const params = commandParams(specs, pairs);
+    const measures = measuresOf(params, 86400);
+    const loaded = await loadForAnalysis(own, measures.maxDurationSec);
+    try {
+      const { generation } = loaded;
+      const streets = generation.streets!;
+      const refs = opportunityRefs(generation, params.opportunities);
+      const sets = [...new Set(refs.map((r) => r.set))];
+      if (sets.length > 1) throw new ConfigError('--opportunities of one point set per run (the travel times are computed to its points)');
+      const set = sets[0]!;
+      const origins = gridText === undefined ? pointSetOrigins(generation, originsName!) : gridOrigins(generation, gridText);
+      const job: OriginTimesJob = { ...journeyJob(loaded, { ...params, from: undefined, to: undefined, resolution: 1 }, measures.maxDurationSec, set), originLon: origins.lon, originLat: origins.lat };
+      const percentiles = jobPercentiles(job);
+      const decay = decayFunction(measures.decay);
+      const counts = refs.map((r) => streets.data.pointSets![set]!.columns[r.column]!.values);
+      const slice = shardSlice(own.get('shard'), origins.lon.length);
+      const progress = workProgress('accessibility', slice.to - slice.from, 'origins');
+      // per origin of the slice, per percentile, cutoff and column: the measure
+      const measuresPerOrigin = percentiles.length * measures.cutoffsSec.length * refs.length;
+      const values = new Float64Array((slice.to - slice.from) * measuresPerOrigin);
+      const file = out.endsWith('.tif') || out.endsWith('.tiff') ? null : new OutputFile(out);
+      try {
+        if (file && slice.first) await file.write(`origin_id,percentile,cutoff,${refs.map((r) => csvField(r.label)).join(',')}\n`);
+        let done = 0;
+        await originTimes(loaded.pool, job, slice.from, slice.to, loaded.threads * IN_FLIGHT_PER_THREAD, async ({ origin, seconds }) => {
+          let at = (origin - slice.from) * measuresPerOrigin;
+          const lines: string[] = [];
+          seconds.forEach((row, p) => {
+            for (const cutoff of measures.cutoffsSec) {
+              const line = counts.map((c) => cumulativeOpportunities(row, c, cutoff, decay));
+              values.set(line, at);
+              at += line.length;
+              lines.push(`${csvField(origins.ids[origin]!)},${percentiles[p]},${cutoff},${line.map(roundMeasure).join(',')}\n`);
+            }
+          });
+          if (file) await file.write(lines.join(''));
+          progress.update(++done);
+        });
+        progress.done();
+        if (file) await file.close();
+        else await writeAccessibilityTiff(out, origins, slice, values, percentiles, measures.cutoffsSec, refs.map((r) => r.label));
+      } catch (e) {
+        progress.done();
+        file?.abandon();
+        throw e;
+      }
+      process.stderr.write(`${out}: ${slice.to - slice.from} origins, ${measuresPerOrigin} measures each\n`);
+    } finally {
+      await loaded.pool.close();
+    }
+  });
+}
+
+/** Sums of fractional weights to 6 decimals: what the decay makes, not float noise. */
+const roundMeasure = (v: number) => String(Math.round(v * 1e6) / 1e6);
+
+interface Origins {
+  ids: string[];
+  lon: ArrayLike<number>;
+  lat: ArrayLike<number>;
+  /** the grid the origins are the cells of (--grid), and each origin's cell (i * R + j) */
+  grid?: Grid;
+  cells?: number[];
+}
+
+function pointSetOrigins(generation: Generation, name: string): Origins {
+  const streets = generation.streets!;
+  const index = pointSetIndex(generation, 'origins', name);
+  const set = streets.data.pointSets![index]!;
+  return { ids: streets.pointSets[index]!.ids, lon: set.lon, lat: set.lat };
+}
+
+/**
+ * `--grid METRES`: the cells of a square grid over the street network's extent, cells of about that
+ * size, their centres as origins; `i_j` ids (i west to east, j south to north, the heat maps' order).
+ */
+function gridOrigins(generation: Generation, text: string): Origins {
+  const metres = Number(text);
+  if (!(metres >= 10 && metres <= 10_000)) throw new ConfigError(`--grid must be a cell size from 10 to 10000 metres, not ${text}`);
+  const { graph } = generation.streets!.data;
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (let v = 0; v < graph.vertexCount; v++) {
+    const x = graph.vertexX[v]!;
+    const y = graph.vertexY[v]!;
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (y < minY) minY = y;
+    if (y > maxY) maxY = y;
+  }
+  const p = graph.projection;
+  const toLon = (x: number) => unprojectLon(p, x);
+  const toLat = (y: number) => unprojectLat(p, y);
+  const side = Math.max(maxX - minX, maxY - minY);
+  const resolution = Math.max(1, Math.ceil(side / metres));
+  const half = (resolution * metres) / 2;
+  const cx = (minX + maxX) / 2;
+  const cy = (minY + maxY) / 2;
+  const grid: Grid = { minLon: toLon(cx - half), maxLon: toLon(cx + half), minLat: toLat(cy - half), maxLat: toLat(cy + half), resolution };
+  const { x0, y0, dx, dy } = cellGeometry(graph, grid);
+  const ids: string[] = [];
+  const lon: number[] = [];
+  const lat: number[] = [];
+  const cells: number[] = [];
+  for (let i = 0; i < resolution; i++) {
+    for (let j = 0; j < resolution; j++) {
+      const x = x0 + (i + 0.5) * dx;
+      const y = y0 + (j + 0.5) * dy;
+      // a cell with no walkable street within the link radius reaches nothing: not an origin
+      if (!snapPoint(graph, Layer.Walk, x, y, LINK_RADIUS_M)) continue;
+      ids.push(`${i}_${j}`);
+      lon.push(toLon(x));
+      lat.push(toLat(y));
+      cells.push(i * resolution + j);
+    }
+  }
+  return { ids, lon, lat, grid, cells };
+}
+
+/**
+ * The measures of a grid's origins as a GeoTIFF: one Float32 band per percentile, cutoff and
+ * opportunity column (in that order, described `p50 1800 s SET:COLUMN`), -1 (nodata) at the cells
+ * that are no origin (no street within the link radius). Written whole, then renamed, as the CSV.
+ */
+async function writeAccessibilityTiff(out: string, origins: Origins, slice: { from: number; to: number }, values: Float64Array, percentiles: number[], cutoffs: number[], labels: string[]): Promise<void> {
+  const grid = origins.grid!;
+  const cells = origins.cells!;
+  const R = grid.resolution;
+  const perOrigin = percentiles.length * cutoffs.length * labels.length;
+  const bands: TiffBand[] = [];
+  let measure = 0;
+  for (const p of percentiles) {
+    for (const cutoff of cutoffs) {
+      for (const label of labels) {
+        const band = new Float32Array(R * R).fill(TIFF_NODATA);
+        for (let o = slice.from; o < slice.to; o++) band[cells[o]!] = values[(o - slice.from) * perOrigin + measure]!;
+        bands.push({ seconds: band, description: `p${p} ${cutoff} s ${label}` });
+        measure++;
+      }
+    }
+  }
+  const partial = `${out}.partial`;
+  writeFileSync(partial, writeGeoTiff(grid, bands));
+  renameSync(partial, out);
+}
+
+/** `navette merge --out FILE PART…`: the parts of a sharded run, in order, as one file (.gz parts and output by their names). */
+export function mergeCommand(args: string[]): Promise<number> {
+  return runCommand('merge', async () => {
+    const outAt = args.indexOf('--out');
+    const out = outAt >= 0 ? args[outAt + 1] : undefined;
+    const parts = args.filter((_, k) => k !== outAt && k !== outAt + 1);
+    if (!out || parts.length === 0) throw new ConfigError('give --out FILE and the parts, in order');
+    const file = new OutputFile(out);
+    try {
+      for (const part of parts) {
+        const text = new PassThrough();
+        const reading = part.endsWith('.gz') ? pipeline(createReadStream(part), createGunzip(), text) : pipeline(createReadStream(part), text);
+        for await (const chunk of text) await file.write(String(chunk));
+        await reading;
+      }
+      await file.close();
+    } catch (e) {
+      file.abandon();
+      throw e;
+    }
+  });
+}

@@ -1,0 +1,87 @@
+/**
+ * The answers computed at the points of a set rather than on a grid, made where they are computed
+ * (a worker thread): accessibility (its measures reduced from the travel times, as JSON beside the
+ * heat maps' envelope) and the travel times themselves (one origin's row of a matrix, as raw
+ * little-endian Int32, percentile after percentile, for the caller to write out).
+ */
+import { cumulativeOpportunities, DualAccess } from '../analysis/accessibility.js';
+import { decayFunction, type DecaySettings } from '../analysis/decay.js';
+import type { HeatMapData, PercentileMap } from '../routing/heat-map.js';
+import { warningsJson, type Warning } from './map-warnings.js';
+
+/** One opportunity column of one point set: `opportunities[]=SET:COLUMN`. */
+export interface OpportunityRef {
+  /** index in the coverage's point sets, and of the column in the set */
+  set: number;
+  column: number;
+  /** as the request wrote it: SET:COLUMN */
+  label: string;
+}
+
+export interface AccessibilityFormat {
+  kind: 'accessibility';
+  opportunities: OpportunityRef[];
+  cutoffsSec: number[];
+  decay: DecaySettings;
+  /** dual access: the least time reaching this many opportunities */
+  nearest: number[];
+}
+
+export interface TravelTimesFormat {
+  kind: 'travel_times';
+  /** the point set whose travel times are answered */
+  set: number;
+}
+
+/** The envelope of a JSON answer at points, as the heat maps' (the place, the date, publishers, context). */
+export interface PointAnswerParts {
+  placeKey: 'from' | 'to';
+  placeJson: string;
+  requestedDateTime: string;
+  publishersJson: string;
+  contextJson: string;
+  warnings: readonly Warning[];
+}
+
+const dualAccess = new DualAccess();
+
+/**
+ * The accessibility JSON: one entry per opportunity column, percentile and cutoff (in that order),
+ * then the dual access per opportunity column, percentile and N. `timesOf(set)` gives the set's
+ * travel times per percentile, computed once per set.
+ */
+export function accessibilityBody(format: AccessibilityFormat, data: HeatMapData, timesOf: (set: number) => PercentileMap[], maxDurationSec: number, parts: PointAnswerParts): Uint8Array {
+  const decay = decayFunction(format.decay);
+  const measures: string[] = [];
+  const nearest: string[] = [];
+  for (const ref of format.opportunities) {
+    const counts = data.pointSets![ref.set]!.columns[ref.column]!.values;
+    for (const { percentile, seconds } of timesOf(ref.set)) {
+      for (const cutoff of format.cutoffsSec) {
+        const value = cumulativeOpportunities(seconds, counts, cutoff, decay);
+        measures.push(`{"opportunities":${JSON.stringify(ref.label)},"percentile":${percentile},"cutoff":${cutoff},"decay_function":"${format.decay.name}","value":${round(value)}}`);
+      }
+      for (const n of format.nearest) {
+        const sec = dualAccess.nearest(seconds, counts, n, maxDurationSec);
+        nearest.push(`{"opportunities":${JSON.stringify(ref.label)},"percentile":${percentile},"n":${n},"duration":${sec ?? 'null'}}`);
+      }
+    }
+  }
+  const body =
+    `{"accessibility":[${measures.join(',')}],"nearest":[${nearest.join(',')}],"${parts.placeKey}":${parts.placeJson},` +
+    `"requested_date_time":"${parts.requestedDateTime}","feed_publishers":${parts.publishersJson},"links":[],"warnings":${warningsJson(parts.warnings)},"context":${parts.contextJson}}`;
+  return Buffer.from(body, 'utf8');
+}
+
+/** The travel times per percentile as one little-endian Int32 array (percentile-major; -1 unreached). */
+export function travelTimesBody(times: PercentileMap[]): Uint8Array {
+  const count = times[0]?.seconds.length ?? 0;
+  const out = new Int32Array(times.length * count);
+  times.forEach((map, p) => out.set(map.seconds, p * count));
+  return new Uint8Array(out.buffer);
+}
+
+/** Sums of fractional weights, rounded to 6 decimals: the JSON shows what the decay makes, not float noise. */
+function round(value: number): number {
+  return Math.round(value * 1e6) / 1e6;
+}

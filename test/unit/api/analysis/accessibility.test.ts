@@ -1,0 +1,169 @@
+/**
+ * Accessibility, travel-time matrices and point sets on a hand-made city whose travel times are
+ * known: one straight footway 3 km long, east along the equator, walked at 1 m/s, and one bus from
+ * its west end (08:01) to its east end (08:05), with the coverage's 60 s board slack. From the west
+ * end at 08:00 a point x metres east is x seconds away on foot; the east end's stop is 300 s away
+ * by the bus (at the stop by 08:00, it leaves at 08:01, arrives at 08:05), so the point at 2,900 m is
+ * 400 s away (300 s, then 100 m back on foot).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { writeFeed } from '../../../helpers/gtfs-fixture.js';
+import { writeOsm } from '../../../helpers/osm-fixture.js';
+import { getAnswer, getOk, serveCoverages } from '../../../helpers/app.js';
+import { METRES_PER_DEGREE } from '../../../../src/util/geodesy.js';
+
+/** a hundredth of a degree east of the null island, which a feed may not name */
+const lonAt = (x: number) => 0.01 + x / METRES_PER_DEGREE;
+const coord = (x: number) => `${lonAt(x)};0`;
+
+/** The points: metres east on the footway, their schools and jobs. */
+const POINTS: [string, number, number, number][] = [
+  ['p100', 100, 1, 10],
+  ['p500', 500, 1, 20],
+  ['p1000', 1000, 1, 30],
+  ['p1750', 1750, 1, 40],
+  ['p1850', 1850, 1, 50],
+  ['p2900', 2900, 1, 60],
+];
+
+async function city() {
+  const nodes = [0, ...POINTS.map((p) => p[1]), 3000].map((x, k) => ({ id: k + 1, lon: lonAt(x), lat: 0 }));
+  const osm = writeOsm({ nodes, ways: [{ id: 1, refs: nodes.map((n) => n.id), tags: { highway: 'footway', name: 'Long walk' } }] });
+  const gtfs = writeFeed(`
+# agency.txt
+agency_id,agency_name,agency_url,agency_timezone
+N,Line,http://example.org,UTC
+# stops.txt
+stop_id,stop_name,stop_lat,stop_lon
+west,West,0,${lonAt(0)}
+east,East,0,${lonAt(3000)}
+# routes.txt
+route_id,agency_id,route_short_name,route_type
+bus,N,B,3
+# calendar.txt
+service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date
+all,1,1,1,1,1,1,1,20240101,20241231
+# trips.txt
+route_id,service_id,trip_id
+bus,all,t1
+# stop_times.txt
+trip_id,arrival_time,departure_time,stop_id,stop_sequence
+t1,08:01:00,08:01:00,west,1
+t1,08:05:00,08:05:00,east,2
+`);
+  const dir = mkdtempSync(path.join(tmpdir(), 'navette-points-'));
+  const csv = path.join(dir, 'places.csv');
+  writeFileSync(
+    csv,
+    [
+      'id,lon,lat,schools,jobs',
+      ...POINTS.map(([id, x, schools, jobs]) => `${id},${lonAt(x)},0,${schools},${jobs}`),
+      'bad,east,0,1,1',
+      // 5 km north of the footway: linked to nothing, never reached
+      `far,${lonAt(1000)},${5000 / METRES_PER_DEGREE},1,1000`,
+    ].join('\n') + '\n',
+  );
+  return serveCoverages([{ id: 'line', gtfs: [gtfs], osm, timezone: 'UTC', pointSets: [{ name: 'places', file: csv }] }]);
+}
+
+const served = await city();
+const app = served.app;
+const base = '/v1/coverage/line';
+const at0800 = 'datetime=20240102T080000&walking_speed=1';
+
+test('point_sets lists the set with its columns and totals; the bad row is reported with its file and line, and skipped', async () => {
+  const body = await getOk(app, `${base}/point_sets`);
+  assert.deepEqual(body.point_sets, [
+    {
+      name: 'places',
+      file: 'places.csv',
+      points: 7,
+      unlinked_points: 1,
+      columns: [
+        { name: 'schools', total: 7, opportunities: 'places:schools' },
+        { name: 'jobs', total: 1210, opportunities: 'places:jobs' },
+      ],
+    },
+  ]);
+  const bad = served.problems.filter((p) => p.file.endsWith('places.csv'));
+  assert.equal(bad.length, 1);
+  assert.equal(bad[0]!.line, 8);
+});
+
+test('the matrix from every point to every point: the walk along the footway, or the bus and the walk back', async () => {
+  const body = await getOk(app, `${base}/travel_time_matrix?origins=places&${at0800}&max_duration=3600`);
+  const m = body.travel_time_matrix;
+  assert.deepEqual(m.origins, ['p100', 'p500', 'p1000', 'p1750', 'p1850', 'p2900', 'far']);
+  assert.deepEqual(m.percentiles, [50]);
+  const row = (id: string) => m.durations[0][m.origins.indexOf(id)];
+  // from p100, on foot: |x - 100| seconds (a second's slack for the positions' rounding); the far point null
+  row('p100').slice(0, 6).forEach((sec: number, k: number) => assert.ok(Math.abs(sec - Math.abs(POINTS[k]![1] - 100)) <= 1, `p100 → ${POINTS[k]![0]}: ${sec}`));
+  assert.equal(row('p100')[6], null);
+  // the far point reaches nothing and nothing reaches it
+  assert.ok(row('far').every((sec: number | null) => sec === null));
+});
+
+test('cumulative opportunities: exact counts under each cutoff, the bus bringing the far end within 10 minutes', async () => {
+  const body = await getOk(app, `${base}/accessibility?from=${coord(0)}&${at0800}&opportunities[]=places:schools&opportunities[]=places:jobs&cutoffs[]=600&cutoffs[]=1800`);
+  const value = (opportunities: string, cutoff: number) => body.accessibility.find((a: any) => a.opportunities === opportunities && a.cutoff === cutoff)?.value;
+  // under 600 s: p100 (100 s), p2900 (400 s by bus), p500 (500 s)
+  assert.equal(value('places:schools', 600), 3);
+  assert.equal(value('places:jobs', 600), 90);
+  // under 1800 s: and p1000 (1000 s), p1850 (1350 s: the bus, then 1,050 m back), p1750 (1750 s on foot)
+  assert.equal(value('places:schools', 1800), 6);
+  assert.equal(value('places:jobs', 1800), 210);
+  assert.ok(body.accessibility.every((a: any) => a.percentile === 50 && a.decay_function === 'step'));
+  assert.equal(body.from.embedded_type, 'address');
+});
+
+test('on foot only (direct_path=only), the far end is out of reach', async () => {
+  const body = await getOk(app, `${base}/accessibility?from=${coord(0)}&${at0800}&opportunities[]=places:schools&cutoffs[]=600&direct_path=only`);
+  assert.equal(body.accessibility[0].value, 2);
+});
+
+test('dual access: the least time reaching N jobs, null beyond what is reachable', async () => {
+  const body = await getOk(app, `${base}/accessibility?from=${coord(0)}&${at0800}&opportunities[]=places:jobs&nearest[]=70&nearest[]=100&nearest[]=1000&max_duration=3600`);
+  const nearest = (n: number) => body.nearest.find((e: any) => e.n === n)?.duration;
+  // by time: p100 10 jobs (100 s), p2900 60 (400 s), p500 20 (500 s), p1000 30 (1000 s): 70 jobs at 400 s, 100 at 1000 s
+  assert.ok(Math.abs(nearest(70) - 400) <= 1, `70 jobs at ${nearest(70)}`);
+  assert.ok(Math.abs(nearest(100) - 1000) <= 1, `100 jobs at ${nearest(100)}`);
+  // 1,000 jobs: only the far point holds that many, and it is never reached
+  assert.equal(nearest(1000), null);
+});
+
+test('a departure window: the bus only at its first minute, so p5 counts the far end under 10 minutes and p50 does not', async () => {
+  const body = await getOk(app, `${base}/accessibility?from=${coord(0)}&${at0800}&opportunities[]=places:schools&cutoffs[]=600&departure_window=600&percentiles[]=5&percentiles[]=50`);
+  assert.deepEqual(
+    body.accessibility.map((a: any) => [a.percentile, a.value]),
+    [
+      [5, 3],
+      [50, 2],
+    ],
+  );
+});
+
+test('decay functions apply as R5 defines them: a linear ramp 600 s wide around 600 s', async () => {
+  const body = await getOk(app, `${base}/accessibility?from=${coord(0)}&${at0800}&opportunities[]=places:schools&cutoffs[]=600&decay_function=linear&decay_width=600`);
+  // weights: p100 (100 s) 1, p2900 (400 s) 1 − (400 − 300)/600, p500 (500 s) 1 − 200/600; the others past 900 s
+  const expected = 1 + (1 - 100 / 600) + (1 - 200 / 600);
+  assert.ok(Math.abs(body.accessibility[0].value - expected) < 0.01, `${body.accessibility[0].value} vs ${expected}`);
+});
+
+test('refusals: no opportunities, an unknown column, a bad decay, too many cutoffs, a matrix too large', async () => {
+  const refused = async (query: string, status: number, pattern: RegExp) => {
+    const a = await getAnswer(app, `${base}/${query}`);
+    assert.equal(a.status, status, `${query}: ${a.body}`);
+    assert.match(a.body, pattern);
+  };
+  await refused(`accessibility?from=${coord(0)}&${at0800}`, 400, /opportunities/);
+  await refused(`accessibility?from=${coord(0)}&${at0800}&opportunities[]=places:shops`, 400, /places \(schools, jobs\)/);
+  await refused(`accessibility?from=${coord(0)}&${at0800}&opportunities[]=nowhere:jobs`, 400, /names no point set column/);
+  await refused(`accessibility?from=${coord(0)}&${at0800}&opportunities[]=places:jobs&decay_function=linear`, 400, /linear decay needs widthSec|decay_width/);
+  await refused(`accessibility?from=${coord(0)}&${at0800}&opportunities[]=places:jobs&${Array.from({ length: 13 }, (_, k) => `cutoffs[]=${600 + k * 60}`).join('&')}`, 400, /more than 12/);
+  await refused(`travel_time_matrix?origins=elsewhere&${at0800}`, 400, /names no point set/);
+  await refused(`travel_time_matrix?${at0800}`, 400, /origins/);
+});
