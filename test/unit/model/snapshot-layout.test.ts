@@ -9,7 +9,10 @@ import { createHash } from 'node:crypto';
 import { SNAPSHOT_FORMAT } from '../../../src/model/snapshot-file.js';
 import { compileCoverage } from '../../../src/service/load-coverage.js';
 import { writeFeed } from '../../helpers/gtfs-fixture.js';
-import { fixtureGtfs, writeFixtureOsm } from '../api/heat-maps/fixture.js';
+import { fixtureGtfs, latOf, lonOf, writeFixtureOsm } from '../api/heat-maps/fixture.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
 /** The layout each format version stands for: a hash of the shape of the compiled data. */
 const LAYOUTS: Record<number, string> = {
@@ -20,6 +23,8 @@ const LAYOUTS: Record<number, string> = {
   3: 'a053eeb574e86e5f',
   // the street graph's link lattices, one per layer, and their bytes among the street statistics
   4: '149c17ceeb9939d0',
+  // the point sets: linked points on shared memory, their ids and totals beside the street data
+  5: '6ddecab668c0d83e',
 };
 
 /** One line per path of the tree and the kind of value found there (array elements merged). */
@@ -44,7 +49,10 @@ function shapeLines(value: unknown, at: string, lines: Set<string>): void {
 
 test('the layout of the compiled data is the one SNAPSHOT_FORMAT stands for', async () => {
   const osm = writeFixtureOsm();
-  const compiled = await compileCoverage({ id: 'layout', gtfs: [writeFeed(fixtureGtfs())], osm, timezone: 'UTC' });
+  // a point set, so that its fields are part of the layout
+  const points = path.join(mkdtempSync(path.join(tmpdir(), 'navette-layout-')), 'places.csv');
+  writeFileSync(points, `id,lon,lat,jobs\na,${lonOf('A')},${latOf('A')},3\n`);
+  const compiled = await compileCoverage({ id: 'layout', gtfs: [writeFeed(fixtureGtfs())], osm, timezone: 'UTC', pointSets: [{ name: 'places', file: points }] });
   const lines = new Set<string>();
   // what coverage-snapshot.ts writes: the street data without its id
   const { id, ...streets } = compiled.streets!;
