@@ -24,7 +24,7 @@ import { METRES_PER_DEGREE } from '../util/geodesy.js';
 import { LINK_RADIUS_M, projectX, projectY, snapPoint, type Snap, type StreetGraph } from '../model/street-graph.js';
 import { transferSec, type RaptorData } from './raptor-data.js';
 import type { RaptorOverlay } from './raptor-overlay.js';
-import { RaptorSearch, type RaptorResult } from './raptor.js';
+import { RaptorSearch, type RaptorQuery, type RaptorResult } from './raptor.js';
 import { Rasterizer, toSeconds } from './raster.js';
 import { BoxBuilder, type Grid } from './grid.js';
 import { StreetSearch } from './street-search.js';
@@ -366,8 +366,8 @@ export class HeatMapEngine {
     return box.grid(q.resolution);
   }
 
-  /** RAPTOR from the stops `access` found (its first `accessCount`), by the query's rules, from `t0`. */
-  transitFrom(q: HeatMapQuery, t0: number, accessCount: number): RaptorResult {
+  /** RAPTOR from the stops `access` found (its first `accessCount`), by the query's rules, from `t0` (a window's minute: with its range bounds). */
+  transitFrom(q: HeatMapQuery, t0: number, accessCount: number, range: RaptorQuery['range'] = null): RaptorResult {
     return this.raptor.search({
       direction: q.direction,
       t0,
@@ -383,6 +383,7 @@ export class HeatMapEngine {
       walkingSpeed: q.speeds.walking,
       boardSlackSec: q.boardSlackSec,
       overlay: q.overlay,
+      range,
     });
   }
 

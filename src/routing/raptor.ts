@@ -88,6 +88,8 @@ export interface RaptorQuery {
   boardSlackSec: number;
   /** the runs of a freshness level over the timetable's; none: the base schedule */
   overlay?: RaptorOverlay | null;
+  /** a departure window's searches, latest minute first: the labels of the later minutes (`RangeBounds`) */
+  range?: { bounds: RangeBounds; shiftSec: number } | null;
 }
 
 export interface RaptorResult {
@@ -116,6 +118,51 @@ export interface RaptorStats {
   tripSearches: number;
   walkedLabels: number;
   reachedStops: number;
+}
+
+/**
+ * Range RAPTOR's memory across the minutes of a departure window (R5's, and the RAPTOR paper's
+ * rRAPTOR): per round and stop, the best label any later minute reached, as seconds from the
+ * window's reference instant. Minutes are searched latest first (an arrival map's: earliest deadline
+ * first); a rider can always wait for a later minute's journey, so a label of a round no better
+ * than what a later minute had at that stop in that round leads nowhere new and is dropped. Each
+ * minute's search then costs what changes from the minute after, not a whole search. The bounds of
+ * a round are folded in once the round's labels are complete, so a search never prunes against its
+ * own labels (its answer is the single search's, restricted to what improves on the later minutes).
+ */
+export class RangeBounds {
+  readonly walked: Int32Array[];
+  readonly vehicle: Int32Array[];
+
+  constructor(stopCount: number, rounds: number) {
+    this.walked = Array.from({ length: rounds + 1 }, () => new Int32Array(stopCount));
+    this.vehicle = Array.from({ length: rounds + 1 }, () => new Int32Array(stopCount));
+    this.reset();
+  }
+
+  /** rounds 0 (the access) to `rounds` vehicles */
+  get rounds(): number {
+    return this.walked.length - 1;
+  }
+
+  /** Forget every minute (a new window). */
+  reset(): void {
+    for (const a of this.walked) a.fill(UNREACHED);
+    for (const a of this.vehicle) a.fill(UNREACHED);
+  }
+
+  bytes(): number {
+    return 2 * this.walked.length * this.walked[0]!.byteLength;
+  }
+}
+
+/** Fold labels (their `touched` stops) into a round's bounds, shifted to the window's reference. */
+function foldBounds(labels: TwoBest, bound: Int32Array, shift: number): void {
+  for (let j = 0; j < labels.count; j++) {
+    const p = labels.touched[j]!;
+    const key = labels.time1[p]! + shift;
+    if (key < bound[p]!) bound[p] = key;
+  }
 }
 
 export class RaptorSearch {
@@ -159,6 +206,11 @@ export class RaptorSearch {
   private stopAllowed: Uint8Array | null = null;
   private wheelchair = false;
   private overlay: RaptorOverlay | null = null;
+  /** the window's bounds and this minute's shift to the reference (null: a single search) */
+  private range: RangeBounds | null = null;
+  private rangeShift = 0;
+  /** the round whose labels are being made (0: the access) */
+  private round = 0;
 
   /**
    * @param data     the compiled timetable (shared memory)
@@ -213,6 +265,10 @@ export class RaptorSearch {
     }
     const minVehicles = Math.max(0, Math.floor(q.minTransfers)) + 1;
     const maxVehicles = Math.max(0, Math.floor(q.maxTransfers)) + 1;
+    this.range = q.range?.bounds ?? null;
+    this.rangeShift = q.range?.shiftSec ?? 0;
+    if (this.range && this.range.rounds < maxVehicles) throw new RangeError(`range bounds of ${this.range.rounds} rounds for a search of ${maxVehicles}`);
+    this.round = 0;
     if (this.limit === 0 || minVehicles > maxVehicles) return this.result();
     this.chooseServiceDays(Math.floor(q.t0));
 
@@ -226,6 +282,7 @@ export class RaptorSearch {
     const overlayRunSpace = this.slotCapacity * d.routeTripCount;
     for (let round = 1; round <= maxVehicles && this.walkPrev.count > 0; round++) {
       this.stats.rounds = round;
+      this.round = round;
       this.across = round >= minVehicles;
       // 1. routes through the stops walked to in the previous round, from their first such stop
       const prev = this.walkPrev;
@@ -237,12 +294,14 @@ export class RaptorSearch {
       // 2. scan them
       this.scanMarked(d, this.baseMarks, 0, overlay);
       if (overlay) this.scanMarked(overlay.routes, this.overlayMarks, overlayRunSpace, null);
+      if (this.range) foldBounds(this.walkPrev, this.range.walked[round - 1]!, this.rangeShift);
       this.walkPrev.clear();
       // 3. transfers (none needed after the last round)
       this.trackBest = round >= minVehicles - 1;
       this.transfer(round < maxVehicles);
       this.swapWalked();
     }
+    if (this.range) foldBounds(this.walkPrev, this.range.walked[this.round]!, this.rangeShift);
     this.walkPrev.clear();
     return this.result();
   }
@@ -384,6 +443,8 @@ export class RaptorSearch {
 
   /** Stop p reached at x by run `run` in the current round. */
   private offerVehicle(p: number, x: number, run: number): void {
+    // a later minute was there as early in this round
+    if (this.range !== null && x + this.rangeShift >= this.range.vehicle[this.round]![p]!) return;
     if (this.across) {
       const best = this.bestVeh;
       const first = best.time1[p] === UNREACHED;
@@ -424,12 +485,15 @@ export class RaptorSearch {
         if (x2 !== UNREACHED) this.offerWalked(q, x2 + sec, run2);
       }
     }
+    if (this.range) foldBounds(veh, this.range.vehicle[this.round]!, this.rangeShift);
     veh.clear();
   }
 
   /** A walked label x (off run `run`) at stop p for the current round. */
   private offerWalked(p: number, x: number, run: number): void {
     if (x >= this.limit) return;
+    // a later minute was there as early in this round
+    if (this.range !== null && x + this.rangeShift >= this.range.walked[this.round]![p]!) return;
     const cur = this.walkCur;
     const best = this.bestWalk;
     if (this.across) {

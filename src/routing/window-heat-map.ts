@@ -30,6 +30,7 @@ import { mapLegs, offsetSeedDs, type DepartureWindow, type HeatMapEngine, type H
 import { pointCount, type LinkedPoints } from '../model/linked-points.js';
 import type { CellLinkTable } from './raster.js';
 import { StreetSearch } from './street-search.js';
+import { RangeBounds } from './raptor.js';
 import type { Layer } from '../model/street-layers.js';
 
 /** One departure per this many seconds of the window. */
@@ -38,6 +39,9 @@ export const WINDOW_STEP_SEC = 60;
 export const MAX_CHANGES = 16_000_000;
 
 export class WindowBudgetError extends Error {}
+
+/** Rounds the range bounds are made for at most: RAPTOR searches no more (a transfer limit past it searches this many). */
+const MAX_RANGE_ROUNDS = 32;
 
 /** A window's percentiles at its targets: the cells of its grid, or the points of a set (no grid). */
 interface WindowRun {
@@ -96,6 +100,7 @@ export class WindowEngine {
   private readonly searches: StreetSearch[] = [];
   private readonly edgeStamp: Uint32Array;
   private edgeRound = 0;
+  private bounds: RangeBounds | null = null;
 
   constructor(
     private readonly engine: HeatMapEngine,
@@ -145,10 +150,14 @@ export class WindowEngine {
     this.stopRemaining.fill(-1);
     let improved = 0;
     const accessCount = q.transit ? engine.access(q, cx, cy, reverse) : 0;
+    const rounds = Math.max(0, Math.floor(q.maxTransfers)) + 1;
+    // (past MAX_RANGE_ROUNDS, each minute a whole search)
+    const bounds = rounds <= MAX_RANGE_ROUNDS ? this.rangeBounds(rounds) : null;
     for (let k = n - 1; k >= 0; k--) {
       minuteFrom[k] = minuteTo[k] = improved;
       if (accessCount === 0) continue;
-      const result = engine.transitFrom(q, q.t0 + (reverse ? -1 : 1) * k * WINDOW_STEP_SEC, accessCount);
+      // range RAPTOR: each minute prunes against the later minutes' labels, k minutes after the reference
+      const result = engine.transitFrom(q, q.t0 + (reverse ? -1 : 1) * k * WINDOW_STEP_SEC, accessCount, bounds && { bounds, shiftSec: k * WINDOW_STEP_SEC });
       for (let r = 0; r < result.reachedCount; r++) {
         const s = result.reached[r]!;
         const sec = result.vehicleSec[s]!;
@@ -261,6 +270,13 @@ export class WindowEngine {
     };
   }
 
+  /** The range bounds for searches of `rounds` vehicles, forgotten (a new window). */
+  private rangeBounds(rounds: number): RangeBounds {
+    if (!this.bounds || this.bounds.rounds < rounds) this.bounds = new RangeBounds(this.stopCount, rounds);
+    else this.bounds.reset();
+    return this.bounds;
+  }
+
   /** The scratch per target grown to hold `targets` (a point set larger than the largest grid). */
   private ensureCapacity(targets: number): void {
     if (targets <= this.capacity) return;
@@ -274,6 +290,7 @@ export class WindowEngine {
   /** Bytes of this engine's scratch (its share of a worker's memory for windows). */
   scratchBytes(): number {
     let total = this.stopBest.byteLength + this.stopRemaining.byteLength + this.improvedStop.byteLength + this.improvedSec.byteLength;
+    total += this.bounds?.bytes() ?? 0;
     total += this.best.byteLength + this.cellStart.byteLength + this.changes.byteLength + this.sorted.byteLength + this.edgeStamp.byteLength;
     for (const seconds of this.percentileSeconds) total += seconds.byteLength;
     for (const { table, edgeStart, edgeFill, edgeCells } of this.layerScratches.values()) {
