@@ -137,6 +137,11 @@ export const ERRORS = {
   percentilesNotAscending: () => plainError(400, "'percentiles[]' must be in ascending order, each value once"),
   percentileNotAsked: (percentile: string) => plainError(400, `'percentile' ${percentile} is not one of the 'percentiles[]'`),
   windowOutOfProduction: () => engineError('date_out_of_bounds', 'the departure window is not in data production period'),
+  // Difference maps (ours; Navitia has none)
+  compareSameFreshness: (level: string, help: string) =>
+    parameterError('compare_data_freshness', `it is ${level}, the map's own data_freshness: compare with another level`, help),
+  compareOnIsochrones: () => plainError(400, "'compare_data_freshness' is not available on isochrones: the bands of a difference have no meaning; ask heat_maps"),
+  differenceAsGeojson: () => plainError(400, "'compare_data_freshness' is not available with format=geojson: the bands of a difference have no meaning; ask json, tiff or png"),
   invalidEntryPoint: (place: string) => engineError('unknown_object', `The entry point: ${place} is not valid`),
   outOfProduction: () => engineError('date_out_of_bounds', 'date is not in data production period'),
   noStreetNetwork: () => engineError('no_solution', 'no street network data, impossible to compute a heat_map'),
@@ -214,6 +219,9 @@ export const {
   percentilesNotAscending,
   percentileNotAsked,
   windowOutOfProduction,
+  compareSameFreshness,
+  compareOnIsochrones,
+  differenceAsGeojson,
   invalidEntryPoint,
   outOfProduction,
   noStreetNetwork,

@@ -1,5 +1,5 @@
 /** Heat maps on the worker pool: each map is a task (`heat-map-task.ts`) computed and rendered on a worker thread. */
-import type { HeatMapQuery } from '../routing/heat-map.js';
+import { DIFFERENCE_BUDGET_SCALE, type MapQuery } from './difference-map.js';
 import type { EngineLimits } from '../service/limits.js';
 import type { Generation } from '../service/generation.js';
 import { WorkerPool, type WorkerPoolOptions } from '../service/worker-pool.js';
@@ -28,10 +28,12 @@ export class HeatMapPool implements HeatMapRunner {
     return this.pool.pending;
   }
 
-  run(coverageId: string, generation: Generation, query: HeatMapQuery, render: HeatMapRender): Promise<RenderedHeatMap> {
+  run(coverageId: string, generation: Generation, query: MapQuery, render: HeatMapRender): Promise<RenderedHeatMap> {
     const streets = generation.streets!;
     const task: HeatMapTask = { coverageId, dataId: streets.id, data: streets.data, limits: this.limits, query, render };
-    return this.pool.run<RenderedHeatMap>(task, query.window ? windowBudgetScale(query.window.windowSec) : 1);
+    // a window's budget grows with its minutes; a difference map computes two maps
+    const scale = (query.window ? windowBudgetScale(query.window.windowSec) : 1) * (query.comparison ? DIFFERENCE_BUDGET_SCALE : 1);
+    return this.pool.run<RenderedHeatMap>(task, scale);
   }
 
   close(): Promise<void> {

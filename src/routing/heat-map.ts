@@ -204,18 +204,7 @@ export class HeatMapEngine {
     const cy = projectY(graph.projection, q.centreLat);
 
     // 1-2. public transport
-    let vehicleSec: Int32Array | null = null;
-    let reached: Uint32Array = new Uint32Array(0);
-    let reachedCount = 0;
-    if (q.transit) {
-      const accessCount = this.access(q, cx, cy, reverse);
-      if (accessCount > 0) {
-        const result = this.transitFrom(q, q.t0, accessCount);
-        vehicleSec = result.vehicleSec;
-        reached = result.reached;
-        reachedCount = result.reachedCount;
-      }
-    }
+    const { vehicleSec, reached, reachedCount } = this.transit(q, cx, cy, reverse);
 
     // 3-4. street searches per end leg, grid over everything they can reach
     // a leg starts from the centre for a direct mode, from the stops for an end mode, or from both
@@ -246,6 +235,26 @@ export class HeatMapEngine {
     const seconds = this.cellSeconds.subarray(0, R * R);
     const reachedCells = toSeconds(values, T, seconds);
     return { grid, seconds, reachedCells, vehicleStops: vehicleSec ? reachedCount : 0, unlinkedStops };
+  }
+
+  /**
+   * The grid `compute(q)` would value, without valuing it (access and RAPTOR only): a difference
+   * map puts two maps on the union of their grids (maps/difference-map.ts).
+   */
+  gridOf(q: HeatMapQuery): Grid {
+    const { graph } = this.data;
+    const { vehicleSec, reached, reachedCount } = this.transit(q, projectX(graph.projection, q.centreLon), projectY(graph.projection, q.centreLat), q.direction === 'arrival');
+    const legs = mapLegs(q);
+    return this.mapGrid(q, legs, this.centreSnaps(q, legs), reached, vehicleSec ? reachedCount : 0, (s) => q.maxDurationSec - vehicleSec![s]!);
+  }
+
+  /** Steps 1-2 of a map: the stops reached by a vehicle and their times (vehicleSec null: no public transport, or no stop to board at). */
+  private transit(q: HeatMapQuery, cx: number, cy: number, reverse: boolean): { vehicleSec: Int32Array | null; reached: Uint32Array; reachedCount: number } {
+    if (!q.transit) return { vehicleSec: null, reached: new Uint32Array(0), reachedCount: 0 };
+    const accessCount = this.access(q, cx, cy, reverse);
+    if (accessCount === 0) return { vehicleSec: null, reached: new Uint32Array(0), reachedCount: 0 };
+    const { vehicleSec, reached, reachedCount } = this.transitFrom(q, q.t0, accessCount);
+    return { vehicleSec, reached, reachedCount };
   }
 
   /** The stops reached by a vehicle that no end leg can leave on the street: no street of its layer within the link radius. */

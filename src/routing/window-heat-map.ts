@@ -101,8 +101,12 @@ export class WindowEngine {
     this.edgeStamp = new Uint32Array(data.graph.edgeCount);
   }
 
-  /** The map of `q` over its window: `seconds` views on scratch memory valid until the next computation. */
-  compute(q: HeatMapQuery, w: DepartureWindow): HeatMapResult {
+  /**
+   * The map of `q` over its window: `seconds` views on scratch memory valid until the next
+   * computation; on `fixedGrid` when given (a difference map's union of two grids), else on the box
+   * of what the window reaches.
+   */
+  compute(q: HeatMapQuery, w: DepartureWindow, fixedGrid?: Grid): HeatMapResult {
     const engine = this.engine;
     const { graph, snaps } = engine.data;
     if (q.maxDurationSec > engine.maxDurationSec || q.resolution > engine.maxResolution || w.windowSec > this.maxWindowSec) {
@@ -144,7 +148,7 @@ export class WindowEngine {
     const walkSpeed = q.speeds.walking;
     const reachedStops: number[] = [];
     for (let s = 0; s < this.stopCount; s++) if (this.stopRemaining[s]! >= 0) reachedStops.push(s);
-    const grid = engine.mapGrid(q, legs, engine.centreSnaps(q, legs), reachedStops, reachedStops.length, (s) => this.stopRemaining[s]!);
+    const grid = fixedGrid ?? engine.mapGrid(q, legs, engine.centreSnaps(q, legs), reachedStops, reachedStops.length, (s) => this.stopRemaining[s]!);
     const R = grid.resolution;
     const cells = R * R;
 
