@@ -31,12 +31,15 @@ export class HeatMapPool implements HeatMapRunner {
   run(coverageId: string, generation: Generation, query: MapQuery, render: HeatMapRender): Promise<RenderedHeatMap> {
     const streets = generation.streets!;
     const task: HeatMapTask = { coverageId, dataId: streets.id, data: streets.data, limits: this.limits, query, render };
-    // a window's budget grows with its minutes; a difference map computes two maps
-    const scale = (query.window ? windowBudgetScale(query.window.windowSec) : 1) * (query.comparison ? DIFFERENCE_BUDGET_SCALE : 1);
-    return this.pool.run<RenderedHeatMap>(task, scale);
+    return this.pool.run<RenderedHeatMap>(task, budgetScale(query));
   }
 
   close(): Promise<void> {
     return this.pool.close();
   }
+}
+
+/** How many single maps' time budget a map gets: a window's grows with its minutes; a difference map computes two maps. */
+export function budgetScale(query: MapQuery): number {
+  return (query.window ? windowBudgetScale(query.window.windowSec) : 1) * (query.comparison ? DIFFERENCE_BUDGET_SCALE : 1);
 }
