@@ -5,6 +5,8 @@ const $ = (id) => document.getElementById(id);
 
 /** The heat map's colours, [position in [0, 1], [r, g, b]], as the PNG format draws them (the server's settings). */
 let RAMP = [];
+/** A difference map's colours, as the PNG format draws them: the ramp over [−1, 1] of max_duration, and the lost and gained access markers. */
+let DIVERGING = { ramp: [], lost: [0, 0, 0], gained: [0, 0, 0] };
 const ISOCHRONE_STEP_SEC = 600;
 
 /** Stops are drawn from this zoom on (street level: a few hundred of them on screen at most). */
@@ -472,6 +474,9 @@ function mapQuery() {
   q.append('first_section_mode[]', mode);
   q.append('last_section_mode[]', mode);
   q.set('data_freshness', $('freshness').value);
+  // a difference map (heat maps only: the bands of a difference have no meaning)
+  const compare = comparedLevel();
+  if (compare) q.set('compare_data_freshness', compare);
   if ($('wheelchair').checked) q.set('wheelchair', 'true');
   q.set('resolution', $('resolution').value);
   // a departure window: one departure a minute, the cells' travel times summarised by the percentile chosen
@@ -481,6 +486,16 @@ function mapQuery() {
     q.append('percentiles[]', $('percentile').value);
   }
   return { q, maxDuration };
+}
+
+/** The level a realtime heat map is compared with, or '' (none; not offered for isochrones nor other levels). */
+function comparedLevel() {
+  return $('freshness').value === 'realtime' && $('view').value === 'heat_maps' ? $('compare').value : '';
+}
+
+/** The compare select is offered with a realtime heat map only. */
+function showCompare() {
+  $('compare-label').hidden = !($('freshness').value === 'realtime' && $('view').value === 'heat_maps');
 }
 
 /** What a drawn map stands for, for the status line: one departure, or a percentile over a window's. */
@@ -507,7 +522,13 @@ async function draw(event) {
     clearDrawings();
     const warnings = body.warnings ?? [];
     const minutes = maxDuration / 60;
-    if (view === 'heat_maps') {
+    if (view === 'heat_maps' && body.heat_maps[0].difference) {
+      const { difference, heat_matrix: matrix } = body.heat_maps[0];
+      drawHeatMap(matrix, maxDuration, difference);
+      const words = LEVEL_WORDS[difference.compare_data_freshness];
+      const changes = `${difference.slower_cells} cells slower, ${difference.faster_cells} faster, ${difference.lost_cells} lost, ${difference.gained_cells} gained`;
+      setStatus(`Realtime against the ${words}${departuresWords()}: ${changes}. Hover the map to read a cell.`, false, warnings);
+    } else if (view === 'heat_maps') {
       const reached = drawHeatMap(body.heat_maps[0].heat_matrix, maxDuration);
       if (reached > 0) setStatus(`${reached.toLocaleString('en')} cells reached within ${minutes} min${departuresWords()}. Hover the map to read a cell.`, false, warnings);
       else {
@@ -536,8 +557,29 @@ function rampColour(fraction) {
   return c0.map((c, i) => Math.round(c + (c1[i] - c) * ((x - t0) / (t1 - t0))));
 }
 
-/** The heat matrix painted on a canvas, one pixel a cell, laid on the map over the grid's box; the count of cells reached. */
-function drawHeatMap(matrix, maxDuration) {
+const LEVEL_WORDS = { base_schedule: 'base schedule', adapted_schedule: 'adapted schedule', realtime: 'realtime' };
+
+/**
+ * A difference's colour, as the PNG format draws it: the markers of lost (+max_duration) and gained
+ * (−max_duration) access in their own darker colours, else the diverging ramp at difference / max.
+ */
+function divergingColour(difference, maxDuration) {
+  if (difference >= maxDuration) return DIVERGING.lost;
+  if (difference <= -maxDuration) return DIVERGING.gained;
+  const stops = DIVERGING.ramp;
+  const x = Math.min(1, Math.max(-1, difference / maxDuration));
+  let k = 0;
+  while (k < stops.length - 2 && x > stops[k + 1][0]) k++;
+  const [t0, c0] = stops[k];
+  const [t1, c1] = stops[k + 1];
+  return c0.map((c, i) => Math.round(c + (c1[i] - c) * ((x - t0) / (t1 - t0))));
+}
+
+/**
+ * The heat matrix painted on a canvas, one pixel a cell, laid on the map over the grid's box; the
+ * count of cells with a value. A difference map (`difference`: its answer's object) on the diverging ramp.
+ */
+function drawHeatMap(matrix, maxDuration, difference = null) {
   let reached = 0;
   const columns = matrix.lines;
   const rows = matrix.line_headers;
@@ -551,7 +593,7 @@ function drawHeatMap(matrix, maxDuration) {
     column.duration.forEach((seconds, j) => {
       if (seconds === null) return;
       reached++;
-      const [r, g, b] = rampColour(seconds / maxDuration);
+      const [r, g, b] = difference ? divergingColour(seconds, maxDuration) : rampColour(seconds / maxDuration);
       const at = ((rows.length - 1 - j) * columns.length + i) * 4; // row 0 of the canvas is the north
       image.data.set([r, g, b, 255], at);
     });
@@ -564,9 +606,30 @@ function drawHeatMap(matrix, maxDuration) {
   // Leaflet's SVG overlay positions any element over a box; a canvas is one
   state.heatLayer = L.svgOverlay(canvas, [[south, west], [north, east]], { opacity: 0.7, className: 'heat-layer', interactive: false }).addTo(map);
   // an empty map has no cell to read: the readout stays silent over it
-  state.heat = reached > 0 ? { matrix, south, north, west, east } : null;
-  showRampLegend(maxDuration);
+  state.heat = reached > 0 ? { matrix, south, north, west, east, maxDuration, difference: difference !== null } : null;
+  if (difference) showDivergingLegend(maxDuration);
+  else showRampLegend(maxDuration);
   return reached;
+}
+
+function showDivergingLegend(maxDuration) {
+  const minutes = maxDuration / 60;
+  const stops = DIVERGING.ramp.map(([t, c]) => `rgb(${c.join(',')}) ${((t + 1) / 2) * 100}%`).join(', ');
+  const swatch = (c) => `<span class="swatch" style="background: rgb(${c.join(',')})"></span>`;
+  $('legend').innerHTML =
+    `<div class="ramp" style="background: linear-gradient(to right, ${stops})"></div>` +
+    `<div class="ticks">${[-1, -0.5, 0, 0.5, 1].map((f) => `<span>${f > 0 ? '+' : ''}${Math.round(f * minutes)}</span>`).join('')}</div>` +
+    '<div>minutes: blue faster, red slower than the schedule compared</div>' +
+    `<div>${swatch(DIVERGING.gained)} access gained ${swatch(DIVERGING.lost)} access lost; no colour: reached by neither</div>`;
+  $('legend').hidden = false;
+}
+
+/** A cell of a difference map in words. */
+function differenceWords(seconds, maxDuration) {
+  if (seconds >= maxDuration) return 'access lost: reached only on the schedule compared';
+  if (seconds <= -maxDuration) return 'access gained: reached only at realtime';
+  if (seconds === 0) return 'no change';
+  return `${seconds > 0 ? '+' : '−'}${Math.round(Math.abs(seconds) / 60)} min (${seconds > 0 ? '+' : ''}${seconds} s) ${seconds > 0 ? 'slower' : 'faster'}`;
 }
 
 function showRampLegend(maxDuration) {
@@ -609,7 +672,8 @@ map.on('mousemove', (event) => {
     return;
   }
   const seconds = columns[i].duration[j];
-  $('cell-readout').textContent = seconds === null ? 'not reached' : `${Math.round(seconds / 60)} min (${seconds} s)`;
+  if (seconds === null) $('cell-readout').textContent = heat.difference ? 'reached by neither' : 'not reached';
+  else $('cell-readout').textContent = heat.difference ? differenceWords(seconds, heat.maxDuration) : `${Math.round(seconds / 60)} min (${seconds} s)`;
 });
 
 // ---- trips: lines, their trips on a day, one trip's stop times -----------------------------------
@@ -779,6 +843,7 @@ async function start() {
   coveragesAnswer.catch(() => {}); // awaited in loadCoverages
   const settings = await api('/explorer/settings.json', false);
   RAMP = settings.colour_ramp;
+  DIVERGING = settings.diverging_ramp;
   state.osmAttribution = settings.osm_attribution;
   state.maxBoundaries = settings.max_boundaries;
   if (settings.tile_url) L.tileLayer(settings.tile_url, { attribution: settings.tile_attribution, maxZoom: 19 }).addTo(map);
@@ -786,6 +851,7 @@ async function start() {
   $('coverage').addEventListener('change', (e) => chooseCoverage(e.target.value));
   $('place-search').addEventListener('input', (e) => searchPlaces(e.target.value));
   $('map-form').addEventListener('submit', draw);
+  for (const id of ['freshness', 'view']) $(id).addEventListener('change', showCompare);
   $('trips-day').addEventListener('change', () => $('trips').replaceChildren());
   await loadCoverages(coveragesAnswer);
   document.body.dataset.ready = 'true';

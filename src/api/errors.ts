@@ -148,6 +148,11 @@ export const ERRORS = {
   matrixNoOrigins: () => plainError(400, "you should provide an 'origins' argument: a point set"),
   matrixTooLarge: (origins: string, destinations: string) =>
     plainError(400, `a matrix of ${origins} origins × ${destinations} destinations is larger than a request computes (at most ${MAX_MATRIX_ORIGINS} origins and ${MAX_MATRIX_PAIRS} pairs): use navette matrix`),
+  // Difference maps (ours; Navitia has none)
+  compareSameFreshness: (level: string, help: string) =>
+    parameterError('compare_data_freshness', `it is ${level}, the map's own data_freshness: compare with another level`, help),
+  compareOnIsochrones: () => plainError(400, "'compare_data_freshness' is not available on isochrones: the bands of a difference have no meaning; ask heat_maps"),
+  differenceAsGeojson: () => plainError(400, "'compare_data_freshness' is not available with format=geojson: the bands of a difference have no meaning; ask json, tiff or png"),
   invalidEntryPoint: (place: string) => engineError('unknown_object', `The entry point: ${place} is not valid`),
   outOfProduction: () => engineError('date_out_of_bounds', 'date is not in data production period'),
   noStreetNetwork: () => engineError('no_solution', 'no street network data, impossible to compute a heat_map'),
@@ -233,6 +238,9 @@ export const {
   badDecay,
   matrixNoOrigins,
   matrixTooLarge,
+  compareSameFreshness,
+  compareOnIsochrones,
+  differenceAsGeojson,
   invalidEntryPoint,
   outOfProduction,
   noStreetNetwork,

@@ -261,7 +261,26 @@ const DEFINITIONS: Record<string, Json> = {
     line_headers: arrayOf(object({ cell_lat: object({ min_lat: num, center_lat: num, max_lat: num }) })),
     lines: arrayOf(object({ cell_lon: object({ min_lon: num, center_lon: num, max_lon: num }), duration: arrayOf(nullable(int)) })),
   }),
-  HeatMap: object({ heat_matrix: ref('HeatMatrix'), from: ref('Place'), to: ref('Place'), requested_date_time: str }, ['heat_matrix', 'requested_date_time']),
+  HeatMap: object(
+    {
+      heat_matrix: ref('HeatMatrix'),
+      from: ref('Place'),
+      to: ref('Place'),
+      requested_date_time: str,
+      // a departure window's map (docs/api.md, "Departure windows")
+      percentile: int,
+      // a difference map's levels and counts (docs/api.md, "Difference maps")
+      difference: object({
+        data_freshness: str,
+        compare_data_freshness: str,
+        lost_cells: int,
+        gained_cells: int,
+        slower_cells: int,
+        faster_cells: int,
+      }),
+    },
+    ['heat_matrix', 'requested_date_time'],
+  ),
   HeatMaps: object(
     {
       heat_maps: arrayOf(ref('HeatMap')),

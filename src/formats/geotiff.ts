@@ -42,9 +42,9 @@ export interface TiffBand {
 /**
  * The bands as a GeoTIFF of R × R pixels: one band as before windows (chunky, no band metadata),
  * several as separate planes, each band's strips after the previous band's, with GDAL's band
- * descriptions.
+ * descriptions. `nodata`: the value of cells without one (a difference map's, whose -1 is a value).
  */
-export function writeGeoTiff(grid: Grid, bands: TiffBand[]): Uint8Array {
+export function writeGeoTiff(grid: Grid, bands: TiffBand[], nodata: number = TIFF_NODATA): Uint8Array {
   const R = grid.resolution;
   const rowsPerStrip = Math.max(1, Math.min(R, Math.floor(STRIP_BYTES / (R * 4))));
   const strips: Uint8Array[] = [];
@@ -89,7 +89,7 @@ export function writeGeoTiff(grid: Grid, bands: TiffBand[]): Uint8Array {
       // GTModelType geographic, GTRasterType PixelIsArea, GeographicType WGS 84, angular unit degree
     },
     ...(bands.some((b) => b.description) ? [{ id: 42112, type: ASCII, values: `${gdalMetadata(bands)}\0` }] : []), // GDAL_METADATA
-    { id: 42113, type: ASCII, values: `${TIFF_NODATA}\0` }, // GDAL_NODATA
+    { id: 42113, type: ASCII, values: `${nodata}\0` }, // GDAL_NODATA
   ];
 
   // layout: header, IFD, the values too long for their entry, then the strips

@@ -6,6 +6,7 @@
 import type { Grid } from '../routing/grid.js';
 import type { PercentileMap } from '../routing/heat-map.js';
 import { warningsJson, type Warning } from './map-warnings.js';
+import { DIFFERENCE_NULL, type Comparison, type DifferenceMap } from './difference-map.js';
 
 export interface HeatMapBodyParts {
   grid: Grid;
@@ -21,6 +22,8 @@ export interface HeatMapBodyParts {
   warnings: readonly Warning[];
   /** a departure window's maps, one per percentile (then `seconds` is not written) */
   percentiles?: readonly PercentileMap[];
+  /** a difference map's maps, one per percentile or one (then neither `seconds` nor `percentiles` is written) */
+  difference?: { comparison: Comparison; maps: readonly DifferenceMap[] };
 }
 
 class BufferWriter {
@@ -70,6 +73,19 @@ class BufferWriter {
     this.length = at;
   }
 
+  /** `count` signed differences from `values[from]`, comma-separated: whole seconds, or null at DIFFERENCE_NULL. */
+  differences(values: Int32Array, from: number, count: number): void {
+    this.reserve(count * 12);
+    const b = this.buffer;
+    let at = this.length;
+    for (let k = 0; k < count; k++) {
+      if (k > 0) b[at++] = 44; // ,
+      const v = values[from + k]!;
+      at += b.write(v === DIFFERENCE_NULL ? 'null' : String(v), at, 'latin1');
+    }
+    this.length = at;
+  }
+
   done(): Buffer {
     return this.buffer.subarray(0, this.length);
   }
@@ -78,7 +94,7 @@ class BufferWriter {
 /** Coordinates at full double precision (the shortest text that reads back the same). */
 const num = (v: number): string => String(v);
 
-export function writeHeatMatrix(w: BufferWriter, grid: Grid, seconds: Int32Array): void {
+export function writeHeatMatrix(w: BufferWriter, grid: Grid, seconds: Int32Array, signed = false): void {
   const R = grid.resolution;
   const dLon = (grid.maxLon - grid.minLon) / R;
   const dLat = (grid.maxLat - grid.minLat) / R;
@@ -93,28 +109,45 @@ export function writeHeatMatrix(w: BufferWriter, grid: Grid, seconds: Int32Array
     const min = grid.minLon + i * dLon;
     const max = grid.minLon + (i + 1) * dLon;
     w.text(`${i ? ',' : ''}{"cell_lon":{"min_lon":${num(min)},"center_lon":${num(min + dLon / 2)},"max_lon":${num(max)}},"duration":[`);
-    w.durations(seconds, i * R, R);
+    if (signed) w.differences(seconds, i * R, R);
+    else w.durations(seconds, i * R, R);
     w.text(']}');
   }
   w.text(']}');
 }
 
-/** The whole success body: Navitia's one map, or a departure window's one map per percentile. */
+/**
+ * The whole success body: Navitia's one map, or a departure window's one map per percentile; for a
+ * difference map the same shape, the differences in `duration`, and each map's `difference` object.
+ */
 export function heatMapBody(p: HeatMapBodyParts): Buffer {
   const R = p.grid.resolution;
   // a single departure's one map, or a window's map per percentile, each with its percentile
-  const maps: readonly { seconds: Int32Array; percentile?: number }[] = p.percentiles ?? [{ seconds: p.seconds }];
+  const maps: readonly { seconds: Int32Array; percentile?: number; counts?: DifferenceMap['counts'] }[] = p.difference?.maps ?? p.percentiles ?? [{ seconds: p.seconds }];
   const w = new BufferWriter(maps.length * (R * R * 6 + R * 220 + p.placeJson.length * 3) + 4096);
   w.text('{"heat_maps":[');
   maps.forEach((map, k) => {
     w.text(k > 0 ? ',{"heat_matrix":' : '{"heat_matrix":');
-    writeHeatMatrix(w, p.grid, map.seconds);
+    writeHeatMatrix(w, p.grid, map.seconds, p.difference !== undefined);
     const percentile = map.percentile === undefined ? '' : `,"percentile":${map.percentile}`;
-    w.text(`,"${p.placeKey}":${p.placeJson},"requested_date_time":"${p.requestedDateTime}"${percentile}}`);
+    const difference = p.difference && map.counts ? `,"difference":${differenceJson(p.difference.comparison, map.counts)}` : '';
+    w.text(`,"${p.placeKey}":${p.placeJson},"requested_date_time":"${p.requestedDateTime}"${percentile}${difference}}`);
   });
   w.text(']');
   w.text(`,"feed_publishers":${p.publishersJson},"links":[],"warnings":${warningsJson(p.warnings)},"context":${p.contextJson}}`);
   return w.done();
+}
+
+/** A difference map's `difference` object: the two levels and how many cells changed how. */
+function differenceJson(c: Comparison, counts: DifferenceMap['counts']): string {
+  return JSON.stringify({
+    data_freshness: c.dataFreshness,
+    compare_data_freshness: c.compareDataFreshness,
+    lost_cells: counts.lost,
+    gained_cells: counts.gained,
+    slower_cells: counts.slower,
+    faster_cells: counts.faster,
+  });
 }
 
 /** Only the matrix, for tests and tools. */

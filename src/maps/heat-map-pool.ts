@@ -1,12 +1,12 @@
 /** Heat maps on the worker pool: each map is a task (`heat-map-task.ts`) computed and rendered on a worker thread. */
-import type { HeatMapQuery } from '../routing/heat-map.js';
+import { DIFFERENCE_BUDGET_SCALE, type MapQuery } from './difference-map.js';
 import type { EngineLimits } from '../service/limits.js';
 import type { Generation } from '../service/generation.js';
 import { WorkerPool, type WorkerPoolOptions } from '../service/worker-pool.js';
 import type { HeatMapRender, RenderedHeatMap } from './heat-map-render.js';
 import type { HeatMapRunner } from './heat-map-runner.js';
 import type { HeatMapTask } from './heat-map-task.js';
-import { workScale } from './map-computation.js';
+import { windowBudgetScale } from '../routing/window-heat-map.js';
 
 export interface HeatMapPoolOptions extends EngineLimits, Omit<WorkerPoolOptions, 'module'> {
   /** the module the threads run (default: heat-map-task.js; tests give their own) */
@@ -33,13 +33,22 @@ export class HeatMapPool implements HeatMapRunner {
     return this.pool.pending;
   }
 
-  run(coverageId: string, generation: Generation, query: HeatMapQuery, render: HeatMapRender): Promise<RenderedHeatMap> {
+  run(coverageId: string, generation: Generation, query: MapQuery, render: HeatMapRender): Promise<RenderedHeatMap> {
     const streets = generation.streets!;
     const task: HeatMapTask = { coverageId, dataId: streets.id, data: streets.data, limits: this.limits, query, render };
-    return this.pool.run<RenderedHeatMap>(task, workScale(query, render));
+    return this.pool.run<RenderedHeatMap>(task, budgetScale(query, render));
   }
 
   close(): Promise<void> {
     return this.pool.close();
   }
+}
+
+/**
+ * How many single maps' time budget a task gets: a window's grows with its minutes; a difference
+ * map computes two maps; an accessibility request one per point set it values.
+ */
+export function budgetScale(query: MapQuery, render?: HeatMapRender): number {
+  const sets = render?.format.kind === 'accessibility' ? new Set(render.format.opportunities.map((ref) => ref.set)).size : 1;
+  return (query.window ? windowBudgetScale(query.window.windowSec) : 1) * (query.comparison ? DIFFERENCE_BUDGET_SCALE : 1) * Math.max(1, sets);
 }

@@ -11,7 +11,9 @@
 import { brotliCompressSync, constants, deflateSync, gzipSync } from 'node:zlib';
 import type { HeatMapResult } from '../routing/heat-map.js';
 import { writeGeoTiff } from '../formats/geotiff.js';
-import { writePng } from '../formats/png.js';
+import { writePng, type PngRamp } from '../formats/png.js';
+import { divergingIndex, divergingPalette } from '../formats/colour-ramp.js';
+import { DIFFERENCE_NULL, type DifferenceResult } from './difference-map.js';
 import { heatMapBody, type HeatMapBodyParts } from './heat-map-json.js';
 import { bandsFeatureCollection, contourBands, isochronesBody, type Band } from './isochrones-json.js';
 import { WARNINGS, type Warning } from './map-warnings.js';
@@ -82,10 +84,41 @@ export function renderHeatMap(result: HeatMapResult, render: HeatMapRender): Ren
   }
 }
 
+/**
+ * A difference map's answer (difference-map.ts): the heat matrix of the differences, a GeoTIFF band
+ * of them per map (DIFFERENCE_NULL as nodata, described `difference` or `difference p50`), or a PNG
+ * of the selected one on the diverging ramp. The bands of a difference have no meaning: the API
+ * refuses isochrones and GeoJSON before computing one.
+ */
+export function renderDifference(diff: DifferenceResult, render: HeatMapRender): RenderedHeatMap {
+  const { encoding, format, ...request } = render;
+  const { grid, maps } = diff;
+  const warnings = withComputedWarnings(request.warnings, diff.own, render.maxDurationSec);
+  const answer = (body: Uint8Array, contentType: string, bodyEncoding: BodyEncoding | null) => ({ ...compressed(body, contentType, bodyEncoding), warnings });
+  switch (format.kind) {
+    case 'heat_matrix':
+      return answer(heatMapBody({ ...request, warnings, grid, seconds: maps[0]!.seconds, difference: { comparison: diff.comparison, maps } }), JSON_TYPE, encoding);
+    case 'tiff': {
+      const bands = maps.map((map) => ({ seconds: map.seconds, description: map.percentile === undefined ? 'difference' : `difference p${map.percentile}` }));
+      return answer(writeGeoTiff(grid, bands, DIFFERENCE_NULL), 'image/tiff', null);
+    }
+    case 'png':
+      return answer(writePng(grid, maps[diff.selected]!.seconds, format.maxDurationSec, DIFFERENCE_RAMP), 'image/png', null);
+    case 'isochrones':
+    case 'geojson':
+    case 'accessibility':
+    case 'travel_times':
+      throw new Error(`a difference map has no ${format.kind} answer`);
+  }
+}
+
+/** The diverging ramp of colour-ramp.ts over a difference map's cells, DIFFERENCE_NULL transparent. */
+const DIFFERENCE_RAMP: PngRamp = { palette: divergingPalette(), index: (value, maxSec) => divergingIndex(value, maxSec, DIFFERENCE_NULL) };
+
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The request's warnings and those only the computation knows: stops reached off the streets, nothing reached. */
-function withComputedWarnings(given: readonly Warning[], result: HeatMapResult, maxDurationSec: number): readonly Warning[] {
+function withComputedWarnings(given: readonly Warning[], result: Pick<HeatMapResult, 'reachedCells' | 'vehicleStops' | 'unlinkedStops'>, maxDurationSec: number): readonly Warning[] {
   if (result.unlinkedStops === 0 && result.reachedCells > 0) return given;
   const warnings = [...given];
   if (result.unlinkedStops > 0) warnings.push(WARNINGS.stopsOffStreets(String(result.unlinkedStops), String(result.vehicleStops), String(LINK_RADIUS_M)));

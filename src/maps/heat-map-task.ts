@@ -3,7 +3,8 @@
  * engine (scratch arrays) per coverage, computes the map and makes its response there. The coverage
  * data arrives on shared memory with each task and is only read.
  */
-import type { HeatMapData, HeatMapQuery } from '../routing/heat-map.js';
+import type { HeatMapData } from '../routing/heat-map.js';
+import type { MapQuery } from './difference-map.js';
 import { type EngineLimits } from '../service/limits.js';
 import { EngineCache } from '../service/engine-cache.js';
 import type { HeatMapRender } from './heat-map-render.js';
@@ -15,7 +16,7 @@ export interface HeatMapTask {
   dataId: number;
   data: HeatMapData;
   limits: EngineLimits;
-  query: HeatMapQuery;
+  query: MapQuery;
   render: HeatMapRender;
 }
 

@@ -1,5 +1,5 @@
 /** Heat maps computed on the calling thread. */
-import type { HeatMapQuery } from '../routing/heat-map.js';
+import type { MapQuery } from './difference-map.js';
 import { type EngineLimits } from '../service/limits.js';
 import { EngineCache } from '../service/engine-cache.js';
 import type { Generation } from '../service/generation.js';
@@ -14,7 +14,7 @@ export class InProcessRunner implements HeatMapRunner {
     this.cache = new EngineCache(limits);
   }
 
-  async run(coverageId: string, generation: Generation, query: HeatMapQuery, render: HeatMapRender): Promise<RenderedHeatMap> {
+  async run(coverageId: string, generation: Generation, query: MapQuery, render: HeatMapRender): Promise<RenderedHeatMap> {
     const streets = generation.streets!;
     return computeMap(this.cache, coverageId, streets.id, streets.data, query, render);
   }

@@ -1,17 +1,18 @@
 /**
  * One map computed and answered, on whichever thread runs it (a worker of the pool, or the caller's
  * in tests and tools): a single departure on the coverage's engine, a departure window on its
- * window engine; on a grid (heat maps, isochrones) or at the points of a set (accessibility,
- * travel times).
+ * window engine, a difference map as two of them (difference-map.ts); on a grid (heat maps,
+ * isochrones) or at the points of a set (accessibility, travel times).
  */
-import type { HeatMapData, HeatMapQuery, PercentileMap } from '../routing/heat-map.js';
+import type { HeatMapData, PercentileMap } from '../routing/heat-map.js';
+import { computeDifference, type MapQuery } from './difference-map.js';
 import type { EngineCache } from '../service/engine-cache.js';
-import { renderHeatMap, type HeatMapRender, type RenderedHeatMap } from './heat-map-render.js';
+import { renderDifference, renderHeatMap, type HeatMapRender, type RenderedHeatMap } from './heat-map-render.js';
 import { WARNINGS } from './map-warnings.js';
-import { windowBudgetScale } from '../routing/window-heat-map.js';
 import { accessibilityBody, travelTimesBody } from './point-answers.js';
 
-export function computeMap(cache: EngineCache, coverageId: string, dataId: number, data: HeatMapData, query: HeatMapQuery, render: HeatMapRender): RenderedHeatMap {
+export function computeMap(cache: EngineCache, coverageId: string, dataId: number, data: HeatMapData, mapQuery: MapQuery, render: HeatMapRender): RenderedHeatMap {
+  const { comparison, ...query } = mapQuery;
   const format = render.format;
   if (format.kind === 'accessibility' || format.kind === 'travel_times') {
     const times = new Map<number, PercentileMap[]>();
@@ -38,18 +39,9 @@ export function computeMap(cache: EngineCache, coverageId: string, dataId: numbe
     if (reached === 0) parts.warnings = [...render.warnings, WARNINGS.nothingReached(String(render.maxDurationSec))];
     return { body: accessibilityBody(format, data, timesOf, render.maxDurationSec, parts), contentType: 'application/json; charset=utf-8', encoding: null, warnings: parts.warnings };
   }
+  if (comparison) return renderDifference(computeDifference(cache, coverageId, dataId, data, query, comparison), render);
   const result = query.window ? cache.window(coverageId, dataId, data).compute(query, query.window) : cache.get(coverageId, dataId, data).compute(query);
   return renderHeatMap(result, render);
-}
-
-/**
- * How many single maps' time budget a task gets: a window's scale (window-heat-map.ts), once per
- * point set an accessibility request values.
- */
-export function workScale(query: HeatMapQuery, render: HeatMapRender): number {
-  const window = query.window ? windowBudgetScale(query.window.windowSec) : 1;
-  const sets = render.format.kind === 'accessibility' ? new Set(render.format.opportunities.map((ref) => ref.set)).size : 1;
-  return window * Math.max(1, sets);
 }
 
 /** The percentile a single departure's travel times are labelled with: every percentile of one value is that value. */

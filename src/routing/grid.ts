@@ -62,3 +62,19 @@ export function cellGeometry(g: StreetGraph, grid: Grid): { x0: number; y0: numb
   const R = grid.resolution;
   return { x0, y0, dx: (projectX(p, grid.maxLon) - x0) / R, dy: (projectY(p, grid.maxLat) - y0) / R };
 }
+
+/** The grid over the box of both grids, at `a`'s resolution (a difference map's one grid for its two maps). */
+export function gridUnion(a: Grid, b: Grid): Grid {
+  return {
+    minLon: Math.min(a.minLon, b.minLon),
+    minLat: Math.min(a.minLat, b.minLat),
+    maxLon: Math.max(a.maxLon, b.maxLon),
+    maxLat: Math.max(a.maxLat, b.maxLat),
+    resolution: a.resolution,
+  };
+}
+
+/** The same box and resolution. */
+export function sameGrid(a: Grid, b: Grid): boolean {
+  return a.minLon === b.minLon && a.minLat === b.minLat && a.maxLon === b.maxLon && a.maxLat === b.maxLat && a.resolution === b.resolution;
+}

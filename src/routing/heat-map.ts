@@ -321,6 +321,16 @@ export class HeatMapEngine {
     });
   }
 
+  /**
+   * The grid `compute(q)` would value, without valuing it (access and RAPTOR only): a difference
+   * map puts two maps on the union of their grids (maps/difference-map.ts).
+   */
+  gridOf(q: HeatMapQuery): Grid {
+    const { vehicleSec, reached, reachedCount } = this.transitPass(q);
+    const legs = mapLegs(q);
+    return this.mapGrid(q, legs, this.centreSnaps(q, legs), reached, vehicleSec ? reachedCount : 0, (s) => q.maxDurationSec - vehicleSec![s]!);
+  }
+
   /** The stops reached by a vehicle that no end leg can leave on the street: no street of its layer within the link radius. */
   countUnlinked(legs: readonly { layer: Layer; fromStops: boolean }[], reached: ArrayLike<number>, reachedCount: number): number {
     const edges = legs.filter((leg) => leg.fromStops).map((leg) => this.data.snaps.edge[leg.layer]!);

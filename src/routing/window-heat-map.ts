@@ -117,9 +117,13 @@ export class WindowEngine {
     this.edgeStamp = new Uint32Array(data.graph.edgeCount);
   }
 
-  /** The map of `q` over its window: `seconds` views on scratch memory valid until the next computation. */
-  compute(q: HeatMapQuery, w: DepartureWindow): HeatMapResult {
-    const { grid, percentiles, reached, vehicleStops, unlinkedStops } = this.run(q, w, null);
+  /**
+   * The map of `q` over its window: `seconds` views on scratch memory valid until the next
+   * computation; on `fixedGrid` when given (a difference map's union of two grids), else on the box
+   * of what the window reaches.
+   */
+  compute(q: HeatMapQuery, w: DepartureWindow, fixedGrid?: Grid): HeatMapResult {
+    const { grid, percentiles, reached, vehicleStops, unlinkedStops } = this.run(q, w, null, fixedGrid);
     return { grid: grid!, seconds: percentiles[w.selected]!.seconds, selected: w.selected, reachedCells: reached, vehicleStops, unlinkedStops, percentiles };
   }
 
@@ -129,8 +133,8 @@ export class WindowEngine {
     return { seconds: percentiles[w.selected]!.seconds, reachedPoints: reached, vehicleStops, unlinkedStops, percentiles };
   }
 
-  /** The window's percentiles at the cells of its own grid, or at the points of a set. */
-  private run(q: HeatMapQuery, w: DepartureWindow, points: LinkedPoints | null): WindowRun {
+  /** The window's percentiles at the cells of a grid (its own box, or `fixedGrid`), or at the points of a set. */
+  private run(q: HeatMapQuery, w: DepartureWindow, points: LinkedPoints | null, fixedGrid?: Grid): WindowRun {
     const engine = this.engine;
     const { graph, snaps } = engine.data;
     if (q.maxDurationSec > engine.maxDurationSec || q.resolution > engine.maxResolution || w.windowSec > this.maxWindowSec) {
@@ -177,7 +181,7 @@ export class WindowEngine {
     const reachedStops: number[] = [];
     for (let s = 0; s < this.stopCount; s++) if (this.stopRemaining[s]! >= 0) reachedStops.push(s);
     // (a point set is its own targets: no grid)
-    const grid = points ? null : engine.mapGrid(q, legs, engine.centreSnaps(q, legs), reachedStops, reachedStops.length, (s) => this.stopRemaining[s]!);
+    const grid = points ? null : (fixedGrid ?? engine.mapGrid(q, legs, engine.centreSnaps(q, legs), reachedStops, reachedStops.length, (s) => this.stopRemaining[s]!));
     const cells = points ? pointCount(points) : grid!.resolution * grid!.resolution;
     this.ensureCapacity(cells);
 

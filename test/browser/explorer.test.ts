@@ -130,6 +130,31 @@ test('the explorer: a heat map from a clicked point, its cells read by hovering,
     await page.selectOption('#window', '0');
   });
 
+  await step('a difference map: realtime against the base schedule, on the diverging ramp, offered for realtime heat maps only', async () => {
+    assert.equal(await page.isVisible('#compare'), false, 'no comparison for a base-schedule map');
+    await page.selectOption('#freshness', 'realtime');
+    assert.equal(await page.isVisible('#compare'), true);
+    await page.selectOption('#compare', 'base_schedule');
+    await page.click('#draw');
+    await page.waitForFunction(() => /^Realtime against the base schedule/.test(document.querySelector('#status')?.textContent ?? ''), null, { timeout: 30_000 });
+    assert.match((await page.textContent('#request-url'))!, /&data_freshness=realtime&compare_data_freshness=base_schedule/);
+    // the demo has no realtime source: nothing changes, every reached cell is the ramp's neutral colour
+    assert.match((await page.textContent('#status'))!, /: 0 cells slower, 0 faster, 0 lost, 0 gained\./);
+    const { painted } = await paintedPixels();
+    assert.ok(painted > 500, `painted cells: ${painted}`);
+    assert.deepEqual(await page.locator('#legend .ticks span').allTextContents(), ['-20', '-10', '0', '+10', '+20']);
+    assert.equal(await page.locator('#legend .swatch').count(), 2);
+    const box = (await page.locator('#map').boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2 + 2, box.y + box.height / 2 + 2);
+    assert.equal(await page.textContent('#cell-readout'), 'no change');
+    // isochrones take no comparison: the select goes away
+    await page.selectOption('#view', 'isochrones');
+    assert.equal(await page.isVisible('#compare'), false);
+    await page.selectOption('#view', 'heat_maps');
+    await page.selectOption('#compare', '');
+    await page.selectOption('#freshness', 'base_schedule');
+  });
+
   await step('isochrones', async () => {
     await page.selectOption('#view', 'isochrones');
     await page.click('#draw');

@@ -1380,6 +1380,15 @@ export interface components {
             from?: components["schemas"]["Place"];
             to?: components["schemas"]["Place"];
             requested_date_time: string;
+            percentile?: number;
+            difference?: {
+                data_freshness: string;
+                compare_data_freshness: string;
+                lost_cells: number;
+                gained_cells: number;
+                slower_cells: number;
+                faster_cells: number;
+            };
         };
         HeatMaps: {
             heat_maps: components["schemas"]["HeatMap"][];
@@ -2392,6 +2401,8 @@ export interface operations {
                 simplify?: number;
                 /** @description With a departure window, the percentile the png and geojson formats draw: one of percentiles[] (the first by default). */
                 percentile?: number;
+                /** @description A difference map: per cell (and percentile), the seconds at data_freshness minus those at this other level; null where both are unreached, max_duration where access is lost, -max_duration where it is gained. json, tiff or png. */
+                compare_data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
             };
             header?: never;
             path: {
@@ -3249,6 +3260,8 @@ export interface operations {
                 simplify?: number;
                 /** @description With a departure window, the percentile the png and geojson formats draw: one of percentiles[] (the first by default). */
                 percentile?: number;
+                /** @description A difference map: per cell (and percentile), the seconds at data_freshness minus those at this other level; null where both are unreached, max_duration where access is lost, -max_duration where it is gained. json, tiff or png. */
+                compare_data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
             };
             header?: never;
             path: {

@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { RAMP_STOPS } from '../../formats/colour-ramp.js';
+import { DIVERGING_STOPS, GAINED_COLOUR, LOST_COLOUR, RAMP_STOPS } from '../../formats/colour-ramp.js';
 import { MAX_BOUNDARIES } from '../errors.js';
 import { matches } from '../operations/http-cache.js';
 import type { CoverageRegistry } from '../../service/coverage-registry.js';
@@ -76,6 +76,8 @@ export function registerExplorer(app: FastifyInstance, registry: CoverageRegistr
             osm_attribution: OSM_ATTRIBUTION,
             // the heat map's colours, as the PNG format draws them: [position, [r, g, b]]
             colour_ramp: RAMP_STOPS.map(([t, r, g, b]) => [t, [r, g, b]]),
+            // a difference map's, likewise: the ramp over [−1, 1] of max_duration and the markers' colours
+            diverging_ramp: { ramp: DIVERGING_STOPS.map(([t, r, g, b]) => [t, [r, g, b]]), lost: LOST_COLOUR, gained: GAINED_COLOUR },
             // the most `boundary_duration[]` an isochrones request takes
             max_boundaries: MAX_BOUNDARIES,
           }),

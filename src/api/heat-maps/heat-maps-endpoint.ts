@@ -1,13 +1,15 @@
 /**
  * `/v1/coverage/{region|lon;lat}/heat_maps`: Navitia's heat matrix, or the same map as a GeoTIFF,
- * a PNG or GeoJSON bands (`format`), on the flow both map endpoints share (map-flow.ts).
+ * a PNG or GeoJSON bands (`format`), on the flow both map endpoints share (map-flow.ts); with
+ * `compare_data_freshness`, a difference map (maps/difference-map.ts).
  */
 import type { MapFormat } from '../../maps/heat-map-render.js';
-import { heatMapRidesharing } from '../errors.js';
+import { compareSameFreshness, differenceAsGeojson, heatMapRidesharing } from '../errors.js';
 import type { Endpoint } from '../endpoint.js';
 import { parseParams } from '../params.js';
 import type { TargetOf } from '../targets.js';
-import { heatMapParams } from './heat-maps-params.js';
+import { COMPARE_DATA_FRESHNESS, heatMapParams } from './heat-maps-params.js';
+import { freshnessLevel } from './map-query.js';
 import { answerMap, bandsOf, parameterWarnings, type Direction } from './map-flow.js';
 
 /** Default bands of the GeoJSON format: every 10 minutes. */
@@ -39,6 +41,20 @@ export const heatMapsEndpoint: Endpoint<TargetOf<'heat_maps'>> = {
       }
     };
     const warnings = parameterWarnings(specs, target.info.pairs, bands);
-    return answerMap(ctx, target.coverageRef, { collection: 'heat_maps', params, maxDurationSec, ridesharing: heatMapRidesharing, format, warnings, ...(params.percentile === undefined ? {} : { percentile: params.percentile }) });
+    const compareWith = params.compare_data_freshness;
+    if (compareWith !== undefined) {
+      if (compareWith === freshnessLevel(params)) throw compareSameFreshness(compareWith, COMPARE_DATA_FRESHNESS.description);
+      if (params.format === 'geojson') throw differenceAsGeojson();
+    }
+    return answerMap(ctx, target.coverageRef, {
+      collection: 'heat_maps',
+      params,
+      maxDurationSec,
+      ridesharing: heatMapRidesharing,
+      format,
+      warnings,
+      ...(params.percentile === undefined ? {} : { percentile: params.percentile }),
+      ...(compareWith === undefined ? {} : { compareWith }),
+    });
   },
 };

@@ -139,6 +139,18 @@ const bandParams = (limits: Limits) =>
     },
   ] as const satisfies readonly ParamSpec[];
 
+/**
+ * A difference map (docs/api.md, "Difference maps"): heat maps only; isochrones refuse it
+ * (isochrones-endpoint.ts), the bands of a difference having no meaning.
+ */
+export const COMPARE_DATA_FRESHNESS = {
+  name: 'compare_data_freshness',
+  kind: 'enum',
+  values: FRESHNESS_LEVELS,
+  description:
+    'A difference map: per cell (and percentile), the seconds at data_freshness minus those at this other level; null where both are unreached, max_duration where access is lost, -max_duration where it is gained. json, tiff or png.',
+} as const satisfies ParamSpec;
+
 export function heatMapParams(limits: Limits) {
   return [
     ...mapParams(),
@@ -168,6 +180,7 @@ export function heatMapParams(limits: Limits) {
       max: 99,
       description: "With a departure window, the percentile the png and geojson formats draw: one of percentiles[] (the first by default).",
     },
+    COMPARE_DATA_FRESHNESS,
   ] as const satisfies readonly ParamSpec[];
 }
 

@@ -25,7 +25,8 @@ import { contextJson, publishersJson } from '../serialize.js';
 import type { MapParams } from './heat-maps-params.js';
 import { placeJson, resolveCentre } from './map-centre.js';
 import { mapWarnings, type MapWindow } from './map-checks.js';
-import { buildQuery } from './map-query.js';
+import { buildQuery, comparisonOf } from './map-query.js';
+import type { FreshnessLevel } from '../../ptref/freshness.js';
 import { departureWindow, lastDeparture } from './map-window.js';
 
 export type Direction = 'departure' | 'arrival';
@@ -42,6 +43,8 @@ export interface MapRequest {
   warnings: Warning[];
   /** with a departure window, the percentile a one-band format draws (heat maps' `percentile`) */
   percentile?: number;
+  /** a difference map's other level (heat maps' `compare_data_freshness`, checked by the endpoint) */
+  compareWith?: FreshnessLevel;
 }
 
 const OSM_PUBLISHER = { id: 'osm', name: 'openstreetmap', url: 'https://www.openstreetmap.org/copyright', license: 'ODbL' };
@@ -67,7 +70,8 @@ export async function answerMap(ctx: EndpointContext, coverageRef: CoverageRef, 
     if (!generation.streets) throw noStreetNetwork();
     const window = mapDepartureWindow(generation, params, t0, direction, timeZone, map.percentile);
 
-    const query = { ...buildQuery(params, generation, direction, centre, t0, map.maxDurationSec, boardSlackOf(coverage.config)), window };
+    const comparison = map.compareWith ? comparisonOf(params, generation, map.compareWith) : null;
+    const query = { ...buildQuery(params, generation, direction, centre, t0, map.maxDurationSec, boardSlackOf(coverage.config)), window, comparison };
     const warnings = [...map.warnings, ...mapWarnings(generation, centre.lon, centre.lat, mapWindow(t0, map.maxDurationSec, direction, timeZone), query.transit)];
     const render: HeatMapRender = {
       placeKey: direction === 'departure' ? 'from' : 'to',

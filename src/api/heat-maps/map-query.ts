@@ -6,6 +6,7 @@
 import type { HeatMapMode, HeatMapQuery } from '../../routing/heat-map.js';
 import type { Generation } from '../../service/generation.js';
 import type { FreshnessLevel } from '../../ptref/freshness.js';
+import type { Comparison } from '../../maps/difference-map.js';
 import { TRANSIT_MASK_ID_TYPES } from '../../ptref/object-types.js';
 import type { Centre } from './map-centre.js';
 import { MAP_FALLBACKS, type MapParams } from './heat-maps-params.js';
@@ -84,8 +85,13 @@ export function buildQuery(
   };
 }
 
+/** A difference map's other level (`compare_data_freshness`) and its runs, beside the map's own level. */
+export function comparisonOf(params: MapParams, g: Generation, compareWith: FreshnessLevel): Comparison {
+  return { dataFreshness: freshnessLevel(params), compareDataFreshness: compareWith, overlay: g.overlays?.of(compareWith) ?? null };
+}
+
 /** data_freshness, else realtime when the deprecated disruption_active=true, else base_schedule (Navitia's order). */
-function freshnessLevel(params: MapParams): FreshnessLevel {
+export function freshnessLevel(params: MapParams): FreshnessLevel {
   return params.data_freshness ?? (params.disruption_active ? 'realtime' : 'base_schedule');
 }
 

@@ -12,7 +12,7 @@ import type { ParamSpec } from '../../../src/api/params.js';
 import { testServer } from '../../helpers/town-app.js';
 import { serveCoverages } from '../../helpers/app.js';
 import { OSM_ATTRIBUTION } from '../../../src/api/explorer/explorer-routes.js';
-import { RAMP_STOPS } from '../../../src/formats/colour-ramp.js';
+import { DIVERGING_STOPS, GAINED_COLOUR, LOST_COLOUR, RAMP_STOPS } from '../../../src/formats/colour-ramp.js';
 
 after(async () => (await testServer()).app.close());
 
@@ -155,7 +155,14 @@ test('/ serves the explorer page and its files, with validators', async () => {
   const again = await inject('/explorer/explorer.js', { 'if-none-match': String((await inject('/explorer/explorer.js')).headers['etag']) });
   assert.equal(again.statusCode, 304);
   const settings = JSON.parse((await inject('/explorer/settings.json')).body);
-  assert.deepEqual(settings, { tile_url: null, tile_attribution: null, osm_attribution: OSM_ATTRIBUTION, colour_ramp: RAMP_STOPS.map(([t, r, g, b]) => [t, [r, g, b]]), max_boundaries: 10 });
+  assert.deepEqual(settings, {
+    tile_url: null,
+    tile_attribution: null,
+    osm_attribution: OSM_ATTRIBUTION,
+    colour_ramp: RAMP_STOPS.map(([t, r, g, b]) => [t, [r, g, b]]),
+    diverging_ramp: { ramp: DIVERGING_STOPS.map(([t, r, g, b]) => [t, [r, g, b]]), lost: [...LOST_COLOUR], gained: [...GAINED_COLOUR] },
+    max_boundaries: 10,
+  });
 });
 
 test('unknown paths: 404 {"message"} only', async () => {

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { buildApp } from '../../../../src/api/app.js';
 import { Coverage, CoverageRegistry } from '../../../../src/service/coverage-registry.js';
 import { withRealtime } from '../../../../src/service/generation.js';
-import { HeatMapPool } from '../../../../src/maps/heat-map-pool.js';
+import { budgetScale, HeatMapPool } from '../../../../src/maps/heat-map-pool.js';
+import type { MapQuery } from '../../../../src/maps/difference-map.js';
 import { EngineCache } from '../../../../src/service/engine-cache.js';
 import { loadCoverage } from '../../../../src/service/load-coverage.js';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
@@ -66,6 +67,28 @@ describe('heat-map worker pool', () => {
       assert.equal(a.body, b.body, `${minutes} min`);
     }
     await local.close();
+  });
+
+  test('a difference map answers on the pool as in process (the comparison travels with the task)', async () => {
+    const pooled = await appWith({ ...limits, threads: 1 });
+    const local = await buildApp({ registry });
+    for (const extra of ['', '&departure_window=600&percentiles[]=10&percentiles[]=90', '&format=tiff', '&format=png']) {
+      const url = `${URL}&data_freshness=realtime&compare_data_freshness=base_schedule${extra}`;
+      const [a, b] = await Promise.all([pooled.inject({ method: 'GET', url }), local.inject({ method: 'GET', url })]);
+      assert.equal(a.statusCode, 200, `${extra}: ${a.body.slice(0, 200)}`);
+      assert.deepEqual(a.rawPayload, b.rawPayload, extra);
+    }
+    await local.close();
+  });
+
+  test('the budget scale: one map, a window by its minutes, a difference map twice either', () => {
+    const query = { maxDurationSec: 3600 } as MapQuery;
+    const window = { windowSec: 600, percentiles: [50], selected: 0 };
+    const comparison = { dataFreshness: 'realtime' as const, compareDataFreshness: 'base_schedule' as const, overlay: null };
+    assert.equal(budgetScale(query), 1);
+    assert.equal(budgetScale({ ...query, window }), 1 + 10 / 6);
+    assert.equal(budgetScale({ ...query, comparison }), 2);
+    assert.equal(budgetScale({ ...query, window, comparison }), 2 * (1 + 10 / 6));
   });
 
   test('bodies compressed in the worker decode to the plain body, in the encoding the client prefers', async () => {
