@@ -4,7 +4,7 @@
  * window engine, a difference map as two of them (difference-map.ts); on a grid (heat maps,
  * isochrones) or at the points of a set (accessibility, travel times).
  */
-import type { HeatMapData, PercentileMap } from '../routing/heat-map.js';
+import type { HeatMapData, HeatMapQuery, PercentileMap } from '../routing/heat-map.js';
 import { computeDifference, type MapQuery } from './difference-map.js';
 import type { EngineCache } from '../service/engine-cache.js';
 import { renderDifference, renderHeatMap, type HeatMapRender, type RenderedHeatMap } from './heat-map-render.js';
@@ -15,33 +15,40 @@ export function computeMap(cache: EngineCache, coverageId: string, dataId: numbe
   const { comparison, ...query } = mapQuery;
   const format = render.format;
   if (format.kind === 'accessibility' || format.kind === 'travel_times') {
-    const times = new Map<number, PercentileMap[]>();
     let reached = 0;
-    const timesOf = (set: number) => {
-      let known = times.get(set);
-      if (!known) {
-        const points = data.pointSets![set]!;
-        const result = query.window
-          ? cache.window(coverageId, dataId, data).computePoints(query, query.window, points)
-          : cache.get(coverageId, dataId, data).computePoints(query, points);
-        reached += result.reachedPoints;
-        // the engines' results view their scratch, which the next set reuses: copied
-        known = result.percentiles ? result.percentiles.map((map) => ({ percentile: map.percentile, seconds: map.seconds.slice() })) : [{ percentile: SINGLE_DEPARTURE_PERCENTILE, seconds: result.seconds.slice() }];
-        times.set(set, known);
-      }
-      return known;
-    };
-    if (format.kind === 'travel_times') return { body: travelTimesBody(timesOf(format.set)), contentType: 'application/octet-stream', encoding: null, warnings: render.warnings };
+    const own = pointTimes(cache, coverageId, dataId, data, query, (n) => (reached += n));
+    if (format.kind === 'travel_times') return { body: travelTimesBody(own(format.set)), contentType: 'application/octet-stream', encoding: null, warnings: render.warnings };
     const { placeKey, placeJson, requestedDateTime, publishersJson, contextJson } = render;
-    // the sets are computed as the body asks for them; "nothing reached" once they all are
     const parts = { placeKey, placeJson, requestedDateTime, publishersJson, contextJson, warnings: render.warnings };
-    for (const ref of format.opportunities) timesOf(ref.set);
+    // the sets are computed as the body asks for them; "nothing reached" once they all are
+    for (const ref of format.opportunities) own(ref.set);
     if (reached === 0) parts.warnings = [...render.warnings, WARNINGS.nothingReached(String(render.maxDurationSec))];
-    return { body: accessibilityBody(format, data, timesOf, render.maxDurationSec, parts), contentType: 'application/json; charset=utf-8', encoding: null, warnings: parts.warnings };
+    const compared = comparison ? { level: comparison.compareDataFreshness, timesOf: pointTimes(cache, coverageId, dataId, data, { ...query, overlay: comparison.overlay }, () => {}) } : undefined;
+    return { body: accessibilityBody(format, data, own, render.maxDurationSec, parts, compared), contentType: 'application/json; charset=utf-8', encoding: null, warnings: parts.warnings };
   }
   if (comparison) return renderDifference(computeDifference(cache, coverageId, dataId, data, query, comparison), render);
   const result = query.window ? cache.window(coverageId, dataId, data).compute(query, query.window) : cache.get(coverageId, dataId, data).compute(query);
   return renderHeatMap(result, render);
+}
+
+/**
+ * The travel times of `query` to each point set, computed once per set when first asked (copies:
+ * the engines' results view their scratch, which the next set reuses); `onReached` counts the
+ * points reached.
+ */
+function pointTimes(cache: EngineCache, coverageId: string, dataId: number, data: HeatMapData, query: HeatMapQuery, onReached: (points: number) => void): (set: number) => PercentileMap[] {
+  const times = new Map<number, PercentileMap[]>();
+  return (set) => {
+    let known = times.get(set);
+    if (!known) {
+      const points = data.pointSets![set]!;
+      const result = query.window ? cache.window(coverageId, dataId, data).computePoints(query, query.window, points) : cache.get(coverageId, dataId, data).computePoints(query, points);
+      onReached(result.reachedPoints);
+      known = result.percentiles ? result.percentiles.map((map) => ({ percentile: map.percentile, seconds: map.seconds.slice() })) : [{ percentile: SINGLE_DEPARTURE_PERCENTILE, seconds: result.seconds.slice() }];
+      times.set(set, known);
+    }
+    return known;
+  };
 }
 
 /** The percentile a single departure's travel times are labelled with: every percentile of one value is that value. */

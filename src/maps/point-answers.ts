@@ -45,27 +45,44 @@ export interface PointAnswerParts {
 
 const dualAccess = new DualAccess();
 
+/** An accessibility request's other freshness level (`compare_data_freshness`): its name and its travel times. */
+export interface Compared {
+  level: string;
+  timesOf: (set: number) => PercentileMap[];
+}
+
+/** The compared level's value and the difference (null when either side is). */
+function comparedJson(level: string, own: number | null, other: number | null): string {
+  const difference = own === null || other === null ? null : round(own - other);
+  return `,"compare_data_freshness":"${level}","compared_value":${other ?? 'null'},"difference":${difference ?? 'null'}`;
+}
+
 /**
  * The accessibility JSON: one entry per opportunity column, percentile and cutoff (in that order),
  * then the dual access per opportunity column, percentile and N. `timesOf(set)` gives the set's
  * travel times per percentile, computed once per set.
  */
-export function accessibilityBody(format: AccessibilityFormat, data: HeatMapData, timesOf: (set: number) => PercentileMap[], maxDurationSec: number, parts: PointAnswerParts): Uint8Array {
+export function accessibilityBody(format: AccessibilityFormat, data: HeatMapData, timesOf: (set: number) => PercentileMap[], maxDurationSec: number, parts: PointAnswerParts, compared?: Compared): Uint8Array {
   const decay = decayFunction(format.decay);
   const measures: string[] = [];
   const nearest: string[] = [];
   for (const ref of format.opportunities) {
     const counts = data.pointSets![ref.set]!.columns[ref.column]!.values;
-    for (const { percentile, seconds } of timesOf(ref.set)) {
+    const comparedTimes = compared?.timesOf(ref.set);
+    timesOf(ref.set).forEach(({ percentile, seconds }, p) => {
+      const other = comparedTimes?.[p]!.seconds;
       for (const cutoff of format.cutoffsSec) {
-        const value = cumulativeOpportunities(seconds, counts, cutoff, decay);
-        measures.push(`{"opportunities":${JSON.stringify(ref.label)},"percentile":${percentile},"cutoff":${cutoff},"decay_function":"${format.decay.name}","value":${round(value)}}`);
+        const value = round(cumulativeOpportunities(seconds, counts, cutoff, decay));
+        // with a comparison: the other level's value and the difference (this level's minus it)
+        const versus = other ? comparedJson(compared!.level, value, round(cumulativeOpportunities(other, counts, cutoff, decay))) : '';
+        measures.push(`{"opportunities":${JSON.stringify(ref.label)},"percentile":${percentile},"cutoff":${cutoff},"decay_function":"${format.decay.name}","value":${value}${versus}}`);
       }
       for (const n of format.nearest) {
         const sec = dualAccess.nearest(seconds, counts, n, maxDurationSec);
-        nearest.push(`{"opportunities":${JSON.stringify(ref.label)},"percentile":${percentile},"n":${n},"duration":${sec ?? 'null'}}`);
+        const versus = other ? comparedJson(compared!.level, sec, dualAccess.nearest(other, counts, n, maxDurationSec)) : '';
+        nearest.push(`{"opportunities":${JSON.stringify(ref.label)},"percentile":${percentile},"n":${n},"duration":${sec ?? 'null'}${versus}}`);
       }
-    }
+    });
   }
   const body =
     `{"accessibility":[${measures.join(',')}],"nearest":[${nearest.join(',')}],"${parts.placeKey}":${parts.placeJson},` +

@@ -5,7 +5,9 @@
  * the sets instead of a grid.
  */
 import type { Endpoint } from '../endpoint.js';
-import { heatMapRidesharing } from '../errors.js';
+import { compareSameFreshness, heatMapRidesharing } from '../errors.js';
+import { COMPARE_DATA_FRESHNESS } from '../heat-maps/heat-maps-params.js';
+import { freshnessLevel } from '../heat-maps/map-query.js';
 import { parseParams } from '../params.js';
 import type { TargetOf } from '../targets.js';
 import { answerMap, parameterWarnings } from '../heat-maps/map-flow.js';
@@ -19,6 +21,8 @@ export const accessibilityEndpoint: Endpoint<TargetOf<'accessibility'>> = {
     const specs = accessibilityParams(ctx.limits);
     const params = parseParams(specs, target.info.pairs);
     const { decay, cutoffsSec, nearest, maxDurationSec } = measuresOf(params, ctx.limits.maxDurationSec);
+    const compareWith = params.compare_data_freshness;
+    if (compareWith !== undefined && compareWith === freshnessLevel({ ...params, resolution: 1 })) throw compareSameFreshness(compareWith, COMPARE_DATA_FRESHNESS.description);
     return answerMap(ctx, target.coverageRef, {
       collection: 'accessibility',
       params: { ...params, resolution: 1 },
@@ -26,6 +30,7 @@ export const accessibilityEndpoint: Endpoint<TargetOf<'accessibility'>> = {
       ridesharing: heatMapRidesharing,
       format: (_t0, _direction, _timeZone, generation) => ({ kind: 'accessibility', opportunities: opportunityRefs(generation, params.opportunities), cutoffsSec, decay, nearest }),
       warnings: parameterWarnings(specs, target.info.pairs),
+      ...(compareWith === undefined ? {} : { compareWith }),
     });
   },
 };

@@ -7,7 +7,7 @@ import { MAX_CUTOFFS, MAX_NEAREST } from '../../service/limits.js';
 import type { Limits } from '../../service/limits.js';
 import { accessibilityNoOpportunities, matrixNoOrigins, tooManyCutoffs, tooManyNearest } from '../errors.js';
 import type { ParamSpec } from '../params.js';
-import { mapParams } from '../heat-maps/heat-maps-params.js';
+import { COMPARE_DATA_FRESHNESS, mapParams } from '../heat-maps/heat-maps-params.js';
 
 /** The cutoff of an accessibility request that gives none: half an hour, the field's usual measure. */
 export const DEFAULT_CUTOFF_SEC = 1800;
@@ -61,10 +61,16 @@ export function measureParams(limits: Limits) {
   ] as const satisfies readonly ParamSpec[];
 }
 
+/** Realtime accessibility against another level: what a disruption puts out of reach. */
+const ACCESSIBILITY_COMPARISON = {
+  ...COMPARE_DATA_FRESHNESS,
+  description: 'Each measure also at this other level (compared_value) and the difference (value minus compared_value): with data_freshness=realtime and base_schedule, the opportunities today\'s disruptions put out of reach.',
+} as const satisfies ParamSpec;
+
 const ACCESSIBILITY_MAX_DURATION = 'by default as long as the largest cutoff can count (its decay reaches 0)';
 
 export function accessibilityParams(limits: Limits) {
-  return [...mapParams(), maxDuration(limits, ACCESSIBILITY_MAX_DURATION), ...measureParams(limits)] as const satisfies readonly ParamSpec[];
+  return [...mapParams(), maxDuration(limits, ACCESSIBILITY_MAX_DURATION), ...measureParams(limits), ACCESSIBILITY_COMPARISON] as const satisfies readonly ParamSpec[];
 }
 
 /** The parameters of a journey from any origin: a map's, without its centre. */

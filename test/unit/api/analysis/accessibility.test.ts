@@ -15,6 +15,8 @@ import { writeFeed } from '../../../helpers/gtfs-fixture.js';
 import { writeOsm } from '../../../helpers/osm-fixture.js';
 import { getAnswer, getOk, serveCoverages } from '../../../helpers/app.js';
 import { METRES_PER_DEGREE } from '../../../../src/util/geodesy.js';
+import { readTripUpdates } from '../../../../src/live/realtime/trip-updates.js';
+import { withRealtime } from '../../../../src/service/generation.js';
 
 /** a hundredth of a degree east of the null island, which a feed may not name */
 const lonAt = (x: number) => 0.01 + x / METRES_PER_DEGREE;
@@ -151,6 +153,38 @@ test('decay functions apply as R5 defines them: a linear ramp 600 s wide around 
   // weights: p100 (100 s) 1, p2900 (400 s) 1 − (400 − 300)/600, p500 (500 s) 1 − 200/600; the others past 900 s
   const expected = 1 + (1 - 100 / 600) + (1 - 200 / 600);
   assert.ok(Math.abs(body.accessibility[0].value - expected) < 0.01, `${body.accessibility[0].value} vs ${expected}`);
+});
+
+test('realtime accessibility: the bus cancelled puts the far end out of reach, and compare_data_freshness says what it cost', async () => {
+  const g = served.generations.get('line')!;
+  const realtime = readTripUpdates(g.ref, {
+    header: { gtfsRealtimeVersion: '2.0', timestamp: Date.UTC(2024, 0, 2, 7, 55) / 1000 },
+    entities: [{ id: 'c', tripUpdate: { trip: { tripId: 't1', startDate: '20240102', scheduleRelationship: 'CANCELED' as const }, stopTimeUpdates: [] } }],
+  });
+  assert.deepEqual(realtime.problems, []);
+  const coverage = served.coverages.get('line')!;
+  coverage.swap(withRealtime(g, realtime));
+  try {
+    const url = `${base}/accessibility?from=${coord(0)}&${at0800}&opportunities[]=places:schools&opportunities[]=places:jobs&cutoffs[]=600&nearest[]=70&max_duration=3600`;
+    const body = await getOk(app, `${url}&data_freshness=realtime&compare_data_freshness=base_schedule`);
+    // without the bus: p100 and p500 under 600 s; with it, p2900 too (1 school, 60 jobs)
+    assert.deepEqual(
+      body.accessibility.map((a: any) => [a.opportunities, a.value, a.compare_data_freshness, a.compared_value, a.difference]),
+      [
+        ['places:schools', 2, 'base_schedule', 3, -1],
+        ['places:jobs', 30, 'base_schedule', 90, -60],
+      ],
+    );
+    // 70 jobs: at 400 s by the bus; on foot, p100, p500 and p1000 hold 60, p1750 brings 100 at 1750 s
+    const nearest = body.nearest.find((e: any) => e.opportunities === 'places:jobs');
+    assert.ok(Math.abs(nearest.duration - 1750) <= 1 && Math.abs(nearest.compared_value - 400) <= 1, JSON.stringify(nearest));
+    assert.equal(nearest.difference, nearest.duration - nearest.compared_value);
+    // the same level twice is refused
+    const same = await getAnswer(app, `${url}&data_freshness=realtime&compare_data_freshness=realtime`);
+    assert.equal(same.status, 400);
+  } finally {
+    coverage.swap(g);
+  }
 });
 
 test('refusals: no opportunities, an unknown column, a bad decay, too many cutoffs, a matrix too large', async () => {
