@@ -1,0 +1,186 @@
+/**
+ * Accessibility and travel-time matrices on Porto Alegre's real data (the GTFS and OSM files r5r's
+ * examples use, and its 1,227 hexagons with population, schools, jobs and clinics), through the
+ * API and through the command line, as R5's users ask for them: walk + transit, 2019-05-13 14:00,
+ * walking 1.0 m/s, at most 30 minutes of walking to and from transit, at most 2 transfers.
+ *
+ * - The API's accessibility of a place against its own heat map sampled at the hexagon centres (an
+ *   independent path: the grid's cells, linked by the lattice, against the points linked exactly):
+ *   both ways, the counts within a few percent.
+ * - `navette matrix`: each row summed is the API's accessibility of its origin, exactly; with a
+ *   window, p5 ≤ p50 ≤ p95 for every pair; three `--shard` slices merged by `navette merge` are the
+ *   single run byte for byte.
+ * - `navette accessibility --grid … --out F.tif`: read back by GDAL (an independent reader), its
+ *   bands named, and the value at a cell's centre the API's accessibility of that point.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { getOk, serveCoverages, type ServedApp } from '../helpers/app.js';
+import { sharedFeed } from './coverage-app.js';
+
+const run = promisify(execFile);
+const HEXGRID = sharedFeed('porto-alegre', 'hexgrid.csv');
+const JOURNEYS = { datetime: '20190513T140000', walking_speed: '1', max_walking_duration_to_pt: '1800', max_nb_transfers: '2' };
+const QUERY = new URLSearchParams(JOURNEYS).toString();
+/** the same parameters as command-line options */
+const OPTIONS = Object.entries(JOURNEYS).flatMap(([k, v]) => [`--${k.replace(/_/g, '-')}`, v]);
+
+interface Hexagon {
+  id: string;
+  lon: number;
+  lat: number;
+  schools: number;
+  jobs: number;
+}
+
+const hexagons: Hexagon[] = readFileSync(HEXGRID, 'utf8')
+  .trim()
+  .split('\n')
+  .slice(1)
+  .map((line) => {
+    const [id, lon, lat, , schools, jobs] = line.split(',');
+    return { id: id!, lon: Number(lon), lat: Number(lat), schools: Number(schools || 0), jobs: Number(jobs || 0) };
+  });
+/** the origins of the command-line runs: every 41st hexagon, across the city */
+const SAMPLE = hexagons.filter((_, k) => k % 41 === 0);
+
+let dir: string;
+let config: string;
+let served: ServedApp;
+
+before(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'navette-poa-access-'));
+  writeFileSync(path.join(dir, 'sample.csv'), ['id,lon,lat', ...SAMPLE.map((h) => `${h.id},${h.lon},${h.lat}`)].join('\n') + '\n');
+  const coverage = {
+    id: 'poa',
+    gtfs: [sharedFeed('porto-alegre', 'gtfs-eptc.zip'), sharedFeed('porto-alegre', 'gtfs-trensurb.zip')],
+    osm: sharedFeed('porto-alegre', 'osm.pbf'),
+    pointSets: { hexgrid: HEXGRID, sample: path.join(dir, 'sample.csv') },
+  };
+  config = path.join(dir, 'navette.json');
+  writeFileSync(config, JSON.stringify({ coverages: [coverage], snapshots: path.join(dir, 'snapshots') }));
+  // one compilation: the commands below read the snapshot
+  await run(process.execPath, ['dist/src/cli/main.js', 'build', '--config', config, '--out', path.join(dir, 'snapshots')]);
+  served = await serveCoverages([{ ...coverage, pointSets: Object.entries(coverage.pointSets).map(([name, file]) => ({ name, file })) }], { load: { snapshotDir: path.join(dir, 'snapshots') } });
+});
+
+after(async () => served?.close());
+
+const navette = (...args: string[]) => run(process.execPath, ['dist/src/cli/main.js', ...args, '--config', config, '--coverage', 'poa', ...OPTIONS], { maxBuffer: 1 << 26 });
+
+/** The accessibility the API gives a place (from its coordinates), per opportunity and cutoff. */
+async function apiAccessibility(lon: number, lat: number, extra = ''): Promise<Map<string, number>> {
+  const body = await getOk(served.app, `/v1/coverage/poa/accessibility?from=${lon};${lat}&${QUERY}&opportunities[]=hexgrid:schools&opportunities[]=hexgrid:jobs&cutoffs[]=1800&cutoffs[]=3600${extra}`);
+  return new Map(body.accessibility.map((a: any) => [`${a.opportunities} ${a.cutoff} p${a.percentile}`, a.value]));
+}
+
+test('the API against the place\'s own heat map sampled at the hexagon centres, both ways within a few percent', async () => {
+  const report: string[] = [];
+  const deviations: number[] = [];
+  for (const origin of SAMPLE.slice(0, 6)) {
+    const api = await apiAccessibility(origin.lon, origin.lat);
+    const map = (await getOk(served.app, `/v1/coverage/poa/heat_maps?from=${origin.lon};${origin.lat}&${QUERY}&max_duration=3600&resolution=500`)).heat_maps[0].heat_matrix;
+    const columns = map.lines.map((l: any) => l.cell_lon);
+    const rows = map.line_headers.map((h: any) => h.cell_lat);
+    const cellOf = (h: Hexagon): number | null => {
+      const i = columns.findIndex((c: any) => c.min_lon <= h.lon && h.lon <= c.max_lon);
+      const j = rows.findIndex((r: any) => r.min_lat <= h.lat && h.lat <= r.max_lat);
+      return i < 0 || j < 0 ? null : map.lines[i].duration[j];
+    };
+    const sampled = new Map<string, number>();
+    for (const h of hexagons) {
+      const t = cellOf(h);
+      if (t === null) continue;
+      for (const cutoff of [1800, 3600]) {
+        if (t >= cutoff) continue;
+        sampled.set(`hexgrid:schools ${cutoff} p50`, (sampled.get(`hexgrid:schools ${cutoff} p50`) ?? 0) + h.schools);
+        sampled.set(`hexgrid:jobs ${cutoff} p50`, (sampled.get(`hexgrid:jobs ${cutoff} p50`) ?? 0) + h.jobs);
+      }
+    }
+    for (const [key, value] of api) {
+      const other = sampled.get(key) ?? 0;
+      report.push(`${origin.id} ${key}: API ${value}, heat map ${other}`);
+      deviations.push(Math.abs(value - other) / Math.max(1, value, other));
+      // the two link the places differently (a cell's centre through the lattice, a hexagon's centre
+      // exactly), and one hexagon of a business district holds thousands of jobs: 10 %, or 2 schools
+      const slack = Math.max(key.includes('schools') ? 2 : 0, 0.1 * Math.max(value, other));
+      assert.ok(Math.abs(value - other) <= slack, `${origin.id} ${key}: API ${value}, heat map ${other}`);
+    }
+  }
+  process.stdout.write(`# ${report.join('\n# ')}\n`);
+  // and on the whole, a few percent
+  deviations.sort((a, b) => a - b);
+  const median = deviations[Math.floor(deviations.length / 2)]!;
+  process.stdout.write(`# API vs heat map: median deviation ${(100 * median).toFixed(2)} %, largest ${(100 * deviations.at(-1)!).toFixed(2)} %\n`);
+  assert.ok(median <= 0.02, `median deviation ${median}`);
+});
+
+test('navette matrix: each origin\'s row summed is the API\'s accessibility of that origin; a window\'s percentiles in order', async () => {
+  const out = path.join(dir, 'window.csv');
+  await navette('matrix', '--origins', 'sample', '--destinations', 'hexgrid', '--max-duration', '3600', '--departure-window', '600', '--percentiles', '5,50,95', '--out', out);
+  const lines = readFileSync(out, 'utf8').trim().split('\n');
+  assert.equal(lines[0], 'from_id,to_id,travel_time_p5,travel_time_p50,travel_time_p95');
+  assert.equal(lines.length - 1, SAMPLE.length * hexagons.length);
+  const byId = new Map(hexagons.map((h) => [h.id, h]));
+  const sums = new Map<string, number>();
+  let pairs = 0;
+  for (const line of lines.slice(1)) {
+    const [from, to, ...times] = line.split(',');
+    const [p5, p50, p95] = times.map((t) => (t === '' ? Infinity : Number(t)));
+    assert.ok(p5! <= p50! && p50! <= p95!, line);
+    if (p50! < 1800) sums.set(from!, (sums.get(from!) ?? 0) + byId.get(to!)!.schools);
+    pairs++;
+  }
+  assert.equal(pairs, SAMPLE.length * hexagons.length);
+  for (const origin of SAMPLE.slice(0, 8)) {
+    const api = await apiAccessibility(origin.lon, origin.lat, '&departure_window=600&percentiles[]=5&percentiles[]=50&percentiles[]=95&max_duration=3600');
+    assert.equal(sums.get(origin.id) ?? 0, api.get('hexgrid:schools 1800 p50'), origin.id);
+  }
+});
+
+test('three --shard slices merged are the single run, byte for byte', async () => {
+  const single = path.join(dir, 'single.csv');
+  await navette('matrix', '--origins', 'sample', '--destinations', 'hexgrid', '--max-duration', '3600', '--out', single);
+  const parts = [1, 2, 3].map((k) => path.join(dir, `part-${k}.csv`));
+  await Promise.all(parts.map((part, k) => navette('matrix', '--origins', 'sample', '--destinations', 'hexgrid', '--max-duration', '3600', '--shard', `${k + 1}/3`, '--out', part)));
+  const merged = path.join(dir, 'merged.csv');
+  await run(process.execPath, ['dist/src/cli/main.js', 'merge', '--out', merged, ...parts]);
+  assert.ok(readFileSync(merged).equals(readFileSync(single)), 'the merged parts differ from the single run');
+  // and the header only once, at the top
+  assert.equal(readFileSync(merged, 'utf8').split('\n').filter((l) => l.startsWith('from_id')).length, 1);
+});
+
+test('navette accessibility --grid: a GeoTIFF GDAL reads, each cell the API\'s accessibility of its centre', async () => {
+  const tif = path.join(dir, 'schools.tif');
+  await navette('accessibility', '--grid', '1500', '--opportunities', 'hexgrid:schools', '--cutoffs', '1800,3600', '--out', tif);
+  const info = JSON.parse((await run('gdalinfo', ['-json', tif])).stdout);
+  assert.deepEqual(
+    info.bands.map((b: any) => [b.type, b.description]),
+    [
+      ['Float32', 'p50 1800 s hexgrid:schools'],
+      ['Float32', 'p50 3600 s hexgrid:schools'],
+    ],
+  );
+  const [x0, dx, , y0, , dy] = info.geoTransform as number[];
+  const size = info.size[0] as number;
+  // the cells with the most schools under 30 minutes, read by GDAL at their centres
+  let checked = 0;
+  for (let i = Math.floor(size / 2) - 1; i <= Math.floor(size / 2) + 1; i++) {
+    for (let j = Math.floor(size / 2) - 1; j <= Math.floor(size / 2) + 1; j++) {
+      const lon = x0! + (i + 0.5) * dx!;
+      const lat = y0! + (j + 0.5) * dy!;
+      const values = (await run('gdallocationinfo', ['-valonly', '-geoloc', tif, String(lon), String(lat)])).stdout.trim().split('\n').map(Number);
+      if (values[0] === -1) continue; // no street near that cell's centre: no origin
+      const api = await apiAccessibility(lon, lat);
+      assert.ok(Math.abs(values[0]! - api.get('hexgrid:schools 1800 p50')!) < 1e-3, `cell ${i},${j}: GeoTIFF ${values[0]}, API ${api.get('hexgrid:schools 1800 p50')}`);
+      assert.ok(Math.abs(values[1]! - api.get('hexgrid:schools 3600 p50')!) < 1e-3, `cell ${i},${j}: GeoTIFF ${values[1]}, API ${api.get('hexgrid:schools 3600 p50')}`);
+      checked++;
+    }
+  }
+  assert.ok(checked >= 5, `${checked} cells checked`);
+});
