@@ -13,6 +13,7 @@
  * `nullable`.
  */
 import { heatMapParams, isochroneParams } from './heat-maps/heat-maps-params.js';
+import { accessibilityParams, matrixParams } from './analysis/analysis-params.js';
 import { swaggerParameters } from './params.js';
 import { type Limits } from '../service/limits.js';
 import { COVERAGE_PARAMS, tripsParams } from './trips/trips-params.js';
@@ -292,6 +293,58 @@ const DEFINITIONS: Record<string, Json> = {
     },
     ['heat_maps', 'feed_publishers', 'links', 'warnings', 'context'],
   ),
+  // Accessibility, travel-time matrices and point sets (docs/api.md, "Accessibility")
+  Accessibility: object(
+    {
+      accessibility: arrayOf(
+        object(
+          { opportunities: str, percentile: int, cutoff: int, decay_function: str, value: num, compare_data_freshness: str, compared_value: num, difference: num },
+          ['opportunities', 'percentile', 'cutoff', 'decay_function', 'value'],
+        ),
+      ),
+      nearest: arrayOf(
+        object({ opportunities: str, percentile: int, n: int, duration: nullable(int), compare_data_freshness: str, compared_value: nullable(int), difference: nullable(int) }, [
+          'opportunities',
+          'percentile',
+          'n',
+          'duration',
+        ]),
+      ),
+      from: ref('Place'),
+      to: ref('Place'),
+      requested_date_time: str,
+      feed_publishers: arrayOf(ref('FeedPublisher')),
+      links: arrayOf(ref('Link')),
+      warnings: arrayOf(ref('Warning')),
+      context: ref('Context'),
+      error: ref('EngineError'),
+    },
+    ['accessibility', 'nearest', 'feed_publishers', 'links', 'warnings', 'context'],
+  ),
+  TravelTimeMatrix: object(
+    {
+      travel_time_matrix: nullable(
+        object({ origins: arrayOf(str), destinations: arrayOf(str), percentiles: arrayOf(int), durations: arrayOf(arrayOf(arrayOf(nullable(int)))) }),
+      ),
+      requested_date_time: str,
+      feed_publishers: arrayOf(ref('FeedPublisher')),
+      links: arrayOf(ref('Link')),
+      warnings: arrayOf(ref('Warning')),
+      context: ref('Context'),
+      error: ref('EngineError'),
+    },
+    ['travel_time_matrix', 'feed_publishers', 'links', 'warnings', 'context'],
+  ),
+  PointSets: object(
+    {
+      point_sets: arrayOf(
+        object({ name: str, file: str, points: count, unlinked_points: count, columns: arrayOf(object({ name: str, total: num, opportunities: str })) }),
+      ),
+      context: ref('Context'),
+      error: ref('EngineError'),
+    },
+    ['point_sets', 'context'],
+  ),
   MultiPolygon: object({ type: { type: 'string', enum: ['MultiPolygon'] }, coordinates: arrayOf(arrayOf(arrayOf(arrayOf(num)))) }),
   Isochrone: object(
     {
@@ -465,6 +518,8 @@ function operations(limits: Limits): Operation[] {
   const one = swaggerParameters(tripsParams(limits, false));
   const heat = swaggerParameters(heatMapParams(limits));
   const iso = swaggerParameters(isochroneParams(limits));
+  const access = swaggerParameters(accessibilityParams(limits));
+  const matrix = swaggerParameters(matrixParams(limits));
   const ops: Operation[] = [
     { path: '/coverage', operationId: 'getCoverage', tag: 'coverage', summary: 'The coverages served.', pathParams: [], query: coverage, ok: 'Coverages' },
     { path: '/coverage/{region}', operationId: 'getCoverageRegion', tag: 'coverage', summary: 'One coverage.', pathParams: [REGION], query: coverage, ok: 'Coverages' },
@@ -498,8 +553,29 @@ function operations(limits: Limits): Operation[] {
         query: iso,
         ok: 'Isochrones',
       },
+      {
+        path: `/coverage/${form}/accessibility`,
+        operationId: `getCoverage${name}Accessibility`,
+        tag: 'accessibility',
+        summary: 'How many opportunities of the coverage\'s point sets a place reaches: by cutoff, decay function and percentile, and the least time to reach N of them.',
+        pathParams: [...params],
+        query: access,
+        ok: 'Accessibility',
+      },
     );
   }
+  ops.push(
+    {
+      path: '/coverage/{region}/travel_time_matrix',
+      operationId: 'getCoverageRegionTravelTimeMatrix',
+      tag: 'accessibility',
+      summary: 'The travel times from every point of one point set to every point of another, per percentile (small matrices; larger ones: navette matrix).',
+      pathParams: [REGION],
+      query: matrix,
+      ok: 'TravelTimeMatrix',
+    },
+    { path: '/coverage/{region}/point_sets', operationId: 'getCoverageRegionPointSets', tag: 'accessibility', summary: 'The coverage\'s point sets, their columns and totals.', pathParams: [REGION], query: [], ok: 'PointSets' },
+  );
   for (const c of REFERENTIAL_COLLECTIONS) {
     const name = pascal(c);
     const noun = c.replace(/_/g, ' ');

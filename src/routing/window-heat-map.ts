@@ -225,7 +225,7 @@ export class WindowEngine {
         const minuteLimitDs = (k * WINDOW_STEP_SEC + T) * 10;
         transitLegs.forEach((leg, l) => {
           const search = searches[l]!;
-          const { table, edgeStart, edgeCells } = this.layerScratch(leg.layer);
+          const { table, edgeStart, edgeCells, vertexTargets } = this.layerScratch(leg.layer);
           search.clearChanges();
           for (let x = from; x < to; x++) {
             const stop = stopSnap(snaps, leg.layer, this.improvedStop[x]!);
@@ -246,6 +246,8 @@ export class WindowEngine {
           const { adjOffset, adjEdge } = graph;
           for (let x = 0; x < search.changedCount; x++) {
             const v = search.changed[x]!;
+            // most vertices have no target on their edges (a point set's few, a grid's unreached box)
+            if (vertexTargets[v] === 0) continue;
             for (let a = adjOffset[v]!; a < adjOffset[v + 1]!; a++) revalue(adjEdge[a]! >>> 1);
           }
         });
@@ -297,8 +299,8 @@ export class WindowEngine {
     total += this.bounds?.bytes() ?? 0;
     total += this.best.byteLength + this.cellStart.byteLength + this.changes.byteLength + this.sorted.byteLength + this.edgeStamp.byteLength;
     for (const seconds of this.percentileSeconds) total += seconds.byteLength;
-    for (const { table, edgeStart, edgeFill, edgeCells } of this.layerScratches.values()) {
-      total += table.edge.byteLength + table.alongM.byteLength + table.offsetM.byteLength + edgeStart.byteLength + edgeFill.byteLength + edgeCells.byteLength;
+    for (const { table, edgeStart, edgeFill, edgeCells, vertexTargets } of this.layerScratches.values()) {
+      total += table.edge.byteLength + table.alongM.byteLength + table.offsetM.byteLength + edgeStart.byteLength + edgeFill.byteLength + edgeCells.byteLength + vertexTargets.byteLength;
     }
     for (const search of this.searches) total += search.scratchBytes();
     return total;
@@ -414,8 +416,16 @@ export class WindowEngine {
   /** The first `cells` targets of `layer`'s table grouped by their edge. */
   private groupByEdge(layer: Layer, cells: number): void {
     const edgeCount = this.engine.data.graph.edgeCount;
-    const { table, edgeStart, edgeFill, edgeCells } = this.layerScratch(layer);
+    const { table, edgeStart, edgeFill, edgeCells, vertexTargets } = this.layerScratch(layer);
     const { edge } = table;
+    const { edgeFrom, edgeTo } = this.engine.data.graph;
+    vertexTargets.fill(0);
+    for (let c = 0; c < cells; c++) {
+      const e = edge[c]!;
+      if (e < 0) continue;
+      vertexTargets[edgeFrom[e]!] = 1;
+      vertexTargets[edgeTo[e]!] = 1;
+    }
     // cells grouped by edge: a counting sort
     edgeStart.fill(0);
     for (let c = 0; c < cells; c++) if (edge[c]! >= 0) edgeStart[edge[c]! + 1]!++;
@@ -426,7 +436,7 @@ export class WindowEngine {
   }
 
   /** per layer: the cells' links, and the cells of each edge (edgeCells[edgeStart[e] .. edgeStart[e + 1]); edgeFill: scratch) */
-  private readonly layerScratches = new Map<Layer, { table: CellLinkTable; edgeStart: Int32Array; edgeFill: Int32Array; edgeCells: Int32Array }>();
+  private readonly layerScratches = new Map<Layer, { table: CellLinkTable; edgeStart: Int32Array; edgeFill: Int32Array; edgeCells: Int32Array; vertexTargets: Uint8Array }>();
 
   private layerScratch(layer: Layer) {
     let scratch = this.layerScratches.get(layer);
@@ -436,6 +446,8 @@ export class WindowEngine {
         edgeStart: new Int32Array(this.engine.data.graph.edgeCount + 1),
         edgeFill: new Int32Array(this.engine.data.graph.edgeCount),
         edgeCells: new Int32Array(this.capacity),
+        /** per vertex: 1 when one of its edges holds a target */
+        vertexTargets: new Uint8Array(this.engine.data.graph.vertexCount),
       };
       this.layerScratches.set(layer, scratch);
     }

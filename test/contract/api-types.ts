@@ -153,6 +153,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/coverage/{region}/accessibility": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many opportunities of the coverage's point sets a place reaches: by cutoff, decay function and percentile, and the least time to reach N of them. */
+        get: operations["getCoverageRegionAccessibility"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/coverage/{lon};{lat}/trips": {
         parameters: {
             query?: never;
@@ -247,6 +264,57 @@ export interface paths {
         };
         /** The areas reachable within duration bands from or to a place, contoured from the street-exact travel times (not circles around stops). */
         get: operations["getCoverageLonLatIsochrones"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{lon};{lat}/accessibility": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many opportunities of the coverage's point sets a place reaches: by cutoff, decay function and percentile, and the least time to reach N of them. */
+        get: operations["getCoverageLonLatAccessibility"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/travel_time_matrix": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The travel times from every point of one point set to every point of another, per percentile (small matrices; larger ones: navette matrix). */
+        get: operations["getCoverageRegionTravelTimeMatrix"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coverage/{region}/point_sets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The coverage's point sets, their columns and totals. */
+        get: operations["getCoverageRegionPointSets"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1395,6 +1463,64 @@ export interface components {
             feed_publishers: components["schemas"]["FeedPublisher"][];
             links: components["schemas"]["Link"][];
             warnings: components["schemas"]["Warning"][];
+            context: components["schemas"]["Context"];
+            error?: components["schemas"]["EngineError"];
+        };
+        Accessibility: {
+            accessibility: {
+                opportunities: string;
+                percentile: number;
+                cutoff: number;
+                decay_function: string;
+                value: number;
+                compare_data_freshness?: string;
+                compared_value?: number;
+                difference?: number;
+            }[];
+            nearest: {
+                opportunities: string;
+                percentile: number;
+                n: number;
+                duration: number | null;
+                compare_data_freshness?: string;
+                compared_value?: number | null;
+                difference?: number | null;
+            }[];
+            from?: components["schemas"]["Place"];
+            to?: components["schemas"]["Place"];
+            requested_date_time?: string;
+            feed_publishers: components["schemas"]["FeedPublisher"][];
+            links: components["schemas"]["Link"][];
+            warnings: components["schemas"]["Warning"][];
+            context: components["schemas"]["Context"];
+            error?: components["schemas"]["EngineError"];
+        };
+        TravelTimeMatrix: {
+            travel_time_matrix: {
+                origins: string[];
+                destinations: string[];
+                percentiles: number[];
+                durations: (number | null)[][][];
+            } | null;
+            requested_date_time?: string;
+            feed_publishers: components["schemas"]["FeedPublisher"][];
+            links: components["schemas"]["Link"][];
+            warnings: components["schemas"]["Warning"][];
+            context: components["schemas"]["Context"];
+            error?: components["schemas"]["EngineError"];
+        };
+        PointSets: {
+            point_sets: {
+                name: string;
+                file: string;
+                points: number;
+                unlinked_points: number;
+                columns: {
+                    name: string;
+                    total: number;
+                    opportunities: string;
+                }[];
+            }[];
             context: components["schemas"]["Context"];
             error?: components["schemas"]["EngineError"];
         };
@@ -2666,6 +2792,190 @@ export interface operations {
             };
         };
     };
+    getCoverageRegionAccessibility: {
+        parameters: {
+            query: {
+                /** @description Centre of a departure map: a stop area, a stop point or a coordinate lon;lat. */
+                from?: string;
+                /** @description Centre of an arrival map: a stop area, a stop point or a coordinate lon;lat. */
+                to?: string;
+                /** @description Departure time (with from) or arrival time (with to); local time of the coverage unless an offset is given. Now by default. */
+                datetime?: string;
+                /** @description Kept for compatibility: the direction comes from from or to. */
+                datetime_represents?: "departure" | "arrival";
+                /** @description Largest number of transfers of a journey. */
+                max_nb_transfers?: number;
+                /** @description Smallest number of transfers of a journey that reaches a stop by public transport. */
+                min_nb_transfers?: number;
+                /** @description Modes from the centre of a departure map to public transport (and of the cells of an arrival map). Walking by default. */
+                "first_section_mode[]"?: ("walking" | "bike" | "bss" | "car" | "car_no_park" | "ridesharing" | "taxi")[];
+                /** @description Modes from public transport to the cells of a departure map (and to the centre of an arrival map). Walking by default. */
+                "last_section_mode[]"?: ("walking" | "bike" | "bss" | "car" | "car_no_park" | "ridesharing" | "taxi")[];
+                /** @description Longest street leg to or from public transport, in seconds, for every mode. */
+                max_duration_to_pt?: number;
+                /** @description Longest walking leg to or from public transport, in seconds. */
+                max_walking_duration_to_pt?: number;
+                /** @description Longest bike leg to or from public transport, in seconds. */
+                max_bike_duration_to_pt?: number;
+                /** @description Longest bike-sharing leg to or from public transport, in seconds. */
+                max_bss_duration_to_pt?: number;
+                /** @description Longest car leg to or from public transport, in seconds. */
+                max_car_duration_to_pt?: number;
+                /** @description Longest ridesharing leg to or from public transport, in seconds. */
+                max_ridesharing_duration_to_pt?: number;
+                /** @description Longest car (without parking) leg to or from public transport, in seconds. */
+                max_car_no_park_duration_to_pt?: number;
+                /** @description Longest taxi leg to or from public transport, in seconds. */
+                max_taxi_duration_to_pt?: number;
+                /** @description Walking speed in metres per second, from 0.01 to 4. */
+                walking_speed?: number;
+                /** @description Cycling speed in metres per second, from 0.01 to 15. */
+                bike_speed?: number;
+                /** @description Bike-sharing speed in metres per second, from 0.01 to 15. */
+                bss_speed?: number;
+                /** @description Driving speed in metres per second, from 0.01 to 50. */
+                car_speed?: number;
+                /** @description Ridesharing speed in metres per second, from 0.01 to 50. */
+                ridesharing_speed?: number;
+                /** @description Driving (without parking) speed in metres per second, from 0.01 to 50. */
+                car_no_park_speed?: number;
+                /** @description Taxi speed in metres per second, from 0.01 to 50. */
+                taxi_speed?: number;
+                /** @description Public transport objects not to use: lines, routes, networks, modes, stop points, stop areas. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only these public transport objects may be used (with forbidden_uris[] also applied). */
+                "allowed_id[]"?: string[];
+                /**
+                 * @deprecated
+                 * @description Deprecated: true is data_freshness=realtime.
+                 */
+                disruption_active?: boolean;
+                /** @description Timetable used: base_schedule (default), adapted_schedule or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Only accessible vehicles and stops (false unless the traveller profile says otherwise). */
+                wheelchair?: boolean;
+                /** @description A traveller profile giving speeds, modes, access limits and accessibility; explicit parameters win. */
+                traveler_type?: "standard" | "slow_walker" | "fast_walker" | "luggage" | "wheelchair" | "cyclist" | "motorist";
+                /** @description none: cells reached by public transport only; only: by the street only. */
+                direct_path?: "indifferent" | "only" | "none" | "only_with_alternatives";
+                /** @description Stops within this many metres of a departure centre are reached at no cost. */
+                free_radius_from?: number;
+                /** @description Stops within this many metres of an arrival centre are reached at no cost. */
+                free_radius_to?: number;
+                /** @description Modes of the street-only part from the centre (default: the end modes). */
+                "direct_path_mode[]"?: ("walking" | "bike" | "bss" | "car" | "car_no_park" | "ridesharing" | "taxi")[];
+                /** @description Kept for compatibility; no partner service takes part in heat maps. */
+                "partner_services[]"?: "ridesharing"[];
+                /** @description Seconds added after a taxi leg from the centre. */
+                additional_time_after_first_section_taxi?: number;
+                /** @description Seconds added before a taxi leg to the cells. */
+                additional_time_before_last_section_taxi?: number;
+                /** @description Seconds of departures to summarise, one per minute from datetime (for an arrival map: deadlines, one per minute up to datetime), 0 to 10800; 0: the single departure at datetime. */
+                departure_window?: number;
+                /** @description Percentiles of the travel time over the window's minutes, ascending, 1 to 99, at most 5; 50 when a window is given without them. One map (or one set of bands) per percentile. */
+                "percentiles[]"?: number[];
+                /** @description Longest journey considered, seconds (at most 86400); by default as long as the largest cutoff can count (its decay reaches 0). */
+                max_duration?: number;
+                /** @description Opportunities to count, as POINT_SET:COLUMN (GET /v1/coverage/{region}/point_sets lists them); one or several. */
+                "opportunities[]": string[];
+                /** @description Travel times, seconds, under which opportunities count (at most 12; 1800 by default); whole minutes, as R5 counts them. */
+                "cutoffs[]"?: number[];
+                /** @description How an opportunity counts by its travel time: step (1 under the cutoff), linear (decay_width), logistic (decay_standard_deviation), exponential (the cutoff as half-life), fixed_exponential (decay_constant). R5's definitions. */
+                decay_function?: "step" | "linear" | "logistic" | "exponential" | "fixed_exponential";
+                /** @description linear: seconds over which the weight falls from 1 to 0, centred on the cutoff. */
+                decay_width?: number;
+                /** @description logistic: the standard deviation of the weight's fall around the cutoff, seconds. */
+                decay_standard_deviation?: number;
+                /** @description fixed_exponential: the decay rate per second (the weight is exp(-decay_constant × t)). */
+                decay_constant?: number;
+                /** @description Dual access: the least travel time reaching at least this many opportunities, per opportunity column and percentile (at most 5). */
+                "nearest[]"?: number[];
+                /** @description Each measure also at this other level (compared_value) and the difference (value minus compared_value): with data_freshness=realtime and base_schedule, the opportunities today's disruptions put out of reach. */
+                compare_data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many opportunities of the coverage's point sets a place reaches: by cutoff, decay function and percentile, and the least time to reach N of them. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Accessibility"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getCoverageLonLatTrips: {
         parameters: {
             query?: {
@@ -3462,6 +3772,446 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Isochrones"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageLonLatAccessibility: {
+        parameters: {
+            query: {
+                /** @description Centre of a departure map: a stop area, a stop point or a coordinate lon;lat. */
+                from?: string;
+                /** @description Centre of an arrival map: a stop area, a stop point or a coordinate lon;lat. */
+                to?: string;
+                /** @description Departure time (with from) or arrival time (with to); local time of the coverage unless an offset is given. Now by default. */
+                datetime?: string;
+                /** @description Kept for compatibility: the direction comes from from or to. */
+                datetime_represents?: "departure" | "arrival";
+                /** @description Largest number of transfers of a journey. */
+                max_nb_transfers?: number;
+                /** @description Smallest number of transfers of a journey that reaches a stop by public transport. */
+                min_nb_transfers?: number;
+                /** @description Modes from the centre of a departure map to public transport (and of the cells of an arrival map). Walking by default. */
+                "first_section_mode[]"?: ("walking" | "bike" | "bss" | "car" | "car_no_park" | "ridesharing" | "taxi")[];
+                /** @description Modes from public transport to the cells of a departure map (and to the centre of an arrival map). Walking by default. */
+                "last_section_mode[]"?: ("walking" | "bike" | "bss" | "car" | "car_no_park" | "ridesharing" | "taxi")[];
+                /** @description Longest street leg to or from public transport, in seconds, for every mode. */
+                max_duration_to_pt?: number;
+                /** @description Longest walking leg to or from public transport, in seconds. */
+                max_walking_duration_to_pt?: number;
+                /** @description Longest bike leg to or from public transport, in seconds. */
+                max_bike_duration_to_pt?: number;
+                /** @description Longest bike-sharing leg to or from public transport, in seconds. */
+                max_bss_duration_to_pt?: number;
+                /** @description Longest car leg to or from public transport, in seconds. */
+                max_car_duration_to_pt?: number;
+                /** @description Longest ridesharing leg to or from public transport, in seconds. */
+                max_ridesharing_duration_to_pt?: number;
+                /** @description Longest car (without parking) leg to or from public transport, in seconds. */
+                max_car_no_park_duration_to_pt?: number;
+                /** @description Longest taxi leg to or from public transport, in seconds. */
+                max_taxi_duration_to_pt?: number;
+                /** @description Walking speed in metres per second, from 0.01 to 4. */
+                walking_speed?: number;
+                /** @description Cycling speed in metres per second, from 0.01 to 15. */
+                bike_speed?: number;
+                /** @description Bike-sharing speed in metres per second, from 0.01 to 15. */
+                bss_speed?: number;
+                /** @description Driving speed in metres per second, from 0.01 to 50. */
+                car_speed?: number;
+                /** @description Ridesharing speed in metres per second, from 0.01 to 50. */
+                ridesharing_speed?: number;
+                /** @description Driving (without parking) speed in metres per second, from 0.01 to 50. */
+                car_no_park_speed?: number;
+                /** @description Taxi speed in metres per second, from 0.01 to 50. */
+                taxi_speed?: number;
+                /** @description Public transport objects not to use: lines, routes, networks, modes, stop points, stop areas. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only these public transport objects may be used (with forbidden_uris[] also applied). */
+                "allowed_id[]"?: string[];
+                /**
+                 * @deprecated
+                 * @description Deprecated: true is data_freshness=realtime.
+                 */
+                disruption_active?: boolean;
+                /** @description Timetable used: base_schedule (default), adapted_schedule or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Only accessible vehicles and stops (false unless the traveller profile says otherwise). */
+                wheelchair?: boolean;
+                /** @description A traveller profile giving speeds, modes, access limits and accessibility; explicit parameters win. */
+                traveler_type?: "standard" | "slow_walker" | "fast_walker" | "luggage" | "wheelchair" | "cyclist" | "motorist";
+                /** @description none: cells reached by public transport only; only: by the street only. */
+                direct_path?: "indifferent" | "only" | "none" | "only_with_alternatives";
+                /** @description Stops within this many metres of a departure centre are reached at no cost. */
+                free_radius_from?: number;
+                /** @description Stops within this many metres of an arrival centre are reached at no cost. */
+                free_radius_to?: number;
+                /** @description Modes of the street-only part from the centre (default: the end modes). */
+                "direct_path_mode[]"?: ("walking" | "bike" | "bss" | "car" | "car_no_park" | "ridesharing" | "taxi")[];
+                /** @description Kept for compatibility; no partner service takes part in heat maps. */
+                "partner_services[]"?: "ridesharing"[];
+                /** @description Seconds added after a taxi leg from the centre. */
+                additional_time_after_first_section_taxi?: number;
+                /** @description Seconds added before a taxi leg to the cells. */
+                additional_time_before_last_section_taxi?: number;
+                /** @description Seconds of departures to summarise, one per minute from datetime (for an arrival map: deadlines, one per minute up to datetime), 0 to 10800; 0: the single departure at datetime. */
+                departure_window?: number;
+                /** @description Percentiles of the travel time over the window's minutes, ascending, 1 to 99, at most 5; 50 when a window is given without them. One map (or one set of bands) per percentile. */
+                "percentiles[]"?: number[];
+                /** @description Longest journey considered, seconds (at most 86400); by default as long as the largest cutoff can count (its decay reaches 0). */
+                max_duration?: number;
+                /** @description Opportunities to count, as POINT_SET:COLUMN (GET /v1/coverage/{region}/point_sets lists them); one or several. */
+                "opportunities[]": string[];
+                /** @description Travel times, seconds, under which opportunities count (at most 12; 1800 by default); whole minutes, as R5 counts them. */
+                "cutoffs[]"?: number[];
+                /** @description How an opportunity counts by its travel time: step (1 under the cutoff), linear (decay_width), logistic (decay_standard_deviation), exponential (the cutoff as half-life), fixed_exponential (decay_constant). R5's definitions. */
+                decay_function?: "step" | "linear" | "logistic" | "exponential" | "fixed_exponential";
+                /** @description linear: seconds over which the weight falls from 1 to 0, centred on the cutoff. */
+                decay_width?: number;
+                /** @description logistic: the standard deviation of the weight's fall around the cutoff, seconds. */
+                decay_standard_deviation?: number;
+                /** @description fixed_exponential: the decay rate per second (the weight is exp(-decay_constant × t)). */
+                decay_constant?: number;
+                /** @description Dual access: the least travel time reaching at least this many opportunities, per opportunity column and percentile (at most 5). */
+                "nearest[]"?: number[];
+                /** @description Each measure also at this other level (compared_value) and the difference (value minus compared_value): with data_freshness=realtime and base_schedule, the opportunities today's disruptions put out of reach. */
+                compare_data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+            };
+            header?: never;
+            path: {
+                /** @description Longitude of the coordinate to query. */
+                lon: number;
+                /** @description Latitude of the coordinate to query. */
+                lat: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many opportunities of the coverage's point sets a place reaches: by cutoff, decay function and percentile, and the least time to reach N of them. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Accessibility"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionTravelTimeMatrix: {
+        parameters: {
+            query: {
+                /** @description Departure time (with from) or arrival time (with to); local time of the coverage unless an offset is given. Now by default. */
+                datetime?: string;
+                /** @description Kept for compatibility: the direction comes from from or to. */
+                datetime_represents?: "departure" | "arrival";
+                /** @description Largest number of transfers of a journey. */
+                max_nb_transfers?: number;
+                /** @description Smallest number of transfers of a journey that reaches a stop by public transport. */
+                min_nb_transfers?: number;
+                /** @description Modes from the centre of a departure map to public transport (and of the cells of an arrival map). Walking by default. */
+                "first_section_mode[]"?: ("walking" | "bike" | "bss" | "car" | "car_no_park" | "ridesharing" | "taxi")[];
+                /** @description Modes from public transport to the cells of a departure map (and to the centre of an arrival map). Walking by default. */
+                "last_section_mode[]"?: ("walking" | "bike" | "bss" | "car" | "car_no_park" | "ridesharing" | "taxi")[];
+                /** @description Longest street leg to or from public transport, in seconds, for every mode. */
+                max_duration_to_pt?: number;
+                /** @description Longest walking leg to or from public transport, in seconds. */
+                max_walking_duration_to_pt?: number;
+                /** @description Longest bike leg to or from public transport, in seconds. */
+                max_bike_duration_to_pt?: number;
+                /** @description Longest bike-sharing leg to or from public transport, in seconds. */
+                max_bss_duration_to_pt?: number;
+                /** @description Longest car leg to or from public transport, in seconds. */
+                max_car_duration_to_pt?: number;
+                /** @description Longest ridesharing leg to or from public transport, in seconds. */
+                max_ridesharing_duration_to_pt?: number;
+                /** @description Longest car (without parking) leg to or from public transport, in seconds. */
+                max_car_no_park_duration_to_pt?: number;
+                /** @description Longest taxi leg to or from public transport, in seconds. */
+                max_taxi_duration_to_pt?: number;
+                /** @description Walking speed in metres per second, from 0.01 to 4. */
+                walking_speed?: number;
+                /** @description Cycling speed in metres per second, from 0.01 to 15. */
+                bike_speed?: number;
+                /** @description Bike-sharing speed in metres per second, from 0.01 to 15. */
+                bss_speed?: number;
+                /** @description Driving speed in metres per second, from 0.01 to 50. */
+                car_speed?: number;
+                /** @description Ridesharing speed in metres per second, from 0.01 to 50. */
+                ridesharing_speed?: number;
+                /** @description Driving (without parking) speed in metres per second, from 0.01 to 50. */
+                car_no_park_speed?: number;
+                /** @description Taxi speed in metres per second, from 0.01 to 50. */
+                taxi_speed?: number;
+                /** @description Public transport objects not to use: lines, routes, networks, modes, stop points, stop areas. */
+                "forbidden_uris[]"?: string[];
+                /** @description Only these public transport objects may be used (with forbidden_uris[] also applied). */
+                "allowed_id[]"?: string[];
+                /**
+                 * @deprecated
+                 * @description Deprecated: true is data_freshness=realtime.
+                 */
+                disruption_active?: boolean;
+                /** @description Timetable used: base_schedule (default), adapted_schedule or realtime. */
+                data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Only accessible vehicles and stops (false unless the traveller profile says otherwise). */
+                wheelchair?: boolean;
+                /** @description A traveller profile giving speeds, modes, access limits and accessibility; explicit parameters win. */
+                traveler_type?: "standard" | "slow_walker" | "fast_walker" | "luggage" | "wheelchair" | "cyclist" | "motorist";
+                /** @description none: cells reached by public transport only; only: by the street only. */
+                direct_path?: "indifferent" | "only" | "none" | "only_with_alternatives";
+                /** @description Stops within this many metres of a departure centre are reached at no cost. */
+                free_radius_from?: number;
+                /** @description Stops within this many metres of an arrival centre are reached at no cost. */
+                free_radius_to?: number;
+                /** @description Modes of the street-only part from the centre (default: the end modes). */
+                "direct_path_mode[]"?: ("walking" | "bike" | "bss" | "car" | "car_no_park" | "ridesharing" | "taxi")[];
+                /** @description Kept for compatibility; no partner service takes part in heat maps. */
+                "partner_services[]"?: "ridesharing"[];
+                /** @description Seconds added after a taxi leg from the centre. */
+                additional_time_after_first_section_taxi?: number;
+                /** @description Seconds added before a taxi leg to the cells. */
+                additional_time_before_last_section_taxi?: number;
+                /** @description Seconds of departures to summarise, one per minute from datetime (for an arrival map: deadlines, one per minute up to datetime), 0 to 10800; 0: the single departure at datetime. */
+                departure_window?: number;
+                /** @description Percentiles of the travel time over the window's minutes, ascending, 1 to 99, at most 5; 50 when a window is given without them. One map (or one set of bands) per percentile. */
+                "percentiles[]"?: number[];
+                /** @description Longest journey considered, seconds (at most 86400); longer journeys are null. */
+                max_duration?: number;
+                /** @description The point set the journeys leave from (GET /v1/coverage/{region}/point_sets lists them). */
+                origins: string;
+                /** @description The point set the journeys reach (the origins' by default). */
+                destinations?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The travel times from every point of one point set to every point of another, per percentile (small matrices; larger ones: navette matrix). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TravelTimeMatrix"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionPointSets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The coverage's point sets, their columns and totals. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PointSets"];
                 };
             };
             /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
