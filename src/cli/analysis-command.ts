@@ -10,9 +10,9 @@
  *
  * The coverage loads (from its snapshot when one is valid), every origin is one computation on the
  * worker pool (every core), rows are written in the origins' order as they come, with a progress
- * bar; the output file appears only once complete (output-file.ts). `--shard K/N` computes the K-th
- * of N equal slices of the origins (1 ≤ K ≤ N), the first slice alone writing the CSV header, so
- * that the parts concatenated in order are the whole run's file byte for byte.
+ * bar; the output file appears only once complete (output-file.ts). `--shard K/N` computes slice K
+ * of N equal slices of the origins (0 ≤ K < N), slice 0 alone writing the CSV header, so that the
+ * parts concatenated in order are the whole run's file byte for byte.
  */
 import { createReadStream, renameSync, writeFileSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
@@ -92,14 +92,17 @@ function commandParams<const T extends readonly ParamSpec[]>(specs: T, pairs: Qu
 
 const arraysOf = (specs: readonly ParamSpec[]) => new Set(specs.filter((s) => s.array).map((s) => s.name));
 
-/** `--shard K/N`: the origins [from, to) of the K-th of N slices. */
+/**
+ * `--shard K/N`: the origins [from, to) of slice K of N, K from 0 to N − 1 (a Kubernetes Indexed
+ * Job's completion index, given as `$(JOB_COMPLETION_INDEX)`).
+ */
 export function shardSlice(text: string | undefined, count: number): { from: number; to: number; first: boolean } {
   if (text === undefined) return { from: 0, to: count, first: true };
   const m = /^(\d+)\/(\d+)$/.exec(text);
   const k = Number(m?.[1]);
   const n = Number(m?.[2]);
-  if (!m || !(n >= 1) || !(k >= 1 && k <= n)) throw new ConfigError(`--shard must be K/N with 1 ≤ K ≤ N, not ${text}`);
-  return { from: Math.floor(((k - 1) * count) / n), to: Math.floor((k * count) / n), first: k === 1 };
+  if (!m || !(n >= 1) || !(k >= 0 && k < n)) throw new ConfigError(`--shard must be K/N with 0 ≤ K < N (slice K of N), not ${text}`);
+  return { from: Math.floor((k * count) / n), to: Math.floor(((k + 1) * count) / n), first: k === 0 };
 }
 
 interface Loaded {

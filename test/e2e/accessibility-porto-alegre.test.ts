@@ -146,8 +146,8 @@ test('navette matrix: each origin\'s row summed is the API\'s accessibility of t
 test('three --shard slices merged are the single run, byte for byte', async () => {
   const single = path.join(dir, 'single.csv');
   await navette('matrix', '--origins', 'sample', '--destinations', 'hexgrid', '--max-duration', '3600', '--out', single);
-  const parts = [1, 2, 3].map((k) => path.join(dir, `part-${k}.csv`));
-  await Promise.all(parts.map((part, k) => navette('matrix', '--origins', 'sample', '--destinations', 'hexgrid', '--max-duration', '3600', '--shard', `${k + 1}/3`, '--out', part)));
+  const parts = [0, 1, 2].map((k) => path.join(dir, `part-${k}.csv`));
+  await Promise.all(parts.map((part, k) => navette('matrix', '--origins', 'sample', '--destinations', 'hexgrid', '--max-duration', '3600', '--shard', `${k}/3`, '--out', part)));
   const merged = path.join(dir, 'merged.csv');
   await run(process.execPath, ['dist/src/cli/main.js', 'merge', '--out', merged, ...parts]);
   assert.ok(readFileSync(merged).equals(readFileSync(single)), 'the merged parts differ from the single run');

@@ -77,3 +77,26 @@ test('the Docker build context: every COPY source exists, .dockerignore leaves o
   for (const needed of ['node_modules', 'dist', 'test', 'bench', 'data/*', '!data/demo']) assert.ok(ignore.includes(needed), `.dockerignore: ${needed}`);
   assert.ok(ignore.indexOf('data/*') < ignore.indexOf('!data/demo'), 'the demo is let back in after the data is left out');
 });
+
+test('the matrix Indexed Job: one pod per slice, --shard K/N by its completion index, and a merge of every part in order', () => {
+  const all = resources().map((r) => r.obj);
+  const job = all.find((o) => o['kind'] === 'Job' && o['metadata'].name === 'navette-matrix')!;
+  assert.equal(job['spec'].completionMode, 'Indexed');
+  const n = job['spec'].completions as number;
+  const args = job['spec'].template.spec.containers[0].args as string[];
+  assert.equal(args[0], 'matrix');
+  assert.equal(args[args.indexOf('--shard') + 1], `$(JOB_COMPLETION_INDEX)/${n}`);
+  const part = args[args.indexOf('--out') + 1]!;
+  assert.match(part, /\$\(JOB_COMPLETION_INDEX\)/);
+  // the coverage and its point set are in the configuration the pods read
+  const config = readConfigFile(CONFIG);
+  const coverage = config.coverages.find((c) => c.id === args[args.indexOf('--coverage') + 1]);
+  assert.ok(coverage?.pointSets?.some((p) => p.name === args[args.indexOf('--origins') + 1]));
+  const merge = all.find((o) => o['kind'] === 'Job' && o['metadata'].name === 'navette-matrix-merge')!;
+  const mergeArgs = merge['spec'].template.spec.containers[0].args as string[];
+  assert.equal(mergeArgs[0], 'merge');
+  assert.deepEqual(
+    mergeArgs.slice(3),
+    Array.from({ length: n }, (_, k) => part.replace('$(JOB_COMPLETION_INDEX)', String(k))),
+  );
+});
