@@ -160,6 +160,11 @@ async function runCommand(name: string, body: () => Promise<void>): Promise<numb
   }
 }
 
+/** The seconds since `started` (performance.now()), for the closing line. */
+const elapsed = (started: number) => `${((performance.now() - started) / 1000).toFixed(1)} s`;
+/** The process's peak resident memory, its worker threads included. */
+const peakMemory = () => `peak memory ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`;
+
 /** Seconds as a CSV field: empty when unreached. */
 const csvSeconds = (s: number) => (s < 0 ? '' : String(s));
 /** An id as a CSV field (quoted when it holds a comma, a quote or a line break). */
@@ -189,6 +194,7 @@ export function matrixCommand(args: string[]): Promise<number> {
       const slice = shardSlice(own.get('shard'), originIds.length);
       const file = new OutputFile(out);
       const progress = workProgress('matrix', slice.to - slice.from, 'origins');
+      const started = performance.now();
       try {
         if (slice.first) await file.write(`from_id,to_id,${percentiles.map((p) => `travel_time_p${p}`).join(',')}\n`);
         let done = 0;
@@ -206,7 +212,7 @@ export function matrixCommand(args: string[]): Promise<number> {
         file.abandon();
         throw e;
       }
-      process.stderr.write(`${out}: ${slice.to - slice.from} origins × ${destinationIds.length} destinations\n`);
+      process.stderr.write(`${out}: ${slice.to - slice.from} origins × ${destinationIds.length} destinations in ${elapsed(started)}, ${peakMemory()}\n`);
     } finally {
       await loaded.pool.close();
     }
@@ -240,6 +246,7 @@ export function accessibilityCommand(args: string[]): Promise<number> {
       const counts = refs.map((r) => streets.data.pointSets![set]!.columns[r.column]!.values);
       const slice = shardSlice(own.get('shard'), origins.lon.length);
       const progress = workProgress('accessibility', slice.to - slice.from, 'origins');
+      const started = performance.now();
       // per origin of the slice, per percentile, cutoff and column: the measure
       const measuresPerOrigin = percentiles.length * measures.cutoffsSec.length * refs.length;
       const values = new Float64Array((slice.to - slice.from) * measuresPerOrigin);
@@ -269,7 +276,7 @@ export function accessibilityCommand(args: string[]): Promise<number> {
         file?.abandon();
         throw e;
       }
-      process.stderr.write(`${out}: ${slice.to - slice.from} origins, ${measuresPerOrigin} measures each\n`);
+      process.stderr.write(`${out}: ${slice.to - slice.from} origins, ${measuresPerOrigin} measures each in ${elapsed(started)}, ${peakMemory()}\n`);
     } finally {
       await loaded.pool.close();
     }
