@@ -1,0 +1,89 @@
+/**
+ * The analysis commands' arguments: --shard slices that cover the origins once, in order; options
+ * as map parameters; bad arguments refused with a message and exit code 2, before any work; the
+ * point sets of a configuration file and of --points.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { commandArgs, shardSlice } from '../../../src/cli/analysis-command.js';
+import { ConfigError, pointSetsFromFlags, readConfigFile } from '../../../src/cli/config.js';
+
+test('--shard K/N: N slices from 0, covering every origin once and in order, the header with slice 0 only', () => {
+  for (const count of [0, 1, 7, 1227]) {
+    for (const n of [1, 2, 3, 8]) {
+      let next = 0;
+      for (let k = 0; k < n; k++) {
+        const slice = shardSlice(`${k}/${n}`, count);
+        assert.equal(slice.from, next);
+        assert.equal(slice.first, k === 0);
+        next = slice.to;
+      }
+      assert.equal(next, count);
+    }
+  }
+  assert.deepEqual(shardSlice(undefined, 10), { from: 0, to: 10, first: true });
+  for (const bad of ['3/3', '1/0', '-1/2', 'a/b', '1', '1/2/3']) assert.throws(() => shardSlice(bad, 10), ConfigError, bad);
+});
+
+test('options: the command\'s own, and the others as map parameters (lists split on commas)', () => {
+  const { own, pairs } = commandArgs(['--config', 'c.json', '--percentiles=5,50,95', '--max-nb-transfers', '2', '--out', 'm.csv'], new Set(['percentiles']));
+  assert.deepEqual([...own], [
+    ['config', 'c.json'],
+    ['out', 'm.csv'],
+  ]);
+  assert.deepEqual(pairs, [
+    { name: 'percentiles[]', value: '5' },
+    { name: 'percentiles[]', value: '50' },
+    { name: 'percentiles[]', value: '95' },
+    { name: 'max_nb_transfers', value: '2' },
+  ]);
+  assert.throws(() => commandArgs(['--out'], new Set()), /--out needs a value/);
+  assert.throws(() => commandArgs(['m.csv'], new Set()), /unexpected argument m.csv/);
+  assert.throws(() => commandArgs(['--out', 'a', '--out', 'b'], new Set()), /--out is given twice/);
+});
+
+test('bad arguments: a message and exit code 2, before loading anything', () => {
+  const cases: [string[], RegExp][] = [
+    [['matrix', '--config', 'none.json', '--coverage', 'x', '--origins', 'p'], /give --out FILE.csv/],
+    [['matrix', '--out', 'm.txt'], /give --out FILE.csv/],
+    [['matrix', '--out', 'm.csv', '--origins', 'p', '--max-nb-transfer', '2'], /unknown option --max-nb-transfer/],
+    [['matrix', '--out', 'm.csv', '--origins', 'p', '--percentiles', '0'], /percentiles/],
+    [['accessibility', '--out', 'a.csv', '--origins', 'p', '--grid', '100'], /either --origins SET or --grid METRES/],
+    [['accessibility', '--out', 'a.tif', '--origins', 'p', '--opportunities', 'p:c'], /a GeoTIFF is a grid of origins/],
+    [['accessibility', '--out', 'a.csv', '--origins', 'p'], /opportunities/],
+    [['accessibility', '--out', 'a.csv', '--origins', 'p', '--opportunities', 'p:c', '--decay-function', 'linear'], /linear decay needs widthSec/],
+    [['merge', 'part.csv'], /give --out FILE and the parts/],
+  ];
+  for (const [args, message] of cases) {
+    const run = spawnSync(process.execPath, ['dist/src/cli/main.js', ...args], { encoding: 'utf8' });
+    assert.equal(run.status, 2, `${args.join(' ')}: ${run.stderr}`);
+    assert.match(run.stderr, message, args.join(' '));
+  }
+});
+
+test('point sets: a name and a file, or an object naming the columns; --points NAME=FILE', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'navette-points-config-'));
+  const file = path.join(dir, 'navette.json');
+  const coverage = (pointSets: unknown) => writeFileSync(file, JSON.stringify({ coverages: [{ id: 'c', gtfs: 'g', osm: 'o.pbf', pointSets }] }));
+  coverage({ hexgrid: 'hex.csv', blocks: { file: 'b.csv', id: 'code', lon: 'x', lat: 'y', opportunities: ['jobs'] } });
+  assert.deepEqual(readConfigFile(file).coverages[0]!.pointSets, [
+    { name: 'hexgrid', file: path.join(dir, 'hex.csv') },
+    { name: 'blocks', file: path.join(dir, 'b.csv'), idColumn: 'code', lonColumn: 'x', latColumn: 'y', opportunities: ['jobs'] },
+  ]);
+  for (const [bad, message] of [
+    [['hex.csv'], /must map point set names to files/],
+    [{ 'a:b': 'x.csv' }, /a point set's name is 1 to 64 letters/],
+    [{ a: { path: 'x.csv' } }, /must be a path or \{ "file": … \}/],
+    [{ a: { file: 'x.csv', opportunities: [] } }, /opportunities must be a list of column names/],
+  ] as const) {
+    coverage(bad);
+    assert.throws(() => readConfigFile(file), message);
+  }
+  assert.deepEqual(pointSetsFromFlags(['hex=/data/hex.csv']), [{ name: 'hex', file: '/data/hex.csv' }]);
+  assert.throws(() => pointSetsFromFlags(['hex']), /--points must be NAME=FILE/);
+  assert.throws(() => pointSetsFromFlags(['a=x.csv', 'a=y.csv']), /the point set a is given twice/);
+});
