@@ -141,6 +141,38 @@ test('navette matrix: each origin\'s row summed is the API\'s accessibility of t
     const api = await apiAccessibility(origin.lon, origin.lat, '&departure_window=600&percentiles[]=5&percentiles[]=50&percentiles[]=95&max_duration=3600');
     assert.equal(sums.get(origin.id) ?? 0, api.get('hexgrid:schools 1800 p50'), origin.id);
   }
+  // the matrix's p50 against the same window's p50 heat map sampled at the hexagon centres, both ways
+  const p50 = new Map<string, number>();
+  for (const line of lines.slice(1)) {
+    const [from, to, , median] = line.split(',');
+    if (median !== '') p50.set(`${from} ${to}`, Number(median));
+  }
+  let within = 0;
+  let compared = 0;
+  let onlyMatrix = 0;
+  let onlyMap = 0;
+  const signed: number[] = [];
+  for (const origin of SAMPLE.slice(0, 3)) {
+    const map = (await getOk(served.app, `/v1/coverage/poa/heat_maps?from=${origin.lon};${origin.lat}&${QUERY}&max_duration=3600&resolution=500&departure_window=600&percentiles[]=50`)).heat_maps[0].heat_matrix;
+    for (const h of hexagons) {
+      const i = map.lines.findIndex((l: any) => l.cell_lon.min_lon <= h.lon && h.lon <= l.cell_lon.max_lon);
+      const j = map.line_headers.findIndex((r: any) => r.cell_lat.min_lat <= h.lat && h.lat <= r.cell_lat.max_lat);
+      const cell = i < 0 || j < 0 ? null : (map.lines[i].duration[j] as number | null);
+      const ours = p50.get(`${origin.id} ${h.id}`);
+      if (cell === null && ours === undefined) continue;
+      if (cell === null) onlyMatrix++;
+      else if (ours === undefined) onlyMap++;
+      else {
+        compared++;
+        signed.push(ours - cell);
+        if (Math.abs(ours - cell) <= 120) within++;
+      }
+    }
+  }
+  signed.sort((a, b) => a - b);
+  process.stdout.write(`# matrix p50 vs heat map p50 at the hexagons: ${within}/${compared} within ±120 s, median ${signed[signed.length >> 1]} s, p10 ${signed[Math.floor(signed.length / 10)]} s, p90 ${signed[Math.floor((9 * signed.length) / 10)]} s; reached by the matrix only ${onlyMatrix}, by the map only ${onlyMap}\n`);
+  assert.ok(within >= 0.9 * compared, `${within} of ${compared} within ±120 s`);
+  assert.ok(onlyMatrix + onlyMap <= 0.05 * compared, `${onlyMatrix} + ${onlyMap} reached on one side only`);
 });
 
 test('three --shard slices merged are the single run, byte for byte', async () => {
