@@ -46,6 +46,14 @@ function object(properties: Record<string, Json>, required: string[] = Object.ke
 const omit = (properties: Record<string, Json>, keys: string[]) => Object.fromEntries(Object.entries(properties).filter(([k]) => !keys.includes(k)));
 
 const count = { type: 'integer', minimum: 0 };
+/** The fields around a map's (or an analysis's) answer: publishers, links, warnings, context, and an engine error. */
+const MAP_ENVELOPE = {
+  feed_publishers: arrayOf(ref('FeedPublisher')),
+  links: arrayOf(ref('Link')),
+  warnings: arrayOf(ref('Warning')),
+  context: ref('Context'),
+  error: ref('EngineError'),
+};
 /** An instant as `formatUtc` writes it. */
 const utcDatetime = { type: 'string', pattern: '^[0-9]{8}T[0-9]{6}$' };
 const coverageStatus = { type: 'string', enum: ['loading_data', 'running', 'dead'] };
@@ -313,11 +321,7 @@ const DEFINITIONS: Record<string, Json> = {
       from: ref('Place'),
       to: ref('Place'),
       requested_date_time: str,
-      feed_publishers: arrayOf(ref('FeedPublisher')),
-      links: arrayOf(ref('Link')),
-      warnings: arrayOf(ref('Warning')),
-      context: ref('Context'),
-      error: ref('EngineError'),
+      ...MAP_ENVELOPE,
     },
     ['accessibility', 'nearest', 'feed_publishers', 'links', 'warnings', 'context'],
   ),
@@ -327,11 +331,7 @@ const DEFINITIONS: Record<string, Json> = {
         object({ origins: arrayOf(str), destinations: arrayOf(str), percentiles: arrayOf(int), durations: arrayOf(arrayOf(arrayOf(nullable(int)))) }),
       ),
       requested_date_time: str,
-      feed_publishers: arrayOf(ref('FeedPublisher')),
-      links: arrayOf(ref('Link')),
-      warnings: arrayOf(ref('Warning')),
-      context: ref('Context'),
-      error: ref('EngineError'),
+      ...MAP_ENVELOPE,
     },
     ['travel_time_matrix', 'feed_publishers', 'links', 'warnings', 'context'],
   ),

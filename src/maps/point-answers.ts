@@ -7,7 +7,8 @@
 import { cumulativeOpportunities, DualAccess } from '../analysis/accessibility.js';
 import { decayFunction, type DecaySettings } from '../analysis/decay.js';
 import type { HeatMapData, PercentileMap } from '../routing/heat-map.js';
-import { warningsJson, type Warning } from './map-warnings.js';
+import { warningsJson } from './map-warnings.js';
+import type { HeatMapBodyParts } from './heat-map-json.js';
 
 /** One opportunity column of one point set: `opportunities[]=SET:COLUMN`. */
 export interface OpportunityRef {
@@ -33,15 +34,8 @@ export interface TravelTimesFormat {
   set: number;
 }
 
-/** The envelope of a JSON answer at points, as the heat maps' (the place, the date, publishers, context). */
-export interface PointAnswerParts {
-  placeKey: 'from' | 'to';
-  placeJson: string;
-  requestedDateTime: string;
-  publishersJson: string;
-  contextJson: string;
-  warnings: readonly Warning[];
-}
+/** The envelope of a JSON answer at points, as the heat maps' (the place, the date, publishers, context, warnings). */
+export type PointAnswerParts = Pick<HeatMapBodyParts, 'placeKey' | 'placeJson' | 'requestedDateTime' | 'publishersJson' | 'contextJson' | 'warnings'>;
 
 const dualAccess = new DualAccess();
 
