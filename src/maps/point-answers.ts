@@ -4,7 +4,7 @@
  * heat maps' envelope) and the travel times themselves (one origin's row of a matrix, as raw
  * little-endian Int32, percentile after percentile, for the caller to write out).
  */
-import { cumulativeOpportunities, DualAccess } from '../analysis/accessibility.js';
+import { cumulativeOpportunities, DualAccess, roundMeasure } from '../analysis/accessibility.js';
 import { decayFunction, type DecaySettings } from '../analysis/decay.js';
 import type { HeatMapData, PercentileMap } from '../routing/heat-map.js';
 import { warningsJson, type Warning } from './map-warnings.js';
@@ -59,7 +59,7 @@ export function accessibilityBody(format: AccessibilityFormat, data: HeatMapData
     for (const { percentile, seconds } of timesOf(ref.set)) {
       for (const cutoff of format.cutoffsSec) {
         const value = cumulativeOpportunities(seconds, counts, cutoff, decay);
-        measures.push(`{"opportunities":${JSON.stringify(ref.label)},"percentile":${percentile},"cutoff":${cutoff},"decay_function":"${format.decay.name}","value":${round(value)}}`);
+        measures.push(`{"opportunities":${JSON.stringify(ref.label)},"percentile":${percentile},"cutoff":${cutoff},"decay_function":"${format.decay.name}","value":${roundMeasure(value)}}`);
       }
       for (const n of format.nearest) {
         const sec = dualAccess.nearest(seconds, counts, n, maxDurationSec);
@@ -79,9 +79,4 @@ export function travelTimesBody(times: PercentileMap[]): Uint8Array {
   const out = new Int32Array(times.length * count);
   times.forEach((map, p) => out.set(map.seconds, p * count));
   return new Uint8Array(out.buffer);
-}
-
-/** Sums of fractional weights, rounded to 6 decimals: the JSON shows what the decay makes, not float noise. */
-function round(value: number): number {
-  return Math.round(value * 1e6) / 1e6;
 }

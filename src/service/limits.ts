@@ -34,3 +34,12 @@ export const MAX_NEAREST = 5;
  */
 export const MAX_MATRIX_PAIRS = 250_000;
 export const MAX_MATRIX_ORIGINS = 200;
+
+/**
+ * Regional accessibility through the API (`accessibility?origins=SET`): most origins (each one is a
+ * search, as a matrix's row), and the longest departure window (each minute of it is a search per
+ * origin). Porto Alegre's 1,227 hexagons with no window take about ORIGINS_TIMING on this 2-core
+ * machine; larger sets and windows are `navette accessibility`'s (docs/api.md, "Regional accessibility").
+ */
+export const MAX_ACCESSIBILITY_ORIGINS = 2000;
+export const MAX_ACCESSIBILITY_ORIGINS_WINDOW_SEC = 600;

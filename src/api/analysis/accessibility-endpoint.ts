@@ -2,7 +2,8 @@
  * `/v1/coverage/{region|lon;lat}/accessibility` (Navette's own; docs/api.md, "Accessibility"): how
  * many opportunities of the coverage's point sets a place reaches, by cutoff, decay function and
  * percentile, and the dual access; on the flow of the maps (map-flow.ts), computed at the points of
- * the sets instead of a grid.
+ * the sets instead of a grid. With `origins=SET` instead of a place: every point of the set
+ * (regional-accessibility-endpoint.ts).
  */
 import type { Endpoint } from '../endpoint.js';
 import { heatMapRidesharing } from '../errors.js';
@@ -12,13 +13,18 @@ import { answerMap, parameterWarnings } from '../heat-maps/map-flow.js';
 import { accessibilityParams } from './analysis-params.js';
 import { measuresOf } from './measures.js';
 import { opportunityRefs } from './point-set-refs.js';
+import { answerRegional } from './regional-accessibility-endpoint.js';
 
 export const accessibilityEndpoint: Endpoint<TargetOf<'accessibility'>> = {
   params: (_, limits) => accessibilityParams(limits),
   answer(target, ctx) {
     const specs = accessibilityParams(ctx.limits);
     const params = parseParams(specs, target.info.pairs);
-    const { decay, cutoffsSec, nearest, maxDurationSec } = measuresOf(params, ctx.limits.maxDurationSec);
+    const measures = measuresOf(params, ctx.limits.maxDurationSec);
+    const { decay, cutoffsSec, nearest, maxDurationSec } = measures;
+    if (params.origins !== undefined && params.origins !== '') {
+      return answerRegional(ctx, target.coverageRef, { ...params, origins: params.origins }, measures, parameterWarnings(specs, target.info.pairs));
+    }
     return answerMap(ctx, target.coverageRef, {
       collection: 'accessibility',
       params: { ...params, resolution: 1 },
