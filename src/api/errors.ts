@@ -8,7 +8,7 @@
  *   D. plain      {"message": "<text>"}                                      (unknown route, unknown type)
  */
 import { FILTER_ERRORS, type FilterError } from '../ptref/filter-ast.js';
-import { MAX_ACCESSIBILITY_ORIGINS, MAX_ACCESSIBILITY_ORIGINS_WINDOW_SEC, MAX_CUTOFFS, MAX_MATRIX_ORIGINS, MAX_MATRIX_PAIRS, MAX_NEAREST } from '../service/limits.js';
+import { MAX_ACCESSIBILITY_SEARCHES, MAX_CUTOFFS, MAX_MATRIX_ORIGINS, MAX_MATRIX_PAIRS, MAX_NEAREST } from '../service/limits.js';
 
 /** Engine error ids and their HTTP status (§8.2). */
 export const ENGINE_ERROR_STATUS = {
@@ -148,10 +148,8 @@ export const ERRORS = {
   // regional accessibility: every point of a set as an origin, instead of one place
   accessibilityNoPlace: () => plainError(400, "you should provide a 'from', a 'to' or an 'origins' argument"),
   accessibilityOriginsAndPlace: () => plainError(400, "you cannot provide an 'origins' argument with a 'from' or a 'to'"),
-  accessibilityTooManyOrigins: (set: string, origins: string) =>
-    plainError(400, `the point set ${set} has ${origins} origins, more than a request computes (at most ${MAX_ACCESSIBILITY_ORIGINS}): use navette accessibility`),
-  accessibilityOriginsWindow: () =>
-    plainError(400, `'departure_window' is at most ${MAX_ACCESSIBILITY_ORIGINS_WINDOW_SEC} seconds with 'origins' (a search per minute and origin): use navette accessibility`),
+  accessibilityTooManySearches: (set: string, origins: string, departures: string) =>
+    plainError(400, `the ${origins} origins of ${set} over ${departures} departures are more searches than a request computes (at most ${MAX_ACCESSIBILITY_SEARCHES} origins × departures): use navette accessibility`),
   matrixNoOrigins: () => plainError(400, "you should provide an 'origins' argument: a point set"),
   matrixTooLarge: (origins: string, destinations: string) =>
     plainError(400, `a matrix of ${origins} origins × ${destinations} destinations is larger than a request computes (at most ${MAX_MATRIX_ORIGINS} origins and ${MAX_MATRIX_PAIRS} pairs): use navette matrix`),
@@ -240,8 +238,7 @@ export const {
   badDecay,
   accessibilityNoPlace,
   accessibilityOriginsAndPlace,
-  accessibilityTooManyOrigins,
-  accessibilityOriginsWindow,
+  accessibilityTooManySearches,
   matrixNoOrigins,
   matrixTooLarge,
   invalidEntryPoint,

@@ -3,7 +3,7 @@
  * parameter of a map (modes, speeds, limits, windows, percentiles, freshness…), then their own.
  */
 import { DECAY_NAMES } from '../../analysis/decay.js';
-import { MAX_ACCESSIBILITY_ORIGINS, MAX_ACCESSIBILITY_ORIGINS_WINDOW_SEC, MAX_CUTOFFS, MAX_NEAREST } from '../../service/limits.js';
+import { MAX_ACCESSIBILITY_SEARCHES, MAX_CUTOFFS, MAX_NEAREST } from '../../service/limits.js';
 import type { Limits } from '../../service/limits.js';
 import { accessibilityNoOpportunities, accessibilityNoPlace, accessibilityOriginsAndPlace, matrixNoOrigins, tooManyCutoffs, tooManyNearest } from '../errors.js';
 import type { ParamSpec } from '../params.js';
@@ -76,7 +76,7 @@ export function accessibilityParams(limits: Limits) {
       name: 'origins',
       kind: 'string',
       exclusiveWith: { name: ['from', 'to'], error: accessibilityOriginsAndPlace },
-      description: `Instead of from or to: the accessibility of every point of this set, each a departure from its position (GET /v1/coverage/{region}/point_sets lists them; at most ${MAX_ACCESSIBILITY_ORIGINS} points, a departure_window of at most ${MAX_ACCESSIBILITY_ORIGINS_WINDOW_SEC} s).`,
+      description: `Instead of from or to: the accessibility of every point of this set, each a departure from its position (GET /v1/coverage/{region}/point_sets lists them; at most ${MAX_ACCESSIBILITY_SEARCHES} points × departures of the window).`,
     },
     maxDuration(limits, ACCESSIBILITY_MAX_DURATION),
     ...measureParams(limits),

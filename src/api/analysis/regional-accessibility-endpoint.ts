@@ -4,18 +4,18 @@
  * The travel times are the matrix's (`originTimes`: one search per origin on the worker pool, to
  * the points of each opportunities' set); they are reduced to the measures here, on the main
  * thread, as they arrive (a row is a few thousand numbers: microseconds of work beside the search).
- * Bounded by MAX_ACCESSIBILITY_ORIGINS and MAX_ACCESSIBILITY_ORIGINS_WINDOW_SEC; larger runs are
- * `navette accessibility`'s.
+ * Bounded by MAX_ACCESSIBILITY_SEARCHES (origins × departures); larger runs are `navette accessibility`'s.
  */
 import { decayFunction } from '../../analysis/decay.js';
 import { RegionalAccumulator } from '../../analysis/regional-accessibility.js';
 import { warningsJson, type Warning } from '../../maps/map-warnings.js';
 import { boardSlackOf } from '../../service/coverage-config.js';
-import { MAX_ACCESSIBILITY_ORIGINS, MAX_ACCESSIBILITY_ORIGINS_WINDOW_SEC } from '../../service/limits.js';
+import { MAX_ACCESSIBILITY_SEARCHES } from '../../service/limits.js';
+import { windowMinutes } from '../../routing/window-heat-map.js';
 import { parseDatetimeParam } from '../../util/api-datetime.js';
 import { formatLocal } from '../../util/time-zones.js';
 import { inCoverage, type Answer, type EndpointContext } from '../endpoint.js';
-import { accessibilityOriginsWindow, accessibilityTooManyOrigins, heatMapRidesharing, noStreetNetwork } from '../errors.js';
+import { accessibilityTooManySearches, heatMapRidesharing, noStreetNetwork } from '../errors.js';
 import type { ParamsOf } from '../params.js';
 import { requestNow } from '../params.js';
 import { contextJson } from '../serialize.js';
@@ -30,7 +30,6 @@ type AccessibilityParams = ParamsOf<ReturnType<typeof accessibilityParams>>;
 
 export async function answerRegional(ctx: EndpointContext, coverageRef: CoverageRef, params: AccessibilityParams & { origins: string }, measures: Measures, warnings: Warning[]): Promise<Answer> {
   if ([...params.first_section_mode, ...params.last_section_mode, ...params.direct_path_mode].includes('ridesharing')) throw heatMapRidesharing();
-  if (params.departure_window > MAX_ACCESSIBILITY_ORIGINS_WINDOW_SEC) throw accessibilityOriginsWindow();
   const envelopeOf = (g: Parameters<typeof publishersWithOsm>[0], nowSec: number, timeZone: string) => ({
     hasFilterKey: false,
     wrap: (errorJson: string) => `{"accessibility_by_origin":null,"feed_publishers":${publishersWithOsm(g)},"links":[],"warnings":[],"context":${contextJson(nowSec, timeZone)},"error":${errorJson}}`,
@@ -44,8 +43,10 @@ export async function answerRegional(ctx: EndpointContext, coverageRef: Coverage
     const refs = opportunityRefs(generation, params.opportunities);
     const originSet = streets.data.pointSets![origins]!;
     const originCount = originSet.lon.length;
-    if (originCount > MAX_ACCESSIBILITY_ORIGINS) throw accessibilityTooManyOrigins(params.origins, String(originCount));
     const mapParams = { ...params, from: undefined, to: undefined, resolution: 1 };
+    // refused before the window's production check: the size of the request is known from its words
+    const departures = params.departure_window > 0 ? windowMinutes(params.departure_window) : 1;
+    if (originCount * departures > MAX_ACCESSIBILITY_SEARCHES) throw accessibilityTooManySearches(params.origins, String(originCount), String(departures));
     const job: Omit<OriginTimesJob, 'destinations'> = {
       coverageId: coverage.id,
       generation,

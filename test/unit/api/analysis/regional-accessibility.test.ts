@@ -7,11 +7,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { getAnswer, getOk } from '../../../helpers/app.js';
 import { lineCity, lonAt } from '../../../helpers/line-city.js';
-import { MAX_ACCESSIBILITY_ORIGINS } from '../../../../src/service/limits.js';
+import { MAX_ACCESSIBILITY_SEARCHES } from '../../../../src/service/limits.js';
 
-// a set one point larger than a request computes, all on the footway
-const MANY = ['id,lon,lat,n', ...Array.from({ length: MAX_ACCESSIBILITY_ORIGINS + 1 }, (_, k) => `m${k},${lonAt(k % 3000)},0,1`)].join('\n') + '\n';
-const served = await lineCity({ many: MANY });
+/** A set of `count` points on the footway. */
+const pointsCsv = (count: number) => ['id,lon,lat,n', ...Array.from({ length: count }, (_, k) => `m${k},${lonAt(k % 3000)},0,1`)].join('\n') + '\n';
+// one origin more than a request searches from at one departure; half as many and one, at two departures
+const MANY = MAX_ACCESSIBILITY_SEARCHES + 1;
+const HALF = MAX_ACCESSIBILITY_SEARCHES / 2 + 1;
+const served = await lineCity({ many: pointsCsv(MANY), half: pointsCsv(HALF) });
 const app = served.app;
 const base = '/v1/coverage/line';
 const at0800 = 'datetime=20240102T080000&walking_speed=1';
@@ -88,7 +91,7 @@ test('the answer: the origins with their positions, the envelope of the other an
   assert.equal(body.requested_date_time, '20240102T080000');
 });
 
-test('refusals: origins with a place, no place at all, an unknown set, too many origins, a window too long', async () => {
+test('refusals: origins with a place, no place at all, an unknown set, too many origins for the departures', async () => {
   const refused = async (query: string, status: number, message: string | RegExp) => {
     const a = await getAnswer(app, `${base}/accessibility?${at0800}&opportunities[]=places:jobs&${query}`);
     assert.equal(a.status, status, `${query}: ${a.body}`);
@@ -100,9 +103,12 @@ test('refusals: origins with a place, no place at all, an unknown set, too many 
   await refused('', 400, "you should provide a 'from', a 'to' or an 'origins' argument");
   // from and to together: the maps' own refusal, as before
   await refused(`from=${lonAt(0)};0&to=${lonAt(0)};0`, 400, "you cannot provide a 'from' and a 'to' argument");
-  await refused('origins=nowhere', 400, "'origins' nowhere names no point set; the coverage has places (schools, jobs), many (n)");
-  await refused('origins=many', 400, `the point set many has ${MAX_ACCESSIBILITY_ORIGINS + 1} origins, more than a request computes (at most ${MAX_ACCESSIBILITY_ORIGINS}): use navette accessibility`);
-  await refused('origins=places&departure_window=660', 400, "'departure_window' is at most 600 seconds with 'origins' (a search per minute and origin): use navette accessibility");
+  await refused('origins=nowhere', 400, "'origins' nowhere names no point set; the coverage has places (schools, jobs), many (n), half (n)");
+  const tooMany = (origins: number, set: string, departures: number) =>
+    `the ${origins} origins of ${set} over ${departures} departures are more searches than a request computes (at most ${MAX_ACCESSIBILITY_SEARCHES} origins × departures): use navette accessibility`;
+  await refused('origins=many&opportunities[]=many:n', 400, tooMany(MANY, 'many', 1));
+  // a window of 2 minutes: two searches per origin
+  await refused('origins=half&opportunities[]=half:n&departure_window=120', 400, tooMany(HALF, 'half', 2));
   // the opportunities are still required, and checked against the coverage
   await refused('origins=places&opportunities[]=places:shops', 400, /names no point set column/);
 });
