@@ -11,9 +11,9 @@ import { MAX_ACCESSIBILITY_SEARCHES } from '../../../../src/service/limits.js';
 
 /** A set of `count` points on the footway. */
 const pointsCsv = (count: number) => ['id,lon,lat,n', ...Array.from({ length: count }, (_, k) => `m${k},${lonAt(k % 3000)},0,1`)].join('\n') + '\n';
-// one origin more than a request searches from at one departure; half as many and one, at two departures
+// one origin more than a request searches from at one departure; half as many, exactly the searches at two departures
 const MANY = MAX_ACCESSIBILITY_SEARCHES + 1;
-const HALF = MAX_ACCESSIBILITY_SEARCHES / 2 + 1;
+const HALF = MAX_ACCESSIBILITY_SEARCHES / 2;
 const served = await lineCity({ many: pointsCsv(MANY), half: pointsCsv(HALF) });
 const app = served.app;
 const base = '/v1/coverage/line';
@@ -107,8 +107,14 @@ test('refusals: origins with a place, no place at all, an unknown set, too many 
   const tooMany = (origins: number, set: string, departures: number) =>
     `the ${origins} origins of ${set} over ${departures} departures are more searches than a request computes (at most ${MAX_ACCESSIBILITY_SEARCHES} origins × departures): use navette accessibility`;
   await refused('origins=many&opportunities[]=many:n', 400, tooMany(MANY, 'many', 1));
-  // a window of 2 minutes: two searches per origin
-  await refused('origins=half&opportunities[]=half:n&departure_window=120', 400, tooMany(HALF, 'half', 2));
+  // a window of 3 minutes: three searches per origin
+  await refused('origins=half&opportunities[]=half:n&departure_window=180', 400, tooMany(HALF, 'half', 3));
   // the opportunities are still required, and checked against the coverage
   await refused('origins=places&opportunities[]=places:shops', 400, /names no point set column/);
+});
+
+test('the bound is inclusive: exactly its searches (half of it as origins, over two departures) are answered', async () => {
+  const body = await getOk(app, `${base}/accessibility?origins=half&${at0800}&opportunities[]=half:n&departure_window=120&cutoffs[]=600`);
+  assert.equal(body.accessibility_by_origin.origins.length, HALF);
+  assert.ok(body.accessibility_by_origin.measures[0].values.every((v: number | null) => typeof v === 'number' && v > 0));
 });
