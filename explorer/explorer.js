@@ -1,5 +1,7 @@
 // The explorer: Navette's own API drawn on a map. Every request it makes is an ordinary API call,
 // shown under the form so that people learn the API. Leaflet (window.L) is loaded before this module.
+import { accessibilityPanel } from './accessibility.js';
+
 const L = window.L;
 const $ = (id) => document.getElementById(id);
 
@@ -114,6 +116,7 @@ async function chooseCoverage(region) {
   clearPlace();
   clearDrawings();
   clearTrip();
+  access.clear();
   for (const key of ['streetsLayer', 'basemapLayer', 'stopsLayer']) {
     if (state[key]) state[key].remove();
     state[key] = null;
@@ -152,6 +155,10 @@ async function chooseCoverage(region) {
   // after the streets: the basemap's first making (a worker reading the extract) does not delay them
   loadBasemap(region);
   drawStops();
+  // the accessibility tab, for a coverage with point sets only
+  access.load().then((hasSets) => {
+    if (region === state.region && !hasSets && !$('access-panel').hidden) showTab('maps');
+  });
   if ($('trips-panel').hidden === false) await loadLines();
 }
 
@@ -445,6 +452,7 @@ function linesAt(type, id) {
 const formatDistance = (metres) => (metres < 1000 ? `${Math.round(metres / 10) * 10} m` : `${(metres / 1000).toFixed(metres < 10_000 ? 2 : 1)} km`);
 
 map.on('click', (event) => {
+  if (!$('access-panel').hidden) return access.clickAt(event.latlng);
   if ($('maps-panel').hidden) return;
   const lon = event.latlng.lng.toFixed(6);
   const lat = event.latlng.lat.toFixed(6);
@@ -463,14 +471,12 @@ function clearDrawings() {
   $('cell-readout').textContent = '';
 }
 
-function mapQuery() {
-  const direction = document.querySelector('input[name="direction"]:checked').value;
-  const maxDuration = Math.round(Number($('max-duration').value) * 60);
+/** The journeys' date and time (shared by heat maps and accessibility) as the API writes it. */
+const datetimeParam = () => $('datetime').value.replace(/[-:]/g, '') + '00';
+
+/** The journeys' modes, data freshness and wheelchair (shared by heat maps and accessibility). */
+function modeParams(q) {
   const mode = $('mode').value;
-  const q = new URLSearchParams();
-  q.set(direction, state.place.id);
-  q.set('datetime', $('datetime').value.replace(/[-:]/g, '') + '00');
-  q.set('max_duration', String(maxDuration));
   q.append('first_section_mode[]', mode);
   q.append('last_section_mode[]', mode);
   q.set('data_freshness', $('freshness').value);
@@ -478,6 +484,16 @@ function mapQuery() {
   const compare = comparedLevel();
   if (compare) q.set('compare_data_freshness', compare);
   if ($('wheelchair').checked) q.set('wheelchair', 'true');
+}
+
+function mapQuery() {
+  const direction = document.querySelector('input[name="direction"]:checked').value;
+  const maxDuration = Math.round(Number($('max-duration').value) * 60);
+  const q = new URLSearchParams();
+  q.set(direction, state.place.id);
+  q.set('datetime', datetimeParam());
+  q.set('max_duration', String(maxDuration));
+  modeParams(q);
   q.set('resolution', $('resolution').value);
   // a departure window: one departure a minute, the cells' travel times summarised by the percentile chosen
   const windowSec = Number($('window').value);
@@ -676,6 +692,18 @@ map.on('mousemove', (event) => {
   else $('cell-readout').textContent = heat.difference ? differenceWords(seconds, heat.maxDuration) : `${Math.round(seconds / 60)} min (${seconds} s)`;
 });
 
+/** The accessibility panel (accessibility.js), on the page's map, requests and journey settings. */
+const access = accessibilityPanel({
+  map,
+  api,
+  coverageBase,
+  journeyParams: (q) => {
+    q.set('datetime', datetimeParam());
+    modeParams(q);
+  },
+  setStatus,
+});
+
 // ---- trips: lines, their trips on a day, one trip's stop times -----------------------------------
 
 async function loadLines() {
@@ -831,9 +859,15 @@ const formatTime = (hhmmss) => (hhmmss && hhmmss.length >= 4 ? `${hhmmss.slice(0
 
 function showTab(name) {
   if (name !== 'trips') clearTrip();
+  if (name !== 'access') access.clear();
+  // one picture at a time: the origins' circles are not read over a heat map
+  if (name === 'access') clearDrawings();
   for (const tab of document.querySelectorAll('.tab')) tab.setAttribute('aria-selected', String(tab.dataset.tab === name));
   $('maps-panel').hidden = name !== 'maps';
+  $('access-panel').hidden = name !== 'access';
   $('trips-panel').hidden = name !== 'trips';
+  // the journeys' date, time and modes: for the heat maps and accessibility, not the trips
+  $('journey').hidden = name === 'trips';
   if (name === 'trips') loadLines();
 }
 

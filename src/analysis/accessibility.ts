@@ -52,3 +52,8 @@ export class DualAccess {
     return null;
   }
 }
+
+/** Sums of fractional weights, rounded to 6 decimals: the JSON shows what the decay makes, not float noise. */
+export function roundMeasure(value: number): number {
+  return Math.round(value * 1e6) / 1e6;
+}

@@ -8,7 +8,7 @@
  *   D. plain      {"message": "<text>"}                                      (unknown route, unknown type)
  */
 import { FILTER_ERRORS, type FilterError } from '../ptref/filter-ast.js';
-import { MAX_CUTOFFS, MAX_MATRIX_ORIGINS, MAX_MATRIX_PAIRS, MAX_NEAREST } from '../service/limits.js';
+import { MAX_ACCESSIBILITY_SEARCHES, MAX_CUTOFFS, MAX_MATRIX_ORIGINS, MAX_MATRIX_PAIRS, MAX_NEAREST } from '../service/limits.js';
 
 /** Engine error ids and their HTTP status (§8.2). */
 export const ENGINE_ERROR_STATUS = {
@@ -145,6 +145,12 @@ export const ERRORS = {
   unknownOpportunities: (given: string, known: string) => plainError(400, `'opportunities[]' ${given} names no point set column; the coverage has ${known}`),
   unknownPointSet: (param: string, given: string, known: string) => plainError(400, `'${param}' ${given} names no point set; the coverage has ${known}`),
   badDecay: (why: string) => plainError(400, `'decay_function': ${why}`),
+  // regional accessibility: every point of a set as an origin, instead of one place
+  accessibilityNoPlace: () => plainError(400, "you should provide a 'from', a 'to' or an 'origins' argument"),
+  accessibilityOriginsAndPlace: () => plainError(400, "you cannot provide an 'origins' argument with a 'from' or a 'to'"),
+  accessibilityTooManySearches: (set: string, origins: string, departures: string) =>
+    plainError(400, `the ${origins} origins of ${set} over ${departures} departures are more searches than a request computes (at most ${MAX_ACCESSIBILITY_SEARCHES} origins × departures): use navette accessibility`),
+  regionalComparison: () => plainError(400, "'compare_data_freshness' is available for one place (from or to), not with 'origins'"),
   matrixNoOrigins: () => plainError(400, "you should provide an 'origins' argument: a point set"),
   matrixTooLarge: (origins: string, destinations: string) =>
     plainError(400, `a matrix of ${origins} origins × ${destinations} destinations is larger than a request computes (at most ${MAX_MATRIX_ORIGINS} origins and ${MAX_MATRIX_PAIRS} pairs): use navette matrix`),
@@ -236,6 +242,10 @@ export const {
   unknownOpportunities,
   unknownPointSet,
   badDecay,
+  accessibilityNoPlace,
+  accessibilityOriginsAndPlace,
+  accessibilityTooManySearches,
+  regionalComparison,
   matrixNoOrigins,
   matrixTooLarge,
   compareSameFreshness,

@@ -30,10 +30,10 @@ export interface ParamSpec {
   /** Not advertised in documents (still parsed). */
   hidden?: boolean;
   deprecated?: boolean;
-  /** Refused when missing (absent, empty or 0) unless the parameter named `unless` is given. */
-  required?: { error: () => ApiError; unless?: string };
-  /** Refused with `error` when given together with the parameter `name`. */
-  exclusiveWith?: { name: string; error: () => ApiError };
+  /** Refused when missing (absent, empty or 0) unless the parameter named `unless` (or one of them) is given. */
+  required?: { error: () => ApiError; unless?: string | readonly string[] };
+  /** Refused with `error` when given together with the parameter `name` (or one of them). */
+  exclusiveWith?: { name: string | readonly string[]; error: () => ApiError };
   /** An array refused with `error` when it has more than `count` items. */
   maxItems?: { count: number; error: () => ApiError };
 }
@@ -57,7 +57,7 @@ type ParsedValue<S extends ParamSpec> = S extends { array: true }
   : S extends { default: number | string | boolean }
     ? ValueOf<S>
     : S extends { required: infer R }
-      ? R extends { unless: string }
+      ? R extends { unless: string | readonly string[] }
         ? ValueOf<S> | undefined
         : ValueOf<S>
       : ValueOf<S> | undefined;
@@ -80,14 +80,15 @@ export function parseParams<const T extends readonly ParamSpec[]>(specs: T, pair
     const v = out[name];
     return v !== undefined && v !== '' && v !== 0 && !(Array.isArray(v) && v.length === 0);
   };
+  const anyGiven = (names: string | readonly string[]) => (typeof names === 'string' ? given(names) : names.some(given));
   for (const spec of specs) {
-    if (spec.required && !given(spec.name) && !(spec.required.unless !== undefined && given(spec.required.unless))) throw spec.required.error();
+    if (spec.required && !given(spec.name) && !(spec.required.unless !== undefined && anyGiven(spec.required.unless))) throw spec.required.error();
   }
   for (const spec of specs) {
     if (spec.maxItems && (out[spec.name] as unknown[]).length > spec.maxItems.count) throw spec.maxItems.error();
   }
   for (const spec of specs) {
-    if (spec.exclusiveWith && given(spec.name) && given(spec.exclusiveWith.name)) throw spec.exclusiveWith.error();
+    if (spec.exclusiveWith && given(spec.name) && anyGiven(spec.exclusiveWith.name)) throw spec.exclusiveWith.error();
   }
   return out as ParamsOf<T>;
 }

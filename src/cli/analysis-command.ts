@@ -18,7 +18,7 @@ import { createReadStream, renameSync, writeFileSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { pipeline } from 'node:stream/promises';
 import { PassThrough } from 'node:stream';
-import { cumulativeOpportunities } from '../analysis/accessibility.js';
+import { cumulativeOpportunities, roundMeasure } from '../analysis/accessibility.js';
 import { decayFunction } from '../analysis/decay.js';
 import { ApiError } from '../api/errors.js';
 import { parseParams, type ParamSpec } from '../api/params.js';
@@ -262,7 +262,7 @@ export function accessibilityCommand(args: string[]): Promise<number> {
               const line = counts.map((c) => cumulativeOpportunities(row, c, cutoff, decay));
               values.set(line, at);
               at += line.length;
-              lines.push(`${csvField(origins.ids[origin]!)},${percentiles[p]},${cutoff},${line.map(roundMeasure).join(',')}\n`);
+              lines.push(`${csvField(origins.ids[origin]!)},${percentiles[p]},${cutoff},${line.map((v) => roundMeasure(v)).join(',')}\n`);
             }
           });
           if (file) await file.write(lines.join(''));
@@ -283,8 +283,6 @@ export function accessibilityCommand(args: string[]): Promise<number> {
   });
 }
 
-/** Sums of fractional weights to 6 decimals: what the decay makes, not float noise. */
-const roundMeasure = (v: number) => String(Math.round(v * 1e6) / 1e6);
 
 interface Origins {
   ids: string[];

@@ -4,7 +4,7 @@
  * heat maps' envelope) and the travel times themselves (one origin's row of a matrix, as raw
  * little-endian Int32, percentile after percentile, for the caller to write out).
  */
-import { cumulativeOpportunities, DualAccess } from '../analysis/accessibility.js';
+import { cumulativeOpportunities, DualAccess, roundMeasure } from '../analysis/accessibility.js';
 import { decayFunction, type DecaySettings } from '../analysis/decay.js';
 import type { HeatMapData, PercentileMap } from '../routing/heat-map.js';
 import { warningsJson } from './map-warnings.js';
@@ -47,7 +47,7 @@ export interface Compared {
 
 /** The compared level's value and the difference (null when either side is). */
 function comparedJson(level: string, own: number | null, other: number | null): string {
-  const difference = own === null || other === null ? null : round(own - other);
+  const difference = own === null || other === null ? null : roundMeasure(own - other);
   return `,"compare_data_freshness":"${level}","compared_value":${other ?? 'null'},"difference":${difference ?? 'null'}`;
 }
 
@@ -66,9 +66,9 @@ export function accessibilityBody(format: AccessibilityFormat, data: HeatMapData
     timesOf(ref.set).forEach(({ percentile, seconds }, p) => {
       const other = comparedTimes?.[p]!.seconds;
       for (const cutoff of format.cutoffsSec) {
-        const value = round(cumulativeOpportunities(seconds, counts, cutoff, decay));
+        const value = roundMeasure(cumulativeOpportunities(seconds, counts, cutoff, decay));
         // with a comparison: the other level's value and the difference (this level's minus it)
-        const versus = other ? comparedJson(compared!.level, value, round(cumulativeOpportunities(other, counts, cutoff, decay))) : '';
+        const versus = other ? comparedJson(compared!.level, value, roundMeasure(cumulativeOpportunities(other, counts, cutoff, decay))) : '';
         measures.push(`{"opportunities":${JSON.stringify(ref.label)},"percentile":${percentile},"cutoff":${cutoff},"decay_function":"${format.decay.name}","value":${value}${versus}}`);
       }
       for (const n of format.nearest) {
@@ -90,9 +90,4 @@ export function travelTimesBody(times: PercentileMap[]): Uint8Array {
   const out = new Int32Array(times.length * count);
   times.forEach((map, p) => out.set(map.seconds, p * count));
   return new Uint8Array(out.buffer);
-}
-
-/** Sums of fractional weights, rounded to 6 decimals: the JSON shows what the decay makes, not float noise. */
-function round(value: number): number {
-  return Math.round(value * 1e6) / 1e6;
 }

@@ -34,3 +34,15 @@ export const MAX_NEAREST = 5;
  */
 export const MAX_MATRIX_PAIRS = 250_000;
 export const MAX_MATRIX_ORIGINS = 200;
+
+/**
+ * Regional accessibility through the API (`accessibility?origins=SET`): most searches of one
+ * request, origins × departures of the window (each is one search; a window's minutes share some
+ * work, so this overcounts them a little). Measured on Porto Alegre's 1,227 hexagons, walk and
+ * transit, 2019-05-13 14:00, 30-minute cutoff, on this 2-core machine (shared, load 3 to 6): one
+ * departure 2.1 to 2.9 s, a 2-minute window (2,454 searches) 5.8 s, a 10-minute one (12,270) 10.8 s.
+ * So 2,500: Porto Alegre with one or two departures, or 2,000 origins with one, in a few seconds.
+ * The bound does not weigh how far the searches go: a 60-minute cutoff took 7.5 s at one departure.
+ * Larger runs are `navette accessibility`'s (docs/api.md, "Regional accessibility").
+ */
+export const MAX_ACCESSIBILITY_SEARCHES = 2500;

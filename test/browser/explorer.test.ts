@@ -2,15 +2,17 @@
  * The explorer in a real browser (Debian's Chromium, driven by playwright-core) against a real
  * `navette serve`:
  *
- * - the demo town: the page loads with no outside request, a point clicked on the map gives a heat
- *   map painted on the canvas and a readout of the cell under the pointer, the isochrones are drawn
- *   as shapes, and the trips browser goes from a line to a trip's stop times;
+ * - the demo town: the page loads with no outside request and no accessibility tab (no point set),
+ *   a point clicked on the map gives a heat map painted on the canvas and a readout of the cell
+ *   under the pointer, the isochrones are drawn as shapes, and the trips browser goes from a line to
+ *   a trip's stop times;
  * - Porto Alegre's two feeds and street extract (../shared/data), a planner's first look: the map
  *   opens on the streets (they span most of it), OpenStreetMap and the bus feed's publisher are
  *   credited, the page opens on a day and hour of bus service, so a heat map drawn with the
  *   defaults reaches bus stops farther than walking could, a clicked trip is drawn on the map, and
- *   an empty map says so rather than inviting a hover. Each step's screenshot is kept under the
- *   system's temporary folder (the paths are printed).
+ *   an empty map says so rather than inviting a hover; with its hexagons as a point set, the
+ *   accessibility tab draws every hexagon's count and a clicked place's. Each step's screenshot is
+ *   kept under the system's temporary folder (the paths are printed).
  *
  * On failure a screenshot is saved under the system's temporary folder (its path is printed).
  */
@@ -86,6 +88,10 @@ test('the explorer: a heat map from a clicked point, its cells read by hovering,
     assert.equal(await page.inputValue('#coverage'), 'demo');
     // the coverage's own streets are the background: drawn on Leaflet's canvas
     await page.waitForFunction(() => document.querySelectorAll('.leaflet-overlay-pane canvas').length > 0);
+    // the demo town has no point set: no accessibility tab, once /point_sets has answered
+    await page.waitForSelector('#access-tab[data-point-sets]', { state: 'attached', timeout: 20_000 });
+    assert.equal(await page.getAttribute('#access-tab', 'data-point-sets'), '0');
+    assert.equal(await page.isVisible('#access-tab'), false);
   });
 
   await step('search', async () => {
@@ -226,7 +232,10 @@ async function zoomBy(p: Page, way: 'in' | 'out'): Promise<void> {
 
 test('Porto Alegre: the first view shows the streets with their credits, a default heat map reaches bus stops, a clicked trip is drawn', { skip: POA_SKIP, timeout: 180_000 }, async () => {
   const shots = mkdtempSync(path.join(tmpdir(), 'navette-explorer-poa-'));
-  const poa = await startServer(['--gtfs', path.join(POA, 'gtfs-eptc.zip'), '--gtfs', path.join(POA, 'gtfs-trensurb.zip'), '--osm', path.join(POA, 'osm.pbf'), '--id', 'poa']);
+  const poa = await startServer([
+    ...['--gtfs', path.join(POA, 'gtfs-eptc.zip'), '--gtfs', path.join(POA, 'gtfs-trensurb.zip'), '--osm', path.join(POA, 'osm.pbf'), '--id', 'poa'],
+    ...['--points', `hexgrid=${path.join(POA, 'hexgrid.csv')}`],
+  ]);
   const p = await browser.newPage({ viewport: { width: 1200, height: 800 } });
   const errors: string[] = [];
   p.on('pageerror', (e) => errors.push(e.message));
@@ -340,6 +349,44 @@ test('Porto Alegre: the first view shows the streets with their credits, a defau
         assert.ok(reach.reached >= 50, `bus stops reached: ${JSON.stringify(reach)}`);
         assert.ok(reach.farthestM > WALK_30_MIN_M * 1.5, `the farthest bus stop reached lies ${reach.farthestM} m away: farther than walking goes`);
         await shot('3-heat-map');
+      },
+      () => p,
+    );
+
+    await step(
+      'poa accessibility',
+      async () => {
+        // the coverage has a point set: the tab is there, its columns to choose from
+        await p.waitForSelector('#access-tab:not([hidden])', { timeout: 20_000 });
+        await p.click('#access-tab');
+        const choices = await p.locator('#access-opportunities option').evaluateAll((options: any[]) => options.map((o) => o.value));
+        assert.deepEqual(choices, ['hexgrid:population', 'hexgrid:schools', 'hexgrid:jobs', 'hexgrid:healthcare']);
+        await p.selectOption('#access-opportunities', 'hexgrid:schools');
+        await p.click('#access-compute');
+        // every hexagon an origin, drawn as a circle
+        await p.waitForFunction(() => document.querySelectorAll('path.access-point').length === 1227, null, { timeout: 60_000 });
+        const url = (await p.getAttribute('#request-url', 'href'))!;
+        assert.match(
+          url,
+          /\/accessibility\?origins=hexgrid&datetime=20190415T130000&first_section_mode\[\]=walking&last_section_mode\[\]=walking&data_freshness=base_schedule&opportunities\[\]=hexgrid:schools&cutoffs\[\]=1800&decay_function=step$/,
+        );
+        // the legend's range is the answer's, and the circles' colours follow it: the most, the darkest
+        const answer = await p.evaluate(async (u: string) => ((await (await fetch(u)).json()) as any).accessibility_by_origin, url);
+        const values: number[] = answer.measures[0].values.filter((v: number | null) => v !== null);
+        assert.deepEqual(await p.locator('#access-legend .ticks span').allTextContents(), [Math.min(...values), Math.max(...values)].map((v) => v.toLocaleString('en')));
+        const fills = await p.locator('path.access-point').evaluateAll((paths: any[]) => paths.map((e) => e.getAttribute('fill')));
+        assert.ok(new Set(fills).size > 10, `${new Set(fills).size} colours`);
+        assert.equal(fills[answer.measures[0].values.indexOf(Math.max(...values))], 'rgb(37,52,148)');
+        await shot('3b-accessibility');
+        // a click on the map: that place's own number, in a popup
+        const box = (await p.locator('#map').boundingBox())!;
+        await p.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+        await p.waitForSelector('.access-popup .access-value', { timeout: 30_000 });
+        const single = (await p.getAttribute('#request-url', 'href'))!;
+        assert.match(single, /\/accessibility\?from=[-\d.]+;[-\d.]+&datetime=20190415T130000&/);
+        const value = await p.evaluate(async (u: string) => ((await (await fetch(u)).json()) as any).accessibility[0].value, single);
+        assert.equal(await p.textContent('.access-popup .access-value'), value.toLocaleString('en'));
+        await shot('3c-accessibility-of-a-place');
       },
       () => p,
     );

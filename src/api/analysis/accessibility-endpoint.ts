@@ -2,10 +2,11 @@
  * `/v1/coverage/{region|lon;lat}/accessibility` (Navette's own; docs/api.md, "Accessibility"): how
  * many opportunities of the coverage's point sets a place reaches, by cutoff, decay function and
  * percentile, and the dual access; on the flow of the maps (map-flow.ts), computed at the points of
- * the sets instead of a grid.
+ * the sets instead of a grid. With `origins=SET` instead of a place: every point of the set
+ * (regional-accessibility-endpoint.ts).
  */
 import type { Endpoint } from '../endpoint.js';
-import { compareSameFreshness, heatMapRidesharing } from '../errors.js';
+import { compareSameFreshness, heatMapRidesharing, regionalComparison } from '../errors.js';
 import { COMPARE_DATA_FRESHNESS } from '../heat-maps/heat-maps-params.js';
 import { freshnessLevel } from '../heat-maps/map-query.js';
 import { parseParams } from '../params.js';
@@ -14,15 +15,21 @@ import { answerMap, parameterWarnings } from '../heat-maps/map-flow.js';
 import { accessibilityParams } from './analysis-params.js';
 import { measuresOf } from './measures.js';
 import { opportunityRefs } from './point-set-refs.js';
+import { answerRegional } from './regional-accessibility-endpoint.js';
 
 export const accessibilityEndpoint: Endpoint<TargetOf<'accessibility'>> = {
   params: (_, limits) => accessibilityParams(limits),
   answer(target, ctx) {
     const specs = accessibilityParams(ctx.limits);
     const params = parseParams(specs, target.info.pairs);
-    const { decay, cutoffsSec, nearest, maxDurationSec } = measuresOf(params, ctx.limits.maxDurationSec);
+    const measures = measuresOf(params, ctx.limits.maxDurationSec);
+    const { decay, cutoffsSec, nearest, maxDurationSec } = measures;
     const compareWith = params.compare_data_freshness;
     if (compareWith !== undefined && compareWith === freshnessLevel({ ...params, resolution: 1 })) throw compareSameFreshness(compareWith, COMPARE_DATA_FRESHNESS.description);
+    if (params.origins !== undefined && params.origins !== '') {
+      if (compareWith !== undefined) throw regionalComparison();
+      return answerRegional(ctx, target.coverageRef, { ...params, origins: params.origins }, measures, parameterWarnings(specs, target.info.pairs));
+    }
     return answerMap(ctx, target.coverageRef, {
       collection: 'accessibility',
       params: { ...params, resolution: 1 },

@@ -3,9 +3,9 @@
  * parameter of a map (modes, speeds, limits, windows, percentiles, freshness…), then their own.
  */
 import { DECAY_NAMES } from '../../analysis/decay.js';
-import { MAX_CUTOFFS, MAX_NEAREST } from '../../service/limits.js';
+import { MAX_ACCESSIBILITY_SEARCHES, MAX_CUTOFFS, MAX_NEAREST } from '../../service/limits.js';
 import type { Limits } from '../../service/limits.js';
-import { accessibilityNoOpportunities, matrixNoOrigins, tooManyCutoffs, tooManyNearest } from '../errors.js';
+import { accessibilityNoOpportunities, accessibilityNoPlace, accessibilityOriginsAndPlace, matrixNoOrigins, tooManyCutoffs, tooManyNearest } from '../errors.js';
 import type { ParamSpec } from '../params.js';
 import { COMPARE_DATA_FRESHNESS, mapParams } from '../heat-maps/heat-maps-params.js';
 
@@ -69,8 +69,25 @@ const ACCESSIBILITY_COMPARISON = {
 
 const ACCESSIBILITY_MAX_DURATION = 'by default as long as the largest cutoff can count (its decay reaches 0)';
 
+/**
+ * One place (`from` or `to`, a map's centre) or every point of a set (`origins`: regional
+ * accessibility), exactly one of them: `from`'s requirement is met by any, `origins` excludes both.
+ */
 export function accessibilityParams(limits: Limits) {
-  return [...mapParams(), maxDuration(limits, ACCESSIBILITY_MAX_DURATION), ...measureParams(limits), ACCESSIBILITY_COMPARISON] as const satisfies readonly ParamSpec[];
+  const [from, ...rest] = mapParams();
+  return [
+    { ...from, required: { error: accessibilityNoPlace, unless: ['to', 'origins'] } },
+    ...rest,
+    {
+      name: 'origins',
+      kind: 'string',
+      exclusiveWith: { name: ['from', 'to'], error: accessibilityOriginsAndPlace },
+      description: `Instead of from or to: the accessibility of every point of this set, each a departure from its position (GET /v1/coverage/{region}/point_sets lists them; at most ${MAX_ACCESSIBILITY_SEARCHES} points × departures of the window).`,
+    },
+    maxDuration(limits, ACCESSIBILITY_MAX_DURATION),
+    ...measureParams(limits),
+    ACCESSIBILITY_COMPARISON,
+  ] as const satisfies readonly ParamSpec[];
 }
 
 /** The parameters of a journey from any origin: a map's, without its centre. */

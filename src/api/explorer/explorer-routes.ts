@@ -1,6 +1,6 @@
 /**
  * The explorer: a page served by Navette itself at `/` (explorer/ at the package's root: plain HTML,
- * CSS and one ES module, no build step) with the map library it draws with (Leaflet, from the
+ * CSS and two ES modules, no build step) with the map library it draws with (Leaflet, from the
  * package's own dependencies), so it works with no CDN and no internet. Files are read once, when
  * the app is built, and answered from memory with an ETag; `/explorer/settings.json` carries the
  * optional online background (a raster tile URL and its attribution) from the configuration, and
@@ -59,6 +59,7 @@ export function registerExplorer(app: FastifyInstance, registry: CoverageRegistr
   const files = new Map<string, StaticFile>([
     ['/', file(PAGE_DIR, 'index.html')],
     ['/explorer/explorer.js', file(PAGE_DIR, 'explorer.js')],
+    ['/explorer/accessibility.js', file(PAGE_DIR, 'accessibility.js')],
     ['/explorer/explorer.css', file(PAGE_DIR, 'explorer.css')],
     ['/explorer/leaflet/leaflet.js', file(LEAFLET_DIR, 'leaflet.js')],
     ['/explorer/leaflet/leaflet.css', file(LEAFLET_DIR, 'leaflet.css')],

@@ -1,0 +1,84 @@
+/**
+ * `/v1/coverage/{region}/accessibility?origins=SET` (docs/api.md, "Regional accessibility"): the
+ * accessibility of every point of a set, each a departure from its position, in one JSON answer.
+ * The travel times are the matrix's (`originTimes`: one search per origin on the worker pool, to
+ * the points of each opportunities' set); they are reduced to the measures here, on the main
+ * thread, as they arrive (a row is a few thousand numbers: microseconds of work beside the search).
+ * Bounded by MAX_ACCESSIBILITY_SEARCHES (origins × departures); larger runs are `navette accessibility`'s.
+ */
+import { decayFunction } from '../../analysis/decay.js';
+import { RegionalAccumulator } from '../../analysis/regional-accessibility.js';
+import { warningsJson, type Warning } from '../../maps/map-warnings.js';
+import { boardSlackOf } from '../../service/coverage-config.js';
+import { MAX_ACCESSIBILITY_SEARCHES } from '../../service/limits.js';
+import { windowMinutes } from '../../routing/window-heat-map.js';
+import { parseDatetimeParam } from '../../util/api-datetime.js';
+import { formatLocal } from '../../util/time-zones.js';
+import { inCoverage, type Answer, type EndpointContext } from '../endpoint.js';
+import { accessibilityTooManySearches, heatMapRidesharing, noStreetNetwork } from '../errors.js';
+import type { ParamsOf } from '../params.js';
+import { requestNow } from '../params.js';
+import { contextJson } from '../serialize.js';
+import type { CoverageRef } from '../coverage/coverage-resolution.js';
+import { checkDay, mapDepartureWindow, publishersWithOsm } from '../heat-maps/map-flow.js';
+import type { accessibilityParams } from './analysis-params.js';
+import type { Measures } from './measures.js';
+import { jobPercentiles, originTimes, REQUEST_IN_FLIGHT, type OriginTimesJob } from './origin-times.js';
+import { opportunityRefs, pointSetIndex } from './point-set-refs.js';
+
+type AccessibilityParams = ParamsOf<ReturnType<typeof accessibilityParams>>;
+
+export async function answerRegional(ctx: EndpointContext, coverageRef: CoverageRef, params: AccessibilityParams & { origins: string }, measures: Measures, warnings: Warning[]): Promise<Answer> {
+  if ([...params.first_section_mode, ...params.last_section_mode, ...params.direct_path_mode].includes('ridesharing')) throw heatMapRidesharing();
+  const envelopeOf = (g: Parameters<typeof publishersWithOsm>[0], nowSec: number, timeZone: string) => ({
+    hasFilterKey: false,
+    wrap: (errorJson: string) => `{"accessibility_by_origin":null,"feed_publishers":${publishersWithOsm(g)},"links":[],"warnings":[],"context":${contextJson(nowSec, timeZone)},"error":${errorJson}}`,
+  });
+  return inCoverage(ctx, coverageRef, requestNow(params), envelopeOf, async ({ coverage, generation, nowSec, timeZone }) => {
+    const t0 = params.datetime !== undefined ? parseDatetimeParam(params.datetime, timeZone) : nowSec;
+    checkDay(generation, t0, timeZone);
+    const streets = generation.streets;
+    if (!streets) throw noStreetNetwork();
+    const origins = pointSetIndex(generation, 'origins', params.origins);
+    const refs = opportunityRefs(generation, params.opportunities);
+    const originSet = streets.data.pointSets![origins]!;
+    const originCount = originSet.lon.length;
+    const mapParams = { ...params, from: undefined, to: undefined, resolution: 1 };
+    // refused before the window's production check: the size of the request is known from its words
+    const departures = params.departure_window > 0 ? windowMinutes(params.departure_window) : 1;
+    if (originCount * departures > MAX_ACCESSIBILITY_SEARCHES) throw accessibilityTooManySearches(params.origins, String(originCount), String(departures));
+    const job: Omit<OriginTimesJob, 'destinations'> = {
+      coverageId: coverage.id,
+      generation,
+      params: mapParams,
+      t0,
+      maxDurationSec: measures.maxDurationSec,
+      boardSlackSec: boardSlackOf(coverage.config),
+      window: mapDepartureWindow(generation, mapParams, t0, 'departure', timeZone),
+      originLon: originSet.lon,
+      originLat: originSet.lat,
+    };
+    const percentiles = jobPercentiles(job);
+    const opportunities = refs.map((ref) => ({ label: ref.label, counts: streets.data.pointSets![ref.set]!.columns[ref.column]!.values }));
+    const regional = new RegionalAccumulator(opportunities, percentiles, measures.cutoffsSec, measures.nearest, decayFunction(measures.decay), measures.maxDurationSec, originCount);
+    // one pass of searches per set the opportunities are in (usually one), every column of it reduced from each row
+    for (const set of new Set(refs.map((ref) => ref.set))) {
+      const columns = refs.flatMap((ref, k) => (ref.set === set ? [k] : []));
+      await originTimes(ctx.heatMaps, { ...job, destinations: set }, 0, originCount, REQUEST_IN_FLIGHT, ({ origin, seconds }) => {
+        for (const k of columns) regional.add(k, origin, seconds);
+      });
+    }
+    const decayName = JSON.stringify(measures.decay.name);
+    const cumulative = regional.measures.cumulative.map(
+      (m) => `{"opportunities":${JSON.stringify(m.opportunities)},"percentile":${m.percentile},"cutoff":${m.cutoff},"decay_function":${decayName},"values":${JSON.stringify(m.values)}}`,
+    );
+    const nearest = regional.measures.nearest.map((m) => `{"opportunities":${JSON.stringify(m.opportunities)},"percentile":${m.percentile},"n":${m.n},"durations":${JSON.stringify(m.durations)}}`);
+    const byOrigin =
+      `{"origins":${JSON.stringify(streets.pointSets[origins]!.ids)},"lon":${JSON.stringify(Array.from(originSet.lon))},"lat":${JSON.stringify(Array.from(originSet.lat))},` +
+      `"measures":[${cumulative.join(',')}],"nearest":[${nearest.join(',')}]}`;
+    const body =
+      `{"accessibility_by_origin":${byOrigin},"requested_date_time":"${formatLocal(t0, timeZone)}","feed_publishers":${publishersWithOsm(generation)},` +
+      `"links":[],"warnings":${warningsJson(warnings)},"context":${contextJson(nowSec, timeZone)}}`;
+    return { body };
+  });
+}
