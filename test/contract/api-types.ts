@@ -2874,6 +2874,8 @@ export interface operations {
                 departure_window?: number;
                 /** @description Percentiles of the travel time over the window's minutes, ascending, 1 to 99, at most 5; 50 when a window is given without them. One map (or one set of bands) per percentile. */
                 "percentiles[]"?: number[];
+                /** @description Instead of from or to: the accessibility of every point of this set, each a departure from its position (GET /v1/coverage/{region}/point_sets lists them; at most 2500 points × departures of the window). */
+                origins?: string;
                 /** @description Longest journey considered, seconds (at most 86400); by default as long as the largest cutoff can count (its decay reaches 0). */
                 max_duration?: number;
                 /** @description Opportunities to count, as POINT_SET:COLUMN (GET /v1/coverage/{region}/point_sets lists them); one or several. */
@@ -3921,6 +3923,8 @@ export interface operations {
                 departure_window?: number;
                 /** @description Percentiles of the travel time over the window's minutes, ascending, 1 to 99, at most 5; 50 when a window is given without them. One map (or one set of bands) per percentile. */
                 "percentiles[]"?: number[];
+                /** @description Instead of from or to: the accessibility of every point of this set, each a departure from its position (GET /v1/coverage/{region}/point_sets lists them; at most 2500 points × departures of the window). */
+                origins?: string;
                 /** @description Longest journey considered, seconds (at most 86400); by default as long as the largest cutoff can count (its decay reaches 0). */
                 max_duration?: number;
                 /** @description Opportunities to count, as POINT_SET:COLUMN (GET /v1/coverage/{region}/point_sets lists them); one or several. */
