@@ -9,6 +9,7 @@ import { computeDifference, type MapQuery } from './difference-map.js';
 import type { EngineCache } from '../service/engine-cache.js';
 import { renderDifference, renderHeatMap, type HeatMapRender, type RenderedHeatMap } from './heat-map-render.js';
 import { WARNINGS } from './map-warnings.js';
+import { windowMinutes } from '../routing/window-heat-map.js';
 import { accessibilityBody, travelTimesBody } from './point-answers.js';
 
 export function computeMap(cache: EngineCache, coverageId: string, dataId: number, data: HeatMapData, mapQuery: MapQuery, render: HeatMapRender): RenderedHeatMap {
@@ -42,9 +43,18 @@ function pointTimes(cache: EngineCache, coverageId: string, dataId: number, data
     let known = times.get(set);
     if (!known) {
       const points = data.pointSets![set]!;
-      const result = query.window ? cache.window(coverageId, dataId, data).computePoints(query, query.window, points) : cache.get(coverageId, dataId, data).computePoints(query, points);
-      onReached(result.reachedPoints);
-      known = result.percentiles ? result.percentiles.map((map) => ({ percentile: map.percentile, seconds: map.seconds.slice() })) : [{ percentile: SINGLE_DEPARTURE_PERCENTILE, seconds: result.seconds.slice() }];
+      const window = query.window;
+      // a window of one departure is that departure: every percentile of one value is that value
+      if (window && windowMinutes(window.windowSec) > 1) {
+        const result = cache.window(coverageId, dataId, data).computePoints(query, window, points);
+        onReached(result.reachedPoints);
+        known = result.percentiles!.map((map) => ({ percentile: map.percentile, seconds: map.seconds.slice() }));
+      } else {
+        const result = cache.get(coverageId, dataId, data).computePoints(query, points);
+        onReached(result.reachedPoints);
+        const seconds = result.seconds.slice();
+        known = (window?.percentiles ?? [SINGLE_DEPARTURE_PERCENTILE]).map((percentile) => ({ percentile, seconds }));
+      }
       times.set(set, known);
     }
     return known;
