@@ -17,8 +17,9 @@
  *      an edge with an improved end are valued again, and a cell's improvements are kept as a list
  *      of (minute, arrival) changes;
  *   5. the street alone from the centre (the direct path), once: the same at every minute;
- *   6. per cell, the percentiles from its changes by counting, without listing its minutes: within a
- *      run of minutes sharing one arrival the travel time falls by a minute per minute.
+ *   6. per cell with changes, its minutes' values listed from them (within a run of minutes sharing
+ *      one arrival the travel time falls by a minute per minute), sorted, and each percentile read
+ *      at its rank.
  *
  * Per-thread scratch, allocated on the first windowed map and reused; the change lists grow as a
  * map needs them, up to MAX_CHANGES, past which the map is refused (WindowBudgetError).
@@ -91,10 +92,8 @@ export class WindowEngine {
   private sorted = new Int32Array(2 * 65536);
   private changeCount = 0;
   private percentileSeconds: Int32Array[] = [];
-  /** one cell's runs of minutes sharing an arrival: first and last minute, arrival */
-  private runFrom = new Int32Array(0);
-  private runTo = new Int32Array(0);
-  private runArrival = new Int32Array(0);
+  /** one cell's value at each minute, whole seconds (sorted in place to select its percentiles) */
+  private minuteSec = new Int32Array(0);
   /** the layers whose cells this map has linked (their tables in `layerScratches`) */
   private readonly linked = new Set<Layer>();
   private readonly searches: StreetSearch[] = [];
@@ -256,11 +255,7 @@ export class WindowEngine {
 
     // 6. the percentiles, from the changes grouped by cell
     this.groupChanges(cells);
-    if (this.runFrom.length < n) {
-      this.runFrom = new Int32Array(n);
-      this.runTo = new Int32Array(n);
-      this.runArrival = new Int32Array(n);
-    }
+    if (this.minuteSec.length < n) this.minuteSec = new Int32Array(n);
     const seconds = w.percentiles.map((_, p) => this.secondsFor(p).subarray(0, cells));
     const ranks = w.percentiles.map((p) => Math.max(1, Math.ceil((p / 100) * n)));
     for (let c = 0; c < cells; c++) this.selectPercentiles(c, n, T, ranks, seconds);
@@ -322,11 +317,11 @@ export class WindowEngine {
 
   /**
    * The percentiles of cell c over the n minutes: its value at minute k is the smaller of the direct
-   * path and its arrival at k (the change of the smallest minute at or after k) less k minutes. The
-   * changes become runs of minutes [from, to] sharing one arrival, within which the value falls by a
-   * minute per minute; the p-th percentile is the smallest whole second S such that at least `rank`
-   * minutes are worth less than S + 1 seconds, found by halving between the cell's least and
-   * greatest values (counting a run's minutes below a bound is one division).
+   * path and its arrival at k (the change of the smallest minute at or after k) less k minutes, in
+   * whole seconds (T when unreached). The minutes' values are listed from the cell's changes (read
+   * backwards, minutes ascending), sorted, and the p-th percentile is the value of rank
+   * ceil(p / 100 × n), null from T on. At most 180 values a cell: listing and a native sort cost
+   * less than counting the runs of minutes at each step of a halving search.
    */
   private selectPercentiles(c: number, n: number, T: number, ranks: number[], out: Int32Array[]): void {
     const directSec = this.directSec[c]!;
@@ -340,56 +335,28 @@ export class WindowEngine {
       for (let p = 0; p < ranks.length; p++) out[p]![c] = sec;
       return;
     }
-    const { sorted, runFrom, runTo, runArrival } = this;
+    const { sorted, minuteSec } = this;
     const stepDs = WINDOW_STEP_SEC * 10;
-    let runs = 0;
+    const directWhole = direct < limit ? directSec : T;
     let k = 0;
-    // the least and greatest value over the minutes (tenths), bounds of the search
-    let least = direct;
-    let greatest = direct < limit ? direct : limit;
     // the cell's changes were made minutes descending: read backwards, minutes ascend
     for (let x = end - 1; x >= first; x--) {
       const to = sorted[2 * x]!;
       // a cell improved twice in one minute: the later change, read first, covers it already
       if (to < k) continue;
       const arrival = sorted[2 * x + 1]!;
-      runFrom[runs] = k;
-      runTo[runs] = to;
-      runArrival[runs++] = arrival;
-      if (arrival - stepDs * to < least) least = arrival - stepDs * to;
-      const high = Math.min(arrival - stepDs * k, direct);
-      if (high > greatest) greatest = high;
-      k = to + 1;
+      for (; k <= to; k++) {
+        const v = arrival - stepDs * k;
+        const value = v < direct ? v : direct;
+        minuteSec[k] = value < limit ? Math.floor(value / 10) : T;
+      }
     }
     // minutes after the last change: the direct path or nothing
-    if (k < n) greatest = direct < limit ? Math.max(greatest, direct) : limit;
-    // the street alone from the centre beats every minute's transit (near the centre): one value
-    if (direct <= least) {
-      const sec = direct < limit ? Math.floor(direct / 10) : -1;
-      for (let p = 0; p < ranks.length; p++) out[p]![c] = sec;
-      return;
-    }
+    for (; k < n; k++) minuteSec[k] = directWhole;
+    const values = minuteSec.subarray(0, n).sort();
     for (let p = 0; p < ranks.length; p++) {
-      const rank = ranks[p]!;
-      let lo = Math.max(0, Math.floor(least / 10));
-      let hi = Math.min(T, Math.floor(greatest / 10) + 1);
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        const bound = (mid + 1) * 10;
-        let count = 0;
-        if (direct < bound) count = n;
-        else {
-          for (let r = 0; r < runs; r++) {
-            // minutes m of the run with arrival - stepDs × m < bound
-            const from = Math.max(runFrom[r]!, Math.floor((runArrival[r]! - bound) / stepDs) + 1);
-            const to = runTo[r]!;
-            if (to >= from) count += to - from + 1;
-          }
-        }
-        if (count >= rank) hi = mid;
-        else lo = mid + 1;
-      }
-      out[p]![c] = lo < T ? lo : -1;
+      const sec = values[ranks[p]! - 1]!;
+      out[p]![c] = sec < T ? sec : -1;
     }
   }
 
