@@ -2,6 +2,7 @@
 // reaches (the regional API, `accessibility?origins=SET`), drawn as coloured circles, and a clicked
 // place's numbers (`accessibility?from=lon;lat`) in a popup. Shown only for a coverage with point
 // sets (`/point_sets`). The journeys' date, time, mode and data are the page's (explorer.js).
+import { rampAt } from './ramp.js';
 const L = window.L;
 const $ = (id) => document.getElementById(id);
 
@@ -27,14 +28,7 @@ const DECAY_SETTINGS = {
   exponential: {},
 };
 
-function rampColour(fraction) {
-  const x = Math.min(1, Math.max(0, fraction));
-  let k = 0;
-  while (k < RAMP.length - 2 && x > RAMP[k + 1][0]) k++;
-  const [t0, c0] = RAMP[k];
-  const [t1, c1] = RAMP[k + 1];
-  return `rgb(${c0.map((c, i) => Math.round(c + (c1[i] - c) * ((x - t0) / (t1 - t0)))).join(',')})`;
-}
+const rampColour = (fraction) => `rgb(${rampAt(RAMP, fraction).join(',')})`;
 
 /** Counts as people read them: whole numbers grouped, fractions (from a decay) to one decimal. */
 const formatValue = (value) => value.toLocaleString('en', { maximumFractionDigits: 1 });

@@ -1,6 +1,7 @@
 // The explorer: Navette's own API drawn on a map. Every request it makes is an ordinary API call,
 // shown under the form so that people learn the API. Leaflet (window.L) is loaded before this module.
 import { accessibilityPanel } from './accessibility.js';
+import { rampAt } from './ramp.js';
 
 const L = window.L;
 const $ = (id) => document.getElementById(id);
@@ -564,14 +565,7 @@ async function draw(event) {
   }
 }
 
-function rampColour(fraction) {
-  const x = Math.min(1, Math.max(0, fraction));
-  let k = 0;
-  while (k < RAMP.length - 2 && x > RAMP[k + 1][0]) k++;
-  const [t0, c0] = RAMP[k];
-  const [t1, c1] = RAMP[k + 1];
-  return c0.map((c, i) => Math.round(c + (c1[i] - c) * ((x - t0) / (t1 - t0))));
-}
+const rampColour = (fraction) => rampAt(RAMP, fraction);
 
 const LEVEL_WORDS = { base_schedule: 'base schedule', adapted_schedule: 'adapted schedule', realtime: 'realtime' };
 
