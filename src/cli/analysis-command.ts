@@ -30,6 +30,7 @@ import { checkDay, mapDepartureWindow } from '../api/heat-maps/map-flow.js';
 import type { QueryPair } from '../api/query-string.js';
 import { TIFF_NODATA, writeGeoTiff, type TiffBand } from '../formats/geotiff.js';
 import { HeatMapPool } from '../maps/heat-map-pool.js';
+import { DEFAULT_LIMITS } from '../service/limits.js';
 import { LINK_RADIUS_M, snapPoint, unprojectLat, unprojectLon } from '../model/street-graph.js';
 import { Layer } from '../model/street-layers.js';
 import { cellGeometry, type Grid } from '../routing/grid.js';
@@ -172,12 +173,13 @@ const csvField = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replace(/"/
 
 export function matrixCommand(args: string[]): Promise<number> {
   return runCommand('matrix', async () => {
-    const { own, pairs } = commandArgs(args, arraysOf(matrixCommandParams({ maxCount: 0, maxDurationSec: 0, maxResolution: 0 })));
+    const specs = matrixCommandParams(DEFAULT_LIMITS);
+    const { own, pairs } = commandArgs(args, arraysOf(specs));
     const out = own.get('out');
     if (!out || !/\.csv(\.gz)?$/.test(out)) throw new ConfigError('give --out FILE.csv or FILE.csv.gz');
     const originsName = own.get('origins');
     if (!originsName) throw new ConfigError('give --origins SET, a point set of the coverage');
-    const probe = commandParams(matrixCommandParams({ maxCount: 1000, maxDurationSec: 86400, maxResolution: 1000 }), pairs);
+    const probe = commandParams(specs, pairs);
     const loaded = await loadForAnalysis(own, probe.max_duration);
     try {
       const { generation } = loaded;
@@ -221,7 +223,7 @@ export function matrixCommand(args: string[]): Promise<number> {
 
 export function accessibilityCommand(args: string[]): Promise<number> {
   return runCommand('accessibility', async () => {
-    const specs = accessibilityCommandParams({ maxCount: 1000, maxDurationSec: 86400, maxResolution: 1000 });
+    const specs = accessibilityCommandParams(DEFAULT_LIMITS);
     const { own, pairs } = commandArgs(args, arraysOf(specs));
     const out = own.get('out');
     if (!out || !/\.(csv(\.gz)?|tiff?)$/.test(out)) throw new ConfigError('give --out FILE.csv, FILE.csv.gz or FILE.tif');
@@ -230,7 +232,7 @@ export function accessibilityCommand(args: string[]): Promise<number> {
     if ((gridText === undefined) === (originsName === undefined)) throw new ConfigError('give either --origins SET or --grid METRES');
     if (/\.tiff?$/.test(out) && gridText === undefined) throw new ConfigError('--out FILE.tif takes --grid METRES: a GeoTIFF is a grid of origins');
     const params = commandParams(specs, pairs);
-    const measures = measuresOf(params, 86400);
+    const measures = measuresOf(params, DEFAULT_LIMITS.maxDurationSec);
     const loaded = await loadForAnalysis(own, measures.maxDurationSec);
     try {
       const { generation } = loaded;
