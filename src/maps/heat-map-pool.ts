@@ -6,6 +6,7 @@ import { WorkerPool, type WorkerPoolOptions } from '../service/worker-pool.js';
 import type { HeatMapRender, RenderedHeatMap } from './heat-map-render.js';
 import type { HeatMapRunner } from './heat-map-runner.js';
 import type { HeatMapTask } from './heat-map-task.js';
+import { ORIGINS_IN_FLIGHT } from './point-answers.js';
 import { windowBudgetScale } from '../routing/window-heat-map.js';
 
 export interface HeatMapPoolOptions extends EngineLimits, Omit<WorkerPoolOptions, 'module'> {
@@ -46,9 +47,13 @@ export class HeatMapPool implements HeatMapRunner {
 
 /**
  * How many single maps' time budget a task gets: a window's grows with its minutes; a difference
- * map computes two maps; an accessibility request one per point set it values.
+ * map computes two maps; an accessibility request one per point set it values; an origin of a
+ * matrix or a regional accessibility waits behind the others in flight (the budget runs from the
+ * task's arrival at the pool, its wait included).
  */
 export function budgetScale(query: MapQuery, render?: HeatMapRender): number {
   const sets = render?.format.kind === 'accessibility' ? new Set(render.format.opportunities.map((ref) => ref.set)).size : 1;
-  return (query.window ? windowBudgetScale(query.window.windowSec) : 1) * (query.comparison ? DIFFERENCE_BUDGET_SCALE : 1) * Math.max(1, sets);
+  // one origin of many: its wait behind the other origins of its request counts in its budget
+  const siblings = render?.format.kind === 'travel_times' ? ORIGINS_IN_FLIGHT : 1;
+  return (query.window ? windowBudgetScale(query.window.windowSec) : 1) * (query.comparison ? DIFFERENCE_BUDGET_SCALE : 1) * Math.max(1, sets) * siblings;
 }

@@ -13,11 +13,6 @@ import type { MapParams } from '../heat-maps/heat-maps-params.js';
 import { buildQuery } from '../heat-maps/map-query.js';
 import { runMap } from '../heat-maps/map-flow.js';
 
-/**
- * Origins computed at once per API request (travel_time_matrix, accessibility?origins=): the pool's
- * threads stay busy, its queue stays open to other requests.
- */
-export const REQUEST_IN_FLIGHT = 4;
 
 export interface OriginTimesJob {
   coverageId: string;

@@ -23,7 +23,8 @@ import type { CoverageRef } from '../coverage/coverage-resolution.js';
 import { checkDay, mapDepartureWindow, publishersWithOsm } from '../heat-maps/map-flow.js';
 import type { accessibilityParams } from './analysis-params.js';
 import type { Measures } from './measures.js';
-import { jobPercentiles, originTimes, REQUEST_IN_FLIGHT, type OriginTimesJob } from './origin-times.js';
+import { jobPercentiles, originTimes, type OriginTimesJob } from './origin-times.js';
+import { ORIGINS_IN_FLIGHT } from '../../maps/point-answers.js';
 import { opportunityRefs, pointSetIndex } from './point-set-refs.js';
 
 type AccessibilityParams = ParamsOf<ReturnType<typeof accessibilityParams>>;
@@ -64,7 +65,7 @@ export async function answerRegional(ctx: EndpointContext, coverageRef: Coverage
     // one pass of searches per set the opportunities are in (usually one), every column of it reduced from each row
     for (const set of new Set(refs.map((ref) => ref.set))) {
       const columns = refs.flatMap((ref, k) => (ref.set === set ? [k] : []));
-      await originTimes(ctx.heatMaps, { ...job, destinations: set }, 0, originCount, REQUEST_IN_FLIGHT, ({ origin, seconds }) => {
+      await originTimes(ctx.heatMaps, { ...job, destinations: set }, 0, originCount, ORIGINS_IN_FLIGHT, ({ origin, seconds }) => {
         for (const k of columns) regional.add(k, origin, seconds);
       });
     }

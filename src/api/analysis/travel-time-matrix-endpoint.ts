@@ -16,7 +16,8 @@ import type { TargetOf } from '../targets.js';
 import { checkDay, mapDepartureWindow, parameterWarnings, publishersWithOsm } from '../heat-maps/map-flow.js';
 import { warningsJson } from '../../maps/map-warnings.js';
 import { matrixParams } from './analysis-params.js';
-import { jobPercentiles, originTimes, REQUEST_IN_FLIGHT, type OriginTimesJob } from './origin-times.js';
+import { jobPercentiles, originTimes, type OriginTimesJob } from './origin-times.js';
+import { ORIGINS_IN_FLIGHT } from '../../maps/point-answers.js';
 import { pointSetIndex } from './point-set-refs.js';
 
 export const travelTimeMatrixEndpoint: Endpoint<TargetOf<'travel_time_matrix'>> = {
@@ -56,7 +57,7 @@ export const travelTimeMatrixEndpoint: Endpoint<TargetOf<'travel_time_matrix'>> 
       const percentiles = jobPercentiles(job);
       // per percentile, per origin, the row of durations
       const rows: string[][] = percentiles.map(() => new Array<string>(originCount));
-      await originTimes(ctx.heatMaps, job, 0, originCount, REQUEST_IN_FLIGHT, ({ origin, seconds }) => {
+      await originTimes(ctx.heatMaps, job, 0, originCount, ORIGINS_IN_FLIGHT, ({ origin, seconds }) => {
         seconds.forEach((row, p) => {
           rows[p]![origin] = `[${Array.from(row, (s) => (s < 0 ? 'null' : String(s))).join(',')}]`;
         });

@@ -9,6 +9,8 @@ import { buildApp } from '../../../../src/api/app.js';
 import { Coverage, CoverageRegistry } from '../../../../src/service/coverage-registry.js';
 import { withRealtime } from '../../../../src/service/generation.js';
 import { budgetScale, HeatMapPool } from '../../../../src/maps/heat-map-pool.js';
+import { ORIGINS_IN_FLIGHT } from '../../../../src/maps/point-answers.js';
+import type { HeatMapRender } from '../../../../src/maps/heat-map-render.js';
 import type { MapQuery } from '../../../../src/maps/difference-map.js';
 import { EngineCache } from '../../../../src/service/engine-cache.js';
 import { loadCoverage } from '../../../../src/service/load-coverage.js';
@@ -89,6 +91,11 @@ describe('heat-map worker pool', () => {
     assert.equal(budgetScale({ ...query, window }), 1 + 10 / 6);
     assert.equal(budgetScale({ ...query, comparison }), 2);
     assert.equal(budgetScale({ ...query, window, comparison }), 2 * (1 + 10 / 6));
+    // an origin of a matrix waits behind the others of its request; an accessibility values each set once
+    const render = (format: HeatMapRender['format']) => ({ format }) as HeatMapRender;
+    assert.equal(budgetScale(query, render({ kind: 'travel_times', set: 0 })), ORIGINS_IN_FLIGHT);
+    const ref = (set: number) => ({ set, column: 0, label: 'x' });
+    assert.equal(budgetScale(query, render({ kind: 'accessibility', opportunities: [ref(0), ref(1), ref(0)], cutoffsSec: [1800], decay: { name: 'step' }, nearest: [] })), 2);
   });
 
   test('bodies compressed in the worker decode to the plain body, in the encoding the client prefers', async () => {
