@@ -318,12 +318,23 @@ const DEFINITIONS: Record<string, Json> = {
           'duration',
         ]),
       ),
+      // with origins=SET: every origin of the set, one value per origin in each measure
+      accessibility_by_origin: nullable(
+        object({
+          origins: arrayOf(str),
+          lon: arrayOf(num),
+          lat: arrayOf(num),
+          measures: arrayOf(object({ opportunities: str, percentile: int, cutoff: int, decay_function: str, values: arrayOf(nullable(num)) })),
+          nearest: arrayOf(object({ opportunities: str, percentile: int, n: int, durations: arrayOf(nullable(int)) })),
+        }),
+      ),
       from: ref('Place'),
       to: ref('Place'),
       requested_date_time: str,
       ...MAP_ENVELOPE,
     },
-    ['accessibility', 'nearest', 'feed_publishers', 'links', 'warnings', 'context'],
+    // one place's answer has accessibility and nearest; every origin's, accessibility_by_origin
+    ['feed_publishers', 'links', 'warnings', 'context'],
   ),
   TravelTimeMatrix: object(
     {

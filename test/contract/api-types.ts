@@ -1467,7 +1467,7 @@ export interface components {
             error?: components["schemas"]["EngineError"];
         };
         Accessibility: {
-            accessibility: {
+            accessibility?: {
                 opportunities: string;
                 percentile: number;
                 cutoff: number;
@@ -1477,7 +1477,7 @@ export interface components {
                 compared_value?: number;
                 difference?: number;
             }[];
-            nearest: {
+            nearest?: {
                 opportunities: string;
                 percentile: number;
                 n: number;
@@ -1486,6 +1486,24 @@ export interface components {
                 compared_value?: number | null;
                 difference?: number | null;
             }[];
+            accessibility_by_origin?: {
+                origins: string[];
+                lon: number[];
+                lat: number[];
+                measures: {
+                    opportunities: string;
+                    percentile: number;
+                    cutoff: number;
+                    decay_function: string;
+                    values: (number | null)[];
+                }[];
+                nearest: {
+                    opportunities: string;
+                    percentile: number;
+                    n: number;
+                    durations: (number | null)[];
+                }[];
+            } | null;
             from?: components["schemas"]["Place"];
             to?: components["schemas"]["Place"];
             requested_date_time?: string;
