@@ -48,6 +48,20 @@ async function timedCommand(args: string[], env: Record<string, string> = {}): P
   return { seconds: (performance.now() - started) / 1000, line: stderr.trim().split('\n').at(-1)! };
 }
 
+/** Which phase a profiled function's own time belongs to (idle and the collector's time left out). */
+function phaseOf(name: string, url: string): keyof typeof PHASES | 'other' | null {
+  if (name === '(idle)' || name === '(program)' || name === '(garbage collector)') return null;
+  const file = url.split('/').pop() ?? '';
+  for (const [phase, test] of Object.entries(PHASES)) if (test(name, file)) return phase as keyof typeof PHASES;
+  return 'other';
+}
+
+const PHASES = {
+  routing: (_: string, file: string) => file === 'raptor.js',
+  propagation: (name: string, file: string) => file === 'street-search.js' || file === 'raster.js' || (file === 'window-heat-map.js' && name !== 'selectPercentiles' && name !== 'groupChanges') || (file === 'heat-map.js' && name === 'valuePoints'),
+  reduction: (name: string, file: string) => file === 'accessibility.js' || file === 'decay.js' || name === 'selectPercentiles' || name === 'groupChanges',
+};
+
 // 1. the matrix, 1,227 × 1,227
 for (const [window, percentiles, target] of [
   ['60', '50', 8],
@@ -111,17 +125,3 @@ if (process.env['BENCH_REGIONAL'] !== '0') {
   console.log(`regional GeoTIFF, 100 m cells, window 60 min: ${seconds.toFixed(1)} s | ${line}`);
   console.log(`  CPU: routing ${pct(shares.routing)}, propagation ${pct(shares.propagation)}, reduction ${pct(shares.reduction)}, other ${pct(shares.other)}`);
 }
-
-/** Which phase a profiled function's own time belongs to (idle and the collector's time left out). */
-function phaseOf(name: string, url: string): keyof typeof PHASES | 'other' | null {
-  if (name === '(idle)' || name === '(program)' || name === '(garbage collector)') return null;
-  const file = url.split('/').pop() ?? '';
-  for (const [phase, test] of Object.entries(PHASES)) if (test(name, file)) return phase as keyof typeof PHASES;
-  return 'other';
-}
-
-const PHASES = {
-  routing: (_: string, file: string) => file === 'raptor.js',
-  propagation: (name: string, file: string) => file === 'street-search.js' || file === 'raster.js' || (file === 'window-heat-map.js' && name !== 'selectPercentiles' && name !== 'groupChanges') || (file === 'heat-map.js' && name === 'valuePoints'),
-  reduction: (name: string, file: string) => file === 'accessibility.js' || file === 'decay.js' || name === 'selectPercentiles' || name === 'groupChanges',
-};
