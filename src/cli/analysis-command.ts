@@ -24,9 +24,9 @@ import { ApiError } from '../api/errors.js';
 import { parseParams, type ParamSpec } from '../api/params.js';
 import { accessibilityCommandParams, matrixCommandParams } from '../api/analysis/analysis-params.js';
 import { measuresOf } from '../api/analysis/measures.js';
-import { jobPercentiles, originTimes, type OriginTimesJob } from '../api/analysis/origin-times.js';
+import { jobPercentiles, originJob, originTimes, type OriginJobParts, type OriginTimesJob } from '../api/analysis/origin-times.js';
 import { opportunityRefs, pointSetIndex } from '../api/analysis/point-set-refs.js';
-import { checkDay, mapDepartureWindow } from '../api/heat-maps/map-flow.js';
+import { checkDay } from '../api/heat-maps/map-flow.js';
 import type { QueryPair } from '../api/query-string.js';
 import { TIFF_NODATA, writeGeoTiff, type TiffBand } from '../formats/geotiff.js';
 import { HeatMapPool } from '../maps/heat-map-pool.js';
@@ -34,7 +34,7 @@ import { DEFAULT_LIMITS } from '../service/limits.js';
 import { LINK_RADIUS_M, snapPoint, unprojectLat, unprojectLon } from '../model/street-graph.js';
 import { Layer } from '../model/street-layers.js';
 import { cellGeometry, type Grid } from '../routing/grid.js';
-import { boardSlackOf, type CoverageConfig } from '../service/coverage-config.js';
+import type { CoverageConfig } from '../service/coverage-config.js';
 import type { Generation } from '../service/generation.js';
 import { loadGeneration } from '../service/load-coverage.js';
 import { parseDatetimeParam } from '../util/api-datetime.js';
@@ -134,15 +134,14 @@ async function loadForAnalysis(own: Map<string, string>, maxDurationSec: number)
   return { config, generation, pool, threads: threads ?? pool.threads };
 }
 
-/** The journeys' common job (the origins set by the caller). */
-function journeyJob(loaded: Loaded, params: Parameters<typeof mapDepartureWindow>[1] & { datetime?: string | undefined }, maxDurationSec: number, destinations: number): Omit<OriginTimesJob, 'originLon' | 'originLat'> {
+/** The instant `--datetime` names, in the production period; the coverage's job from it. */
+function commandJob(loaded: Loaded, params: OriginJobParts['params'] & { datetime?: string | undefined }, maxDurationSec: number, destinations: number, origins: { lon: ArrayLike<number>; lat: ArrayLike<number> }): OriginTimesJob {
   const { generation, config } = loaded;
   const timeZone = generation.tt.timezone;
   if (params.datetime === undefined) throw new ConfigError('give --datetime (YYYYMMDDThhmmss, the coverage\'s local time)');
   const t0 = parseDatetimeParam(params.datetime, timeZone);
   checkDay(generation, t0, timeZone);
-  const window = mapDepartureWindow(generation, params, t0, 'departure', timeZone);
-  return { coverageId: config.id, generation, params, t0, maxDurationSec, boardSlackSec: boardSlackOf(config), window, destinations };
+  return originJob({ coverage: { id: config.id, config }, generation, params, t0, timeZone, maxDurationSec, destinations, originLon: origins.lon, originLat: origins.lat });
 }
 
 /** A command's body, its refusals as messages: 2 for a bad argument, 1 for a failure. */
@@ -187,9 +186,7 @@ export function matrixCommand(args: string[]): Promise<number> {
       const origins = pointSetIndex(generation, 'origins', originsName);
       const destinationsName = own.get('destinations');
       const destinations = destinationsName === undefined ? origins : pointSetIndex(generation, 'destinations', destinationsName);
-      const params = { ...probe, from: undefined, to: undefined, resolution: 1 };
-      const originSet = streets.data.pointSets![origins]!;
-      const job: OriginTimesJob = { ...journeyJob(loaded, params, probe.max_duration, destinations), originLon: originSet.lon, originLat: originSet.lat };
+      const job = commandJob(loaded, probe, probe.max_duration, destinations, streets.data.pointSets![origins]!);
       const originIds = streets.pointSets[origins]!.ids;
       const destinationIds = streets.pointSets[destinations]!.ids.map(csvField);
       const percentiles = jobPercentiles(job);
@@ -242,7 +239,7 @@ export function accessibilityCommand(args: string[]): Promise<number> {
       if (sets.length > 1) throw new ConfigError('--opportunities of one point set per run (the travel times are computed to its points)');
       const set = sets[0]!;
       const origins = gridText === undefined ? pointSetOrigins(generation, originsName!) : gridOrigins(generation, gridText);
-      const job: OriginTimesJob = { ...journeyJob(loaded, { ...params, from: undefined, to: undefined, resolution: 1 }, measures.maxDurationSec, set), originLon: origins.lon, originLat: origins.lat };
+      const job = commandJob(loaded, params, measures.maxDurationSec, set, origins);
       const percentiles = jobPercentiles(job);
       const decay = decayFunction(measures.decay);
       const counts = refs.map((r) => streets.data.pointSets![set]!.columns[r.column]!.values);

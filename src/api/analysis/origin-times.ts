@@ -11,7 +11,8 @@ import { SINGLE_DEPARTURE_PERCENTILE } from '../../maps/map-computation.js';
 import type { Generation } from '../../service/generation.js';
 import type { MapParams } from '../heat-maps/heat-maps-params.js';
 import { buildQuery } from '../heat-maps/map-query.js';
-import { runMap } from '../heat-maps/map-flow.js';
+import { mapDepartureWindow, runMap } from '../heat-maps/map-flow.js';
+import { boardSlackOf, type CoverageConfig } from '../../service/coverage-config.js';
 
 
 export interface OriginTimesJob {
@@ -33,6 +34,42 @@ export interface OriginTimesJob {
 export interface OriginRow {
   origin: number;
   seconds: Int32Array[];
+}
+
+/** What a job is made from: the coverage, the request's words, its instant and limit, the sets. */
+export interface OriginJobParts {
+  coverage: { id: string; config: CoverageConfig };
+  generation: Generation;
+  /** the map parameters (no centre: the origins are the centres) */
+  params: Omit<MapParams, 'from' | 'to' | 'resolution'>;
+  t0: number;
+  timeZone: string;
+  maxDurationSec: number;
+  destinations: number;
+  originLon: ArrayLike<number>;
+  originLat: ArrayLike<number>;
+}
+
+/**
+ * The job of many origins (the matrix, regional accessibility, the commands alike): departures from
+ * each origin, the window's last minute in the production period (`t0`'s day is the caller's check,
+ * made first), the coverage's board slack.
+ */
+export function originJob(parts: OriginJobParts): OriginTimesJob {
+  const { coverage, generation, t0, timeZone } = parts;
+  const params: MapParams = { ...parts.params, from: undefined, to: undefined, resolution: 1 };
+  return {
+    coverageId: coverage.id,
+    generation,
+    params,
+    t0,
+    maxDurationSec: parts.maxDurationSec,
+    boardSlackSec: boardSlackOf(coverage.config),
+    window: mapDepartureWindow(generation, params, t0, 'departure', timeZone),
+    destinations: parts.destinations,
+    originLon: parts.originLon,
+    originLat: parts.originLat,
+  };
 }
 
 /** The percentiles a job's rows hold: the window's, or the single departure's label. */

@@ -9,7 +9,6 @@
 import { decayFunction } from '../../analysis/decay.js';
 import { RegionalAccumulator } from '../../analysis/regional-accessibility.js';
 import { warningsJson, type Warning } from '../../maps/map-warnings.js';
-import { boardSlackOf } from '../../service/coverage-config.js';
 import { MAX_ACCESSIBILITY_SEARCHES } from '../../service/limits.js';
 import { windowMinutes } from '../../routing/window-heat-map.js';
 import { parseDatetimeParam } from '../../util/api-datetime.js';
@@ -20,10 +19,10 @@ import type { ParamsOf } from '../params.js';
 import { requestNow } from '../params.js';
 import { contextJson } from '../serialize.js';
 import type { CoverageRef } from '../coverage/coverage-resolution.js';
-import { checkDay, mapDepartureWindow, publishersWithOsm } from '../heat-maps/map-flow.js';
+import { checkDay, publishersWithOsm } from '../heat-maps/map-flow.js';
 import type { accessibilityParams } from './analysis-params.js';
 import type { Measures } from './measures.js';
-import { jobPercentiles, originTimes, type OriginTimesJob } from './origin-times.js';
+import { jobPercentiles, originJob, originTimes } from './origin-times.js';
 import { ORIGINS_IN_FLIGHT } from '../../maps/point-answers.js';
 import { opportunityRefs, pointSetIndex } from './point-set-refs.js';
 
@@ -44,21 +43,11 @@ export async function answerRegional(ctx: EndpointContext, coverageRef: Coverage
     const refs = opportunityRefs(generation, params.opportunities);
     const originSet = streets.data.pointSets![origins]!;
     const originCount = originSet.lon.length;
-    const mapParams = { ...params, from: undefined, to: undefined, resolution: 1 };
     // refused before the window's production check: the size of the request is known from its words
     const departures = params.departure_window > 0 ? windowMinutes(params.departure_window) : 1;
     if (originCount * departures > MAX_ACCESSIBILITY_SEARCHES) throw accessibilityTooManySearches(params.origins, String(originCount), String(departures));
-    const job: Omit<OriginTimesJob, 'destinations'> = {
-      coverageId: coverage.id,
-      generation,
-      params: mapParams,
-      t0,
-      maxDurationSec: measures.maxDurationSec,
-      boardSlackSec: boardSlackOf(coverage.config),
-      window: mapDepartureWindow(generation, mapParams, t0, 'departure', timeZone),
-      originLon: originSet.lon,
-      originLat: originSet.lat,
-    };
+    // (the destinations: each opportunities' set in turn, below)
+    const job = originJob({ coverage, generation, params, t0, timeZone, maxDurationSec: measures.maxDurationSec, destinations: refs[0]!.set, originLon: originSet.lon, originLat: originSet.lat });
     const percentiles = jobPercentiles(job);
     const opportunities = refs.map((ref) => ({ label: ref.label, counts: streets.data.pointSets![ref.set]!.columns[ref.column]!.values }));
     const regional = new RegionalAccumulator(opportunities, percentiles, measures.cutoffsSec, measures.nearest, decayFunction(measures.decay), measures.maxDurationSec, originCount);

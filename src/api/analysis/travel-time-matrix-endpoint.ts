@@ -4,7 +4,6 @@
  * per percentile, for small matrices (MAX_MATRIX_ORIGINS, MAX_MATRIX_PAIRS); larger ones are
  * `navette matrix`'s. Every map parameter applies, as from each origin's position.
  */
-import { boardSlackOf } from '../../service/coverage-config.js';
 import { MAX_MATRIX_ORIGINS, MAX_MATRIX_PAIRS } from '../../service/limits.js';
 import { parseDatetimeParam } from '../../util/api-datetime.js';
 import { formatLocal } from '../../util/time-zones.js';
@@ -13,10 +12,10 @@ import { heatMapRidesharing, matrixTooLarge, noStreetNetwork } from '../errors.j
 import { parseParams, requestNow } from '../params.js';
 import { contextJson } from '../serialize.js';
 import type { TargetOf } from '../targets.js';
-import { checkDay, mapDepartureWindow, parameterWarnings, publishersWithOsm } from '../heat-maps/map-flow.js';
+import { checkDay, parameterWarnings, publishersWithOsm } from '../heat-maps/map-flow.js';
 import { warningsJson } from '../../maps/map-warnings.js';
 import { matrixParams } from './analysis-params.js';
-import { jobPercentiles, originTimes, type OriginTimesJob } from './origin-times.js';
+import { jobPercentiles, originJob, originTimes } from './origin-times.js';
 import { ORIGINS_IN_FLIGHT } from '../../maps/point-answers.js';
 import { pointSetIndex } from './point-set-refs.js';
 
@@ -42,18 +41,7 @@ export const travelTimeMatrixEndpoint: Endpoint<TargetOf<'travel_time_matrix'>> 
       const originCount = originSet.lon.length;
       const destinationCount = streets.pointSets[destinations]!.ids.length;
       if (originCount > MAX_MATRIX_ORIGINS || originCount * destinationCount > MAX_MATRIX_PAIRS) throw matrixTooLarge(String(originCount), String(destinationCount));
-      const job: OriginTimesJob = {
-        coverageId: coverage.id,
-        generation,
-        params: { ...params, from: undefined, to: undefined, resolution: 1 },
-        t0,
-        maxDurationSec: params.max_duration,
-        boardSlackSec: boardSlackOf(coverage.config),
-        window: mapDepartureWindow(generation, { ...params, from: undefined, to: undefined, resolution: 1 }, t0, 'departure', timeZone),
-        destinations,
-        originLon: originSet.lon,
-        originLat: originSet.lat,
-      };
+      const job = originJob({ coverage, generation, params, t0, timeZone, maxDurationSec: params.max_duration, destinations, originLon: originSet.lon, originLat: originSet.lat });
       const percentiles = jobPercentiles(job);
       // per percentile, per origin, the row of durations
       const rows: string[][] = percentiles.map(() => new Array<string>(originCount));
