@@ -20,6 +20,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { gunzipSync } from 'node:zlib';
 import { getOk, serveCoverages, type ServedApp } from '../helpers/app.js';
 import { sharedFeed } from './coverage-app.js';
 
@@ -184,7 +185,12 @@ test('three --shard slices merged are the single run, byte for byte', async () =
   await run(process.execPath, ['dist/src/cli/main.js', 'merge', '--out', merged, ...parts]);
   assert.ok(readFileSync(merged).equals(readFileSync(single)), 'the merged parts differ from the single run');
   // and the header only once, at the top
-  assert.equal(readFileSync(merged, 'utf8').split('\n').filter((l) => l.startsWith('from_id')).length, 1);
+  assert.equal(readFileSync(merged, 'utf8').split('\n').filter((l) => l.startsWith('from_id')).length, 1);  // gzipped: the parts as .csv.gz, merged into a .csv.gz, read back the single run's bytes
+  const gzParts = [0, 1, 2].map((k) => path.join(dir, `part-${k}.csv.gz`));
+  await Promise.all(gzParts.map((part, k) => navette('matrix', '--origins', 'sample', '--destinations', 'hexgrid', '--max-duration', '3600', '--shard', `${k}/3`, '--out', part)));
+  const mergedGz = path.join(dir, 'merged.csv.gz');
+  await run(process.execPath, ['dist/src/cli/main.js', 'merge', '--out', mergedGz, ...gzParts]);
+  assert.ok(gunzipSync(readFileSync(mergedGz)).equals(readFileSync(single)), 'the gzipped merge differs from the single run');
 });
 
 test('navette accessibility --grid: a GeoTIFF GDAL reads, each cell the API\'s accessibility of its centre', async () => {

@@ -5,7 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { getAnswer, getOk } from '../../../helpers/app.js';
-import { coord, lineCity, POINTS } from '../../../helpers/line-city.js';
+import { coord, lineCity, lonAt, POINTS } from '../../../helpers/line-city.js';
+import { METRES_PER_DEGREE } from '../../../../src/util/geodesy.js';
 import { readTripUpdates } from '../../../../src/live/realtime/trip-updates.js';
 import { withRealtime } from '../../../../src/service/generation.js';
 
@@ -122,6 +123,14 @@ test('realtime accessibility: the bus cancelled puts the far end out of reach, a
   } finally {
     coverage.swap(g);
   }
+});
+
+test('a place that reaches no point: every measure 0, the dual access null, and the warning that nothing is reached', async () => {
+  // 5 km north of the footway: no street within the link radius
+  const body = await getOk(app, `${base}/accessibility?from=${lonAt(1000)};${5000 / METRES_PER_DEGREE}&${at0800}&opportunities[]=places:jobs&cutoffs[]=1800&nearest[]=10`);
+  assert.equal(body.accessibility[0].value, 0);
+  assert.equal(body.nearest[0].duration, null);
+  assert.ok(body.warnings.some((w: any) => w.id === 'nothing_reached'), JSON.stringify(body.warnings));
 });
 
 test('refusals: no opportunities, an unknown column, a bad decay, too many cutoffs, a matrix too large', async () => {

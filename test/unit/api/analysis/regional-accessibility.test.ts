@@ -111,6 +111,8 @@ test('refusals: origins with a place, no place at all, an unknown set, too many 
   await refused('origins=half&opportunities[]=half:n&departure_window=180', 400, tooMany(HALF, 'half', 3));
   // the opportunities are still required, and checked against the coverage
   await refused('origins=places&opportunities[]=places:shops', 400, /names no point set column/);
+  // a comparison is for one place
+  await refused('origins=places&opportunities[]=places:jobs&data_freshness=realtime&compare_data_freshness=base_schedule', 400, "'compare_data_freshness' is available for one place (from or to), not with 'origins'");
 });
 
 test('the bound is inclusive: exactly its searches (half of it as origins, over two departures) are answered', async () => {
