@@ -1,0 +1,100 @@
+/**
+ * Travel times at points (the matrices' and accessibility's) against the street oracle
+ * (street-transit-oracle.ts: a connection scan on the raw feeds whose walks are pgRouting's, not our
+ * street code), on Porto Alegre at r5r's hexagon centres: `travel_time_matrix` from a few hexagons
+ * near stops to all 1,227, 2019-05-13 14:00, walking 1.0 m/s; the oracle's value at each hexagon
+ * from the same origin. Both ways: at the hexagons we reach, the share within ±120 s and the
+ * median of ours − oracle; at the hexagons the oracle reaches, the share we leave null.
+ *
+ * Needs PostgreSQL with PostGIS and pgRouting (test/helpers/pgrouting-tools.ts): skipped without
+ * them, a failure under CI=true.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { closeWalkNetworks, openWalkNetwork } from '../helpers/pgrouting-walk-network.js';
+import { pgRoutingMissing } from '../helpers/pgrouting-tools.js';
+import { getOk, serveCoverages } from '../helpers/app.js';
+import { agreement, agreementLines, misses, missesLines, type Agreement, type Misses, type Pair } from './street-check-figures.js';
+import { PORTO_ALEGRE, TRANSIT } from './street-check-settings.js';
+import { StreetTransitOracle } from './street-transit-oracle.js';
+import { haversineM } from './straight-line-scan.js';
+import { oracleHorizonSec } from './transit-vs-street-oracle.js';
+import { sharedFeed } from './coverage-app.js';
+
+const skip = pgRoutingMissing();
+if (skip) process.stdout.write(`# matrix-street-oracle skipped: ${skip}\n`);
+
+const CITY = PORTO_ALEGRE;
+const HEXGRID = sharedFeed('porto-alegre', 'hexgrid.csv');
+/** origins: this many hexagons within TRANSIT.centreNearStopM of a stop, evenly through the file */
+const ORIGINS = 4;
+const MAX_MISSED = 0.05;
+
+let figures: Agreement;
+let missed: Misses;
+
+before(async () => {
+  if (skip) return;
+  const hexagons = readFileSync(HEXGRID, 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((line) => {
+      const [id, lon, lat] = line.split(',');
+      return { id: id!, lon: Number(lon), lat: Number(lat) };
+    });
+  const oracle = await StreetTransitOracle.open(CITY, await openWalkNetwork(CITY.osm));
+  const stops = oracle.timetable.stops;
+  const nearStop = hexagons.filter((h) => stops.some((s) => haversineM(h.lon, h.lat, s.lon, s.lat) <= TRANSIT.centreNearStopM));
+  const origins = Array.from({ length: ORIGINS }, (_, k) => nearStop[Math.floor(((k + 0.5) * nearStop.length) / ORIGINS)]!);
+  const dir = mkdtempSync(path.join(tmpdir(), 'navette-matrix-oracle-'));
+  const originsCsv = path.join(dir, 'origins.csv');
+  writeFileSync(originsCsv, ['id,lon,lat', ...origins.map((h) => `${h.id},${h.lon},${h.lat}`)].join('\n') + '\n');
+  const served = await serveCoverages([
+    {
+      id: CITY.id,
+      gtfs: CITY.gtfs,
+      osm: CITY.osm,
+      pointSets: [
+        { name: 'origins', file: originsCsv },
+        { name: 'hexgrid', file: HEXGRID },
+      ],
+    },
+  ]);
+  try {
+    const body = await getOk(
+      served.app,
+      `/v1/coverage/${CITY.id}/travel_time_matrix?origins=origins&destinations=hexgrid&datetime=${CITY.datetime}&walking_speed=${CITY.walkingSpeed}&max_duration=${TRANSIT.maxDurationSec}`,
+    );
+    const durations = body.travel_time_matrix.durations[0] as (number | null)[][];
+    const pairs: Pair[] = [];
+    for (const [o, origin] of origins.entries()) {
+      const answer = await oracle.values(origin, hexagons, oracleHorizonSec());
+      hexagons.forEach((_, d) => pairs.push({ ours: durations[o]![d]!, reference: answer.values[d] ?? null, offsetM: answer.offsetsM[d]! }));
+    }
+    figures = agreement(pairs, TRANSIT.toleranceSec, TRANSIT.maxDurationSec);
+    missed = misses(pairs, TRANSIT.maxDurationSec, TRANSIT.toleranceSec);
+  } finally {
+    await served.close();
+  }
+});
+
+after(async () => {
+  await closeWalkNetworks();
+});
+
+test(`${CITY.id}, the matrix at the hexagon centres: at least ${TRANSIT.minShareWithin * 100} % within ±${TRANSIT.toleranceSec} s of the oracle, the median within ±${TRANSIT.maxAbsMedianSec} s`, { skip }, (t) => {
+  for (const line of agreementLines('travel_time_matrix against the street oracle', figures, TRANSIT.toleranceSec, { minShareWithin: TRANSIT.minShareWithin, maxAbsMedianSec: TRANSIT.maxAbsMedianSec })) t.diagnostic(line);
+  assert.ok(figures.cells >= ORIGINS * 100, `${figures.cells} pairs compared`);
+  assert.ok(figures.share >= TRANSIT.minShareWithin, `${figures.within} / ${figures.cells}`);
+  assert.ok(Math.abs(figures.p50) <= TRANSIT.maxAbsMedianSec, `median ${figures.p50} s`);
+});
+
+test(`${CITY.id}, the other side: at most ${MAX_MISSED * 100} % of the hexagons the oracle reaches are null in the matrix`, { skip }, (t) => {
+  for (const line of missesLines('the street oracle against travel_time_matrix', missed, TRANSIT.toleranceSec, MAX_MISSED)) t.diagnostic(line);
+  assert.ok(missed.cells >= ORIGINS * 100, `the oracle reaches ${missed.cells} pairs`);
+  assert.ok(missed.share <= MAX_MISSED, `${missed.oursNull} / ${missed.cells}`);
+});
