@@ -5,7 +5,7 @@
  * worker threads value the points of a set for accessibility and travel-time matrices. The ids,
  * which only the answers name, stay on the main thread (service/point-sets.ts).
  */
-import { snapStops, type StopSnaps } from './stop-snaps.js';
+import { emptySnaps, snapRange, type StopSnaps } from './stop-snaps.js';
 import { sharedCopy } from './shared-arrays.js';
 import type { StreetGraph } from './street-graph.js';
 
@@ -19,15 +19,20 @@ export interface LinkedPoints {
   columns: { name: string; values: Float64Array }[];
 }
 
-/** The points of a set linked to `graph`'s layers. */
-export function linkPoints(graph: StreetGraph, name: string, lon: Float64Array, lat: Float64Array, columns: { name: string; values: Float64Array }[]): LinkedPoints {
+/** The points of a set, not linked yet: `linkPointRange` links them, a slice at a time. */
+export function unlinkedPoints(name: string, lon: Float64Array, lat: Float64Array, columns: { name: string; values: Float64Array }[]): LinkedPoints {
   return {
     name,
     lon: sharedCopy(Float64Array, lon),
     lat: sharedCopy(Float64Array, lat),
-    links: snapStops(graph, lon, lat),
+    links: emptySnaps(lon.length),
     columns: columns.map((c) => ({ name: c.name, values: sharedCopy(Float64Array, c.values) })),
   };
+}
+
+/** Link the points [from, to) of a set to `graph`'s layers. */
+export function linkPointRange(graph: StreetGraph, points: LinkedPoints, from: number, to: number): void {
+  snapRange(graph, points.lon, points.lat, points.links, from, to);
 }
 
 /** How many points a set holds. */

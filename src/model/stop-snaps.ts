@@ -19,29 +19,40 @@ export interface StopSnaps {
 }
 
 export function snapStops(g: StreetGraph, lon: Float64Array, lat: Float64Array): StopSnaps {
-  const n = lon.length;
+  const snaps = emptySnaps(lon.length);
+  snapRange(g, lon, lat, snaps, 0, lon.length);
+  return snaps;
+}
+
+/** Snaps for `n` points, none linked yet (shared memory, one array set per layer). */
+export function emptySnaps(n: number): StopSnaps {
   const snaps: StopSnaps = { edge: [], alongM: [], offsetM: [], unsnapped: [] };
   for (let layer = 0; layer < LAYER_NAMES.length; layer++) {
-    const edge = sharedArray(Int32Array, n).fill(-1);
-    const alongM = sharedArray(Float32Array, n);
-    const offsetM = sharedArray(Float32Array, n);
-    let unsnapped = 0;
-    for (let s = 0; s < n; s++) {
+    snaps.edge.push(sharedArray(Int32Array, n).fill(-1));
+    snaps.alongM.push(sharedArray(Float32Array, n));
+    snaps.offsetM.push(sharedArray(Float32Array, n));
+    snaps.unsnapped.push(0);
+  }
+  return snaps;
+}
+
+/** Link points [from, to) on every layer into `snaps` (a large set links in slices, between turns of the event loop). */
+export function snapRange(g: StreetGraph, lon: Float64Array, lat: Float64Array, snaps: StopSnaps, from: number, to: number): void {
+  for (let layer = 0; layer < LAYER_NAMES.length; layer++) {
+    const edge = snaps.edge[layer]!;
+    const alongM = snaps.alongM[layer]!;
+    const offsetM = snaps.offsetM[layer]!;
+    for (let s = from; s < to; s++) {
       const snap = snapPoint(g, layer as Layer, projectX(g.projection, lon[s]!), projectY(g.projection, lat[s]!), LINK_RADIUS_M);
       if (!snap) {
-        unsnapped++;
+        snaps.unsnapped[layer]!++;
         continue;
       }
       edge[s] = snap.edge;
       alongM[s] = snap.alongM;
       offsetM[s] = snap.offsetM;
     }
-    snaps.edge.push(edge);
-    snaps.alongM.push(alongM);
-    snaps.offsetM.push(offsetM);
-    snaps.unsnapped.push(unsnapped);
   }
-  return snaps;
 }
 
 /** The snap of stop `s` on `layer`, or null. */

@@ -7,7 +7,8 @@
  */
 import { readPointSet } from '../analysis/point-set-reader.js';
 import type { LoadReport } from '../gtfs/load-report.js';
-import { linkPoints, type LinkedPoints } from '../model/linked-points.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { linkPointRange, unlinkedPoints, type LinkedPoints } from '../model/linked-points.js';
 import { Layer } from '../model/street-layers.js';
 import { LINK_RADIUS_M, type StreetGraph } from '../model/street-graph.js';
 import type { PointSetConfig } from './coverage-config.js';
@@ -30,11 +31,19 @@ export interface PointSets {
   info: PointSetInfo[];
 }
 
+/** Points linked between two turns of the event loop (a few milliseconds' work). */
+const POINTS_PER_TURN = 2000;
+
 export async function loadPointSets(configs: readonly PointSetConfig[], graph: StreetGraph, report: LoadReport): Promise<PointSets> {
   const sets: PointSets = { linked: [], info: [] };
   for (const config of configs) {
     const data = await readPointSet(config, report);
-    const linked = linkPoints(graph, config.name, data.lon, data.lat, data.columns);
+    const linked = unlinkedPoints(config.name, data.lon, data.lat, data.columns);
+    // up to a million points on three layers: in slices, the coverage's requests answered between
+    for (let from = 0; from < data.ids.length; from += POINTS_PER_TURN) {
+      linkPointRange(graph, linked, from, Math.min(data.ids.length, from + POINTS_PER_TURN));
+      await nextTurn();
+    }
     const unlinked = linked.links.unsnapped[Layer.Walk]!;
     const file = config.file.split(/[\\/]/).pop()!;
     report.note(`${file}: point set ${config.name}, ${data.ids.length} points, ${data.columns.length} opportunity columns (${data.columns.map((c) => c.name).join(', ')})`);
