@@ -50,6 +50,7 @@
  */
 import { CAN_ALIGHT, CAN_BOARD, NO_STAY, transferSec, type RaptorData, type RouteTable } from './raptor-data.js';
 import { runChanged, type RaptorOverlay } from './raptor-overlay.js';
+import { pruneTransfers, routeGaps, type PrunedTransfers, type RouteGaps } from './transfer-pruning.js';
 
 import { UNREACHED } from './unreached.js';
 /** The search never looks further than this from t0 (Navitia caps its RAPTOR bound at 24 h). */
@@ -58,6 +59,8 @@ export const MAX_HORIZON_SEC = 86400;
 const NO_RUN = -1;
 /** `routeMark` of a route not marked in the current round. */
 const NOT_MARKED = -1;
+/** Walking speeds whose needed connections a search keeps (a server's requests mostly share one or two). */
+const PRUNED_SPEEDS_KEPT = 4;
 /** Service days considered per time zone, at most (t0's day, the days before whose runs pass midnight, the next). */
 const MAX_DAYS_PER_ZONE = 16;
 
@@ -211,6 +214,11 @@ export class RaptorSearch {
   private rangeShift = 0;
   /** the round whose labels are being made (0: the access) */
   private round = 0;
+  /** the connections the current search walks: the ones its walking speed needs (null: every one) */
+  private pruned: PrunedTransfers | null = null;
+  /** the connections needed at the last few walking speeds, and the routes' bounds they are made from */
+  private readonly prunedBySpeed: PrunedTransfers[] = [];
+  private gaps: RouteGaps | null = null;
 
   /**
    * @param data     the compiled timetable (shared memory)
@@ -221,6 +229,8 @@ export class RaptorSearch {
     readonly data: RaptorData,
     days: ServiceDayOrigins | Float64Array[],
     firstDay?: number,
+    /** leave out the connections no journey needs (off: every connection, the same answers slower) */
+    private readonly prune = true,
   ) {
     this.origins = Array.isArray(days) ? days : days.originSec;
     this.originFirstDay = Array.isArray(days) ? (firstDay ?? data.serviceFirstDay) : days.firstDay;
@@ -245,6 +255,20 @@ export class RaptorSearch {
     this.overlayMarks = new RouteMarks(0, this.slotCapacity);
   }
 
+  /**
+   * The connections a search at `speed` needs (transfer-pruning.ts), made on its first search at
+   * that speed and kept for the next few speeds; null when `prune` is off (tests compare both).
+   */
+  private transfersFor(speed: number): PrunedTransfers | null {
+    if (!this.prune) return null;
+    const known = this.prunedBySpeed.find((t) => t.speed === speed);
+    if (known) return known;
+    this.gaps ??= routeGaps(this.data);
+    const made = pruneTransfers(this.data, this.gaps, speed);
+    if (this.prunedBySpeed.unshift(made) > PRUNED_SPEEDS_KEPT) this.prunedBySpeed.pop();
+    return made;
+  }
+
   search(q: RaptorQuery): RaptorResult {
     this.reset();
     const d = this.data;
@@ -265,6 +289,8 @@ export class RaptorSearch {
     }
     const minVehicles = Math.max(0, Math.floor(q.minTransfers)) + 1;
     const maxVehicles = Math.max(0, Math.floor(q.maxTransfers)) + 1;
+    // the bounds behind the pruning hold for the timetable's trips and every stop (transfer-pruning.ts)
+    this.pruned = overlay === null && q.stopAllowed === null && !q.wheelchair ? this.transfersFor(q.walkingSpeed) : null;
     this.range = q.range?.bounds ?? null;
     this.rangeShift = q.range?.shiftSec ?? 0;
     if (this.range && this.range.rounds < maxVehicles) throw new RangeError(`range bounds of ${this.range.rounds} rounds for a search of ${maxVehicles}`);
@@ -464,6 +490,7 @@ export class RaptorSearch {
     const { stopStaySec, transferOffset, transferTo, transferInOffset, transferInEdge, transferInFrom } = d;
     const speed = this.walkingSpeed;
     const slack = this.walkedSlack;
+    const pruned = this.pruned;
     for (let j = 0; keep && j < veh.count; j++) {
       const p = veh.touched[j]!;
       const x1 = veh.time1[p]!;
@@ -474,6 +501,18 @@ export class RaptorSearch {
       if (stay !== NO_STAY) {
         this.offerWalked(p, x1 + stay + slack, run1);
         if (x2 !== UNREACHED) this.offerWalked(p, x2 + stay + slack, run2);
+      }
+      if (pruned !== null) {
+        const offset = fwd ? pruned.outOffset : pruned.inOffset;
+        const other = fwd ? pruned.outTo : pruned.inFrom;
+        const seconds = fwd ? pruned.outSec : pruned.inSec;
+        for (let k = offset[p]!; k < offset[p + 1]!; k++) {
+          const q = other[k]!;
+          const sec = seconds[k]! + slack;
+          this.offerWalked(q, x1 + sec, run1);
+          if (x2 !== UNREACHED) this.offerWalked(q, x2 + sec, run2);
+        }
+        continue;
       }
       const e0 = fwd ? transferOffset[p]! : transferInOffset[p]!;
       const e1 = fwd ? transferOffset[p + 1]! : transferInOffset[p + 1]!;
