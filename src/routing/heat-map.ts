@@ -27,7 +27,8 @@ import type { RaptorOverlay } from './raptor-overlay.js';
 import { RaptorSearch, type RaptorQuery, type RaptorResult } from './raptor.js';
 import { Rasterizer, toSeconds } from './raster.js';
 import { BoxBuilder, type Grid } from './grid.js';
-import { StreetSearch } from './street-search.js';
+import { buildEgressTable, sameEgressKey, valueFromStops, type EgressKey, type EgressTable } from './egress-table.js';
+import { offsetSeedDs, StreetSearch } from './street-search.js';
 
 /** Street modes that heat maps compute (ridesharing is refused before). */
 export type HeatMapMode = 'walking' | 'bike' | 'bss' | 'car' | 'car_no_park' | 'taxi';
@@ -125,6 +126,9 @@ export interface PointTimes {
   percentiles?: PercentileMap[];
 }
 
+/** Egress tables an engine keeps (a matrix uses one or two; requests for other speeds or limits make theirs). */
+const EGRESS_TABLES_KEPT = 4;
+
 /** What RAPTOR left at the stops: each reached stop's time from the centre (seconds), none without public transport. */
 type TransitPass = Pick<RaptorResult, 'reached' | 'reachedCount'> & { vehicleSec: Int32Array | null };
 
@@ -148,19 +152,13 @@ export function valuePoints(points: LinkedPoints, layer: Layer, speed: number, w
   }
 }
 
-/**
- * A linked point's off-street offset walked at `walkSpeed`, as a seed's tenths of a second:
- * truncated, as `StreetSearch.seedSnap` truncates its legs along the edge.
- */
-export function offsetSeedDs(offsetM: number, walkSpeed: number): number {
-  return Math.trunc((offsetM * 10) / walkSpeed);
-}
-
 /** How a mode moves on the street graph. */
 export interface ModeLeg {
   layer: Layer;
   speed: number;
   extraDs: number;
+  /** the longest leg from a stop to a point of a set (its mode's max_<mode>_duration_to_pt), seconds */
+  toPtSec: number;
 }
 
 /**
@@ -183,7 +181,7 @@ const MODE_LEGS: Record<HeatMapMode, { layer: Layer; speedOf: HeatMapMode }[]> =
 /** The legs of a mode at the cells' side; a taxi's carry its extra time there. */
 function endLegs(mode: HeatMapMode, q: HeatMapQuery): ModeLeg[] {
   const extraDs = mode === 'taxi' ? q.taxiEndExtraSec * 10 : 0;
-  return MODE_LEGS[mode].map(({ layer, speedOf }) => ({ layer, speed: q.speeds[speedOf], extraDs }));
+  return MODE_LEGS[mode].map(({ layer, speedOf }) => ({ layer, speed: q.speeds[speedOf], extraDs, toPtSec: q.maxToPtSec[mode] }));
 }
 
 /** A map's street leg at the cells' side: from the centre (the direct path), from the stops reached (the end modes), or both. */
@@ -212,6 +210,8 @@ export class HeatMapEngine {
   /** the points' values and seconds (computePoints), grown to the largest set valued */
   private pointValues = new Float64Array(0);
   private pointSeconds = new Int32Array(0);
+  /** the egress tables made last, the latest first */
+  private readonly egressTables: EgressTable[] = [];
 
   constructor(
     readonly data: HeatMapData,
@@ -253,7 +253,9 @@ export class HeatMapEngine {
 
   /**
    * The travel times of `q` to the points of a set instead of a grid's cells, each valued at its own
-   * link as a cell is at its centre's (accessibility, travel-time matrices).
+   * link as a cell is at its centre's (accessibility, travel-time matrices): the street from the
+   * centre, and from the stops reached through the egress tables, each leg within its mode's
+   * max_<mode>_duration_to_pt (egress-table.ts).
    */
   computePoints(q: HeatMapQuery, points: LinkedPoints): PointTimes {
     this.checkLimits(q);
@@ -269,11 +271,42 @@ export class HeatMapEngine {
     const walkSpeed = q.speeds.walking;
     const reverse = q.direction === 'arrival';
     const limitDs = q.maxDurationSec * 10;
-    this.streetLegs(q, pass, legs, this.centreSnaps(q, legs), (leg, search) => valuePoints(points, leg.layer, leg.speed, walkSpeed, reverse, limitDs, search, values));
+    const centreSnaps = this.centreSnaps(q, legs);
+    const { vehicleSec, reached, reachedCount } = pass;
+    legs.forEach((leg, k) => {
+      const snap = centreSnaps[k];
+      if (snap) {
+        const search = this.street;
+        search.reset();
+        search.seedSnap(snap, leg.layer, leg.speed, leg.extraDs + offsetSeedDs(snap.offsetM, walkSpeed), reverse);
+        search.run(leg.layer, leg.speed, limitDs, reverse);
+        valuePoints(points, leg.layer, leg.speed, walkSpeed, reverse, limitDs, search, values);
+      }
+      if (vehicleSec && leg.fromStops) valueFromStops(this.egressTable(points, leg, q), reached, reachedCount, vehicleSec, leg.extraDs, limitDs, values);
+    });
     const seconds = this.pointSeconds.subarray(0, count);
     const reachedPoints = toSeconds(values, q.maxDurationSec, seconds);
-    const { vehicleSec, reached, reachedCount } = pass;
     return { seconds, reachedPoints, vehicleStops: vehicleSec ? reachedCount : 0, unlinkedStops: this.countUnlinked(legs, reached, vehicleSec ? reachedCount : 0) };
+  }
+
+  /**
+   * The egress table of a leg of `q` to the points of a set (egress-table.ts): made on first use
+   * and kept for the next computations alike (the origins of a matrix), the last few of them.
+   */
+  egressTable(points: LinkedPoints, leg: ModeLeg, q: HeatMapQuery): EgressTable {
+    const key: EgressKey = {
+      points,
+      layer: leg.layer,
+      speed: leg.speed,
+      walkSpeed: q.speeds.walking,
+      limitDs: Math.max(0, Math.min(leg.toPtSec, q.maxDurationSec)) * 10,
+      reverse: q.direction === 'arrival',
+    };
+    const known = this.egressTables.findIndex((t) => sameEgressKey(t, key));
+    if (known >= 0) return this.egressTables[known]!;
+    const table = buildEgressTable(this.data.graph, this.data.snaps, key, this.street);
+    if (this.egressTables.unshift(table) > EGRESS_TABLES_KEPT) this.egressTables.pop();
+    return table;
   }
 
   private checkLimits(q: HeatMapQuery): void {

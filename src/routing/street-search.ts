@@ -16,6 +16,14 @@ import { pointAlong, type Snap, type StreetGraph } from '../model/street-graph.j
 
 import { UNREACHED } from './unreached.js';
 
+/**
+ * A linked point's off-street offset walked at `walkSpeed`, as a seed's tenths of a second:
+ * truncated, as `StreetSearch.seedSnap` truncates its legs along the edge.
+ */
+export function offsetSeedDs(offsetM: number, walkSpeed: number): number {
+  return Math.trunc((offsetM * 10) / walkSpeed);
+}
+
 export class StreetSearch {
   private readonly cost: Int32Array;
   private readonly stamp: Uint32Array;

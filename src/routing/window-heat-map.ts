@@ -27,10 +27,11 @@
 import { stopSnap } from '../model/stop-snaps.js';
 import { projectX, projectY } from '../model/street-graph.js';
 import type { Grid } from './grid.js';
-import { mapLegs, offsetSeedDs, type DepartureWindow, type HeatMapEngine, type HeatMapQuery, type HeatMapResult, type ModeLeg, type PercentileMap, type PointTimes } from './heat-map.js';
+import { mapLegs, type DepartureWindow, type HeatMapEngine, type HeatMapQuery, type HeatMapResult, type ModeLeg, type PercentileMap, type PointTimes } from './heat-map.js';
 import { pointCount, type LinkedPoints } from '../model/linked-points.js';
 import type { CellLinkTable } from './raster.js';
-import { StreetSearch } from './street-search.js';
+import type { EgressTable } from './egress-table.js';
+import { offsetSeedDs, StreetSearch } from './street-search.js';
 import { RangeBounds } from './raptor.js';
 import type { Layer } from '../model/street-layers.js';
 
@@ -194,10 +195,15 @@ export class WindowEngine {
     this.changeCount = 0;
     this.linked.clear();
     const transitLegs = legs.filter((leg) => leg.fromStops);
-    if (improved > 0 && transitLegs.length > 0) {
+    if (improved > 0 && points) {
+      // points: each minute's improved stops through the legs' egress tables
+      for (const leg of transitLegs) {
+        const table = engine.egressTable(points, leg, q);
+        for (let k = n - 1; k >= 0; k--) this.valueFromImproved(table, minuteFrom[k]!, minuteTo[k]!, leg.extraDs, k, (k * WINDOW_STEP_SEC + T) * 10);
+      }
+    } else if (improved > 0 && transitLegs.length > 0) {
       const searches = transitLegs.map((leg, k) => {
         const search = this.searchFor(k);
-        if (!this.linked.has(leg.layer) && points) this.linkPoints(points, leg.layer);
         if (!this.linked.has(leg.layer)) {
           // what the window reaches at all on the layer: every minute's stops at once, up to the last
           // minute's limit, at the fastest of the layer's legs with the least extra time (a superset
@@ -301,11 +307,32 @@ export class WindowEngine {
     return total;
   }
 
+  /**
+   * The points the stops improved at minute k (improvedStop/improvedSec[from .. to)) reach through
+   * `table`, each kept with a change where it improves: as `revalue`, without a street search.
+   */
+  private valueFromImproved(table: EgressTable, from: number, to: number, extraDs: number, k: number, minuteLimitDs: number): void {
+    const { offset, point, costDs } = table;
+    for (let x = from; x < to; x++) {
+      const s = this.improvedStop[x]!;
+      const base = this.improvedSec[x]! * 10 + extraDs;
+      for (let e = offset[s]!; e < offset[s + 1]!; e++) {
+        const ds = base + costDs[e]!;
+        if (!(ds < minuteLimitDs)) continue;
+        this.keepChange(point[e]!, k, Math.floor(ds));
+      }
+    }
+  }
+
   /** Cell c's value at minute k through `search` (a departure from minute k's instant): kept, with a change, when it improves. */
   private revalue(c: number, search: StreetSearch, table: CellLinkTable, leg: ModeLeg, walkSpeed: number, reverse: boolean, k: number, minuteLimitDs: number): void {
     const ds = search.costAlong(table.edge[c]!, table.alongM[c]!, leg.layer, 10 / leg.speed, reverse) + (table.offsetM[c]! * 10) / walkSpeed;
     if (!(ds < minuteLimitDs)) return;
-    const whole = Math.floor(ds);
+    this.keepChange(c, k, Math.floor(ds));
+  }
+
+  /** Target c reached `whole` tenths after the reference at minute k: a change when it improves on its best. */
+  private keepChange(c: number, k: number, whole: number): void {
     if (whole >= this.best[c]!) return;
     this.best[c] = whole;
     if (this.changeCount * 3 + 3 > this.changes.length) this.growChanges();
@@ -369,15 +396,6 @@ export class WindowEngine {
     const { table } = this.layerScratch(layer);
     this.engine.rasterizer.linkCells(grid, layer, table, reach);
     this.groupByEdge(layer, cells);
-  }
-
-  /** The points' links on `layer`, made at load, as the targets' links, and the points of each edge. */
-  private linkPoints(points: LinkedPoints, layer: Layer): void {
-    const { table } = this.layerScratch(layer);
-    table.edge.set(points.links.edge[layer]!);
-    table.alongM.set(points.links.alongM[layer]!);
-    table.offsetM.set(points.links.offsetM[layer]!);
-    this.groupByEdge(layer, pointCount(points));
   }
 
   /** The first `cells` targets of `layer`'s table grouped by their edge. */

@@ -53,11 +53,25 @@ test('cumulative opportunities: exact counts under each cutoff, the bus bringing
   // under 600 s: p100 (100 s), p2900 (400 s by bus), p500 (500 s)
   assert.equal(value('places:schools', 600), 3);
   assert.equal(value('places:jobs', 600), 90);
-  // under 1800 s: and p1000 (1000 s), p1850 (1350 s: the bus, then 1,050 m back), p1750 (1750 s on foot)
+  // under 1800 s: and p1000 (1000 s), p1850 (1,450 s: the bus, then 1,150 m back), p1750 (1750 s on foot)
   assert.equal(value('places:schools', 1800), 6);
   assert.equal(value('places:jobs', 1800), 210);
   assert.ok(body.accessibility.every((a: any) => a.percentile === 50 && a.decay_function === 'step'));
   assert.equal(body.from.embedded_type, 'address');
+});
+
+test('at points the walk from the last stop lasts at most max_walking_duration_to_pt, as in R5; a heat map\'s cells keep walking up to max_duration', async () => {
+  const query = (toPt: number) => `${base}/accessibility?from=${coord(0)}&${at0800}&opportunities[]=places:schools&cutoffs[]=600&cutoffs[]=1800&max_walking_duration_to_pt=${toPt}`;
+  const values = async (toPt: number) => (await getOk(app, query(toPt))).accessibility.map((a: any) => a.value);
+  // p1850 is 1,450 s away: the bus (300 s), then 1,150 m back on foot, a walk of 1,150 s from the stop
+  assert.deepEqual(await values(1150), [3, 6]);
+  // at 1,149 s, it is left to the walk from the start (1,850 s, past the cutoff); p2900's 100 s walk still counts
+  assert.deepEqual(await values(1149), [3, 5]);
+  // the heat map's cell there still takes the bus and the long walk
+  const map = (await getOk(app, `${base}/heat_maps?from=${coord(0)}&${at0800}&max_duration=1800&resolution=300&max_walking_duration_to_pt=1149`)).heat_maps[0].heat_matrix;
+  const i = map.lines.findIndex((l: any) => l.cell_lon.min_lon <= lonAt(1850) && lonAt(1850) <= l.cell_lon.max_lon);
+  const j = map.line_headers.findIndex((h: any) => h.cell_lat.min_lat <= 0 && 0 <= h.cell_lat.max_lat);
+  assert.ok(Math.abs(map.lines[i].duration[j] - 1450) <= 15, `${map.lines[i].duration[j]}`);
 });
 
 test('on foot only (direct_path=only), the far end is out of reach', async () => {
