@@ -15,7 +15,8 @@
  *   4. per end leg, one street search that keeps its labels across the minutes: each minute seeds
  *      only the stops whose arrival improved and settles only what they improve; the cells linked to
  *      an edge with an improved end are valued again, and a cell's improvements are kept as a list
- *      of (minute, arrival) changes;
+ *      of (minute, arrival) changes; at the points of a set (no grid), each minute's improved stops
+ *      through the legs' egress tables instead (egress-table.ts), the same changes kept;
  *   5. the street alone from the centre (the direct path), once: the same at every minute;
  *   6. per cell with changes, its minutes' values listed from them (within a run of minutes sharing
  *      one arrival the travel time falls by a minute per minute), sorted, and each percentile read
@@ -251,7 +252,7 @@ export class WindowEngine {
           const { adjOffset, adjEdge } = graph;
           for (let x = 0; x < search.changedCount; x++) {
             const v = search.changed[x]!;
-            // most vertices have no target on their edges (a point set's few, a grid's unreached box)
+            // most vertices have no cell on their edges (the box's parts nothing reaches)
             if (vertexTargets[v] === 0) continue;
             for (let a = adjOffset[v]!; a < adjOffset[v + 1]!; a++) revalue(adjEdge[a]! >>> 1);
           }
