@@ -41,8 +41,11 @@ export interface EgressTable extends EgressKey {
   /** the points stop s reaches: entries [offset[s], offset[s + 1]) */
   offset: Uint32Array;
   point: Uint32Array;
-  /** tenths of a second between the stop and the point */
-  costDs: Float32Array;
+  /**
+   * whole tenths of a second between the stop and the point (floored: a value from a stop is a whole
+   * number of tenths, the arrival's, plus this; the values are floored to tenths in the end anyway)
+   */
+  costDs: Int32Array;
 }
 
 /**
@@ -69,7 +72,7 @@ export function buildEgressTable(graph: StreetGraph, snaps: StopSnaps, key: Egre
   const stopCount = snaps.edge[layer]!.length;
   const offset = new Uint32Array(stopCount + 1);
   let point = new Uint32Array(1024);
-  let costDs = new Float32Array(1024);
+  let costDs = new Int32Array(1024);
   let n = 0;
   // the last stop that valued each point (a point on several touched edges is valued once a stop)
   const seenBy = new Int32Array(count).fill(-1);
@@ -89,12 +92,12 @@ export function buildEgressTable(graph: StreetGraph, snaps: StopSnaps, key: Egre
         const grownPoint = new Uint32Array(Math.min(2 * n, MAX_EGRESS_ENTRIES));
         grownPoint.set(point);
         point = grownPoint;
-        const grownCost = new Float32Array(grownPoint.length);
+        const grownCost = new Int32Array(grownPoint.length);
         grownCost.set(costDs);
         costDs = grownCost;
       }
       point[n] = p;
-      costDs[n++] = ds;
+      costDs[n++] = Math.floor(ds);
     }
   };
   for (; s < stopCount; s++) {

@@ -118,8 +118,6 @@ export interface ServiceDayOrigins {
 export interface RaptorStats {
   rounds: number;
   routesScanned: number;
-  tripSearches: number;
-  walkedLabels: number;
   reachedStops: number;
 }
 
@@ -169,7 +167,7 @@ function foldBounds(labels: TwoBest, bound: Int32Array, shift: number): void {
 }
 
 export class RaptorSearch {
-  readonly stats: RaptorStats = { rounds: 0, routesScanned: 0, tripSearches: 0, walkedLabels: 0, reachedStops: 0 };
+  readonly stats: RaptorStats = { rounds: 0, routesScanned: 0, reachedStops: 0 };
   private readonly origins: Float64Array[];
   private readonly originFirstDay: number;
 
@@ -212,8 +210,10 @@ export class RaptorSearch {
   /** the window's bounds and this minute's shift to the reference (null: a single search) */
   private range: RangeBounds | null = null;
   private rangeShift = 0;
-  /** the round whose labels are being made (0: the access) */
+  /** the round whose labels are being made (0: the access), and the range bounds of its labels (null: a single search) */
   private round = 0;
+  private walkedBound: Int32Array | null = null;
+  private vehicleBound: Int32Array | null = null;
   /** the connections the current search walks: the ones its walking speed needs (null: every one) */
   private pruned: PrunedTransfers | null = null;
   /** the connections needed at the last few walking speeds, and the routes' bounds they are made from */
@@ -294,7 +294,7 @@ export class RaptorSearch {
     this.range = q.range?.bounds ?? null;
     this.rangeShift = q.range?.shiftSec ?? 0;
     if (this.range && this.range.rounds < maxVehicles) throw new RangeError(`range bounds of ${this.range.rounds} rounds for a search of ${maxVehicles}`);
-    this.round = 0;
+    this.enterRound(0);
     if (this.limit === 0 || minVehicles > maxVehicles) return this.result();
     this.chooseServiceDays(Math.floor(q.t0));
 
@@ -308,7 +308,7 @@ export class RaptorSearch {
     const overlayRunSpace = this.slotCapacity * d.routeTripCount;
     for (let round = 1; round <= maxVehicles && this.walkPrev.count > 0; round++) {
       this.stats.rounds = round;
-      this.round = round;
+      this.enterRound(round);
       this.across = round >= minVehicles;
       // 1. routes through the stops walked to in the previous round, from their first such stop
       const prev = this.walkPrev;
@@ -330,6 +330,13 @@ export class RaptorSearch {
     if (this.range) foldBounds(this.walkPrev, this.range.walked[this.round]!, this.rangeShift);
     this.walkPrev.clear();
     return this.result();
+  }
+
+  /** Labels of `round` are made next: its range bounds read by `offerWalked` and `offerVehicle`. */
+  private enterRound(round: number): void {
+    this.round = round;
+    this.walkedBound = this.range ? this.range.walked[round]! : null;
+    this.vehicleBound = this.range ? this.range.vehicle[round]! : null;
   }
 
   /** Scan the marked routes of a table (and unmark them); `masked`: skip its changed runs. */
@@ -433,7 +440,6 @@ export class RaptorSearch {
    * (before the day offset) that may be boarded there that day, and is not a run `masked` changes; -1 if none.
    */
   private earliestTrip(d: RouteTable, masked: RaptorOverlay | null, stBase: number, rtBase: number, S: number, from: number, below: number, i: number, target: number, slot: number): number {
-    this.stats.tripSearches++;
     const dir = this.dir;
     const fwd = dir === 1;
     const times = fwd ? d.departureSec : d.arrivalSec;
@@ -470,7 +476,7 @@ export class RaptorSearch {
   /** Stop p reached at x by run `run` in the current round. */
   private offerVehicle(p: number, x: number, run: number): void {
     // a later minute was there as early in this round
-    if (this.range !== null && x + this.rangeShift >= this.range.vehicle[this.round]![p]!) return;
+    if (this.vehicleBound !== null && x + this.rangeShift >= this.vehicleBound[p]!) return;
     if (this.across) {
       const best = this.bestVeh;
       const first = best.time1[p] === UNREACHED;
@@ -532,7 +538,7 @@ export class RaptorSearch {
   private offerWalked(p: number, x: number, run: number): void {
     if (x >= this.limit) return;
     // a later minute was there as early in this round
-    if (this.range !== null && x + this.rangeShift >= this.range.walked[this.round]![p]!) return;
+    if (this.walkedBound !== null && x + this.rangeShift >= this.walkedBound[p]!) return;
     const cur = this.walkCur;
     const best = this.bestWalk;
     if (this.across) {
@@ -551,7 +557,6 @@ export class RaptorSearch {
         if (best.offer(p, x, run) && first) best.touched[best.count++] = p;
       }
     }
-    this.stats.walkedLabels++;
   }
 
   /** The current round's walked labels become the previous round's (which must be clear). */
@@ -616,7 +621,7 @@ export class RaptorSearch {
     this.baseMarks.clear();
     this.overlayMarks.clear();
     const s = this.stats;
-    s.rounds = s.routesScanned = s.tripSearches = s.walkedLabels = s.reachedStops = 0;
+    s.rounds = s.routesScanned = s.reachedStops = 0;
   }
 
   private result(): RaptorResult {

@@ -317,10 +317,10 @@ export class WindowEngine {
     for (let x = from; x < to; x++) {
       const s = this.improvedStop[x]!;
       const base = this.improvedSec[x]! * 10 + extraDs;
+      // whole tenths throughout: the arrival's and the table's
       for (let e = offset[s]!; e < offset[s + 1]!; e++) {
-        const ds = base + costDs[e]!;
-        if (!(ds < minuteLimitDs)) continue;
-        this.keepChange(point[e]!, k, Math.floor(ds));
+        const whole = base + costDs[e]!;
+        if (whole < minuteLimitDs) this.keepChange(point[e]!, k, whole);
       }
     }
   }
