@@ -11,6 +11,8 @@
  *   walk(p → u) + the most any trip of r takes from leaving u to leaving q  ≤  walk(p → q)
  *
  * and every trip of r may be boarded at u. Riding from u then reaches every stop after q no later.
+ * The stop p itself dominates the same way when r passes it before q, staying there in place of the
+ * walk (the stay's time, at a stop where changing is allowed).
  * The longest leave-to-leave time is bounded by the sum of each segment's longest (`RouteGaps`); the
  * bound adds up along a route, so domination is transitive and the undominated connection that
  * dominates the others is always kept. A connection is needed when q is undominated on one of its
@@ -102,39 +104,43 @@ class Candidates {
 }
 
 /**
- * Which of a stop's `count` connections are needed (`needed[first + c]` set to 1), from the stop at
- * their other end (`other[first + c]`) and their seconds (`seconds[first + c]`): departure (`board`)
- * keeps the undominated boardings, arrival the undominated alightings.
+ * Which of stop `own`'s `count` connections are needed (`needed[first + c]` set to 1), from the stop
+ * at their other end (`other[first + c]`) and their seconds (`seconds[first + c]`): departure
+ * (`board`) keeps the undominated boardings, arrival the undominated alightings. The stop itself
+ * dominates too, at the time of staying there (`ownSec`; negative: no change of vehicle there).
  */
-function markNeeded(d: RaptorData, gaps: RouteGaps, first: number, count: number, other: Uint32Array, seconds: Int32Array, board: boolean, scratch: Candidates, needed: Uint8Array): void {
-  // each candidate as position × count + connection: sorting the numbers sorts by position, and
-  // positions are global (routeStops indexes), so the candidates of a route come together, in its order
+function markNeeded(d: RaptorData, gaps: RouteGaps, own: number, ownSec: number, first: number, count: number, other: Uint32Array, seconds: Int32Array, board: boolean, scratch: Candidates, needed: Uint8Array): void {
+  // each candidate as position × slots + connection (the stop itself: connection `count`): sorting
+  // the numbers sorts by position, and positions are global (routeStops indexes), so the candidates
+  // of a route come together, in its order
+  const slots = count + 1;
   scratch.count = 0;
-  for (let c = 0; c < count; c++) {
-    const q = other[first + c]!;
+  const addStop = (q: number, c: number) => {
     for (let k = d.stopRouteOffset[q]!; k < d.stopRouteOffset[q + 1]!; k++) {
-      scratch.add((d.routeStopOffset[d.stopRoutes[k]!]! + d.stopRoutePos[k]!) * count + c);
+      scratch.add((d.routeStopOffset[d.stopRoutes[k]!]! + d.stopRoutePos[k]!) * slots + c);
     }
-  }
+  };
+  for (let c = 0; c < count; c++) addStop(other[first + c]!, c);
+  if (count > 0 && ownSec >= 0) addStop(own, count);
   const keys = scratch.keys.subarray(0, scratch.count).sort();
   const fromStart = board ? gaps.leaveFromStart : gaps.arriveFromStart;
   const always = board ? gaps.alwaysBoard : gaps.alwaysAlight;
   const { routeOf } = gaps;
   let x = 0;
   while (x < keys.length) {
-    const route = routeOf[Math.floor(keys[x]! / count)]!;
+    const route = routeOf[Math.floor(keys[x]! / slots)]!;
     let y = x + 1;
-    while (y < keys.length && routeOf[Math.floor(keys[y]! / count)] === route) y++;
+    while (y < keys.length && routeOf[Math.floor(keys[y]! / slots)] === route) y++;
     // boarding: sweep the route forwards, the best (walk − time from the start) of the stops before;
     // alighting: backwards, the best (walk + time from the start) of the stops after
     let best = Infinity;
     const step = board ? 1 : -1;
     for (let z = board ? x : y - 1; z >= x && z < y; z += step) {
-      const position = Math.floor(keys[z]! / count);
-      const c = keys[z]! - position * count;
-      const walk = seconds[first + c]!;
+      const position = Math.floor(keys[z]! / slots);
+      const c = keys[z]! - position * slots;
+      const walk = c === count ? ownSec : seconds[first + c]!;
       const key = board ? walk - fromStart[position]! : walk + fromStart[position]!;
-      if (best > key) needed[first + c] = 1;
+      if (c < count && best > key) needed[first + c] = 1;
       if (always[position] && key < best) best = key;
     }
     x = y;
@@ -153,9 +159,9 @@ export function pruneTransfers(d: RaptorData, gaps: RouteGaps, speed: number): P
   for (let k = 0; k < n; k++) inSeconds[k] = outSeconds[d.transferInEdge[k]!]!;
   for (let p = 0; p < d.stopCount; p++) {
     const out = d.transferOffset[p]!;
-    markNeeded(d, gaps, out, d.transferOffset[p + 1]! - out, d.transferTo, outSeconds, true, scratch, outNeeded);
+    markNeeded(d, gaps, p, d.stopStaySec[p]!, out, d.transferOffset[p + 1]! - out, d.transferTo, outSeconds, true, scratch, outNeeded);
     const into = d.transferInOffset[p]!;
-    markNeeded(d, gaps, into, d.transferInOffset[p + 1]! - into, d.transferInFrom, inSeconds, false, scratch, inNeeded);
+    markNeeded(d, gaps, p, d.stopStaySec[p]!, into, d.transferInOffset[p + 1]! - into, d.transferInFrom, inSeconds, false, scratch, inNeeded);
   }
   const out = keptOnly(d.stopCount, outNeeded, d.transferOffset, d.transferTo, outSeconds);
   const into = keptOnly(d.stopCount, inNeeded, d.transferInOffset, d.transferInFrom, inSeconds);

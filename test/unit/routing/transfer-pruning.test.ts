@@ -70,6 +70,7 @@ const FOOTPATHS: [string, string, number][] = [
   ['A', 'P', 100],
   ['B', 'P', 300],
   ['C', 'P', 50],
+  ['A', 'C', 600],
 ];
 
 async function line(pickupAtA = 0): Promise<{ data: RaptorData; days: ServiceDays; id: (s: number) => string; stop: (id: string) => number }> {
@@ -83,11 +84,11 @@ async function line(pickupAtA = 0): Promise<{ data: RaptorData; days: ServiceDay
   return { data, days: new ServiceDays(tt), id: (s) => tt.stopPoints.ids[s]!, stop };
 }
 
-/** The stops P keeps connections to (departure searches) and from (arrival searches) at `speed`. */
-async function keptAtP(speed: number, pickupAtA = 0): Promise<{ out: string[]; into: string[] }> {
+/** The stops `at` (P by default) keeps connections to (departure searches) and from (arrival searches) at `speed`. */
+async function keptAtP(speed: number, pickupAtA = 0, at = 'P'): Promise<{ out: string[]; into: string[] }> {
   const { data, id, stop } = await line(pickupAtA);
   const kept = pruneTransfers(data, routeGaps(data), speed);
-  const p = stop('P');
+  const p = stop(at);
   const out = Array.from(kept.outTo.subarray(kept.outOffset[p]!, kept.outOffset[p + 1]!), id).sort();
   const into = Array.from(kept.inFrom.subarray(kept.inOffset[p]!, kept.inOffset[p + 1]!), id).sort();
   return { out, into };
@@ -102,6 +103,16 @@ test('a boarding is left out when an earlier stop of every route through it is a
   // at 0.5 m/s: B at 600 s, A at 200 + 180 s: left out; at 2 m/s: B at 150 s, A at 50 + 180 s: kept
   assert.deepEqual((await keptAtP(0.5)).out, ['A', 'C']);
   assert.deepEqual((await keptAtP(2)).out, ['A', 'B', 'C']);
+});
+
+test('the stop itself dominates: staying at A beats walking 600 s to C, which the line reaches within 300 s', async () => {
+  // (P stays: the line Z calls there)
+  assert.deepEqual((await keptAtP(1, 0, 'A')).out, ['P']);
+  // and an arrival search does not walk from A to C: staying on the line to C is as good
+  assert.deepEqual((await keptAtP(1, 0, 'C')).into, []);
+  // walking 600 m at 4 m/s (150 s) beats the line: kept both ways
+  assert.deepEqual((await keptAtP(4, 0, 'A')).out, ['C', 'P']);
+  assert.deepEqual((await keptAtP(4, 0, 'C')).into, ['A']);
 });
 
 test('a stop where some trip may not be boarded dominates nothing', async () => {
