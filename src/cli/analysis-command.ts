@@ -165,8 +165,14 @@ const elapsed = (started: number) => `${((performance.now() - started) / 1000).t
 /** The process's peak resident memory, its worker threads included. */
 const peakMemory = () => `peak memory ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`;
 
-/** Seconds as a CSV field: empty when unreached. */
-const csvSeconds = (s: number) => (s < 0 ? '' : String(s));
+/**
+ * Seconds below `limit` as CSV fields, each after its comma (empty when unreached): the texts made
+ * once, not a number formatted for each of a matrix's millions of fields.
+ */
+function csvSecondsTexts(limit: number): (s: number) => string {
+  const texts = Array.from({ length: limit }, (_, s) => `,${s}`);
+  return (s) => (s < 0 ? ',' : (texts[s] ?? `,${s}`));
+}
 /** An id as a CSV field (quoted when it holds a comma, a quote or a line break). */
 const csvField = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
 
@@ -197,13 +203,14 @@ export function matrixCommand(args: string[]): Promise<number> {
       try {
         if (slice.first) await file.write(`from_id,to_id,${percentiles.map((p) => `travel_time_p${p}`).join(',')}\n`);
         let done = 0;
+        const csvSeconds = csvSecondsTexts(probe.max_duration);
         await originTimes(loaded.pool, job, slice.from, slice.to, loaded.threads * IN_FLIGHT_PER_THREAD, async ({ origin, seconds }) => {
           // one string per origin, built by concatenation: a row costs no array (1.5 M rows for Porto Alegre)
           const from = csvField(originIds[origin]!);
           let text = '';
           for (let d = 0; d < destinationIds.length; d++) {
             text += from + ',' + destinationIds[d];
-            for (const row of seconds) text += ',' + csvSeconds(row[d]!);
+            for (const row of seconds) text += csvSeconds(row[d]!);
             text += '\n';
           }
           await file.write(text);
