@@ -27,7 +27,7 @@ import type { RaptorOverlay } from './raptor-overlay.js';
 import { RaptorSearch, type RaptorQuery, type RaptorResult } from './raptor.js';
 import { Rasterizer, toSeconds } from './raster.js';
 import { BoxBuilder, type Grid } from './grid.js';
-import { buildEgressTable, sameEgressKey, valueFromStops, type EgressKey, type EgressTable } from './egress-table.js';
+import { buildEgressTable, MAX_EGRESS_ENTRIES, sameEgressKey, valueFromStops, type EgressKey, type EgressTable } from './egress-table.js';
 import { offsetSeedDs, StreetSearch } from './street-search.js';
 
 /** Street modes that heat maps compute (ridesharing is refused before). */
@@ -126,7 +126,7 @@ export interface PointTimes {
   percentiles?: PercentileMap[];
 }
 
-/** Egress tables an engine keeps (a matrix uses one or two; requests for other speeds or limits make theirs). */
+/** Egress tables an engine keeps at most (a matrix uses one or two; requests for other speeds or limits make theirs), within MAX_EGRESS_ENTRIES together. */
 const EGRESS_TABLES_KEPT = 4;
 
 /** What RAPTOR left at the stops: each reached stop's time from the centre (seconds), none without public transport. */
@@ -305,7 +305,12 @@ export class HeatMapEngine {
     const known = this.egressTables.findIndex((t) => sameEgressKey(t, key));
     if (known >= 0) return this.egressTables[known]!;
     const table = buildEgressTable(this.data.graph, this.data.snaps, key, this.street);
-    if (this.egressTables.unshift(table) > EGRESS_TABLES_KEPT) this.egressTables.pop();
+    this.egressTables.unshift(table);
+    // the newest kept, and older ones while they fit in one table's budget
+    let entries = 0;
+    const kept = this.egressTables.findIndex((t, k) => (entries += t.point.length) > MAX_EGRESS_ENTRIES && k > 0);
+    if (kept > 0) this.egressTables.length = kept;
+    if (this.egressTables.length > EGRESS_TABLES_KEPT) this.egressTables.length = EGRESS_TABLES_KEPT;
     return table;
   }
 
