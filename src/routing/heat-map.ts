@@ -271,19 +271,10 @@ export class HeatMapEngine {
     const walkSpeed = q.speeds.walking;
     const reverse = q.direction === 'arrival';
     const limitDs = q.maxDurationSec * 10;
-    const centreSnaps = this.centreSnaps(q, legs);
+    // the street from the centre alone, then the stops' rows
+    this.streetLegs(q, NO_TRANSIT, legs, this.centreSnaps(q, legs), (leg, search) => valuePoints(points, leg.layer, leg.speed, walkSpeed, reverse, limitDs, search, values));
     const { vehicleSec, reached, reachedCount } = pass;
-    legs.forEach((leg, k) => {
-      const snap = centreSnaps[k];
-      if (snap) {
-        const search = this.street;
-        search.reset();
-        search.seedSnap(snap, leg.layer, leg.speed, leg.extraDs + offsetSeedDs(snap.offsetM, walkSpeed), reverse);
-        search.run(leg.layer, leg.speed, limitDs, reverse);
-        valuePoints(points, leg.layer, leg.speed, walkSpeed, reverse, limitDs, search, values);
-      }
-      if (vehicleSec && leg.fromStops) valueFromStops(this.egressTable(points, leg, q), reached, reachedCount, vehicleSec, leg.extraDs, limitDs, values);
-    });
+    if (vehicleSec) for (const leg of legs) if (leg.fromStops) valueFromStops(this.egressTable(points, leg, q), reached, reachedCount, vehicleSec, leg.extraDs, limitDs, values);
     const seconds = this.pointSeconds.subarray(0, count);
     const reachedPoints = toSeconds(values, q.maxDurationSec, seconds);
     return { seconds, reachedPoints, vehicleStops: vehicleSec ? reachedCount : 0, unlinkedStops: this.countUnlinked(legs, reached, vehicleSec ? reachedCount : 0) };
