@@ -481,9 +481,6 @@ function modeParams(q) {
   q.append('first_section_mode[]', mode);
   q.append('last_section_mode[]', mode);
   q.set('data_freshness', $('freshness').value);
-  // a difference map (heat maps only: the bands of a difference have no meaning)
-  const compare = comparedLevel();
-  if (compare) q.set('compare_data_freshness', compare);
   if ($('wheelchair').checked) q.set('wheelchair', 'true');
 }
 
@@ -495,6 +492,10 @@ function mapQuery() {
   q.set('datetime', datetimeParam());
   q.set('max_duration', String(maxDuration));
   modeParams(q);
+  // a difference map (heat maps only: the bands of a difference have no meaning; the accessibility
+  // tab shares modeParams and never compares)
+  const compare = comparedLevel();
+  if (compare) q.set('compare_data_freshness', compare);
   q.set('resolution', $('resolution').value);
   // a departure window: one departure a minute, the cells' travel times summarised by the percentile chosen
   const windowSec = Number($('window').value);
