@@ -152,6 +152,8 @@ export const ERRORS = {
     plainError(400, `the ${origins} origins of ${set} over ${departures} departures are more searches than a request computes (at most ${MAX_ACCESSIBILITY_SEARCHES} origins × departures): use navette accessibility`),
   regionalComparison: () => plainError(400, "'compare_data_freshness' is available for one place (from or to), not with 'origins'"),
   matrixNoOrigins: () => plainError(400, "you should provide an 'origins' argument: a point set"),
+  matrixTooManySearches: (set: string, origins: string, departures: string) =>
+    plainError(400, `the ${origins} origins of ${set} over ${departures} departures are more searches than a request computes (at most ${MAX_ACCESSIBILITY_SEARCHES} origins × departures): use navette matrix`),
   matrixTooLarge: (origins: string, destinations: string) =>
     plainError(400, `a matrix of ${origins} origins × ${destinations} destinations is larger than a request computes (at most ${MAX_MATRIX_ORIGINS} origins and ${MAX_MATRIX_PAIRS} pairs): use navette matrix`),
   // Difference maps (ours; Navitia has none)
@@ -248,6 +250,7 @@ export const {
   regionalComparison,
   matrixNoOrigins,
   matrixTooLarge,
+  matrixTooManySearches,
   compareSameFreshness,
   compareOnIsochrones,
   differenceAsGeojson,

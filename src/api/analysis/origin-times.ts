@@ -13,6 +13,8 @@ import type { MapParams } from '../heat-maps/heat-maps-params.js';
 import { buildQuery } from '../heat-maps/map-query.js';
 import { mapDepartureWindow, runMap } from '../heat-maps/map-flow.js';
 import { boardSlackOf, type CoverageConfig } from '../../service/coverage-config.js';
+import { MAX_ACCESSIBILITY_SEARCHES } from '../../service/limits.js';
+import { windowMinutes } from '../../routing/window-heat-map.js';
 
 
 export interface OriginTimesJob {
@@ -70,6 +72,16 @@ export function originJob(parts: OriginJobParts): OriginTimesJob {
     originLon: parts.originLon,
     originLat: parts.originLat,
   };
+}
+
+/**
+ * Whether `origins` departures over a request's window (`departureWindowSec`, 0: one departure) are
+ * more searches than a request computes (MAX_ACCESSIBILITY_SEARCHES): the rule of every request of
+ * many origins, judged from its words before anything is computed. Returns the departures.
+ */
+export function tooManySearches(origins: number, departureWindowSec: number): { departures: number; refused: boolean } {
+  const departures = departureWindowSec > 0 ? windowMinutes(departureWindowSec) : 1;
+  return { departures, refused: origins * departures > MAX_ACCESSIBILITY_SEARCHES };
 }
 
 /** The percentiles a job's rows hold: the window's, or the single departure's label. */

@@ -9,8 +9,6 @@
 import { decayFunction } from '../../analysis/decay.js';
 import { RegionalAccumulator } from '../../analysis/regional-accessibility.js';
 import { warningsJson, type Warning } from '../../maps/map-warnings.js';
-import { MAX_ACCESSIBILITY_SEARCHES } from '../../service/limits.js';
-import { windowMinutes } from '../../routing/window-heat-map.js';
 import { parseDatetimeParam } from '../../util/api-datetime.js';
 import { formatLocal } from '../../util/time-zones.js';
 import { inCoverage, type Answer, type EndpointContext } from '../endpoint.js';
@@ -22,7 +20,7 @@ import type { CoverageRef } from '../coverage/coverage-resolution.js';
 import { checkDay, publishersWithOsm } from '../heat-maps/map-flow.js';
 import type { accessibilityParams } from './analysis-params.js';
 import type { Measures } from './measures.js';
-import { jobPercentiles, originJob, originTimes } from './origin-times.js';
+import { jobPercentiles, originJob, originTimes, tooManySearches } from './origin-times.js';
 import { ORIGINS_IN_FLIGHT } from '../../maps/point-answers.js';
 import { opportunityRefs, pointSetIndex } from './point-set-refs.js';
 
@@ -44,8 +42,8 @@ export async function answerRegional(ctx: EndpointContext, coverageRef: Coverage
     const originSet = streets.data.pointSets![origins]!;
     const originCount = originSet.lon.length;
     // refused before the window's production check: the size of the request is known from its words
-    const departures = params.departure_window > 0 ? windowMinutes(params.departure_window) : 1;
-    if (originCount * departures > MAX_ACCESSIBILITY_SEARCHES) throw accessibilityTooManySearches(params.origins, String(originCount), String(departures));
+    const searches = tooManySearches(originCount, params.departure_window);
+    if (searches.refused) throw accessibilityTooManySearches(params.origins, String(originCount), String(searches.departures));
     // (the destinations: each opportunities' set in turn, below)
     const job = originJob({ coverage, generation, params, t0, timeZone, maxDurationSec: measures.maxDurationSec, destinations: refs[0]!.set, originLon: originSet.lon, originLat: originSet.lat });
     const percentiles = jobPercentiles(job);

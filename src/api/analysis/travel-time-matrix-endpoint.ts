@@ -1,21 +1,22 @@
 /**
  * `/v1/coverage/{region}/travel_time_matrix?origins=SET&destinations=SET` (Navette's own; docs/api.md,
  * "Travel-time matrices"): the travel times from every point of one set to every point of another,
- * per percentile, for small matrices (MAX_MATRIX_ORIGINS, MAX_MATRIX_PAIRS); larger ones are
+ * per percentile, for small matrices (MAX_MATRIX_ORIGINS, MAX_MATRIX_PAIRS, and origins × departures
+ * within MAX_ACCESSIBILITY_SEARCHES as for regional accessibility); larger ones are
  * `navette matrix`'s. Every map parameter applies, as from each origin's position.
  */
 import { MAX_MATRIX_ORIGINS, MAX_MATRIX_PAIRS } from '../../service/limits.js';
 import { parseDatetimeParam } from '../../util/api-datetime.js';
 import { formatLocal } from '../../util/time-zones.js';
 import { inCoverage, type Endpoint } from '../endpoint.js';
-import { heatMapRidesharing, matrixTooLarge, noStreetNetwork } from '../errors.js';
+import { heatMapRidesharing, matrixTooLarge, matrixTooManySearches, noStreetNetwork } from '../errors.js';
 import { parseParams, requestNow } from '../params.js';
 import { contextJson } from '../serialize.js';
 import type { TargetOf } from '../targets.js';
 import { checkDay, parameterWarnings, publishersWithOsm } from '../heat-maps/map-flow.js';
 import { warningsJson } from '../../maps/map-warnings.js';
 import { matrixParams } from './analysis-params.js';
-import { jobPercentiles, originJob, originTimes } from './origin-times.js';
+import { jobPercentiles, originJob, originTimes, tooManySearches } from './origin-times.js';
 import { ORIGINS_IN_FLIGHT } from '../../maps/point-answers.js';
 import { pointSetIndex } from './point-set-refs.js';
 
@@ -41,6 +42,8 @@ export const travelTimeMatrixEndpoint: Endpoint<TargetOf<'travel_time_matrix'>> 
       const originCount = originSet.lon.length;
       const destinationCount = streets.pointSets[destinations]!.ids.length;
       if (originCount > MAX_MATRIX_ORIGINS || originCount * destinationCount > MAX_MATRIX_PAIRS) throw matrixTooLarge(String(originCount), String(destinationCount));
+      const searches = tooManySearches(originCount, params.departure_window);
+      if (searches.refused) throw matrixTooManySearches(params.origins, String(originCount), String(searches.departures));
       const job = originJob({ coverage, generation, params, t0, timeZone, maxDurationSec: params.max_duration, destinations, originLon: originSet.lon, originLat: originSet.lat });
       const percentiles = jobPercentiles(job);
       // per percentile, per origin, the row of durations

@@ -9,6 +9,7 @@ import { coord, lineCity, lonAt, POINTS } from '../../../helpers/line-city.js';
 import { METRES_PER_DEGREE } from '../../../../src/util/geodesy.js';
 import { readTripUpdates } from '../../../../src/live/realtime/trip-updates.js';
 import { withRealtime } from '../../../../src/service/generation.js';
+import { tooManySearches } from '../../../../src/api/analysis/origin-times.js';
 
 const served = await lineCity();
 const app = served.app;
@@ -160,4 +161,12 @@ test('refusals: no opportunities, an unknown column, a bad decay, too many cutof
   await refused(`accessibility?from=${coord(0)}&${at0800}&opportunities[]=places:jobs&${Array.from({ length: 13 }, (_, k) => `cutoffs[]=${600 + k * 60}`).join('&')}`, 400, /more than 12/);
   await refused(`travel_time_matrix?origins=elsewhere&${at0800}`, 400, /names no point set/);
   await refused(`travel_time_matrix?${at0800}`, 400, /origins/);
+});
+
+test('a request of many origins is bounded by its searches, origins × departures of its window (matrices and regional accessibility alike)', () => {
+  assert.deepEqual(tooManySearches(2500, 0), { departures: 1, refused: false });
+  assert.deepEqual(tooManySearches(2501, 0), { departures: 1, refused: true });
+  // 200 origins (the matrix's most): a 12-minute window passes, a 13-minute one does not
+  assert.deepEqual(tooManySearches(200, 720), { departures: 12, refused: false });
+  assert.deepEqual(tooManySearches(200, 780), { departures: 13, refused: true });
 });
