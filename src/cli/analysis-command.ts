@@ -15,6 +15,7 @@
  * parts concatenated in order are the whole run's file byte for byte.
  */
 import { createReadStream, renameSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { createGunzip } from 'node:zlib';
 import { pipeline } from 'node:stream/promises';
 import { PassThrough } from 'node:stream';
@@ -31,7 +32,7 @@ import type { QueryPair } from '../api/query-string.js';
 import { TIFF_NODATA, writeGeoTiff, type TiffBand } from '../formats/geotiff.js';
 import { HeatMapPool } from '../maps/heat-map-pool.js';
 import { DEFAULT_LIMITS } from '../service/limits.js';
-import { LINK_RADIUS_M, snapPoint, unprojectLat, unprojectLon } from '../model/street-graph.js';
+import { LINK_RADIUS_M, snapPoint, unprojectLat, unprojectLon, vertexBox } from '../model/street-graph.js';
 import { Layer } from '../model/street-layers.js';
 import { cellGeometry, type Grid } from '../routing/grid.js';
 import type { CoverageConfig } from '../service/coverage-config.js';
@@ -122,16 +123,17 @@ async function loadForAnalysis(own: Map<string, string>, maxDurationSec: number)
   const config = server.coverages.find((c) => c.id === id);
   if (!config) throw new ConfigError(`no coverage ${id} in ${file} (${server.coverages.map((c) => c.id).join(', ')})`);
   const threadsText = own.get('threads');
-  const threads = threadsText === undefined ? undefined : Number(threadsText);
-  if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1)) throw new ConfigError(`--threads must be a whole number from 1, not ${threadsText}`);
+  const threads = threadsText === undefined ? Math.max(1, availableParallelism()) : Number(threadsText);
+  if (!(Number.isInteger(threads) && threads >= 1)) throw new ConfigError(`--threads must be a whole number from 1, not ${threadsText}`);
   process.stderr.write(`loading ${id}…\n`);
   const snapshotDir = own.get('snapshots') ?? server.snapshots;
   const { generation, seconds, from } = await loadGeneration(config, { snapshotDir });
   process.stderr.write(`${id} loaded from its ${from} in ${seconds.toFixed(1)} s\n`);
   if (!generation.streets) throw new ConfigError(`coverage ${id} has no street network (no OpenStreetMap extract): nothing to analyse`);
   // no time budget per origin: the command runs as long as its work takes
-  const pool = new HeatMapPool({ threads, maxQueue: 4 * (threads ?? 2), budgetMs: 0, maxDurationSec: Math.max(maxDurationSec, server.limits.maxDurationSec), maxResolution: server.limits.maxResolution });
-  return { config, generation, pool, threads: threads ?? pool.threads };
+  // the queue holds what the commands keep in flight beyond the running ones
+  const pool = new HeatMapPool({ threads, maxQueue: threads * IN_FLIGHT_PER_THREAD, budgetMs: 0, maxDurationSec: Math.max(maxDurationSec, server.limits.maxDurationSec), maxResolution: server.limits.maxResolution });
+  return { config, generation, pool, threads };
 }
 
 /** The instant `--datetime` names, in the production period; the coverage's job from it. */
@@ -240,7 +242,10 @@ export function accessibilityCommand(args: string[]): Promise<number> {
     const originsName = own.get('origins');
     if ((gridText === undefined) === (originsName === undefined)) throw new ConfigError('give either --origins SET or --grid METRES');
     if (/\.tiff?$/.test(out) && gridText === undefined) throw new ConfigError('--out FILE.tif takes --grid METRES: a GeoTIFF is a grid of origins');
+    if (/\.tiff?$/.test(out) && own.has('shard')) throw new ConfigError('--shard writes parts of a CSV, which merge joins; a GeoTIFF is written whole: give --out FILE.csv');
+    if (own.has('destinations')) throw new ConfigError('--destinations is the matrix\'s: the accessibility reaches the points of its --opportunities\' set');
     const params = commandParams(specs, pairs);
+    if (params.nearest.length > 0) throw new ConfigError('--nearest (dual access) is the API\'s: the command writes the cumulative measures');
     const measures = measuresOf(params, DEFAULT_LIMITS.maxDurationSec);
     const loaded = await loadForAnalysis(own, measures.maxDurationSec);
     try {
@@ -319,23 +324,16 @@ function gridOrigins(generation: Generation, text: string): Origins {
   const metres = Number(text);
   if (!(metres >= 10 && metres <= 10_000)) throw new ConfigError(`--grid must be a cell size from 10 to 10000 metres, not ${text}`);
   const { graph } = generation.streets!.data;
-  let minX = Infinity;
-  let minY = Infinity;
-  let maxX = -Infinity;
-  let maxY = -Infinity;
-  for (let v = 0; v < graph.vertexCount; v++) {
-    const x = graph.vertexX[v]!;
-    const y = graph.vertexY[v]!;
-    if (x < minX) minX = x;
-    if (x > maxX) maxX = x;
-    if (y < minY) minY = y;
-    if (y > maxY) maxY = y;
-  }
+  const box = vertexBox(graph);
+  if (!box) throw new ConfigError('the coverage has no street: no grid of origins');
+  const { minX, minY, maxX, maxY } = box;
   const p = graph.projection;
   const toLon = (x: number) => unprojectLon(p, x);
   const toLat = (y: number) => unprojectLat(p, y);
   const side = Math.max(maxX - minX, maxY - minY);
   const resolution = Math.max(1, Math.ceil(side / metres));
+  // as a heat map's grid: past it, millions of origins and bands of gigabytes
+  if (resolution > DEFAULT_LIMITS.maxResolution) throw new ConfigError(`--grid ${text} cuts the coverage into ${resolution} cells a side, more than ${DEFAULT_LIMITS.maxResolution}: give at least ${Math.ceil(side / DEFAULT_LIMITS.maxResolution)} metres`);
   const half = (resolution * metres) / 2;
   const cx = (minX + maxX) / 2;
   const cy = (minY + maxY) / 2;
@@ -394,12 +392,15 @@ export function mergeCommand(args: string[]): Promise<number> {
     const out = outAt >= 0 ? args[outAt + 1] : undefined;
     const parts = args.filter((_, k) => k !== outAt && k !== outAt + 1);
     if (!out || parts.length === 0) throw new ConfigError('give --out FILE and the parts, in order');
+    const option = parts.find((part) => part.startsWith('--'));
+    if (option) throw new ConfigError(`merge takes --out FILE and the parts only, not ${option}`);
     const file = new OutputFile(out);
     try {
       for (const part of parts) {
         const text = new PassThrough();
         const reading = part.endsWith('.gz') ? pipeline(createReadStream(part), createGunzip(), text) : pipeline(createReadStream(part), text);
-        for await (const chunk of text) await file.write(String(chunk));
+        // bytes, not text: a character split between two chunks stays whole
+        for await (const chunk of text) await file.write(chunk as Buffer);
         await reading;
       }
       await file.close();

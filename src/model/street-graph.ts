@@ -100,6 +100,24 @@ export function linkLatticesBytes(g: StreetGraph): number {
   return g.linkLattices.reduce((total, lattice) => total + linkLatticeBytes(lattice), 0);
 }
 
+/** The box of the graph's vertices in its projection (every street ends at two of them), null without any. */
+export function vertexBox(g: StreetGraph): { minX: number; minY: number; maxX: number; maxY: number } | null {
+  if (g.vertexCount === 0) return null;
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (let v = 0; v < g.vertexCount; v++) {
+    const x = g.vertexX[v]!;
+    const y = g.vertexY[v]!;
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (y < minY) minY = y;
+    if (y > maxY) maxY = y;
+  }
+  return { minX, minY, maxX, maxY };
+}
+
 /**
  * The farthest a point (a heat-map cell's centre, a map's centre, a stop) may lie from the street it
  * links to, metres; its offset is walked in a straight line at walking speed. R5 links up to 1,600 m;

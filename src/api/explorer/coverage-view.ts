@@ -16,7 +16,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { busiestHour, busiestWeekday, representativeDay, tripsPerDay, WEEKDAY_NAMES, type BusiestHour, type BusiestWeekday } from '../../model/representative-day.js';
-import { unprojectLat, unprojectLon, type StreetGraph } from '../../model/street-graph.js';
+import { unprojectLat, unprojectLon, vertexBox, type StreetGraph } from '../../model/street-graph.js';
 import type { Timetable } from '../../model/timetable.js';
 import type { CoverageRegistry } from '../../service/coverage-registry.js';
 import type { Generation } from '../../service/generation.js';
@@ -124,19 +124,9 @@ function boxOf(lon: Float64Array, lat: Float64Array, isZone: Uint8Array): Box | 
 /** The box of the street graph's vertices (every street ends at two of them): one pass, once per graph. */
 function streetBoxOf(g: StreetGraph): Box | null {
   if (streetBoxes.has(g)) return streetBoxes.get(g)!;
-  let minX = Infinity;
-  let minY = Infinity;
-  let maxX = -Infinity;
-  let maxY = -Infinity;
-  for (let v = 0; v < g.vertexCount; v++) {
-    minX = Math.min(minX, g.vertexX[v]!);
-    maxX = Math.max(maxX, g.vertexX[v]!);
-    minY = Math.min(minY, g.vertexY[v]!);
-    maxY = Math.max(maxY, g.vertexY[v]!);
-  }
+  const v = vertexBox(g);
   const p = g.projection;
-  const box: Box | null =
-    g.vertexCount > 0 ? [round5(unprojectLon(p, minX)), round5(unprojectLat(p, minY)), round5(unprojectLon(p, maxX)), round5(unprojectLat(p, maxY))] : null;
+  const box: Box | null = v ? [round5(unprojectLon(p, v.minX)), round5(unprojectLat(p, v.minY)), round5(unprojectLon(p, v.maxX)), round5(unprojectLat(p, v.maxY))] : null;
   streetBoxes.set(g, box);
   return box;
 }

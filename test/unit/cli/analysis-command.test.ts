@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { commandArgs, shardSlice } from '../../../src/cli/analysis-command.js';
@@ -56,7 +56,11 @@ test('bad arguments: a message and exit code 2, before loading anything', () => 
     [['accessibility', '--out', 'a.tif', '--origins', 'p', '--opportunities', 'p:c'], /a GeoTIFF is a grid of origins/],
     [['accessibility', '--out', 'a.csv', '--origins', 'p'], /opportunities/],
     [['accessibility', '--out', 'a.csv', '--origins', 'p', '--opportunities', 'p:c', '--decay-function', 'linear'], /linear decay needs widthSec/],
+    [['accessibility', '--out', 'a.tif', '--grid', '100', '--shard', '0/2'], /a GeoTIFF is written whole/],
+    [['accessibility', '--out', 'a.csv', '--origins', 'p', '--destinations', 'q'], /--destinations is the matrix's/],
+    [['accessibility', '--out', 'a.csv', '--origins', 'p', '--opportunities', 'p:c', '--nearest', '5'], /--nearest \(dual access\) is the API's/],
     [['merge', 'part.csv'], /give --out FILE and the parts/],
+    [['merge', '--out', 'm.csv', '--shard', 'part.csv'], /merge takes --out FILE and the parts only, not --shard/],
   ];
   for (const [args, message] of cases) {
     const run = spawnSync(process.execPath, ['dist/src/cli/main.js', ...args], { encoding: 'utf8' });
@@ -86,4 +90,16 @@ test('point sets: a name and a file, or an object naming the columns; --points N
   assert.deepEqual(pointSetsFromFlags(['hex=/data/hex.csv']), [{ name: 'hex', file: '/data/hex.csv' }]);
   assert.throws(() => pointSetsFromFlags(['hex']), /--points must be NAME=FILE/);
   assert.throws(() => pointSetsFromFlags(['a=x.csv', 'a=y.csv']), /the point set a is given twice/);
+});
+
+test('merge: the parts byte for byte, a character split between two read chunks kept whole', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'navette-merge-'));
+  // 'ã' is two bytes: an odd prefix puts one of them at every 64 KiB chunk boundary of the first part
+  const first = 'x' + 'São João,ã\n'.repeat(20_000);
+  const second = 'Açaí,ç\n'.repeat(3);
+  writeFileSync(path.join(dir, 'a.csv'), first);
+  writeFileSync(path.join(dir, 'b.csv'), second);
+  const run = spawnSync(process.execPath, ['dist/src/cli/main.js', 'merge', '--out', path.join(dir, 'm.csv'), path.join(dir, 'a.csv'), path.join(dir, 'b.csv')], { encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  assert.equal(readFileSync(path.join(dir, 'm.csv'), 'utf8'), first + second);
 });
