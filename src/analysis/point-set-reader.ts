@@ -14,10 +14,12 @@
  * place of an id is kept), a missing, non-numeric or out-of-range position, a count that is not a
  * finite number or is negative, a geometry that is not a Point. A file that cannot be a point set —
  * an unknown extension, a missing id or position column, a listed opportunity column it lacks, more
- * than MAX_POINTS_PER_SET places or 64 opportunity columns — throws an Error naming the file.
+ * than MAX_POINTS_PER_SET places or 64 opportunity columns, a GeoJSON file past MAX_GEOJSON_BYTES —
+ * throws an Error naming the file.
  */
 import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { inSlices } from '../util/stepwise.js';
 import path from 'node:path';
 import { CsvReader, headerNames, LineTooLong, type CsvRow } from '../gtfs/csv-reader.js';
 import type { LoadReport } from '../gtfs/load-report.js';
@@ -33,12 +35,18 @@ export const MAX_OPPORTUNITY_COLUMNS = 64;
 export interface PointSetLimits {
   maxPoints: number;
   maxColumns: number;
+  maxGeoJsonBytes: number;
 }
 
-const DEFAULT_LIMITS: PointSetLimits = { maxPoints: MAX_POINTS_PER_SET, maxColumns: MAX_OPPORTUNITY_COLUMNS };
+/** A GeoJSON point set larger than this is refused (parsed whole; a CSV is read as a stream). */
+export const MAX_GEOJSON_BYTES = 256 * 1024 * 1024;
+/** GeoJSON features read between two turns of the event loop, at most. */
+const FEATURES_PER_STEP = 2000;
 
 /** A CSV line longer than this is refused (64 columns of numbers take a few hundred bytes). */
 const MAX_CSV_LINE_BYTES = 1 << 20;
+
+const DEFAULT_LIMITS: PointSetLimits = { maxPoints: MAX_POINTS_PER_SET, maxColumns: MAX_OPPORTUNITY_COLUMNS, maxGeoJsonBytes: MAX_GEOJSON_BYTES };
 
 /** Read the point set `source` names; unusable places go to `report`, an unusable file throws. */
 export async function readPointSet(source: PointSetSource, report: LoadReport, limits: PointSetLimits = DEFAULT_LIMITS): Promise<PointSetData> {
@@ -209,6 +217,9 @@ interface GeoJsonFeature {
 
 async function readGeoJsonPointSet(source: PointSetSource, report: LoadReport, limits: PointSetLimits): Promise<PointSetData> {
   const file = source.file;
+  // JSON.parse holds the event loop for the whole file: bounded, then the features in slices
+  const bytes = (await stat(file)).size;
+  if (bytes > limits.maxGeoJsonBytes) throw new Error(`${file}: a GeoJSON point set of ${bytes} bytes is larger than ${limits.maxGeoJsonBytes}: give it as CSV, which is read as a stream`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(await readFile(file, 'utf8'));
@@ -220,39 +231,48 @@ async function readGeoJsonPointSet(source: PointSetSource, report: LoadReport, l
   if (collection?.type !== 'FeatureCollection' || !Array.isArray(collection.features)) {
     throw new Error(`${file}: not a GeoJSON FeatureCollection`);
   }
-  const features = collection.features as (GeoJsonFeature | null)[];
+  return inSlices(geoJsonPlaces(source, collection.features as (GeoJsonFeature | null)[], report, limits));
+}
+
+/** The places of a FeatureCollection's features, yielding every FEATURES_PER_STEP features. */
+function* geoJsonPlaces(source: PointSetSource, features: (GeoJsonFeature | null)[], report: LoadReport, limits: PointSetLimits): Generator<void, PointSetData> {
+  const file = source.file;
   const idName = source.idColumn ?? 'id';
   const placeProperties = [idName, source.lonColumn ?? 'lon', source.latColumn ?? 'lat'];
 
   // the properties holding a number in some feature, in the order they first appear
   const numeric = new Set<string>();
-  for (const feature of features) {
-    for (const [name, value] of Object.entries(feature?.properties ?? {})) if (typeof value === 'number') numeric.add(name);
+  for (let index = 0; index < features.length; index++) {
+    for (const [name, value] of Object.entries(features[index]?.properties ?? {})) if (typeof value === 'number') numeric.add(name);
+    if (index % FEATURES_PER_STEP === FEATURES_PER_STEP - 1) yield;
   }
   const chosen = chooseColumns(source, [...numeric], placeProperties, limits, 'numeric property');
   const collector = new PointCollector(source, report, limits, 'feature', chosen);
   const counts = new Float64Array(chosen.length);
 
-  features.forEach((feature, index) => {
+  for (let index = 0; index < features.length; index++) {
+    if (index % FEATURES_PER_STEP === FEATURES_PER_STEP - 1) yield;
+    const feature = features[index];
     const line = index + 1;
     const geometry = feature?.geometry;
     if (geometry?.type !== 'Point') {
       report.problem(file, line, 'geometry not a Point, feature skipped', geometry ? String(geometry.type) : 'no geometry');
-      return;
+      continue;
     }
     const properties = feature!.properties ?? {};
     const id = featureId(feature!, properties, source.idColumn, index);
     const coordinates = Array.isArray(geometry.coordinates) ? (geometry.coordinates as unknown[]) : [];
     const [lon, lat] = coordinates.map((v) => (typeof v === 'number' ? v : NaN));
-    if (!collector.placeIsUsable(line, id, lon ?? NaN, lat ?? NaN, String(coordinates[0]), String(coordinates[1]))) return;
-    for (let k = 0; k < chosen.length; k++) {
+    if (!collector.placeIsUsable(line, id, lon ?? NaN, lat ?? NaN, String(coordinates[0]), String(coordinates[1]))) continue;
+    let usable = true;
+    for (let k = 0; k < chosen.length && usable; k++) {
       const value = properties[chosen[k]!];
       const count = value === undefined || value === null ? 0 : typeof value === 'number' ? value : NaN;
-      if (!collector.countIsUsable(line, k, count, JSON.stringify(value))) return;
+      usable = collector.countIsUsable(line, k, count, JSON.stringify(value));
       counts[k] = count;
     }
-    collector.add(line, id, lon!, lat!, counts);
-  });
+    if (usable) collector.add(line, id, lon!, lat!, counts);
+  }
   return collector.finish();
 }
 

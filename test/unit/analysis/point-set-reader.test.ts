@@ -6,10 +6,10 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { MAX_OPPORTUNITY_COLUMNS, MAX_POINTS_PER_SET, readPointSet, type PointSetLimits } from '../../../src/analysis/point-set-reader.js';
+import { MAX_GEOJSON_BYTES, MAX_OPPORTUNITY_COLUMNS, MAX_POINTS_PER_SET, readPointSet, type PointSetLimits } from '../../../src/analysis/point-set-reader.js';
 import { LoadReport } from '../../../src/gtfs/load-report.js';
 import type { PointSetData, PointSetSource } from '../../../src/model/point-set.js';
 import { SHARED_DATA, SHARED_DATA_MISSING } from '../../helpers/shared-data.js';
@@ -137,9 +137,23 @@ test('past the most points or columns a set may hold, the file is refused', asyn
   assert.equal(MAX_POINTS_PER_SET, 1_000_000);
   assert.equal(MAX_OPPORTUNITY_COLUMNS, 64);
   const file = written('three.csv', GOOD_CSV); // 3 points, 2 opportunity columns
-  await assert.rejects(read(file, {}, { maxPoints: 2, maxColumns: 64 }), { message: `${file}: more than 2 points, the most a point set may hold` });
-  await assert.rejects(read(file, {}, { maxPoints: 10, maxColumns: 1 }), { message: `${file}: 2 opportunity columns, more than the 1 a point set may hold` });
-  assert.deepEqual((await read(file, {}, { maxPoints: 3, maxColumns: 2 })).set.ids, ['a', 'b', 'c']);
+  await assert.rejects(read(file, {}, { maxPoints: 2, maxColumns: 64, maxGeoJsonBytes: MAX_GEOJSON_BYTES }), { message: `${file}: more than 2 points, the most a point set may hold` });
+  await assert.rejects(read(file, {}, { maxPoints: 10, maxColumns: 1, maxGeoJsonBytes: MAX_GEOJSON_BYTES }), { message: `${file}: 2 opportunity columns, more than the 1 a point set may hold` });
+  assert.deepEqual((await read(file, {}, { maxPoints: 3, maxColumns: 2, maxGeoJsonBytes: MAX_GEOJSON_BYTES })).set.ids, ['a', 'b', 'c']);
+});
+
+test('a GeoJSON file past its byte bound is refused before it is parsed; one of many features is read in slices alike', async () => {
+  assert.equal(MAX_GEOJSON_BYTES, 256 * 1024 * 1024);
+  // 5,001 features: past two slices of the reading
+  const features = Array.from({ length: 5001 }, (_, k) => ({ type: 'Feature', id: `f${k}`, geometry: { type: 'Point', coordinates: [1 + k / 1e5, 2] }, properties: { jobs: k } }));
+  const file = written('many.geojson', JSON.stringify({ type: 'FeatureCollection', features }));
+  const { set } = await read(file);
+  assert.equal(set.ids.length, 5001);
+  assert.equal(set.ids[5000], 'f5000');
+  const bytes = readFileSync(file).length;
+  await assert.rejects(read(file, {}, { maxPoints: MAX_POINTS_PER_SET, maxColumns: 64, maxGeoJsonBytes: bytes - 1 }), {
+    message: `${file}: a GeoJSON point set of ${bytes} bytes is larger than ${bytes - 1}: give it as CSV, which is read as a stream`,
+  });
 });
 
 /** A GeoJSON Point feature. */
