@@ -577,13 +577,7 @@ const LEVEL_WORDS = { base_schedule: 'base schedule', adapted_schedule: 'adapted
 function divergingColour(difference, maxDuration) {
   if (difference >= maxDuration) return DIVERGING.lost;
   if (difference <= -maxDuration) return DIVERGING.gained;
-  const stops = DIVERGING.ramp;
-  const x = Math.min(1, Math.max(-1, difference / maxDuration));
-  let k = 0;
-  while (k < stops.length - 2 && x > stops[k + 1][0]) k++;
-  const [t0, c0] = stops[k];
-  const [t1, c1] = stops[k + 1];
-  return c0.map((c, i) => Math.round(c + (c1[i] - c) * ((x - t0) / (t1 - t0))));
+  return rampAt(DIVERGING.ramp, difference / maxDuration);
 }
 
 /**

@@ -24,13 +24,13 @@ export const RAMP_STOPS: readonly [number, number, number, number][] = [
 export const RAMP_ENTRIES = 256;
 export const TRANSPARENT_INDEX = 0;
 
-/** The RGB of the ramp at `t` in [0, 1]. */
-export function rampColour(t: number): [number, number, number] {
-  const x = Math.min(1, Math.max(0, t));
+/** The RGB of the ramp of `stops` (RAMP_STOPS by default) at `t`, held within its first and last stop. */
+export function rampColour(t: number, stops: readonly (readonly [number, number, number, number])[] = RAMP_STOPS): [number, number, number] {
+  const x = Math.min(stops.at(-1)![0], Math.max(stops[0]![0], t));
   let k = 0;
-  while (k < RAMP_STOPS.length - 2 && x > RAMP_STOPS[k + 1]![0]) k++;
-  const [t0, r0, g0, b0] = RAMP_STOPS[k]!;
-  const [t1, r1, g1, b1] = RAMP_STOPS[k + 1]!;
+  while (k < stops.length - 2 && x > stops[k + 1]![0]) k++;
+  const [t0, r0, g0, b0] = stops[k]!;
+  const [t1, r1, g1, b1] = stops[k + 1]!;
   const f = (x - t0) / (t1 - t0);
   return [Math.round(r0 + (r1 - r0) * f), Math.round(g0 + (g1 - g0) * f), Math.round(b0 + (b1 - b0) * f)];
 }
@@ -81,13 +81,7 @@ const DIVERGING_HALF_STEPS = 126;
 
 /** The RGB of the diverging ramp at `t` in [−1, 1]. */
 export function divergingColour(t: number): [number, number, number] {
-  const x = Math.min(1, Math.max(-1, t));
-  let k = 0;
-  while (k < DIVERGING_STOPS.length - 2 && x > DIVERGING_STOPS[k + 1]![0]) k++;
-  const [t0, r0, g0, b0] = DIVERGING_STOPS[k]!;
-  const [t1, r1, g1, b1] = DIVERGING_STOPS[k + 1]!;
-  const f = (x - t0) / (t1 - t0);
-  return [Math.round(r0 + (r1 - r0) * f), Math.round(g0 + (g1 - g0) * f), Math.round(b0 + (b1 - b0) * f)];
+  return rampColour(t, DIVERGING_STOPS);
 }
 
 /**

@@ -46,21 +46,28 @@ class BufferWriter {
     this.length += this.buffer.write(s, this.length, 'utf8');
   }
 
-  /** `count` durations from `values[from]`, comma-separated: whole seconds, or null where negative. */
-  durations(values: Int32Array, from: number, count: number): void {
-    this.reserve(count * 11);
+  /**
+   * `count` durations from `values[from]`, comma-separated: whole seconds, or null where negative; or,
+   * `signed`, differences: whole seconds of either sign, null at DIFFERENCE_NULL.
+   */
+  durations(values: Int32Array, from: number, count: number, signed = false): void {
+    this.reserve(count * 12);
     const b = this.buffer;
     let at = this.length;
     for (let k = 0; k < count; k++) {
       if (k > 0) b[at++] = 44; // ,
-      const v = values[from + k]!;
-      if (v < 0) {
+      let v = values[from + k]!;
+      if (signed ? v === DIFFERENCE_NULL : v < 0) {
         b[at] = 110; // null
         b[at + 1] = 117;
         b[at + 2] = 108;
         b[at + 3] = 108;
         at += 4;
         continue;
+      }
+      if (v < 0) {
+        b[at++] = 45; // -
+        v = -v;
       }
       let digits = 1;
       for (let t = v; t >= 10; t = (t / 10) | 0) digits++;
@@ -69,19 +76,6 @@ class BufferWriter {
         b[--pos] = 48 + (t % 10);
         t = (t / 10) | 0;
       }
-    }
-    this.length = at;
-  }
-
-  /** `count` signed differences from `values[from]`, comma-separated: whole seconds, or null at DIFFERENCE_NULL. */
-  differences(values: Int32Array, from: number, count: number): void {
-    this.reserve(count * 12);
-    const b = this.buffer;
-    let at = this.length;
-    for (let k = 0; k < count; k++) {
-      if (k > 0) b[at++] = 44; // ,
-      const v = values[from + k]!;
-      at += b.write(v === DIFFERENCE_NULL ? 'null' : String(v), at, 'latin1');
     }
     this.length = at;
   }
@@ -109,8 +103,7 @@ export function writeHeatMatrix(w: BufferWriter, grid: Grid, seconds: Int32Array
     const min = grid.minLon + i * dLon;
     const max = grid.minLon + (i + 1) * dLon;
     w.text(`${i ? ',' : ''}{"cell_lon":{"min_lon":${num(min)},"center_lon":${num(min + dLon / 2)},"max_lon":${num(max)}},"duration":[`);
-    if (signed) w.differences(seconds, i * R, R);
-    else w.durations(seconds, i * R, R);
+    w.durations(seconds, i * R, R, signed);
     w.text(']}');
   }
   w.text(']}');
