@@ -11,7 +11,8 @@ import path from 'node:path';
 import { sourceLocation, type FeedSourceConfig } from '../live/realtime/feed-source.js';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../gtfs/read-limits.js';
 import { DEFAULT_DISRUPTION_FILE_LIMITS, type DisruptionFileLimits } from '../live/disruptions/disruption-file.js';
-import { POINT_SET_NAME, type CoverageConfig, type DisruptionSourceConfig, type PointSetConfig } from '../service/coverage-config.js';
+import { POINT_SET_NAME, type CoverageConfig, type DisruptionSourceConfig } from '../service/coverage-config.js';
+import type { PointSetSource } from '../model/point-set.js';
 import { operationsSettingsOf, type OperationsSettings } from '../api/operations/settings.js';
 import { DEFAULT_LIMITS, type Limits } from '../service/limits.js';
 import type { ExplorerSettings } from '../api/explorer/explorer-routes.js';
@@ -183,14 +184,14 @@ function coverageOf(c: unknown, i: number, dir: string, file: string): CoverageC
  * `pointSets`: { NAME: FILE } or { NAME: { file, id, lon, lat, opportunities } }, the columns of
  * the id and the position (default id, lon, lat) and the opportunity columns kept (default: all others).
  */
-export function pointSetsOf(v: unknown, dir: string, where: string): PointSetConfig[] {
+function pointSetsOf(v: unknown, dir: string, where: string): PointSetSource[] {
   if (!v || typeof v !== 'object' || Array.isArray(v)) throw new ConfigError(`${where} must map point set names to files`);
   return Object.entries(v as Record<string, unknown>).map(([name, entry]) => {
     const at = `${where}.${name}`;
     if (!POINT_SET_NAME.test(name)) throw new ConfigError(`${at}: a point set's name is 1 to 64 letters, digits, _ or -`);
     const o = (typeof entry === 'string' ? { file: entry } : entry) as Record<string, unknown>;
     if (!o || typeof o !== 'object' || typeof o['file'] !== 'string') throw new ConfigError(`${at} must be a path or { "file": … }`);
-    const set: PointSetConfig = { name, file: path.resolve(dir, o['file']) };
+    const set: PointSetSource = { name, file: path.resolve(dir, o['file']) };
     for (const [key, field] of [['id', 'idColumn'], ['lon', 'lonColumn'], ['lat', 'latColumn']] as const) {
       if (o[key] === undefined) continue;
       if (typeof o[key] !== 'string' || o[key] === '') throw new ConfigError(`${at}.${key} must be a column name`);
@@ -206,7 +207,7 @@ export function pointSetsOf(v: unknown, dir: string, where: string): PointSetCon
 }
 
 /** `--points NAME=FILE`, repeated: point sets of a coverage given by flags. */
-export function pointSetsFromFlags(flags: string[]): PointSetConfig[] {
+export function pointSetsFromFlags(flags: string[]): PointSetSource[] {
   const sets = flags.map((flag) => {
     const at = flag.indexOf('=');
     if (at <= 0 || at === flag.length - 1) throw new ConfigError(`--points must be NAME=FILE, not ${flag}`);

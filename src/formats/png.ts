@@ -21,7 +21,7 @@ export interface PngRamp {
 }
 
 /** Travel times: the green-to-red ramp of colour-ramp.ts, -1 transparent. */
-export const TRAVEL_TIME_RAMP: PngRamp = { palette: rampPalette(), index: rampIndex };
+const TRAVEL_TIME_RAMP: PngRamp = { palette: rampPalette(), index: rampIndex };
 /** tRNS: the alpha of the palette's first entries; the others are opaque. */
 const ALPHAS = Uint8Array.of(...Array.from({ length: TRANSPARENT_INDEX + 1 }, (_, k) => (k === TRANSPARENT_INDEX ? 0 : 255)));
 

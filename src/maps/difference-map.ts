@@ -118,7 +118,7 @@ export function computeDifference(cache: EngineCache, coverageId: string, dataId
 }
 
 /** Per cell, `own` − `compared` (whole seconds, -1 unreached) with the markers of lost and gained access, and the counts. */
-export function cellDifferences(own: Int32Array, compared: Int32Array, maxDurationSec: number): { seconds: Int32Array; counts: DifferenceCounts } {
+function cellDifferences(own: Int32Array, compared: Int32Array, maxDurationSec: number): { seconds: Int32Array; counts: DifferenceCounts } {
   const seconds = new Int32Array(own.length);
   const counts: DifferenceCounts = { lost: 0, gained: 0, slower: 0, faster: 0 };
   for (let c = 0; c < own.length; c++) {

@@ -21,11 +21,8 @@ export interface CoverageConfig {
   /** Seconds a rider must be at a stop before the vehicle leaves, at every boarding (default DEFAULT_BOARD_SLACK_SEC) */
   boardSlackSec?: number;
   /** Point sets (places with opportunity counts) for accessibility and matrices, linked to the streets at load */
-  pointSets?: PointSetConfig[];
+  pointSets?: PointSetSource[];
 }
-
-/** A point set's file and how to read it (model/point-set.ts): CSV (`id,lon,lat,COLUMN…`) or GeoJSON points. */
-export type PointSetConfig = PointSetSource;
 
 /** What a point set's name must be: it is written `NAME:COLUMN` in the API and in file names. */
 export const POINT_SET_NAME = /^[A-Za-z0-9_-]{1,64}$/;

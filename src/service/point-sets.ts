@@ -11,7 +11,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { linkPointRange, unlinkedPoints, type LinkedPoints } from '../model/linked-points.js';
 import { Layer } from '../model/street-layers.js';
 import { LINK_RADIUS_M, type StreetGraph } from '../model/street-graph.js';
-import type { PointSetConfig } from './coverage-config.js';
+import type { PointSetSource } from '../model/point-set.js';
 
 /** What the main thread keeps of a point set. */
 export interface PointSetInfo {
@@ -34,7 +34,7 @@ export interface PointSets {
 /** Points linked between two turns of the event loop (a few milliseconds' work). */
 const POINTS_PER_TURN = 2000;
 
-export async function loadPointSets(configs: readonly PointSetConfig[], graph: StreetGraph, report: LoadReport): Promise<PointSets> {
+export async function loadPointSets(configs: readonly PointSetSource[], graph: StreetGraph, report: LoadReport): Promise<PointSets> {
   const sets: PointSets = { linked: [], info: [] };
   for (const config of configs) {
     const data = await readPointSet(config, report);

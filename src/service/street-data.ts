@@ -11,7 +11,7 @@ import type { HeatMapData } from '../routing/heat-map.js';
 import { buildRaptorDataInTurns } from '../routing/raptor-data.js';
 import type { LoadReport } from '../gtfs/load-report.js';
 import type { StreetNetwork } from './street-network-build.js';
-import type { PointSetConfig } from './coverage-config.js';
+import type { PointSetSource } from '../model/point-set.js';
 import { loadPointSets, type PointSetInfo } from './point-sets.js';
 
 export { TRANSFER_HORIZON_M } from './street-network-build.js';
@@ -34,7 +34,7 @@ export interface StreetData {
  * city, which would otherwise hold every coverage's requests during a reload), then the transit
  * search data on this thread, a step at a time.
  */
-export async function buildStreetData(tt: Timetable, osmPath: string, pointSetConfigs: readonly PointSetConfig[], report: LoadReport): Promise<StreetData> {
+export async function buildStreetData(tt: Timetable, osmPath: string, pointSetConfigs: readonly PointSetSource[], report: LoadReport): Promise<StreetData> {
   const network = await streetNetworkInWorker(osmPath, tt.stopPoints.lon, tt.stopPoints.lat);
   for (const note of network.notes) report.note(note);
   const pointSets = await loadPointSets(pointSetConfigs, network.graph, report);

@@ -22,7 +22,7 @@ const maxDuration = (limits: Limits, what: string) =>
   }) as const satisfies ParamSpec;
 
 /** What accessibility measures: the opportunities, the cutoffs and their decay, the dual access. */
-export function measureParams(limits: Limits) {
+function measureParams(limits: Limits) {
   return [
     {
       name: 'opportunities',
@@ -91,7 +91,7 @@ export function accessibilityParams(limits: Limits) {
 }
 
 /** The parameters of a journey from any origin: a map's, without its centre. */
-export function journeyParams() {
+function journeyParams() {
   return mapParams().filter((spec) => spec.name !== 'from' && spec.name !== 'to');
 }
 

@@ -90,7 +90,7 @@ export function jobPercentiles(job: Pick<OriginTimesJob, 'window'>): number[] {
 }
 
 /** The query of one origin: a departure from its position, by the request's rules. */
-export function originQuery(job: OriginTimesJob, origin: number): HeatMapQuery {
+function originQuery(job: OriginTimesJob, origin: number): HeatMapQuery {
   const centre = { kind: 'coord' as const, lon: job.originLon[origin]!, lat: job.originLat[origin]! };
   return { ...buildQuery(job.params, job.generation, 'departure', centre, job.t0, job.maxDurationSec, job.boardSlackSec), window: job.window };
 }
