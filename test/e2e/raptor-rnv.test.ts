@@ -397,7 +397,7 @@ test('rnv: random footpaths between stops closer than 400 m', () => {
   assert.ok(reached > 50 * queries, `${reached} over ${queries}`);
 });
 
-test('rnv: the searches above walk only the footpaths no journey can do without, and still match the reference', () => {
+test('rnv: the cross-checks with footpaths are of pruned searches: hundreds of the footpaths they are given are left out at their speed', () => {
   // the same footpaths as the cross-checks' (the generator's first draws); RAPTOR leaves out those
   // transfer-pruning.ts proves useless at the searches' speed, while the reference walks them all
   const data = buildRaptorData(tt, randomFootpaths(mulberry32(3)));

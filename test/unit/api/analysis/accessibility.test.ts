@@ -46,6 +46,13 @@ test('the matrix from every point to every point: the walk along the footway, or
   assert.equal(row('p100')[6], null);
   // the far point reaches nothing and nothing reaches it
   assert.ok(row('far').every((sec: number | null) => sec === null));
+  // at 07:58 from p100, the bus: 100 s to the west stop (there by 08:00, the minute's slack before
+  // 08:01), at the east end at 08:05, then 100 m back to p2900: 520 s; 1,150 m back to p1850:
+  // 1,570 s, sooner than its 1,750 m on foot
+  const early = (await getOk(app, `${base}/travel_time_matrix?origins=places&datetime=20240102T075800&walking_speed=1&max_duration=3600`)).travel_time_matrix;
+  const fromP100 = early.durations[0][early.origins.indexOf('p100')];
+  assert.ok(Math.abs(fromP100[POINTS.findIndex((p) => p[0] === 'p2900')] - 520) <= 1, `p100 → p2900: ${fromP100[5]}`);
+  assert.ok(Math.abs(fromP100[POINTS.findIndex((p) => p[0] === 'p1850')] - 1570) <= 1, `p100 → p1850: ${fromP100[4]}`);
 });
 
 test('cumulative opportunities: exact counts under each cutoff, the bus bringing the far end within 10 minutes', async () => {

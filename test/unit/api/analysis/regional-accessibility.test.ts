@@ -39,6 +39,8 @@ function assertSame(regional: any, singles: any[]) {
       assert.equal(value, single.value, `${regional.origins[k]}: ${m.opportunities} p${m.percentile} ${m.cutoff}`);
     });
   }
+  // as many dual-access measures as the single answers have: none left out
+  assert.equal(regional.nearest.length, singles[0].nearest.length);
   for (const m of regional.nearest) {
     m.durations.forEach((duration: number | null, k: number) => {
       if (k === far) return assert.equal(duration, null);
@@ -109,6 +111,13 @@ test('refusals: origins with a place, no place at all, an unknown set, too many 
   await refused('origins=many&opportunities[]=many:n', 400, tooMany(MANY, 'many', 1));
   // a window of 3 minutes: three searches per origin
   await refused('origins=half&opportunities[]=half:n&departure_window=180', 400, tooMany(HALF, 'half', 3));
+  // the matrix past its 200 origins
+  const matrix = async (query: string, message: string) => {
+    const a = await getAnswer(app, `${base}/travel_time_matrix?${at0800}&${query}`);
+    assert.equal(a.status, 400, `${query}: ${a.body}`);
+    assert.equal(JSON.parse(a.body).message, message);
+  };
+  await matrix('origins=many&destinations=places', `a matrix of ${MANY} origins × 7 destinations is larger than a request computes (at most 200 origins and 250000 pairs): use navette matrix`);
   // the opportunities are still required, and checked against the coverage
   await refused('origins=places&opportunities[]=places:shops', 400, /names no point set column/);
   // a comparison is for one place
