@@ -35,6 +35,9 @@ const MAX_MISSED = 0.05;
 
 let figures: Agreement;
 let missed: Misses;
+/** schools and jobs under ACCESS_CUTOFF_SEC per origin: the API's accessibility and the oracle's count */
+const counts: { origin: string; column: string; ours: number; oracle: number }[] = [];
+const ACCESS_CUTOFF_SEC = 1800;
 
 before(async () => {
   if (skip) return;
@@ -43,8 +46,8 @@ before(async () => {
     .split('\n')
     .slice(1)
     .map((line) => {
-      const [id, lon, lat] = line.split(',');
-      return { id: id!, lon: Number(lon), lat: Number(lat) };
+      const [id, lon, lat, , schools, jobs] = line.split(',');
+      return { id: id!, lon: Number(lon), lat: Number(lat), schools: Number(schools), jobs: Number(jobs) };
     });
   const oracle = await StreetTransitOracle.open(CITY, await openWalkNetwork(CITY.osm));
   const stops = oracle.timetable.stops;
@@ -70,10 +73,21 @@ before(async () => {
       `/v1/coverage/${CITY.id}/travel_time_matrix?origins=origins&destinations=hexgrid&datetime=${CITY.datetime}&walking_speed=${CITY.walkingSpeed}&max_duration=${TRANSIT.maxDurationSec}`,
     );
     const durations = body.travel_time_matrix.durations[0] as (number | null)[][];
+    // the accessibility of the same origins, from the API's regional form
+    const access = (
+      await getOk(
+        served.app,
+        `/v1/coverage/${CITY.id}/accessibility?origins=origins&opportunities[]=hexgrid:schools&opportunities[]=hexgrid:jobs&cutoffs[]=${ACCESS_CUTOFF_SEC}&datetime=${CITY.datetime}&walking_speed=${CITY.walkingSpeed}`,
+      )
+    ).accessibility_by_origin;
+    const ourCount = (column: string, o: number) => access.measures.find((m: any) => m.opportunities === `hexgrid:${column}`).values[o] as number;
     const pairs: Pair[] = [];
     for (const [o, origin] of origins.entries()) {
       const answer = await oracle.values(origin, hexagons, oracleHorizonSec());
       hexagons.forEach((_, d) => pairs.push({ ours: durations[o]![d]!, reference: answer.values[d] ?? null, offsetM: answer.offsetsM[d]! }));
+      // the oracle's count: the opportunities of the hexagons it reaches under the cutoff (R5's step)
+      const oracleCount = (column: 'schools' | 'jobs') => hexagons.reduce((sum, h, d) => sum + ((answer.values[d] ?? Infinity) < ACCESS_CUTOFF_SEC ? h[column] : 0), 0);
+      for (const column of ['schools', 'jobs'] as const) counts.push({ origin: origin.id, column, ours: ourCount(column, o), oracle: oracleCount(column) });
     }
     figures = agreement(pairs, TRANSIT.toleranceSec, TRANSIT.maxDurationSec);
     missed = misses(pairs, TRANSIT.maxDurationSec, TRANSIT.toleranceSec);
@@ -97,4 +111,20 @@ test(`${CITY.id}, the other side: at most ${MAX_MISSED * 100} % of the hexagons 
   for (const line of missesLines('the street oracle against travel_time_matrix', missed, TRANSIT.toleranceSec, MAX_MISSED)) t.diagnostic(line);
   assert.ok(missed.cells >= ORIGINS * 100, `the oracle reaches ${missed.cells} pairs`);
   assert.ok(missed.share <= MAX_MISSED, `${missed.oursNull} / ${missed.cells}`);
+});
+
+test(`${CITY.id}, accessibility: schools and jobs within ${ACCESS_CUTOFF_SEC / 60} minutes against the oracle's counts at the same hexagons, both ways`, { skip }, (t) => {
+  const deviations: number[] = [];
+  for (const c of counts) {
+    const signed = c.ours - c.oracle;
+    t.diagnostic(`${c.origin} ${c.column}: API ${c.ours}, oracle ${c.oracle} (${signed >= 0 ? '+' : ''}${signed})`);
+    deviations.push(signed / Math.max(1, c.oracle));
+  }
+  assert.equal(counts.length, ORIGINS * 2);
+  assert.ok(counts.some((c) => c.oracle > 0), 'the oracle reaches opportunities');
+  // each within 10 % (or 2 schools) either way: the times agree within ±120 s at 99 % of the pairs, and
+  // a hexagon near the cutoff may fall on either side of it
+  for (const c of counts) assert.ok(Math.abs(c.ours - c.oracle) <= Math.max(c.column === 'schools' ? 2 : 0, 0.1 * c.oracle), `${c.origin} ${c.column}: API ${c.ours}, oracle ${c.oracle}`);
+  deviations.sort((a, b) => a - b);
+  t.diagnostic(`API − oracle, relative: from ${(100 * deviations[0]!).toFixed(1)} % to ${(100 * deviations.at(-1)!).toFixed(1)} %`);
 });
