@@ -1,18 +1,41 @@
 /**
- * Regional accessibility: the measures of many origins at once, gathered row by row as each
- * origin's travel times arrive (one row per origin, per percentile the whole seconds to every point
- * of an opportunities' set, -1 unreached), into one array of values per measure. Each value is the
- * one a single origin's answer gives (`cumulativeOpportunities`, `DualAccess`, the same rounding);
- * an origin that reaches no point at all (off the street network) has null instead of 0, so that a
- * map tells "nothing here" from "nothing within reach".
+ * Regional accessibility: the measures of many origins at once. Each origin's row (per percentile,
+ * the whole seconds to every point of an opportunities' set, -1 unreached) is reduced to its
+ * measures where it is computed (`originMeasures`, in a worker thread: a row holds a value per point
+ * of the set, the measures a few numbers), and the measures are gathered per origin into one array of
+ * values per measure (`RegionalAccumulator`). Each value is the one a single origin's answer gives
+ * (`cumulativeOpportunities`, `DualAccess`, the same rounding); an origin that reaches no point at
+ * all (off the street network) has null instead of 0, so that a map tells "nothing here" from
+ * "nothing within reach".
  */
 import { cumulativeOpportunities, DualAccess, roundMeasure } from './accessibility.js';
 import type { Decay } from './decay.js';
 
-/** One opportunity column, its counts at the points of its set. */
-export interface RegionalOpportunities {
-  label: string;
-  counts: Float64Array;
+/** The measures of one opportunity column: per percentile, each cutoff's value then each N's duration. */
+export interface MeasureLayout {
+  percentiles: number;
+  cutoffsSec: readonly number[];
+  nearest: readonly number[];
+}
+
+/** How many numbers `originMeasures` gives for one column. */
+export const measureCount = (layout: MeasureLayout) => layout.percentiles * (layout.cutoffsSec.length + layout.nearest.length);
+
+const dual = new DualAccess();
+
+/**
+ * One origin's measures for one opportunity column (`counts` at the points of its set), from its row
+ * `seconds` (per percentile), into `out` from `at` in MeasureLayout's order; NaN for null (a
+ * percentile reaching no point, a count never reached).
+ */
+export function originMeasures(seconds: readonly Int32Array[], counts: Float64Array, layout: MeasureLayout, decay: Decay, maxDurationSec: number, out: Float64Array, at: number): void {
+  let k = at;
+  for (let p = 0; p < layout.percentiles; p++) {
+    const row = seconds[p]!;
+    const reached = reachesAny(row);
+    for (const cutoff of layout.cutoffsSec) out[k++] = reached ? roundMeasure(cumulativeOpportunities(row, counts, cutoff, decay)) : NaN;
+    for (const n of layout.nearest) out[k++] = reached ? (dual.nearest(row, counts, n, maxDurationSec) ?? NaN) : NaN;
+  }
 }
 
 export interface RegionalMeasures {
@@ -23,41 +46,31 @@ export interface RegionalMeasures {
 }
 
 export class RegionalAccumulator {
-  private readonly dual = new DualAccess();
   readonly measures: RegionalMeasures = { cumulative: [], nearest: [] };
 
   constructor(
-    private readonly opportunities: readonly RegionalOpportunities[],
+    labels: readonly string[],
     private readonly percentiles: readonly number[],
-    private readonly cutoffsSec: readonly number[],
-    private readonly nearestN: readonly number[],
-    private readonly decay: Decay,
-    private readonly maxDurationSec: number,
+    private readonly layout: MeasureLayout,
     originCount: number,
   ) {
-    for (const { label } of opportunities) {
+    for (const label of labels) {
       for (const percentile of percentiles) {
-        for (const cutoff of cutoffsSec) this.measures.cumulative.push({ opportunities: label, percentile, cutoff, values: new Array<number | null>(originCount).fill(null) });
-        for (const n of nearestN) this.measures.nearest.push({ opportunities: label, percentile, n, durations: new Array<number | null>(originCount).fill(null) });
+        for (const cutoff of layout.cutoffsSec) this.measures.cumulative.push({ opportunities: label, percentile, cutoff, values: new Array<number | null>(originCount).fill(null) });
+        for (const n of layout.nearest) this.measures.nearest.push({ opportunities: label, percentile, n, durations: new Array<number | null>(originCount).fill(null) });
       }
     }
   }
 
-  /** The row of `origin` (per percentile, its seconds to the points of opportunity column `column`'s set). */
-  add(column: number, origin: number, seconds: readonly Int32Array[]): void {
-    const { counts } = this.opportunities[column]!;
-    const perColumn = this.percentiles.length;
-    this.percentiles.forEach((_, p) => {
-      const row = seconds[p]!;
-      if (!reachesAny(row)) return;
-      const at = column * perColumn + p;
-      this.cutoffsSec.forEach((cutoff, c) => {
-        this.measures.cumulative[at * this.cutoffsSec.length + c]!.values[origin] = roundMeasure(cumulativeOpportunities(row, counts, cutoff, this.decay));
-      });
-      this.nearestN.forEach((n, k) => {
-        this.measures.nearest[at * this.nearestN.length + k]!.durations[origin] = this.dual.nearest(row, counts, n, this.maxDurationSec);
-      });
-    });
+  /** The measures of `origin` for opportunity column `column` (`originMeasures`' numbers from `at`). */
+  add(column: number, origin: number, values: Float64Array, at: number): void {
+    const { cutoffsSec, nearest } = this.layout;
+    let k = at;
+    for (let p = 0; p < this.percentiles.length; p++) {
+      const measure = column * this.percentiles.length + p;
+      for (let c = 0; c < cutoffsSec.length; c++, k++) this.measures.cumulative[measure * cutoffsSec.length + c]!.values[origin] = Number.isNaN(values[k]!) ? null : values[k]!;
+      for (let n = 0; n < nearest.length; n++, k++) this.measures.nearest[measure * nearest.length + n]!.durations[origin] = Number.isNaN(values[k]!) ? null : values[k]!;
+    }
   }
 }
 

@@ -10,7 +10,7 @@ import type { EngineCache } from '../service/engine-cache.js';
 import { renderDifference, renderHeatMap, type HeatMapRender, type RenderedHeatMap } from './heat-map-render.js';
 import { WARNINGS } from './map-warnings.js';
 import { windowMinutes } from '../routing/window-heat-map.js';
-import { accessibilityBody, travelTimesBody } from './point-answers.js';
+import { accessibilityBody, measuresBody, travelTimesBody } from './point-answers.js';
 
 export function computeMap(cache: EngineCache, coverageId: string, dataId: number, data: HeatMapData, mapQuery: MapQuery, render: HeatMapRender): RenderedHeatMap {
   const { comparison, ...query } = mapQuery;
@@ -18,7 +18,11 @@ export function computeMap(cache: EngineCache, coverageId: string, dataId: numbe
   if (format.kind === 'accessibility' || format.kind === 'travel_times') {
     let reached = 0;
     const own = pointTimes(cache, coverageId, dataId, data, query, (n) => (reached += n));
-    if (format.kind === 'travel_times') return { body: travelTimesBody(own(format.set)), contentType: 'application/octet-stream', encoding: null, warnings: render.warnings };
+    if (format.kind === 'travel_times') {
+      const times = own(format.set);
+      const body = format.measures ? measuresBody({ ...format, measures: format.measures }, data, times) : travelTimesBody(times);
+      return { body, contentType: 'application/octet-stream', encoding: null, warnings: render.warnings };
+    }
     const { placeKey, placeJson, requestedDateTime, publishersJson, contextJson } = render;
     const parts = { placeKey, placeJson, requestedDateTime, publishersJson, contextJson, warnings: render.warnings };
     // the sets are computed as the body asks for them; "nothing reached" once they all are

@@ -1,11 +1,13 @@
 /**
  * The answers computed at the points of a set rather than on a grid, made where they are computed
  * (a worker thread): accessibility (its measures reduced from the travel times, as JSON beside the
- * heat maps' envelope) and the travel times themselves (one origin's row of a matrix, as raw
- * little-endian Int32, percentile after percentile, for the caller to write out).
+ * heat maps' envelope), the travel times themselves (one origin's row of a matrix, as raw
+ * little-endian Int32, percentile after percentile, for the caller to write out), and one origin's
+ * regional measures reduced from them (Float64).
  */
 import { cumulativeOpportunities, DualAccess, roundMeasure } from '../analysis/accessibility.js';
 import { decayFunction, type DecaySettings } from '../analysis/decay.js';
+import { measureCount, originMeasures, type MeasureLayout } from '../analysis/regional-accessibility.js';
 import type { HeatMapData, PercentileMap } from '../routing/heat-map.js';
 import { warningsJson } from './map-warnings.js';
 import type { HeatMapBodyParts } from './heat-map-json.js';
@@ -39,6 +41,11 @@ export interface TravelTimesFormat {
   kind: 'travel_times';
   /** the point set whose travel times are answered */
   set: number;
+  /**
+   * regional accessibility: the travel times reduced here to the measures of these columns of the
+   * set (regional-accessibility.ts), a few numbers instead of one per point
+   */
+  measures?: { columns: number[]; layout: MeasureLayout; decay: DecaySettings; maxDurationSec: number };
 }
 
 /** The envelope of a JSON answer at points, as the heat maps' (the place, the date, publishers, context, warnings). */
@@ -89,6 +96,17 @@ export function accessibilityBody(format: AccessibilityFormat, data: HeatMapData
     `{"accessibility":[${measures.join(',')}],"nearest":[${nearest.join(',')}],"${parts.placeKey}":${parts.placeJson},` +
     `"requested_date_time":"${parts.requestedDateTime}","feed_publishers":${parts.publishersJson},"links":[],"warnings":${warningsJson(parts.warnings)},"context":${parts.contextJson}}`;
   return Buffer.from(body, 'utf8');
+}
+
+/** The measures of `format.measures` from the set's travel times, column after column, as little-endian Float64 (NaN: null). */
+export function measuresBody(format: TravelTimesFormat & { measures: NonNullable<TravelTimesFormat['measures']> }, data: HeatMapData, times: PercentileMap[]): Uint8Array {
+  const { columns, layout, maxDurationSec } = format.measures;
+  const per = measureCount(layout);
+  const out = new Float64Array(columns.length * per);
+  const decay = decayFunction(format.measures.decay);
+  const rows = times.map((map) => map.seconds);
+  columns.forEach((column, k) => originMeasures(rows, data.pointSets![format.set]!.columns[column]!.values, layout, decay, maxDurationSec, out, k * per));
+  return new Uint8Array(out.buffer);
 }
 
 /** The travel times per percentile as one little-endian Int32 array (percentile-major; -1 unreached). */

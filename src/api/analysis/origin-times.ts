@@ -6,6 +6,7 @@
  */
 import type { HeatMapRunner } from '../../maps/heat-map-runner.js';
 import type { HeatMapRender } from '../../maps/heat-map-render.js';
+import type { TravelTimesFormat } from '../../maps/point-answers.js';
 import type { DepartureWindow, HeatMapQuery } from '../../routing/heat-map.js';
 import { SINGLE_DEPARTURE_PERCENTILE } from '../../maps/map-computation.js';
 import type { Generation } from '../../service/generation.js';
@@ -95,8 +96,8 @@ function originQuery(job: OriginTimesJob, origin: number): HeatMapQuery {
   return { ...buildQuery(job.params, job.generation, 'departure', centre, job.t0, job.maxDurationSec, job.boardSlackSec), window: job.window };
 }
 
-const RENDER_TRAVEL_TIMES = (set: number): HeatMapRender => ({
-  format: { kind: 'travel_times', set },
+const RENDER_TRAVEL_TIMES = (set: number, measures?: TravelTimesFormat['measures']): HeatMapRender => ({
+  format: { kind: 'travel_times', set, ...(measures ? { measures } : {}) },
   encoding: null,
   maxDurationSec: 0,
   placeKey: 'from',
@@ -111,26 +112,41 @@ const RENDER_TRAVEL_TIMES = (set: number): HeatMapRender => ({
  * The rows of `job`'s origins `from` to `to` (exclusive), in order; at most `inFlight` computations
  * wait on the runner at once. `onRow` may be async (a stream's back-pressure): the next rows wait.
  */
-export async function originTimes(runner: HeatMapRunner, job: OriginTimesJob, from: number, to: number, inFlight: number, onRow: (row: OriginRow) => void | Promise<void>): Promise<void> {
+export function originTimes(runner: HeatMapRunner, job: OriginTimesJob, from: number, to: number, inFlight: number, onRow: (row: OriginRow) => void | Promise<void>): Promise<void> {
   const percentiles = jobPercentiles(job).length;
-  const render = RENDER_TRAVEL_TIMES(job.destinations);
-  const pending = new Map<number, Promise<Int32Array[]>>();
+  const rows = (body: Uint8Array) => {
+    const all = new Int32Array(body.buffer, body.byteOffset, body.byteLength / 4);
+    const count = all.length / percentiles;
+    return Array.from({ length: percentiles }, (_, p) => all.subarray(p * count, (p + 1) * count));
+  };
+  return inOrder(runner, job, from, to, inFlight, RENDER_TRAVEL_TIMES(job.destinations), rows, (origin, seconds) => onRow({ origin, seconds }));
+}
+
+/**
+ * The regional measures of `job`'s origins `from` to `to`, reduced in the workers from each origin's
+ * travel times to the points of `job.destinations` (`measures`: which columns, how): per origin its
+ * numbers, column after column (regional-accessibility.ts), in order as `originTimes` gives rows.
+ */
+export function originMeasureValues(runner: HeatMapRunner, job: OriginTimesJob, measures: NonNullable<TravelTimesFormat['measures']>, from: number, to: number, inFlight: number, onValues: (origin: number, values: Float64Array) => void): Promise<void> {
+  const values = (body: Uint8Array) => new Float64Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength));
+  return inOrder(runner, job, from, to, inFlight, RENDER_TRAVEL_TIMES(job.destinations, measures), values, onValues);
+}
+
+/** Each origin's computation on the runner, `decode`d, handed to `onResult` in the origins' order, `inFlight` at most waiting at once. */
+async function inOrder<T>(runner: HeatMapRunner, job: OriginTimesJob, from: number, to: number, inFlight: number, render: HeatMapRender, decode: (body: Uint8Array) => T, onResult: (origin: number, result: T) => void | Promise<void>): Promise<void> {
+  const pending = new Map<number, Promise<T>>();
   const start = (origin: number) => {
-    const times = runMap(runner, job.coverageId, job.generation, originQuery(job, origin), render).then((answer) => {
-      const all = new Int32Array(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength / 4);
-      const count = all.length / percentiles;
-      return Array.from({ length: percentiles }, (_, p) => all.subarray(p * count, (p + 1) * count));
-    });
+    const result = runMap(runner, job.coverageId, job.generation, originQuery(job, origin), render).then((answer) => decode(answer.body));
     // a failure is read when its turn comes; until then it must not count as unhandled
-    times.catch(() => {});
-    pending.set(origin, times);
+    result.catch(() => {});
+    pending.set(origin, result);
   };
   let next = from;
   while (next < to && pending.size < inFlight) start(next++);
   for (let origin = from; origin < to; origin++) {
-    const seconds = await pending.get(origin)!;
+    const result = await pending.get(origin)!;
     pending.delete(origin);
     if (next < to) start(next++);
-    await onRow({ origin, seconds });
+    await onResult(origin, result);
   }
 }

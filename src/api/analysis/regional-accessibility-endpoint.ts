@@ -1,13 +1,13 @@
 /**
  * `/v1/coverage/{region}/accessibility?origins=SET` (docs/api.md, "Regional accessibility"): the
  * accessibility of every point of a set, each a departure from its position, in one JSON answer.
- * The travel times are the matrix's (`originTimes`: one search per origin on the worker pool, to
- * the points of each opportunities' set); they are reduced to the measures here, on the main
- * thread, as they arrive (a row is a few thousand numbers: microseconds of work beside the search).
+ * The travel times are the matrix's (one search per origin on the worker pool, to the points of
+ * each opportunities' set), reduced to the measures in the worker (`originMeasureValues`): a row
+ * holds a number per point of the set, up to a million, which the main thread never handles; it
+ * gathers a few numbers per origin.
  * Bounded by MAX_ACCESSIBILITY_SEARCHES (origins × departures); larger runs are `navette accessibility`'s.
  */
-import { decayFunction } from '../../analysis/decay.js';
-import { RegionalAccumulator } from '../../analysis/regional-accessibility.js';
+import { measureCount, RegionalAccumulator } from '../../analysis/regional-accessibility.js';
 import { warningsJson, type Warning } from '../../maps/map-warnings.js';
 import { parseDatetimeParam } from '../../util/api-datetime.js';
 import { formatLocal } from '../../util/time-zones.js';
@@ -20,7 +20,7 @@ import type { CoverageRef } from '../coverage/coverage-resolution.js';
 import { checkDay, publishersWithOsm } from '../heat-maps/map-flow.js';
 import type { accessibilityParams } from './analysis-params.js';
 import type { Measures } from './measures.js';
-import { jobPercentiles, originJob, originTimes, tooManySearches } from './origin-times.js';
+import { jobPercentiles, originJob, originMeasureValues, tooManySearches } from './origin-times.js';
 import { ORIGINS_IN_FLIGHT } from '../../maps/point-answers.js';
 import { opportunityRefs, pointSetIndex } from './point-set-refs.js';
 
@@ -47,13 +47,16 @@ export async function answerRegional(ctx: EndpointContext, coverageRef: Coverage
     // (the destinations: each opportunities' set in turn, below)
     const job = originJob({ coverage, generation, params, t0, timeZone, maxDurationSec: measures.maxDurationSec, destinations: refs[0]!.set, originLon: originSet.lon, originLat: originSet.lat });
     const percentiles = jobPercentiles(job);
-    const opportunities = refs.map((ref) => ({ label: ref.label, counts: streets.data.pointSets![ref.set]!.columns[ref.column]!.values }));
-    const regional = new RegionalAccumulator(opportunities, percentiles, measures.cutoffsSec, measures.nearest, decayFunction(measures.decay), measures.maxDurationSec, originCount);
-    // one pass of searches per set the opportunities are in (usually one), every column of it reduced from each row
+    const layout = { percentiles: percentiles.length, cutoffsSec: measures.cutoffsSec, nearest: measures.nearest };
+    const regional = new RegionalAccumulator(refs.map((ref) => ref.label), percentiles, layout, originCount);
+    const per = measureCount(layout);
+    // one pass of searches per set the opportunities are in (usually one), every column of it reduced
+    // in the workers from each origin's row: a few numbers come back per origin
     for (const set of new Set(refs.map((ref) => ref.set))) {
       const columns = refs.flatMap((ref, k) => (ref.set === set ? [k] : []));
-      await originTimes(ctx.heatMaps, { ...job, destinations: set }, 0, originCount, ORIGINS_IN_FLIGHT, ({ origin, seconds }) => {
-        for (const k of columns) regional.add(k, origin, seconds);
+      const reduce = { columns: columns.map((k) => refs[k]!.column), layout, decay: measures.decay, maxDurationSec: measures.maxDurationSec };
+      await originMeasureValues(ctx.heatMaps, { ...job, destinations: set }, reduce, 0, originCount, ORIGINS_IN_FLIGHT, (origin, values) => {
+        columns.forEach((k, c) => regional.add(k, origin, values, c * per));
       });
     }
     const decayName = JSON.stringify(measures.decay.name);
