@@ -19,13 +19,12 @@ import { availableParallelism } from 'node:os';
 import { createGunzip } from 'node:zlib';
 import { pipeline } from 'node:stream/promises';
 import { PassThrough } from 'node:stream';
-import { cumulativeOpportunities, roundMeasure } from '../analysis/accessibility.js';
-import { decayFunction } from '../analysis/decay.js';
 import { ApiError } from '../api/errors.js';
 import { parseParams, type ParamSpec } from '../api/params.js';
 import { accessibilityCommandParams, matrixCommandParams } from '../api/analysis/analysis-params.js';
 import { measuresOf } from '../api/analysis/measures.js';
-import { jobPercentiles, originJob, originTimes, type OriginJobParts, type OriginTimesJob } from '../api/analysis/origin-times.js';
+import { jobPercentiles, originJob, originMeasureValues, originTimes, type OriginJobParts, type OriginTimesJob } from '../api/analysis/origin-times.js';
+import { measureCount } from '../analysis/regional-accessibility.js';
 import { opportunityRefs, pointSetIndex } from '../api/analysis/point-set-refs.js';
 import { checkDay } from '../api/heat-maps/map-flow.js';
 import type { QueryPair } from '../api/query-string.js';
@@ -250,7 +249,6 @@ export function accessibilityCommand(args: string[]): Promise<number> {
     const loaded = await loadForAnalysis(own, measures.maxDurationSec);
     try {
       const { generation } = loaded;
-      const streets = generation.streets!;
       const refs = opportunityRefs(generation, params.opportunities);
       const sets = [...new Set(refs.map((r) => r.set))];
       if (sets.length > 1) throw new ConfigError('--opportunities of one point set per run (the travel times are computed to its points)');
@@ -258,8 +256,10 @@ export function accessibilityCommand(args: string[]): Promise<number> {
       const origins = gridText === undefined ? pointSetOrigins(generation, originsName!) : gridOrigins(generation, gridText);
       const job = commandJob(loaded, params, measures.maxDurationSec, set, origins);
       const percentiles = jobPercentiles(job);
-      const decay = decayFunction(measures.decay);
-      const counts = refs.map((r) => streets.data.pointSets![set]!.columns[r.column]!.values);
+      // reduced in the workers, as regional accessibility is (regional-accessibility.ts): per column, per percentile, per cutoff
+      const layout = { percentiles: percentiles.length, cutoffsSec: measures.cutoffsSec, nearest: [] };
+      const reduce = { columns: refs.map((r) => r.column), layout, decay: measures.decay, maxDurationSec: measures.maxDurationSec };
+      const perColumn = measureCount(layout);
       const slice = shardSlice(own.get('shard'), origins.lon.length);
       const progress = workProgress('accessibility', slice.to - slice.from, 'origins');
       const started = performance.now();
@@ -270,18 +270,20 @@ export function accessibilityCommand(args: string[]): Promise<number> {
       try {
         if (file && slice.first) await file.write(`origin_id,percentile,cutoff,${refs.map((r) => csvField(r.label)).join(',')}\n`);
         let done = 0;
-        await originTimes(loaded.pool, job, slice.from, slice.to, loaded.threads * IN_FLIGHT_PER_THREAD, async ({ origin, seconds }) => {
+        await originMeasureValues(loaded.pool, job, reduce, slice.from, slice.to, loaded.threads * IN_FLIGHT_PER_THREAD, async (origin, reduced) => {
           let at = (origin - slice.from) * measuresPerOrigin;
-          const lines: string[] = [];
-          seconds.forEach((row, p) => {
-            for (const cutoff of measures.cutoffsSec) {
-              const line = counts.map((c) => cumulativeOpportunities(row, c, cutoff, decay));
+          const id = csvField(origins.ids[origin]!);
+          let lines = '';
+          percentiles.forEach((percentile, p) => {
+            measures.cutoffsSec.forEach((cutoff, c) => {
+              // an origin reaching no point counts 0 here (the API's regional answer says null)
+              const line = refs.map((_, k) => reduced[k * perColumn + p * measures.cutoffsSec.length + c]!).map((v) => (Number.isNaN(v) ? 0 : v));
               values.set(line, at);
               at += line.length;
-              lines.push(`${csvField(origins.ids[origin]!)},${percentiles[p]},${cutoff},${line.map((v) => roundMeasure(v)).join(',')}\n`);
-            }
+              lines += `${id},${percentile},${cutoff},${line.join(',')}\n`;
+            });
           });
-          if (file) await file.write(lines.join(''));
+          if (file) await file.write(lines);
           progress.update(++done);
         });
         progress.done();

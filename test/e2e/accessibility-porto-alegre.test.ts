@@ -222,3 +222,18 @@ test('navette accessibility --grid: a GeoTIFF GDAL reads, each cell the API\'s a
   }
   assert.ok(checked >= 5, `${checked} cells checked`);
 });
+
+test('navette accessibility --origins SET: one row per origin, percentile and cutoff, each the API\'s accessibility of that origin', async () => {
+  const out = path.join(dir, 'access.csv');
+  await navette('accessibility', '--origins', 'sample', '--opportunities', 'hexgrid:schools,hexgrid:jobs', '--cutoffs', '1800,3600', '--out', out);
+  const lines = readFileSync(out, 'utf8').trim().split('\n');
+  assert.equal(lines[0], 'origin_id,percentile,cutoff,hexgrid:schools,hexgrid:jobs');
+  assert.equal(lines.length - 1, SAMPLE.length * 2);
+  const rows = new Map(lines.slice(1).map((line) => [line.split(',').slice(0, 3).join(' '), line.split(',').slice(3).map(Number)]));
+  for (const origin of SAMPLE.slice(0, 5)) {
+    const api = await apiAccessibility(origin.lon, origin.lat);
+    for (const cutoff of [1800, 3600]) {
+      assert.deepEqual(rows.get(`${origin.id} 50 ${cutoff}`), [api.get(`hexgrid:schools ${cutoff} p50`), api.get(`hexgrid:jobs ${cutoff} p50`)], `${origin.id} ${cutoff}`);
+    }
+  }
+});
