@@ -20,6 +20,7 @@ export const KEPT_WAY_TAGS = [
   'motorcar',
   'vehicle',
   'access',
+  'motorroad',
   'oneway',
   'oneway:bicycle',
   'oneway:foot',

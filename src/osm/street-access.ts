@@ -73,8 +73,11 @@ export function wayAccess(tags: Record<string, string>): number {
   if (highway === undefined) return 0;
   const defaults = HIGHWAY_DEFAULTS[highway];
   if (!defaults) return 0;
-  const walk = decide(tags, ['foot', 'access'], defaults.walk);
-  const bike = decide(tags, ['bicycle', 'vehicle', 'access'], defaults.bike);
+  // A motor road (motorroad=yes: a Kraftfahrstraße, a voie express) bars walkers and cyclists by
+  // law whatever its class; only a tag of their own lets them on (the generic access=yes does not).
+  const motorRoad = tags['motorroad'] === 'yes';
+  const walk = motorRoad ? decide(tags, ['foot'], false) : decide(tags, ['foot', 'access'], defaults.walk);
+  const bike = motorRoad ? decide(tags, ['bicycle'], false) : decide(tags, ['bicycle', 'vehicle', 'access'], defaults.bike);
   const car = decide(tags, ['motorcar', 'motor_vehicle', 'vehicle', 'access'], defaults.car);
 
   const implied = tags['junction'] === 'roundabout' || tags['junction'] === 'circular' || highway === 'motorway';

@@ -272,6 +272,10 @@ export interface JourneyResult {
   within: boolean;
   /** the scan's way to the cell centre, for reports */
   scanLegs: string[];
+  /** where the value is read: the destination cell's centre (the stop when the map's box misses it) */
+  end: { lon: number; lat: number };
+  /** the query time, epoch seconds */
+  t0: number;
 }
 
 export async function compareJourney(h: FidelityHarness, j: ReferenceJourney): Promise<JourneyResult> {
@@ -294,8 +298,8 @@ export async function compareJourney(h: FidelityHarness, j: ReferenceJourney): P
   const value = cell ? (grid.values[cell.i]![cell.j] ?? null) : null;
   const scanSec = cell ? scan.valueAt(arrivals, grid.centreLon[cell.i]!, grid.centreLat[cell.j]!) : scanAtStop;
   const within = value !== null && value <= j.plannerSec + TOLERANCE_SEC;
-  const end = cell ? [grid.centreLon[cell.i]!, grid.centreLat[cell.j]!] : [scan.lon[d]!, scan.lat[d]!];
-  return { journey: j, maxDuration, plannerSec: j.plannerSec, scanSec, value, within, scanLegs: scan.legs(arrivals, end[0]!, end[1]!) };
+  const end = cell ? { lon: grid.centreLon[cell.i]!, lat: grid.centreLat[cell.j]! } : { lon: scan.lon[d]!, lat: scan.lat[d]! };
+  return { journey: j, maxDuration, plannerSec: j.plannerSec, scanSec, value, within, scanLegs: scan.legs(arrivals, end.lon, end.lat), end, t0 };
 }
 
 /** Nearest-rank percentile of sorted values. */
@@ -379,6 +383,8 @@ export interface HoleCount {
   holes: number;
   /** holes at the fringe of max_duration: every reached neighbour within FRINGE_SEC of it */
   fringe: number;
+  /** the centres of the other holes (away from the fringe) */
+  inner: { lon: number; lat: number }[];
 }
 
 /**
@@ -391,6 +397,7 @@ export function countHoles(g: Grid, maxDurationSec: number): HoleCount {
   let reached = 0;
   let holes = 0;
   let fringe = 0;
+  const inner: { lon: number; lat: number }[] = [];
   const R = g.R;
   for (let i = 0; i < R; i++) {
     for (let j = 0; j < R; j++) {
@@ -412,9 +419,10 @@ export function countHoles(g: Grid, maxDurationSec: number): HoleCount {
       if (n < HOLE_NEIGHBOURS) continue;
       holes++;
       if (least >= maxDurationSec - FRINGE_SEC) fringe++;
+      else inner.push({ lon: g.centreLon[i]!, lat: g.centreLat[j]! });
     }
   }
-  return { reached, holes, fringe };
+  return { reached, holes, fringe, inner };
 }
 
 /** The origins of the hole maps: even draws a stop_id, odd a point in the stops' box (6 decimals). */
@@ -441,7 +449,7 @@ export interface HoleMetrics {
   share: number;
   /** every hole, fringe pockets included, as a share of the reached cells */
   allShare: number;
-  perMap: { origin: string; reached: number; holes: number; fringe: number }[];
+  perMap: ({ origin: string } & HoleCount)[];
 }
 
 export async function holeMetrics(h: FidelityHarness, origins: string[], concurrency = 2): Promise<HoleMetrics> {

@@ -11,7 +11,8 @@
  *     their positions on their nearest edges, the second one's offset; at the city's walking speed.
  *     A point farther than RULES.linkRadiusM from every street (the centre, a stop, a cell's centre)
  *     is not linked: no walk starts or ends there.
- *   - Access: from the centre to every stop within RULES.accessMaxSec of walking.
+ *   - Access: from the centre to every stop within RULES.accessMaxSec of walking; a centre that is
+ *     a stop (the API's `from=<stop_id>`) is at that stop at t0.
  *   - Board slack: a rider is at the stop RULES.boardSlackSec before the vehicle departs, at the
  *     first boarding and at every change (changing at the same stop too: arrival + slack ≤
  *     departure). Staying aboard needs nothing.
@@ -21,8 +22,9 @@
  *     [t0, t0 + horizon], as many vehicles as it likes. Two labels per stop: when a rider can be
  *     there (to board) and when a vehicle brings one there (to walk on from).
  *   - A point's value: the best of the direct walk from the centre and, over the stops a vehicle
- *     reaches, that arrival plus the walk to the point if it is at most RULES.egressMaxSec; minus
- *     t0, truncated to whole seconds like the API's values; null beyond the horizon.
+ *     reaches, that arrival plus the walk to the point if it is at most the egress limit (the
+ *     points' rule, RULES.egressMaxSec, by default; a heat map's cells walk up to the horizon);
+ *     minus t0, truncated to whole seconds like the API's values; null beyond the horizon.
  */
 import type { LinkedPoint, LonLat, PgRoutingWalkNetwork } from '../helpers/pgrouting-walk-network.js';
 import { ALIGHT, BOARD, FeedConnections } from './interpolated-connections.js';
@@ -37,6 +39,12 @@ export interface OracleAnswer {
   /** stops reached on foot from the centre, and by a vehicle */
   stopsWalkedTo: number;
   stopsRidden: number;
+}
+
+export interface OracleOptions {
+  t0?: number;
+  atStop?: number;
+  egressMaxSec?: number;
 }
 
 /** Epoch seconds of a naive `YYYYMMDDThhmmss` in a time zone. */
@@ -78,8 +86,19 @@ export class StreetTransitOracle {
     return this.transferTo.length;
   }
 
-  /** The values of `points` leaving `centre` at `t0` (epoch seconds; the city's datetime by default), up to `horizonSec`. */
-  async values(centre: LonLat, points: LonLat[], horizonSec: number, t0 = instantOf(this.city.datetime, this.timetable.timezone)): Promise<OracleAnswer> {
+  /** The index of the first feed's stop `stopId`, or −1. */
+  stopIndex(stopId: string): number {
+    return this.timetable.stops.findIndex((s) => s.id === `0/${stopId}`);
+  }
+
+  /**
+   * The values of `points` leaving `centre` up to `horizonSec`. Options: `t0`, epoch seconds (the
+   * city's datetime by default); `atStop`, an index of `timetable.stops`: the centre is that stop;
+   * `egressMaxSec`, the longest walk from the last stop (RULES.egressMaxSec by default).
+   */
+  async values(centre: LonLat, points: LonLat[], horizonSec: number, options: OracleOptions = {}): Promise<OracleAnswer> {
+    const t0 = options.t0 ?? instantOf(this.city.datetime, this.timetable.timezone);
+    const atStop = options.atStop ?? -1;
     const speed = this.city.walkingSpeed;
     const [origin, ...cells] = await this.network.link([centre, ...points]);
     const n = this.stops.length;
@@ -90,6 +109,7 @@ export class StreetTransitOracle {
       (await this.network.walksWithin(from, to, maxM)).filter((w) => isLinked(from[w.source]!) && isLinked(to[w.target]!));
     const access = await walks([origin!], this.stops, RULES.accessMaxSec * speed);
     for (const w of access) stopAt[w.target] = Math.min(stopAt[w.target]!, t0 + w.metres / speed);
+    if (atStop >= 0) stopAt[atStop] = t0;
 
     const c = this.timetable.departingWithin(t0, t0 + horizonSec);
     const boarded = new Uint8Array(c.runCount);
@@ -114,7 +134,7 @@ export class StreetTransitOracle {
     const best = new Float64Array(cells.length).fill(Infinity);
     for (const w of await walks([origin!], cells, horizonSec * speed)) best[w.target] = Math.min(best[w.target]!, t0 + w.metres / speed);
     const ridden = [...vehicleAt.keys()].filter((s) => vehicleAt[s]! < Infinity);
-    const egress = await walks(cells, ridden.map((s) => this.stops[s]!), RULES.egressMaxSec * speed);
+    const egress = await walks(cells, ridden.map((s) => this.stops[s]!), (options.egressMaxSec ?? RULES.egressMaxSec) * speed);
     for (const w of egress) best[w.source] = Math.min(best[w.source]!, vehicleAt[ridden[w.target]!]! + w.metres / speed);
     return {
       values: [...best].map((t) => (t - t0 <= horizonSec ? Math.floor(t - t0) : null)),

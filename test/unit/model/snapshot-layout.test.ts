@@ -25,6 +25,8 @@ const LAYOUTS: Record<number, string> = {
   4: '149c17ceeb9939d0',
   // the point sets: linked points on shared memory, their ids and totals beside the street data
   5: '6ddecab668c0d83e',
+  // the same layout, another meaning: motor roads closed to walkers and cyclists
+  6: '6ddecab668c0d83e',
 };
 
 /** One line per path of the tree and the kind of value found there (array elements merged). */

@@ -32,6 +32,13 @@ describe('street access from tags', () => {
     assert.equal(wayAccess({ highway: 'primary', motor_vehicle: 'no' }), WALK | BIKE);
     assert.equal(wayAccess({ highway: 'pedestrian', area: 'yes' }), WALK);
   });
+  test('a motor road bars walkers and cyclists, unless their own tag lets them on', () => {
+    assert.equal(wayAccess({ highway: 'trunk', motorroad: 'yes' }), CAR);
+    assert.equal(wayAccess({ highway: 'primary', motorroad: 'yes', access: 'yes' }), CAR);
+    assert.equal(wayAccess({ highway: 'trunk', motorroad: 'yes', foot: 'yes' }), WALK | CAR);
+    assert.equal(wayAccess({ highway: 'trunk', motorroad: 'yes', bicycle: 'designated', oneway: 'yes' }), BIKE_FORWARD | CAR_FORWARD);
+    assert.equal(wayAccess({ highway: 'trunk', motorroad: 'no' }), WALK | BIKE | CAR);
+  });
   test('one-way streets', () => {
     assert.equal(wayAccess({ highway: 'residential', oneway: 'yes' }), WALK | BIKE_FORWARD | CAR_FORWARD);
     assert.equal(wayAccess({ highway: 'residential', oneway: '-1' }), WALK | BIKE_BACKWARD | CAR_BACKWARD);
