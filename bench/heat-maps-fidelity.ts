@@ -18,7 +18,7 @@ import { closeWalkNetworks, openWalkNetwork } from '../test/helpers/pgrouting-wa
 import { pgRoutingMissing } from '../test/helpers/pgrouting-tools.js';
 import { RNV_MANNHEIM } from '../test/e2e/street-check-settings.js';
 import { StreetTransitOracle } from '../test/e2e/street-transit-oracle.js';
-import { holeOracleLines, holesWithOracle, journeysWithOracle, plannerOracleLines, plannerOracleMetrics } from '../test/e2e/planner-vs-street-oracle.js';
+import { holeOracleLines, holesWithOracle, journeysWithOracle, ownCellOracleLines, ownCellsWithOracle, plannerOracleLines, plannerOracleMetrics } from '../test/e2e/planner-vs-street-oracle.js';
 import {
   evenSample,
   FidelityHarness,
@@ -106,8 +106,10 @@ if (only.has('own-cell')) {
   const t = performance.now();
   const stops = evenSample(h.scan.stopIds, Math.min(stopCount, h.scan.stopCount));
   ownStops = stops.length;
-  own = ownCellMetrics(await mapConcurrent(stops, threads, (s) => ownCell(h, s)));
+  const ownCells = await mapConcurrent(stops, threads, (s) => ownCell(h, s));
+  own = ownCellMetrics(ownCells);
   lap(`${stops.length} own-cell maps`, t);
+  if (oracle) oracleReport.push(...ownCellOracleLines(await ownCellsWithOracle(ownCells, oracle)));
 }
 console.log('');
 for (const line of formatReport({ journeysTotal, excluded, journeys, insideCount, journeysSampled: journeys?.count, holes, ownCell: own, ownCellStops: ownStops, legs: true })) console.log(line);

@@ -60,7 +60,11 @@ export function registerCoverageRoutes(app: FastifyInstance, options: CoverageRo
     if (fromShard) return send(reply, fromShard);
     // ETag and Cache-Control; a matching If-None-Match is answered 304 before any work
     if (cache.answerIfFresh(req, reply, cacheTargetOf(target))) return reply;
-    return send(reply, await endpoint.answer(target, { registry, limits, heatMaps, acceptEncoding: req.headers['accept-encoding'] }));
+    const abandoned = new AbortController();
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) abandoned.abort();
+    });
+    return send(reply, await endpoint.answer(target, { registry, limits, heatMaps, acceptEncoding: req.headers['accept-encoding'], signal: abandoned.signal }));
   };
   app.get('/v1/coverage', answer);
   app.get('/v1/coverage/*', answer);

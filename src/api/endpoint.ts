@@ -28,6 +28,18 @@ export interface EndpointContext {
   limits: Limits;
   heatMaps: HeatMapRunner;
   acceptEncoding: string | undefined;
+  /** aborted when the client goes away before its answer is sent: long work stops starting more */
+  signal: AbortSignal;
+}
+
+/**
+ * The client went away before its answer (`EndpointContext.signal`): the work stopped, nobody reads
+ * an answer. Answered 499 (nginx's "client closed request") for the logs and the metrics only.
+ */
+export class RequestAbandoned extends Error {
+  constructor() {
+    super('The client closed the connection before the answer');
+  }
 }
 
 /** An answer: its body, and its headers when it has others than `content-type: application/json`. */

@@ -7,15 +7,18 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CoverageRegistry } from '../service/coverage-registry.js';
 import { ALLOWED_METHODS, ApiError, badRequest, bodyRefused, errorReply, loadingData, methodNotAllowed, notFoundRoute } from './errors.js';
+import { RequestAbandoned } from './endpoint.js';
 import { clientErrorOf } from './operations/protocol-errors.js';
 import { targetOf } from './targets.js';
 
 /**
  * The error handler of every route, and Fastify's framework errors: an error of the catalogue as it
- * is, a client error as the catalogue words it (operations/protocol-errors.ts); anything else is a
- * fault of the server, logged and answered 500.
+ * is, a client error as the catalogue words it (operations/protocol-errors.ts), a request whose
+ * client went away 499 with nothing (nobody reads it); anything else is a fault of the server,
+ * logged and answered 500.
  */
 export function answerError(error: unknown, req: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof RequestAbandoned) return reply.code(499).send();
   const refusal = error instanceof ApiError ? error : clientErrorOf(error);
   if (refusal) return sendError(reply, refusal);
   req.log.error({ err: error }, 'request failed');

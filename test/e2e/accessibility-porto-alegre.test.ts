@@ -185,7 +185,8 @@ test('three --shard slices merged are the single run, byte for byte', async () =
   await run(process.execPath, ['dist/src/cli/main.js', 'merge', '--out', merged, ...parts]);
   assert.ok(readFileSync(merged).equals(readFileSync(single)), 'the merged parts differ from the single run');
   // and the header only once, at the top
-  assert.equal(readFileSync(merged, 'utf8').split('\n').filter((l) => l.startsWith('from_id')).length, 1);  // gzipped: the parts as .csv.gz, merged into a .csv.gz, read back the single run's bytes
+  assert.equal(readFileSync(merged, 'utf8').split('\n').filter((l) => l.startsWith('from_id')).length, 1);
+  // gzipped: the parts as .csv.gz, merged into a .csv.gz, read back the single run's bytes
   const gzParts = [0, 1, 2].map((k) => path.join(dir, `part-${k}.csv.gz`));
   await Promise.all(gzParts.map((part, k) => navette('matrix', '--origins', 'sample', '--destinations', 'hexgrid', '--max-duration', '3600', '--shard', `${k}/3`, '--out', part)));
   const mergedGz = path.join(dir, 'merged.csv.gz');
@@ -221,6 +222,37 @@ test('navette accessibility --grid: a GeoTIFF GDAL reads, each cell the API\'s a
     }
   }
   assert.ok(checked >= 5, `${checked} cells checked`);
+});
+
+test('navette accessibility --grid over a departure window: a band per percentile and cutoff, each the API\'s value with the same window', async () => {
+  const tif = path.join(dir, 'schools-window.tif');
+  await navette('accessibility', '--grid', '1500', '--opportunities', 'hexgrid:schools', '--cutoffs', '1800', '--departure-window', '600', '--percentiles', '5,95', '--out', tif);
+  const info = JSON.parse((await run('gdalinfo', ['-json', tif])).stdout);
+  assert.deepEqual(
+    info.bands.map((b: any) => b.description),
+    ['p5 1800 s hexgrid:schools', 'p95 1800 s hexgrid:schools'],
+  );
+  const [x0, dx, , y0, , dy] = info.geoTransform as number[];
+  const size = info.size[0] as number;
+  let checked = 0;
+  let differ = 0;
+  for (let i = Math.floor(size / 2) - 1; i <= Math.floor(size / 2) + 1; i++) {
+    for (let j = Math.floor(size / 2) - 1; j <= Math.floor(size / 2) + 1; j++) {
+      const lon = x0! + (i + 0.5) * dx!;
+      const lat = y0! + (j + 0.5) * dy!;
+      const values = (await run('gdallocationinfo', ['-valonly', '-geoloc', tif, String(lon), String(lat)])).stdout.trim().split('\n').map(Number);
+      if (values[0] === -1) continue;
+      const api = await apiAccessibility(lon, lat, '&departure_window=600&percentiles[]=5&percentiles[]=95');
+      assert.ok(Math.abs(values[0]! - api.get('hexgrid:schools 1800 p5')!) < 1e-3, `cell ${i},${j}: p5 GeoTIFF ${values[0]}, API ${api.get('hexgrid:schools 1800 p5')}`);
+      assert.ok(Math.abs(values[1]! - api.get('hexgrid:schools 1800 p95')!) < 1e-3, `cell ${i},${j}: p95 GeoTIFF ${values[1]}, API ${api.get('hexgrid:schools 1800 p95')}`);
+      // the 5th percentile travel time is the shorter: at least as many schools under 30 minutes
+      assert.ok(values[0]! >= values[1]!, `cell ${i},${j}: p5 ${values[0]} < p95 ${values[1]}`);
+      if (values[0] !== values[1]) differ++;
+      checked++;
+    }
+  }
+  assert.ok(checked >= 5, `${checked} cells checked`);
+  assert.ok(differ >= 1, 'the two percentiles differ somewhere: the bands are not one band twice');
 });
 
 test('navette accessibility --origins SET: one row per origin, percentile and cutoff, each the API\'s accessibility of that origin', async () => {

@@ -469,13 +469,16 @@ export async function holeMetrics(h: FidelityHarness, origins: string[], concurr
 export interface OwnCellResult {
   stop: string;
   value: number | null;
+  /** the centre of the stop's cell (null: the map's box misses the stop) */
+  cell: { lon: number; lat: number } | null;
 }
 
 export async function ownCell(h: FidelityHarness, stop: string): Promise<OwnCellResult> {
   const s = h.scan.indexOf(stop);
   const g = await h.heatMap(`from=${encodeURIComponent(stop)}&direct_path=only&datetime=${HOLE_DATETIME}&max_duration=${OWN_CELL_MAX_DURATION_SEC}&resolution=${RESOLUTION}`);
   const cell = cellOf(g, h.scan.lon[s]!, h.scan.lat[s]!);
-  return { stop, value: cell ? (g.values[cell.i]![cell.j] ?? null) : null };
+  if (!cell) return { stop, value: null, cell: null };
+  return { stop, value: g.values[cell.i]![cell.j] ?? null, cell: { lon: g.centreLon[cell.i]!, lat: g.centreLat[cell.j]! } };
 }
 
 export interface OwnCellMetrics {

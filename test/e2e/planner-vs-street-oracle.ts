@@ -13,10 +13,14 @@
  *     its side: beyond max_duration);
  *   - holes: the oracle's value at the centres of our holes away from the fringe. A hole the oracle
  *     does not reach within max_duration either is a place the city's streets do not bring a walker
- *     to in time; one it reaches well before (ORACLE_TOLERANCE_SEC) is a hole of ours.
+ *     to in time; one it reaches well before (ORACLE_TOLERANCE_SEC) is a hole of ours;
+ *   - own cells over OWN_CELL_MAX_SEC: pgRouting's walk from the stop to its cell's centre (offsets
+ *     included, at the walking speed). Over OWN_CELL_MAX_SEC too (or no walk: a point not linked),
+ *     the city's streets make that walk long; under it, ours is too long.
  */
 import type { LonLat } from '../helpers/pgrouting-walk-network.js';
-import { mapConcurrent, percentile, TOLERANCE_SEC, HOLE_DATETIME, HOLE_MAX_DURATION_SEC, type HoleMetrics, type JourneyResult } from './heat-map-fidelity.js';
+import { mapConcurrent, percentile, TOLERANCE_SEC, HOLE_DATETIME, HOLE_MAX_DURATION_SEC, OWN_CELL_MAX_SEC, OWN_CELL_MAX_DURATION_SEC, type HoleMetrics, type JourneyResult, type OwnCellResult } from './heat-map-fidelity.js';
+import { isLinked } from './street-transit-oracle.js';
 import { instantOf, type StreetTransitOracle } from './street-transit-oracle.js';
 import { RULES, TRANSIT } from './street-check-settings.js';
 
@@ -125,6 +129,30 @@ export async function holesWithOracle(holes: HoleMetrics, oracle: StreetTransitO
   };
 }
 
+export interface OwnCellOracleMetrics {
+  /** stops whose own cell is null or over OWN_CELL_MAX_SEC on ours */
+  failing: number;
+  /** … whose cell pgRouting's walk from the stop does not reach within OWN_CELL_MAX_SEC either */
+  oracleConfirms: number;
+  /** the others: the stop, ours, pgRouting's walk in seconds */
+  disputed: { stop: string; ours: number | null; oracle: number }[];
+}
+
+export async function ownCellsWithOracle(results: OwnCellResult[], oracle: StreetTransitOracle): Promise<OwnCellOracleMetrics> {
+  const failing = results.filter((r) => r.value === null || r.value > OWN_CELL_MAX_SEC);
+  const speed = oracle.city.walkingSpeed;
+  const disputed: OwnCellOracleMetrics['disputed'] = [];
+  for (const r of failing) {
+    if (!r.cell) continue;
+    const { centre } = origin(oracle, r.stop);
+    const [stop, cell] = await oracle.network.link([centre, r.cell]);
+    if (!isLinked(stop!) || !isLinked(cell!)) continue;
+    const walk = (await oracle.network.walksWithin([stop!], [cell!], OWN_CELL_MAX_DURATION_SEC * speed))[0];
+    if (walk && walk.metres / speed <= OWN_CELL_MAX_SEC) disputed.push({ stop: r.stop, ours: r.value, oracle: Math.floor(walk.metres / speed) });
+  }
+  return { failing: failing.length, oracleConfirms: failing.length - disputed.length, disputed };
+}
+
 const pct = (v: number) => `${(v * 100).toFixed(1)} %`;
 const sec = (v: number) => (v === Infinity ? '+∞' : v === -Infinity ? '−∞' : `${v} s`);
 
@@ -142,5 +170,12 @@ export function holeOracleLines(m: HoleOracleMetrics): string[] {
   return [
     `our ${m.holes} holes away from the fringe, at the street oracle: unreached within max_duration ${m.oracleUnreached}, reached in its last ${ORACLE_TOLERANCE_SEC} s ${m.oracleReachedLate}, reached earlier ${m.oracleReachedEarly}; confirmed ${pct(m.confirmed)}`,
     ...m.early.map((e) => `    from ${e.origin}: the cell ${e.cell.lon.toFixed(6)};${e.cell.lat.toFixed(6)}, oracle ${e.oracle} s`),
+  ];
+}
+
+export function ownCellOracleLines(m: OwnCellOracleMetrics): string[] {
+  return [
+    `own cells over ${OWN_CELL_MAX_SEC} s or null: ${m.failing}; pgRouting's walk from the stop over ${OWN_CELL_MAX_SEC} s too (or none) for ${m.oracleConfirms}, within it for ${m.disputed.length}`,
+    ...m.disputed.slice(0, 10).map((d) => `    ${d.stop}: ours ${d.ours ?? 'null'}, pgRouting ${d.oracle} s`),
   ];
 }

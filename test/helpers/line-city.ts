@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { writeFeed } from './gtfs-fixture.js';
 import { writeOsm } from './osm-fixture.js';
-import { serveCoverages } from './app.js';
+import { serveCoverages, type ServeOptions } from './app.js';
 import { METRES_PER_DEGREE } from '../../src/util/geodesy.js';
 
 /** a hundredth of a degree east of the null island, which a feed may not name */
@@ -29,8 +29,8 @@ export const POINTS: [string, number, number, number][] = [
   ['p2900', 2900, 1, 60],
 ];
 
-/** The city served as the coverage `line`; `extraSets`: more point sets, as name and CSV text. */
-export async function lineCity(extraSets: Record<string, string> = {}) {
+/** The city served as the coverage `line`; `extraSets`: more point sets, as name and CSV text; `app`: the app's options. */
+export async function lineCity(extraSets: Record<string, string> = {}, app?: ServeOptions['app']) {
   const nodes = [0, ...POINTS.map((p) => p[1]), 3000].map((x, k) => ({ id: k + 1, lon: lonAt(x), lat: 0 }));
   const osm = writeOsm({ nodes, ways: [{ id: 1, refs: nodes.map((n) => n.id), tags: { highway: 'footway', name: 'Long walk' } }] });
   const gtfs = writeFeed(`
@@ -72,6 +72,6 @@ t1,08:05:00,08:05:00,east,2
     writeFileSync(file, text);
     return { name, file };
   });
-  return serveCoverages([{ id: 'line', gtfs: [gtfs], osm, timezone: 'UTC', pointSets: [{ name: 'places', file: csv }, ...extra] }]);
+  return serveCoverages([{ id: 'line', gtfs: [gtfs], osm, timezone: 'UTC', pointSets: [{ name: 'places', file: csv }, ...extra] }], { app });
 }
 

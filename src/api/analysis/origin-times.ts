@@ -16,6 +16,7 @@ import { mapDepartureWindow, runMap } from '../heat-maps/map-flow.js';
 import { boardSlackOf, type CoverageConfig } from '../../service/coverage-config.js';
 import { MAX_ACCESSIBILITY_SEARCHES } from '../../service/limits.js';
 import { windowMinutes } from '../../routing/window-heat-map.js';
+import { RequestAbandoned } from '../endpoint.js';
 
 
 export interface OriginTimesJob {
@@ -111,29 +112,45 @@ const RENDER_TRAVEL_TIMES = (set: number, measures?: TravelTimesFormat['measures
 /**
  * The rows of `job`'s origins `from` to `to` (exclusive), in order; at most `inFlight` computations
  * wait on the runner at once. `onRow` may be async (a stream's back-pressure): the next rows wait.
+ * Once `signal` aborts (the client went away), no origin starts and RequestAbandoned is thrown.
  */
-export function originTimes(runner: HeatMapRunner, job: OriginTimesJob, from: number, to: number, inFlight: number, onRow: (row: OriginRow) => void | Promise<void>): Promise<void> {
+export function originTimes(runner: HeatMapRunner, job: OriginTimesJob, from: number, to: number, inFlight: number, onRow: (row: OriginRow) => void | Promise<void>, signal?: AbortSignal): Promise<void> {
   const percentiles = jobPercentiles(job).length;
   const rows = (body: Uint8Array) => {
     const all = new Int32Array(body.buffer, body.byteOffset, body.byteLength / 4);
     const count = all.length / percentiles;
     return Array.from({ length: percentiles }, (_, p) => all.subarray(p * count, (p + 1) * count));
   };
-  return inOrder(runner, job, from, to, inFlight, RENDER_TRAVEL_TIMES(job.destinations), rows, (origin, seconds) => onRow({ origin, seconds }));
+  return inOrder(runner, job, from, to, inFlight, RENDER_TRAVEL_TIMES(job.destinations), rows, (origin, seconds) => onRow({ origin, seconds }), signal);
 }
 
 /**
  * The regional measures of `job`'s origins `from` to `to`, reduced in the workers from each origin's
  * travel times to the points of `job.destinations` (`measures`: which columns, how): per origin its
- * numbers, column after column (regional-accessibility.ts), in order as `originTimes` gives rows.
+ * numbers, column after column (regional-accessibility.ts), in order as `originTimes` gives rows
+ * (and stopped by `signal` as they are).
  */
-export function originMeasureValues(runner: HeatMapRunner, job: OriginTimesJob, measures: NonNullable<TravelTimesFormat['measures']>, from: number, to: number, inFlight: number, onValues: (origin: number, values: Float64Array) => void): Promise<void> {
+export function originMeasureValues(runner: HeatMapRunner, job: OriginTimesJob, measures: NonNullable<TravelTimesFormat['measures']>, from: number, to: number, inFlight: number, onValues: (origin: number, values: Float64Array) => void, signal?: AbortSignal): Promise<void> {
   const values = (body: Uint8Array) => new Float64Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength));
-  return inOrder(runner, job, from, to, inFlight, RENDER_TRAVEL_TIMES(job.destinations, measures), values, onValues);
+  return inOrder(runner, job, from, to, inFlight, RENDER_TRAVEL_TIMES(job.destinations, measures), values, onValues, signal);
 }
 
-/** Each origin's computation on the runner, `decode`d, handed to `onResult` in the origins' order, `inFlight` at most waiting at once. */
-async function inOrder<T>(runner: HeatMapRunner, job: OriginTimesJob, from: number, to: number, inFlight: number, render: HeatMapRender, decode: (body: Uint8Array) => T, onResult: (origin: number, result: T) => void | Promise<void>): Promise<void> {
+/**
+ * Each origin's computation on the runner, `decode`d, handed to `onResult` in the origins' order,
+ * `inFlight` at most waiting at once. When `signal` aborts, no origin starts any more (those on the
+ * runner finish, unread: stopping a running one would cost its thread) and RequestAbandoned is thrown.
+ */
+async function inOrder<T>(
+  runner: HeatMapRunner,
+  job: OriginTimesJob,
+  from: number,
+  to: number,
+  inFlight: number,
+  render: HeatMapRender,
+  decode: (body: Uint8Array) => T,
+  onResult: (origin: number, result: T) => void | Promise<void>,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   const pending = new Map<number, Promise<T>>();
   const start = (origin: number) => {
     const result = runMap(runner, job.coverageId, job.generation, originQuery(job, origin), render).then((answer) => decode(answer.body));
@@ -146,6 +163,7 @@ async function inOrder<T>(runner: HeatMapRunner, job: OriginTimesJob, from: numb
   for (let origin = from; origin < to; origin++) {
     const result = await pending.get(origin)!;
     pending.delete(origin);
+    if (signal?.aborted) throw new RequestAbandoned();
     if (next < to) start(next++);
     await onResult(origin, result);
   }

@@ -17,7 +17,7 @@ import type { ParamsOf } from '../params.js';
 import { requestNow } from '../params.js';
 import { contextJson } from '../serialize.js';
 import type { CoverageRef } from '../coverage/coverage-resolution.js';
-import { checkDay, publishersWithOsm } from '../heat-maps/map-flow.js';
+import { checkDay, failedAnswerEnvelope, publishersWithOsm } from '../heat-maps/map-flow.js';
 import type { accessibilityParams } from './analysis-params.js';
 import type { Measures } from './measures.js';
 import { jobPercentiles, originJob, originMeasureValues, tooManySearches } from './origin-times.js';
@@ -28,11 +28,7 @@ type AccessibilityParams = ParamsOf<ReturnType<typeof accessibilityParams>>;
 
 export async function answerRegional(ctx: EndpointContext, coverageRef: CoverageRef, params: AccessibilityParams & { origins: string }, measures: Measures, warnings: Warning[]): Promise<Answer> {
   if ([...params.first_section_mode, ...params.last_section_mode, ...params.direct_path_mode].includes('ridesharing')) throw heatMapRidesharing();
-  const envelopeOf = (g: Parameters<typeof publishersWithOsm>[0], nowSec: number, timeZone: string) => ({
-    hasFilterKey: false,
-    wrap: (errorJson: string) => `{"accessibility_by_origin":null,"feed_publishers":${publishersWithOsm(g)},"links":[],"warnings":[],"context":${contextJson(nowSec, timeZone)},"error":${errorJson}}`,
-  });
-  return inCoverage(ctx, coverageRef, requestNow(params), envelopeOf, async ({ coverage, generation, nowSec, timeZone }) => {
+  return inCoverage(ctx, coverageRef, requestNow(params), failedAnswerEnvelope('accessibility_by_origin', 'null'), async ({ coverage, generation, nowSec, timeZone }) => {
     const t0 = params.datetime !== undefined ? parseDatetimeParam(params.datetime, timeZone) : nowSec;
     checkDay(generation, t0, timeZone);
     const streets = generation.streets;
@@ -57,7 +53,7 @@ export async function answerRegional(ctx: EndpointContext, coverageRef: Coverage
       const reduce = { columns: columns.map((k) => refs[k]!.column), layout, decay: measures.decay, maxDurationSec: measures.maxDurationSec };
       await originMeasureValues(ctx.heatMaps, { ...job, destinations: set }, reduce, 0, originCount, ORIGINS_IN_FLIGHT, (origin, values) => {
         columns.forEach((k, c) => regional.add(k, origin, values, c * per));
-      });
+      }, ctx.signal);
     }
     const decayName = JSON.stringify(measures.decay.name);
     const cumulative = regional.measures.cumulative.map(

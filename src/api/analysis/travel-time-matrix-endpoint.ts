@@ -13,7 +13,7 @@ import { heatMapRidesharing, matrixTooLarge, matrixTooManySearches, noStreetNetw
 import { parseParams, requestNow } from '../params.js';
 import { contextJson } from '../serialize.js';
 import type { TargetOf } from '../targets.js';
-import { checkDay, parameterWarnings, publishersWithOsm } from '../heat-maps/map-flow.js';
+import { checkDay, failedAnswerEnvelope, parameterWarnings, publishersWithOsm } from '../heat-maps/map-flow.js';
 import { warningsJson } from '../../maps/map-warnings.js';
 import { matrixParams } from './analysis-params.js';
 import { jobPercentiles, originJob, originTimes, tooManySearches } from './origin-times.js';
@@ -27,11 +27,7 @@ export const travelTimeMatrixEndpoint: Endpoint<TargetOf<'travel_time_matrix'>> 
     const params = parseParams(specs, target.info.pairs);
     const warnings = parameterWarnings(specs, target.info.pairs);
     if ([...params.first_section_mode, ...params.last_section_mode, ...params.direct_path_mode].includes('ridesharing')) throw heatMapRidesharing();
-    const envelopeOf = (g: Parameters<typeof publishersWithOsm>[0], nowSec: number, timeZone: string) => ({
-      hasFilterKey: false,
-      wrap: (errorJson: string) => `{"travel_time_matrix":null,"feed_publishers":${publishersWithOsm(g)},"links":[],"warnings":[],"context":${contextJson(nowSec, timeZone)},"error":${errorJson}}`,
-    });
-    return inCoverage(ctx, target.coverageRef, requestNow(params), envelopeOf, async ({ coverage, generation, nowSec, timeZone }) => {
+    return inCoverage(ctx, target.coverageRef, requestNow(params), failedAnswerEnvelope('travel_time_matrix', 'null'), async ({ coverage, generation, nowSec, timeZone }) => {
       const t0 = params.datetime !== undefined ? parseDatetimeParam(params.datetime, timeZone) : nowSec;
       checkDay(generation, t0, timeZone);
       const streets = generation.streets;
@@ -52,7 +48,7 @@ export const travelTimeMatrixEndpoint: Endpoint<TargetOf<'travel_time_matrix'>> 
         seconds.forEach((row, p) => {
           rows[p]![origin] = `[${Array.from(row, (s) => (s < 0 ? 'null' : String(s))).join(',')}]`;
         });
-      });
+      }, ctx.signal);
       const matrix =
         `{"origins":${JSON.stringify(streets.pointSets[origins]!.ids)},"destinations":${JSON.stringify(streets.pointSets[destinations]!.ids)},` +
         `"percentiles":[${percentiles.join(',')}],"durations":[${rows.map((r) => `[${r.join(',')}]`).join(',')}]}`;

@@ -16,8 +16,8 @@ import { dayNumber } from '../../util/calendar.js';
 import { formatLocal } from '../../util/time-zones.js';
 import { parseDatetimeParam } from '../../util/api-datetime.js';
 import { resolveCoverage, type CoverageRef } from '../coverage/coverage-resolution.js';
-import { DETAILS, deadRegion, heatMapsQueueFull, invalidEntryPoint, noStreetNetwork, outOfProduction, windowOutOfProduction, type ApiError, type EngineEnvelope } from '../errors.js';
-import { inCoverage, type Answer, type EndpointContext } from '../endpoint.js';
+import { DETAILS, deadRegion, heatMapsQueueFull, invalidEntryPoint, noStreetNetwork, outOfProduction, windowOutOfProduction, type ApiError } from '../errors.js';
+import { inCoverage, type Answer, type EndpointContext, type EnvelopeOf } from '../endpoint.js';
 import { isoDay } from '../time-words.js';
 import { requestNow, unknownParameters, type ParamSpec } from '../params.js';
 import type { QueryPair } from '../query-string.js';
@@ -54,8 +54,7 @@ export async function answerMap(ctx: EndpointContext, coverageRef: CoverageRef, 
   // the coverage first, then ridesharing, then whether it has data (Navitia's order)
   resolveCoverage(ctx.registry, coverageRef);
   if ([...params.first_section_mode, ...params.last_section_mode, ...params.direct_path_mode].includes('ridesharing')) throw map.ridesharing();
-  const envelopeOf = (g: Generation | undefined, nowSec: number, timeZone: string) => mapEnvelope(map.collection, publishersWithOsm(g), contextJson(nowSec, timeZone));
-  return inCoverage(ctx, coverageRef, requestNow(params), envelopeOf, async ({ coverage, generation, nowSec, timeZone }) => {
+  return inCoverage(ctx, coverageRef, requestNow(params), failedAnswerEnvelope(map.collection, '[]'), async ({ coverage, generation, nowSec, timeZone }) => {
     const from = params.from || undefined;
     const direction: Direction = from ? 'departure' : 'arrival';
     const placeId = (from ?? params.to)!;
@@ -164,12 +163,15 @@ function mapWindow(t0: number, maxDurationSec: number, direction: Direction, tim
   return direction === 'departure' ? { fromSec: t0, toSec: t0 + maxDurationSec, timeZone } : { fromSec: t0 - maxDurationSec, toSec: t0, timeZone };
 }
 
-/** The body of a map endpoint that failed: its collection empty, the error last. */
-function mapEnvelope(collection: MapRequest['collection'], publishers: string, context: string): EngineEnvelope {
-  return {
+/**
+ * The body of a map or analysis endpoint that failed: its answer's key empty (`[]` for a map's
+ * collection, `null` for an analysis's object), the publishers and the context, the error last.
+ */
+export function failedAnswerEnvelope(key: string, emptyJson: '[]' | 'null'): EnvelopeOf {
+  return (g, nowSec, timeZone) => ({
     hasFilterKey: false,
-    wrap: (errorJson) => `{"${collection}":[],"feed_publishers":${publishers},"links":[],"warnings":[],"context":${context},"error":${errorJson}}`,
-  };
+    wrap: (errorJson) => `{"${key}":${emptyJson},"feed_publishers":${publishersWithOsm(g)},"links":[],"warnings":[],"context":${contextJson(nowSec, timeZone)},"error":${errorJson}}`,
+  });
 }
 
 /** The local service date of t0 lies in the production period. */

@@ -115,6 +115,53 @@ test('decay functions apply as R5 defines them: a linear ramp 600 s wide around 
   assert.ok(Math.abs(body.accessibility[0].value - expected) < 0.01, `${body.accessibility[0].value} vs ${expected}`);
 });
 
+/** The schools' travel times from coord(0) at 08:00 (one school at each): p100, p2900 by the bus, p500, p1000, p1850 by the bus, p1750. */
+const SCHOOL_SECONDS = [100, 400, 500, 1000, 1450, 1750];
+const sumOf = (weight: (t: number) => number) => SCHOOL_SECONDS.reduce((a, t) => a + weight(t), 0);
+/** The weight's change over a second, at most, around these travel times: the positions' rounding moves them by a second. */
+const ONE_SECOND = 0.01;
+
+test('logistic decay through the API: R5\'s curve, 1 at no travel time, around the cutoff as wide as its standard deviation', async () => {
+  const body = await getOk(app, `${base}/accessibility?from=${coord(0)}&${at0800}&opportunities[]=places:schools&cutoffs[]=600&decay_function=logistic&decay_standard_deviation=300`);
+  // 1 / (1 + e^(π (t − c) / (√3 σ))), scaled to 1 at t = 0
+  const curve = (t: number) => 1 / (1 + Math.exp((Math.PI * (t - 600)) / (Math.sqrt(3) * 300)));
+  const expected = sumOf((t) => curve(t) / curve(0));
+  assert.equal(body.accessibility[0].decay_function, 'logistic');
+  assert.ok(Math.abs(body.accessibility[0].value - expected) < ONE_SECOND * SCHOOL_SECONDS.length, `${body.accessibility[0].value} vs ${expected}`);
+});
+
+test('exponential decays through the API: the cutoff as half-life, and a fixed constant whatever the cutoff', async () => {
+  const query = `${base}/accessibility?from=${coord(0)}&${at0800}&opportunities[]=places:schools&cutoffs[]=600&cutoffs[]=1200`;
+  const halfLife = (await getOk(app, `${query}&decay_function=exponential`)).accessibility.map((a: any) => a.value);
+  const expectedHalfLife = [600, 1200].map((c) => sumOf((t) => 0.5 ** (t / c)));
+  halfLife.forEach((v: number, k: number) => assert.ok(Math.abs(v - expectedHalfLife[k]!) < ONE_SECOND * SCHOOL_SECONDS.length, `cutoff ${[600, 1200][k]}: ${v} vs ${expectedHalfLife[k]}`));
+  const fixed = (await getOk(app, `${query}&decay_function=fixed_exponential&decay_constant=0.001`)).accessibility.map((a: any) => a.value);
+  const expectedFixed = sumOf((t) => Math.exp(-0.001 * t));
+  assert.equal(fixed[0], fixed[1], 'the cutoff plays no part');
+  assert.ok(Math.abs(fixed[0] - expectedFixed) < ONE_SECOND * SCHOOL_SECONDS.length, `${fixed[0]} vs ${expectedFixed}`);
+});
+
+test('accessibility to a place (to=): the travel times from every point to it, arriving by datetime', async () => {
+  // arriving at the east end by 08:06: p2900 walks 100 m; p100 leaves at 07:58:20 for the west stop,
+  // the bus at 08:01 (a minute's slack), east at 08:05 (460 s); p500 the same way (860 s); p1850
+  // (1,150 m), p1750 (1,250 m) and p1000 (to the west stop, 1,360 s) within 1,800 s
+  const body = await getOk(app, `${base}/accessibility?to=${coord(3000)}&datetime=20240102T080600&walking_speed=1&opportunities[]=places:schools&cutoffs[]=600&cutoffs[]=1200&cutoffs[]=1800`);
+  assert.deepEqual(body.accessibility.map((a: any) => a.value), [2, 4, 6]);
+  assert.equal(body.to.embedded_type, 'address');
+  assert.equal(body.from, undefined);
+  // the bus runs west to east only: arriving at the west end, everything walks
+  const west = await getOk(app, `${base}/accessibility?to=${coord(0)}&datetime=20240102T080600&walking_speed=1&opportunities[]=places:schools&cutoffs[]=600&cutoffs[]=1800`);
+  assert.deepEqual(west.accessibility.map((a: any) => a.value), [2, 4]);
+});
+
+test('a coverage named by a coordinate (/coverage/{lon;lat}/accessibility) answers as the coverage there', async () => {
+  const query = `accessibility?from=${coord(0)}&${at0800}&opportunities[]=places:schools&cutoffs[]=600&cutoffs[]=1800`;
+  const byId = await getOk(app, `${base}/${query}`);
+  const byCoord = await getOk(app, `/v1/coverage/${coord(1000)}/${query}`);
+  assert.deepEqual(byCoord.accessibility, byId.accessibility);
+  assert.deepEqual(byCoord.accessibility.map((a: any) => a.value), [3, 6]);
+});
+
 test('realtime accessibility: the bus cancelled puts the far end out of reach, and compare_data_freshness says what it cost', async () => {
   const g = served.generations.get('line')!;
   const realtime = readTripUpdates(g.ref, {

@@ -1,0 +1,79 @@
+/**
+ * A request of many origins (`travel_time_matrix`, `accessibility?origins=`) whose client goes away
+ * stops starting origins: on the line city over real HTTP, with a runner that counts the origins it
+ * is given and takes a few milliseconds over each, the count stops growing soon after the client
+ * closes its connection, far below the origins asked for, and the server answers the next request.
+ */
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { lineCity, lonAt } from '../../../helpers/line-city.js';
+import { lazyInProcessRunner } from '../../../../src/maps/lazy-runner.js';
+import { DEFAULT_LIMITS, MAX_ACCESSIBILITY_SEARCHES, MAX_MATRIX_ORIGINS } from '../../../../src/service/limits.js';
+import type { HeatMapRunner } from '../../../../src/maps/heat-map-runner.js';
+
+/** the origins of a regional request (one departure each), and of a matrix */
+const REGIONAL_ORIGINS = MAX_ACCESSIBILITY_SEARCHES;
+const MATRIX_ORIGINS = MAX_MATRIX_ORIGINS;
+/** each origin's computation is held this long: a request takes its origins × this / the origins in flight */
+const HOLD_MS = 10;
+
+let started = 0;
+const inner = lazyInProcessRunner(DEFAULT_LIMITS);
+const counting: HeatMapRunner = {
+  run: async (...args) => {
+    started++;
+    await sleep(HOLD_MS);
+    return inner.run(...args);
+  },
+  close: () => inner.close(),
+};
+const pointsCsv = (count: number) => ['id,lon,lat,n', ...Array.from({ length: count }, (_, k) => `m${k},${lonAt(k % 3000)},0,1`)].join('\n') + '\n';
+const served = await lineCity({ regional: pointsCsv(REGIONAL_ORIGINS), matrix: pointsCsv(MATRIX_ORIGINS) }, { heatMaps: counting });
+await served.app.listen({ port: 0, host: '127.0.0.1' });
+const port = (served.app.server.address() as AddressInfo).port;
+
+after(async () => {
+  await served.close();
+  await inner.close();
+});
+
+/** GET `path`, the client closing its connection once `closeWhen` holds (checked every few ms); resolves when it closed. */
+function abandon(path: string, closeWhen: () => boolean): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: '127.0.0.1', port, path }, (res) => reject(new Error(`answered ${res.statusCode} before the client left`)));
+    req.on('error', () => {}); // the client's own close
+    const poll = setInterval(() => {
+      if (!closeWhen()) return;
+      clearInterval(poll);
+      req.destroy();
+      resolve();
+    }, 2);
+  });
+}
+
+async function stopsAfterClose(path: string, origins: number) {
+  const before = started;
+  await abandon(path, () => started - before >= 20);
+  // the origins already given to the runner finish; then none starts
+  await sleep(300);
+  const settled = started - before;
+  await sleep(300);
+  assert.equal(started - before, settled, 'origins still start after the client left');
+  assert.ok(settled < origins / 2, `${settled} of ${origins} origins started`);
+  // the server is whole: the next request is answered
+  const res = await fetch(`http://127.0.0.1:${port}/v1/coverage/line/accessibility?from=${lonAt(100)};0&datetime=20240102T080000&opportunities[]=places:schools`);
+  assert.equal(res.status, 200);
+}
+
+const at0800 = 'datetime=20240102T080000&walking_speed=1';
+
+test('a travel-time matrix whose client leaves stops starting origins', async () => {
+  await stopsAfterClose(`/v1/coverage/line/travel_time_matrix?origins=matrix&destinations=places&${at0800}`, MATRIX_ORIGINS);
+});
+
+test('a regional accessibility whose client leaves stops starting origins', async () => {
+  await stopsAfterClose(`/v1/coverage/line/accessibility?origins=regional&opportunities[]=places:schools&${at0800}`, REGIONAL_ORIGINS);
+});
