@@ -9,11 +9,14 @@
  *   followed along its edge while the next segment comes nearer, and its link is the nearest of
  *   these (exact distances, ties to the lower segment number; see routing/raster.ts).
  *
- * The link is the point's nearest segment except where that segment's street is nearest to none of
- * the four lattice points: a street whose own region runs between lattice points without holding
- * one (a stub less than a step long, two streets less than a step apart). The chosen segment is
- * then at most √2 steps farther than the nearest (each lattice point's segment is no farther from
- * it than the point's nearest is), in practice a few metres (see LINK_LATTICE_STEP_M).
+ * A street whose own region runs between lattice points without holding one (a stub less than a
+ * step long, two streets less than a step apart: a dual carriageway, a service road beside a main
+ * one) would be nearest to none of the four. So each lattice square (between points (i, j) and
+ * (i + 1, j + 1)) that such a street crosses, or passes within EXTRA_MARGIN_M of, names it as an
+ * extra candidate (up to EXTRAS_PER_SQUARE streets, the nearest to the square's centre; 14,237 of
+ * rnv-mannheim's 2 million walking squares have one). The link is then the point's nearest segment
+ * but where more than EXTRAS_PER_SQUARE such streets meet in a square, or one passes near a square
+ * without reaching the margin: on rnv-mannheim, a few metres at most (see LINK_LATTICE_STEP_M).
  *
  * Stored in tiles of 16 × 16 lattice points: each tile lists its distinct segments (at most 256,
  * -1 for "none within reach") and each point holds one byte, its segment's place in that list. On
@@ -26,7 +29,7 @@
  */
 import { Layer, layerBits } from './street-layers.js';
 import type { SegmentGrid } from './segment-grid.js';
-import { pointSegmentDistance2 } from './segment-geometry.js';
+import { pointSegmentDistance2, segmentBoxDistance2 } from './segment-geometry.js';
 import { sharedArray, sharedCopy } from './shared-arrays.js';
 
 /**
@@ -39,6 +42,10 @@ import { sharedArray, sharedCopy } from './shared-arrays.js';
 export const LINK_LATTICE_STEP_M: Record<Layer, number> = { [Layer.Walk]: 30, [Layer.Bike]: 50, [Layer.Car]: 50 };
 /** At most this many lattice points per layer: a vast extract gets a coarser step (see `latticeStep`). */
 export const MAX_LATTICE_POINTS = 4_000_000;
+/** Extra candidates kept per lattice square (see the header). */
+export const EXTRAS_PER_SQUARE = 2;
+/** A street passing this close to a lattice square (metres) may be an extra candidate of it. */
+export const EXTRA_MARGIN_M = 3;
 /** Side of a tile, in lattice points (a point's byte then names one of at most 256 segments). */
 export const TILE_SIDE = 16;
 const TILE_SHIFT = 4;
@@ -61,12 +68,21 @@ export interface LinkLattice {
   segments: Int32Array;
   /** per lattice point, in tile order (tile t's points at t × 256, point (i, j) at (i mod 16) × 16 + j mod 16): its segment's place in its tile's list */
   place: Uint8Array;
+  /**
+   * The squares with extra candidates (square (i, j) in the tile and place of point (i, j)): tile
+   * t's at extraStart[t] .. extraStart[t + 1], in the order of their places `extraSquare`, each
+   * with EXTRAS_PER_SQUARE segments in `extraSegments` (-1 for none).
+   */
+  extraStart: Int32Array;
+  extraSquare: Uint8Array;
+  extraSegments: Int32Array;
 }
 
 /** What the lattice needs of a street graph. */
 export interface LatticeSource {
   segmentCount: number;
   segmentPoint: Uint32Array;
+  segmentEdge: Uint32Array;
   geomX: Float32Array;
   geomY: Float32Array;
   segmentGrid: SegmentGrid;
@@ -89,8 +105,33 @@ export function latticeColumn(l: LinkLattice, i: number, jLo: number, jHi: numbe
   }
 }
 
+/**
+ * The extra candidates of the squares (i, jLo) … (i, jHi) (a column read in order, as
+ * `latticeColumn`): for each square (i, j) that has some, out[j] = where they start in
+ * `extraSegments`, and j is listed in `marked`; returns how many. The other entries of `out` are
+ * left as they are (the caller keeps them at -1).
+ */
+export function latticeColumnExtras(l: LinkLattice, i: number, jLo: number, jHi: number, out: Int32Array, marked: Int32Array): number {
+  const { extraStart, extraSquare, tileRows } = l;
+  const tiles = (i >> TILE_SHIFT) * tileRows;
+  const column = (i & TILE_MASK) << TILE_SHIFT;
+  let count = 0;
+  for (let tj = jLo >> TILE_SHIFT; tj <= jHi >> TILE_SHIFT; tj++) {
+    const tile = tiles + tj;
+    for (let k = extraStart[tile]!; k < extraStart[tile + 1]!; k++) {
+      const place = extraSquare[k]!;
+      if ((place & ~TILE_MASK) !== column) continue;
+      const j = (tj << TILE_SHIFT) | (place & TILE_MASK);
+      if (j < jLo || j > jHi) continue;
+      out[j] = k * EXTRAS_PER_SQUARE;
+      marked[count++] = j;
+    }
+  }
+  return count;
+}
+
 export function linkLatticeBytes(l: LinkLattice): number {
-  return l.tileStart.byteLength + l.segments.byteLength + l.place.byteLength;
+  return l.tileStart.byteLength + l.segments.byteLength + l.place.byteLength + l.extraStart.byteLength + l.extraSquare.byteLength + l.extraSegments.byteLength;
 }
 
 /** The step of `layer` for an extract: LINK_LATTICE_STEP_M, or coarser so that the lattice holds at most MAX_LATTICE_POINTS. */
@@ -120,8 +161,92 @@ export function buildLinkLattice(g: LatticeSource, layer: Layer, radiusM: number
   sweepLattice(g, x0, y0, step, cols, rows, nearest, dist2, -1);
   const reach2 = margin * margin;
   for (let n = 0; n < nearest.length; n++) if (dist2[n]! > reach2) nearest[n] = -1;
-  return { x0, y0, stepM: step, cols, rows, ...packTiles(nearest, cols, rows) };
+  const tiles = packTiles(nearest, cols, rows);
+  return { x0, y0, stepM: step, cols, rows, ...tiles, ...findExtras(g, layer, x0, y0, step, cols, rows, nearest) };
 }
+
+/**
+ * The extra candidates of the squares (see the header): for each segment of the layer, the squares
+ * it crosses or passes within EXTRA_MARGIN_M of whose four corners' nearest segments are all on
+ * other edges; per square, the EXTRAS_PER_SQUARE edges nearest to its centre, each by its segment
+ * nearest to it.
+ */
+function findExtras(g: LatticeSource, layer: Layer, x0: number, y0: number, step: number, cols: number, rows: number, nearest: Int32Array): Pick<LinkLattice, 'extraStart' | 'extraSquare' | 'extraSegments'> {
+  const { segments, coords, access } = g.segmentGrid;
+  const { segmentEdge } = g;
+  const mask = layerBits(layer);
+  const seen = new Uint8Array(g.segmentCount);
+  // per square (i × rows + j) with extras: its segments and their squared distances to its centre, nearest first
+  const found = new Map<number, { segment: number[]; d2: number[] }>();
+  const onCorners = (c: number, e: number) => nearest[c]! >= 0 && segmentEdge[nearest[c]!] === e;
+  for (let n = 0; n < segments.length; n++) {
+    const s = segments[n]!;
+    if ((access[n]! & mask) === 0 || seen[s]) continue;
+    seen[s] = 1;
+    const ax = coords[4 * n]!;
+    const ay = coords[4 * n + 1]!;
+    const bx = coords[4 * n + 2]!;
+    const by = coords[4 * n + 3]!;
+    const e = segmentEdge[s]!;
+    const i0 = Math.max(0, Math.floor((Math.min(ax, bx) - EXTRA_MARGIN_M - x0) / step));
+    const i1 = Math.min(cols - 2, Math.floor((Math.max(ax, bx) + EXTRA_MARGIN_M - x0) / step));
+    const j0 = Math.max(0, Math.floor((Math.min(ay, by) - EXTRA_MARGIN_M - y0) / step));
+    const j1 = Math.min(rows - 2, Math.floor((Math.max(ay, by) + EXTRA_MARGIN_M - y0) / step));
+    for (let i = i0; i <= i1; i++) {
+      const left = x0 + i * step;
+      for (let j = j0; j <= j1; j++) {
+        const c = i * rows + j;
+        if (onCorners(c, e) || onCorners(c + rows, e) || onCorners(c + 1, e) || onCorners(c + rows + 1, e)) continue;
+        const bottom = y0 + j * step;
+        if (segmentBoxDistance2(ax, ay, bx, by, left, bottom, left + step, bottom + step) > EXTRA_MARGIN_M * EXTRA_MARGIN_M) continue;
+        const d2 = pointSegmentDistance2(left + step / 2, bottom + step / 2, ax, ay, bx, by);
+        let entry = found.get(c);
+        if (!entry) found.set(c, (entry = { segment: [], d2: [] }));
+        keepNearest(entry, s, d2, segmentEdge);
+      }
+    }
+  }
+  const tileRows = Math.ceil(rows / TILE_SIDE);
+  return packExtras(found, rows, tileRows, Math.ceil(cols / TILE_SIDE) * tileRows);
+}
+
+/** Keep `s` among the entry's segments if its edge is new or it is nearer than its edge's, the EXTRAS_PER_SQUARE nearest edges. */
+function keepNearest(entry: { segment: number[]; d2: number[] }, s: number, d2: number, segmentEdge: Uint32Array): void {
+  const same = entry.segment.findIndex((t) => segmentEdge[t] === segmentEdge[s]);
+  if (same >= 0) {
+    if (d2 >= entry.d2[same]!) return;
+    entry.segment.splice(same, 1);
+    entry.d2.splice(same, 1);
+  }
+  let at = 0;
+  while (at < entry.d2.length && entry.d2[at]! <= d2) at++;
+  if (at >= EXTRAS_PER_SQUARE) return;
+  entry.segment.splice(at, 0, s);
+  entry.d2.splice(at, 0, d2);
+  entry.segment.length = Math.min(entry.segment.length, EXTRAS_PER_SQUARE);
+  entry.d2.length = entry.segment.length;
+}
+
+/** The squares with extras (keyed i × rows + j) packed by tile, in the order of their places. */
+function packExtras(found: Map<number, { segment: number[] }>, rows: number, tileRows: number, tileCount: number): Pick<LinkLattice, 'extraStart' | 'extraSquare' | 'extraSegments'> {
+  const squares = [...found.keys()].map((c) => {
+    const i = Math.floor(c / rows);
+    const j = c - i * rows;
+    return { c, tile: (i >> TILE_SHIFT) * tileRows + (j >> TILE_SHIFT), place: ((i & TILE_MASK) << TILE_SHIFT) | (j & TILE_MASK) };
+  });
+  squares.sort((a, b) => a.tile - b.tile || a.place - b.place);
+  const extraStart = sharedArray(Int32Array, tileCount + 1);
+  const extraSquare = sharedArray(Uint8Array, squares.length);
+  const extraSegments = sharedArray(Int32Array, squares.length * EXTRAS_PER_SQUARE).fill(-1);
+  squares.forEach(({ c, tile, place }, k) => {
+    extraStart[tile + 1]!++;
+    extraSquare[k] = place;
+    found.get(c)!.segment.forEach((segment, m) => (extraSegments[k * EXTRAS_PER_SQUARE + m] = segment));
+  });
+  for (let t = 0; t < tileCount; t++) extraStart[t + 1]! += extraStart[t]!;
+  return { extraStart, extraSquare, extraSegments };
+}
+
 
 /** Each segment of the layer values the lattice points within half a lattice diagonal of its box. */
 function seedLattice(g: LatticeSource, layer: Layer, x0: number, y0: number, step: number, cols: number, rows: number, nearest: Int32Array, dist2: Float64Array): void {

@@ -10,12 +10,11 @@
  *
  * Linking searches no street and costs what the grid holds, not what the city holds: a cell's
  * candidates are the nearest segments of the four points of the layer's link lattice around its
- * centre (computed at load, model/link-lattice.ts), each followed along its edge while the next
- * segment comes nearer (a street is drawn in many segments; the lattice names one), and its link is
- * the nearest of them (exact distances, ties to the lower segment number). That is the cell's
- * nearest segment except where that street's region holds none of the four lattice points (streets
- * less than a lattice step apart), where the offset errs by at most √2 steps, in practice a few
- * metres. A cell none of whose candidates lies on an edge
+ * centre (computed at load, model/link-lattice.ts) and the extra candidates of the lattice square
+ * it lies in (the streets that run between those points, nearest to none), each followed along its
+ * edge while the next segment comes nearer (a street is drawn in many segments; the lattice names
+ * one), and its link is the nearest of them (exact distances, ties to the lower segment number):
+ * the cell's nearest segment but in the rare squares link-lattice.ts describes. A cell none of whose candidates lies on an edge
  * the search reached is null whatever its link: its candidates' distances are not even computed,
  * and on most maps that is most of the box.
  *
@@ -26,7 +25,7 @@
 import type { Layer } from '../model/street-layers.js';
 import { LINK_RADIUS_M, type StreetGraph } from '../model/street-graph.js';
 import { closestOnSegment } from '../model/segment-geometry.js';
-import { latticeColumn } from '../model/link-lattice.js';
+import { latticeColumn, latticeColumnExtras } from '../model/link-lattice.js';
 import type { StreetSearch } from './street-search.js';
 import { UNREACHED } from './unreached.js';
 import { cellGeometry, type Grid } from './grid.js';
@@ -57,6 +56,10 @@ export class Rasterizer {
   private round = 0;
   private columnA: Int32Array;
   private columnB: Int32Array;
+  /** per lattice row: where the extra candidates of its square in the decoded column start, -1 for none; the rows set, to reset */
+  private readonly columnExtras: Int32Array;
+  private readonly extrasMarked: Int32Array;
+  private extrasCount = 0;
 
   constructor(readonly graph: StreetGraph) {
     this.edgeReached = new Uint32Array(graph.edgeCount);
@@ -64,6 +67,8 @@ export class Rasterizer {
     const rows = Math.max(0, ...graph.linkLattices.map((l) => l.rows));
     this.columnA = new Int32Array(rows);
     this.columnB = new Int32Array(rows);
+    this.columnExtras = new Int32Array(rows).fill(-1);
+    this.extrasMarked = new Int32Array(rows);
   }
 
   /**
@@ -104,12 +109,16 @@ export class Rasterizer {
     const R = grid.resolution;
     if (table) table.edge.fill(-1, 0, R * R);
     const { x0, y0, dx, dy } = cellGeometry(g, grid);
-    const { x0: lx0, y0: ly0, stepM, cols, rows } = lattice;
+    const { x0: lx0, y0: ly0, stepM, cols, rows, extraSegments } = lattice;
     // the lattice rows under the grid's cell centres (and the row above each)
     const jLo = Math.max(0, Math.floor((y0 + 0.5 * dy - ly0) / stepM));
     const jHi = Math.min(rows - 1, Math.floor((y0 + (R - 0.5) * dy - ly0) / stepM) + 1);
     if (jLo > jHi) return;
+    // the extras decoded for another grid's column are not this one's
+    for (let k = 0; k < this.extrasCount; k++) this.columnExtras[this.extrasMarked[k]!] = -1;
+    this.extrasCount = 0;
     let decoded = -2;
+    const columnExtras = this.columnExtras;
     for (let i = 0; i < R; i++) {
       const cx = x0 + (i + 0.5) * dx;
       const li = Math.floor((cx - lx0) / stepM);
@@ -123,6 +132,8 @@ export class Rasterizer {
           this.columnB = west;
         } else latticeColumn(lattice, li, jLo, jHi, this.columnA);
         latticeColumn(lattice, li + 1, jLo, jHi, this.columnB);
+        for (let k = 0; k < this.extrasCount; k++) columnExtras[this.extrasMarked[k]!] = -1;
+        this.extrasCount = latticeColumnExtras(lattice, li, jLo, jHi, columnExtras, this.extrasMarked);
         decoded = li;
       }
       const west = this.columnA;
@@ -135,12 +146,18 @@ export class Rasterizer {
         const s1 = west[lj + 1]!;
         const s2 = east[lj]!;
         const s3 = east[lj + 1]!;
+        // the square's extra candidates (streets between the lattice points; EXTRAS_PER_SQUARE, two), for a few squares in a hundred
+        const extras = columnExtras[lj]!;
+        const s4 = extras < 0 ? -1 : extraSegments[extras]!;
+        const s5 = extras < 0 ? -1 : extraSegments[extras + 1]!;
         // a cell none of whose candidates the search reached is null, whichever is nearest
         if (
           (s0 < 0 || reached[s0] !== round) &&
           (s1 < 0 || reached[s1] !== round) &&
           (s2 < 0 || reached[s2] !== round) &&
-          (s3 < 0 || reached[s3] !== round)
+          (s3 < 0 || reached[s3] !== round) &&
+          (s4 < 0 || reached[s4] !== round) &&
+          (s5 < 0 || reached[s5] !== round)
         ) {
           continue;
         }
@@ -150,9 +167,11 @@ export class Rasterizer {
         let best = -1;
         let best2 = Infinity;
         let bestT = 0;
-        for (let k = 0; k < 4; k++) {
-          const first = k === 0 ? s0 : k === 1 ? s1 : k === 2 ? s2 : s3;
-          if (first < 0 || (k > 0 && first === s0) || (k > 1 && first === s1) || (k > 2 && first === s2)) continue;
+        // (the extras are on other edges than the corners' and than each other)
+        const candidates = extras < 0 ? 4 : 6;
+        for (let k = 0; k < candidates; k++) {
+          const first = k === 0 ? s0 : k === 1 ? s1 : k === 2 ? s2 : k === 3 ? s3 : k === 4 ? s4 : s5;
+          if (first < 0 || (k > 0 && k < 4 && (first === s0 || (k > 1 && first === s1) || (k > 2 && first === s2)))) continue;
           const e = segmentEdge[first]!;
           let near = -1;
           let d2 = Infinity;

@@ -28,7 +28,7 @@
  */
 import type { LoadReportState, Problem } from '../gtfs/load-report.js';
 import type { SegmentGrid } from '../model/segment-grid.js';
-import { TILE_SIDE, type LinkLattice } from '../model/link-lattice.js';
+import { EXTRAS_PER_SQUARE, TILE_SIDE, type LinkLattice } from '../model/link-lattice.js';
 import { SnapshotError } from '../model/snapshot-file.js';
 import type { StopSnaps } from '../model/stop-snaps.js';
 import type { LinkedPoints } from '../model/linked-points.js';
@@ -411,7 +411,20 @@ function checkSegmentGrid(c: Checker, value: unknown, at: string, segmentCount: 
 }
 
 function checkLinkLattice(c: Checker, value: unknown, at: string, segmentCount: number): void {
-  const l = c.fields<LinkLattice>(value, at, { x0: true, y0: true, stepM: true, cols: true, rows: true, tileRows: true, tileStart: true, segments: true, place: true });
+  const l = c.fields<LinkLattice>(value, at, {
+    x0: true,
+    y0: true,
+    stepM: true,
+    cols: true,
+    rows: true,
+    tileRows: true,
+    tileStart: true,
+    segments: true,
+    place: true,
+    extraStart: true,
+    extraSquare: true,
+    extraSegments: true,
+  });
   c.value(l.x0, `${at}.x0`, isFiniteNumber);
   c.value(l.y0, `${at}.y0`, isFiniteNumber);
   c.value(l.stepM, `${at}.stepM`, isPositiveNumber);
@@ -431,6 +444,17 @@ function checkLinkLattice(c: Checker, value: unknown, at: string, segmentCount: 
     const size = tileStart[t + 1]! - tileStart[t]!;
     for (let k = t * TILE_SIDE * TILE_SIDE; k < (t + 1) * TILE_SIDE * TILE_SIDE; k++) {
       if (place[k]! >= size) c.refuse(`${at}.place[${k}]`, `names entry ${place[k]} of its tile's ${size}`);
+    }
+  }
+  // the extra candidates: per tile, squares in increasing order, each with its segments
+  const extraStart = c.typed(l.extraStart, Int32Array, `${at}.extraStart`, tiles + 1);
+  const extraSquare = c.typed(l.extraSquare, Uint8Array, `${at}.extraSquare`);
+  c.offsets(extraStart, `${at}.extraStart`, tiles, extraSquare.length);
+  const extraSegments = c.typed(l.extraSegments, Int32Array, `${at}.extraSegments`, extraSquare.length * EXTRAS_PER_SQUARE);
+  c.between(extraSegments, `${at}.extraSegments`, -1, segmentCount, 'the segments');
+  for (let t = 0; t < tiles; t++) {
+    for (let k = extraStart[t]! + 1; k < extraStart[t + 1]!; k++) {
+      if (extraSquare[k]! <= extraSquare[k - 1]!) c.refuse(`${at}.extraSquare[${k}]`, `does not follow ${extraSquare[k - 1]} in its tile`);
     }
   }
 }

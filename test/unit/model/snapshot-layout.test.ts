@@ -27,6 +27,8 @@ const LAYOUTS: Record<number, string> = {
   5: '6ddecab668c0d83e',
   // the same layout, another meaning: motor roads closed to walkers and cyclists
   6: '6ddecab668c0d83e',
+  // the link lattices' extra candidates per square
+  7: '2806b5ae1daa8a51',
 };
 
 /** One line per path of the tree and the kind of value found there (array elements merged). */

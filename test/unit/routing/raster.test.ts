@@ -252,8 +252,57 @@ describe('cells linked to the nearest street', () => {
         }
       }
     }
-    assert.ok(exact / cells >= 0.98, `${exact} of ${cells} cells exactly as the nearest segment gives (at least 98 %)`);
+    assert.ok(exact / cells >= 0.995, `${exact} of ${cells} cells exactly as the nearest segment gives (at least 99.5 %)`);
     assert.ok(valued > 5000 && cells - valued > 5000, `${valued} cells valued of ${cells}`);
+  });
+
+  test('streets less than a lattice step apart (a dual carriageway, a stub beside a road): the squares\' extra candidates link each cell to its nearest', () => {
+    const random = lcg(23);
+    // 30 short parallel streets 4 to 12 m apart in a 150 m band, each 10 to 60 m long, none joined
+    const points: [number, number][] = [];
+    const ways: Ways = [];
+    let y = 0;
+    for (let k = 0; k < 30; k++) {
+      y += 4 + random() * 8;
+      const x = random() * 250;
+      points.push([x, y], [x + 10 + random() * 50, y + random() * 2]);
+      ways.push({ nodes: [points.length - 2, points.length - 1], tags: { highway: 'residential' } });
+    }
+    const { graph: g } = graphOf(points, ways);
+    const R = 120;
+    const box = new BoxBuilder();
+    box.addSquare(lonOfX(150), latOfY(y / 2), 320);
+    const grid = box.grid(R);
+    // every street reached: every cell within the radius gets its link
+    const reach = new StreetSearch(g, 10_000);
+    reach.reset();
+    for (let v = 0; v < g.vertexCount; v++) reach.seed(v, 0);
+    reach.run(Layer.Walk, 1, 10, false);
+    const linked = (lattice: StreetGraph['linkLattices'][number]) => {
+      const withLattice: StreetGraph = { ...g, linkLattices: [lattice, ...g.linkLattices.slice(1)] };
+      const table = { edge: new Int32Array(R * R), alongM: new Float64Array(R * R), offsetM: new Float64Array(R * R) };
+      new Rasterizer(withLattice).linkCells(grid, Layer.Walk, table, reach);
+      return table;
+    };
+    const { x0, y0, dx, dy } = cellGeometry(g, grid);
+    const nearestDistance = (c: number) => {
+      const cx = x0 + (Math.floor(c / R) + 0.5) * dx;
+      const cy = y0 + ((c % R) + 0.5) * dy;
+      let best2 = Infinity;
+      for (let s = 0; s < g.segmentCount; s++) best2 = Math.min(best2, segmentDistance2(g, s, cx, cy));
+      return Math.sqrt(best2);
+    };
+    // the cells among the streets (within 10 m of one): where two of them compete
+    const among = Array.from({ length: R * R }, (_, c) => c).filter((c) => nearestDistance(c) <= 10);
+    const exactShare = (table: { edge: Int32Array; offsetM: Float64Array }) => among.filter((c) => table.edge[c]! >= 0 && table.offsetM[c]! <= nearestDistance(c) + 1e-6).length / among.length;
+    const lattice = g.linkLattices[Layer.Walk]!;
+    assert.ok(lattice.extraSquare.length > 0, 'squares with extra candidates');
+    const none = { ...lattice, extraStart: new Int32Array(lattice.extraStart.length), extraSquare: new Uint8Array(0), extraSegments: new Int32Array(0) };
+    const withExtras = exactShare(linked(lattice));
+    const without = exactShare(linked(none));
+    assert.ok(withExtras >= 0.995, `${(withExtras * 100).toFixed(2)} % of the cells linked to their nearest street with the extra candidates`);
+    assert.ok(among.length > 500, `${among.length} cells among the streets`);
+    assert.ok(without < 0.97, `${(without * 100).toFixed(2)} % without them: the case is one the corners alone miss`);
   });
 
   test('the nearest-segment search (snapping) answers what a scan of every segment answers', () => {
