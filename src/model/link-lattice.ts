@@ -172,21 +172,11 @@ export function buildLinkLattice(g: LatticeSource, layer: Layer, radiusM: number
  * nearest to it.
  */
 function findExtras(g: LatticeSource, layer: Layer, x0: number, y0: number, step: number, cols: number, rows: number, nearest: Int32Array): Pick<LinkLattice, 'extraStart' | 'extraSquare' | 'extraSegments'> {
-  const { segments, coords, access } = g.segmentGrid;
   const { segmentEdge } = g;
-  const mask = layerBits(layer);
-  const seen = new Uint8Array(g.segmentCount);
   // per square (i × rows + j) with extras: its segments and their squared distances to its centre, nearest first
   const found = new Map<number, { segment: number[]; d2: number[] }>();
   const onCorners = (c: number, e: number) => nearest[c]! >= 0 && segmentEdge[nearest[c]!] === e;
-  for (let n = 0; n < segments.length; n++) {
-    const s = segments[n]!;
-    if ((access[n]! & mask) === 0 || seen[s]) continue;
-    seen[s] = 1;
-    const ax = coords[4 * n]!;
-    const ay = coords[4 * n + 1]!;
-    const bx = coords[4 * n + 2]!;
-    const by = coords[4 * n + 3]!;
+  forEachSegment(g, layer, (s, ax, ay, bx, by) => {
     const e = segmentEdge[s]!;
     const i0 = Math.max(0, Math.floor((Math.min(ax, bx) - EXTRA_MARGIN_M - x0) / step));
     const i1 = Math.min(cols - 2, Math.floor((Math.max(ax, bx) + EXTRA_MARGIN_M - x0) / step));
@@ -205,7 +195,7 @@ function findExtras(g: LatticeSource, layer: Layer, x0: number, y0: number, step
         keepNearest(entry, s, d2, segmentEdge);
       }
     }
-  }
+  });
   const tileRows = Math.ceil(rows / TILE_SIDE);
   return packExtras(found, rows, tileRows, Math.ceil(cols / TILE_SIDE) * tileRows);
 }
@@ -250,19 +240,8 @@ function packExtras(found: Map<number, { segment: number[] }>, rows: number, til
 
 /** Each segment of the layer values the lattice points within half a lattice diagonal of its box. */
 function seedLattice(g: LatticeSource, layer: Layer, x0: number, y0: number, step: number, cols: number, rows: number, nearest: Int32Array, dist2: Float64Array): void {
-  const { segments, coords, access } = g.segmentGrid;
-  const mask = layerBits(layer);
   const reach = (step * Math.SQRT2) / 2;
-  const seen = new Uint8Array(g.segmentCount);
-  // every entry of the grid's buckets: small islands are cleared there, per layer
-  for (let n = 0; n < segments.length; n++) {
-    const s = segments[n]!;
-    if ((access[n]! & mask) === 0 || seen[s]) continue;
-    seen[s] = 1;
-    const ax = coords[4 * n]!;
-    const ay = coords[4 * n + 1]!;
-    const bx = coords[4 * n + 2]!;
-    const by = coords[4 * n + 3]!;
+  forEachSegment(g, layer, (s, ax, ay, bx, by) => {
     const i0 = Math.max(0, Math.ceil((Math.min(ax, bx) - reach - x0) / step));
     const i1 = Math.min(cols - 1, Math.floor((Math.max(ax, bx) + reach - x0) / step));
     const j0 = Math.max(0, Math.ceil((Math.min(ay, by) - reach - y0) / step));
@@ -278,6 +257,19 @@ function seedLattice(g: LatticeSource, layer: Layer, x0: number, y0: number, ste
         }
       }
     }
+  });
+}
+
+/** Each segment of `layer` once, with its ends: every entry of the segment grid's buckets (small islands are cleared there, per layer). */
+function forEachSegment(g: LatticeSource, layer: Layer, visit: (s: number, ax: number, ay: number, bx: number, by: number) => void): void {
+  const { segments, coords, access } = g.segmentGrid;
+  const mask = layerBits(layer);
+  const seen = new Uint8Array(g.segmentCount);
+  for (let n = 0; n < segments.length; n++) {
+    const s = segments[n]!;
+    if ((access[n]! & mask) === 0 || seen[s]) continue;
+    seen[s] = 1;
+    visit(s, coords[4 * n]!, coords[4 * n + 1]!, coords[4 * n + 2]!, coords[4 * n + 3]!);
   }
 }
 

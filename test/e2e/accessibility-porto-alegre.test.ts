@@ -205,24 +205,32 @@ test('navette accessibility --grid: a GeoTIFF GDAL reads, each cell the API\'s a
       ['Float32', 'p50 3600 s hexgrid:schools'],
     ],
   );
-  const [x0, dx, , y0, , dy] = info.geoTransform as number[];
-  const size = info.size[0] as number;
   // the cells with the most schools under 30 minutes, read by GDAL at their centres
   let checked = 0;
-  for (let i = Math.floor(size / 2) - 1; i <= Math.floor(size / 2) + 1; i++) {
-    for (let j = Math.floor(size / 2) - 1; j <= Math.floor(size / 2) + 1; j++) {
-      const lon = x0! + (i + 0.5) * dx!;
-      const lat = y0! + (j + 0.5) * dy!;
-      const values = (await run('gdallocationinfo', ['-valonly', '-geoloc', tif, String(lon), String(lat)])).stdout.trim().split('\n').map(Number);
-      if (values[0] === -1) continue; // no street near that cell's centre: no origin
-      const api = await apiAccessibility(lon, lat);
-      assert.ok(Math.abs(values[0]! - api.get('hexgrid:schools 1800 p50')!) < 1e-3, `cell ${i},${j}: GeoTIFF ${values[0]}, API ${api.get('hexgrid:schools 1800 p50')}`);
-      assert.ok(Math.abs(values[1]! - api.get('hexgrid:schools 3600 p50')!) < 1e-3, `cell ${i},${j}: GeoTIFF ${values[1]}, API ${api.get('hexgrid:schools 3600 p50')}`);
-      checked++;
-    }
+  for (const { i, j, lon, lat, values } of await middleCells(tif, info)) {
+    const api = await apiAccessibility(lon, lat);
+    assert.ok(Math.abs(values[0]! - api.get('hexgrid:schools 1800 p50')!) < 1e-3, `cell ${i},${j}: GeoTIFF ${values[0]}, API ${api.get('hexgrid:schools 1800 p50')}`);
+    assert.ok(Math.abs(values[1]! - api.get('hexgrid:schools 3600 p50')!) < 1e-3, `cell ${i},${j}: GeoTIFF ${values[1]}, API ${api.get('hexgrid:schools 3600 p50')}`);
+    checked++;
   }
   assert.ok(checked >= 5, `${checked} cells checked`);
 });
+
+/** The 3 × 3 cells in the middle of a GeoTIFF (gdalinfo's `info`), their bands' values read by GDAL at their centres; those with no origin (-1: no street near) left out. */
+async function middleCells(tif: string, info: any): Promise<{ i: number; j: number; lon: number; lat: number; values: number[] }[]> {
+  const [x0, dx, , y0, , dy] = info.geoTransform as number[];
+  const middle = Math.floor((info.size[0] as number) / 2);
+  const cells = [];
+  for (let i = middle - 1; i <= middle + 1; i++) {
+    for (let j = middle - 1; j <= middle + 1; j++) {
+      const lon = x0! + (i + 0.5) * dx!;
+      const lat = y0! + (j + 0.5) * dy!;
+      const values = (await run('gdallocationinfo', ['-valonly', '-geoloc', tif, String(lon), String(lat)])).stdout.trim().split('\n').map(Number);
+      if (values[0] !== -1) cells.push({ i, j, lon, lat, values });
+    }
+  }
+  return cells;
+}
 
 test('navette accessibility --grid over a departure window: a band per percentile and cutoff, each the API\'s value with the same window', async () => {
   const tif = path.join(dir, 'schools-window.tif');
@@ -232,24 +240,16 @@ test('navette accessibility --grid over a departure window: a band per percentil
     info.bands.map((b: any) => b.description),
     ['p5 1800 s hexgrid:schools', 'p95 1800 s hexgrid:schools'],
   );
-  const [x0, dx, , y0, , dy] = info.geoTransform as number[];
-  const size = info.size[0] as number;
   let checked = 0;
   let differ = 0;
-  for (let i = Math.floor(size / 2) - 1; i <= Math.floor(size / 2) + 1; i++) {
-    for (let j = Math.floor(size / 2) - 1; j <= Math.floor(size / 2) + 1; j++) {
-      const lon = x0! + (i + 0.5) * dx!;
-      const lat = y0! + (j + 0.5) * dy!;
-      const values = (await run('gdallocationinfo', ['-valonly', '-geoloc', tif, String(lon), String(lat)])).stdout.trim().split('\n').map(Number);
-      if (values[0] === -1) continue;
-      const api = await apiAccessibility(lon, lat, '&departure_window=600&percentiles[]=5&percentiles[]=95');
-      assert.ok(Math.abs(values[0]! - api.get('hexgrid:schools 1800 p5')!) < 1e-3, `cell ${i},${j}: p5 GeoTIFF ${values[0]}, API ${api.get('hexgrid:schools 1800 p5')}`);
-      assert.ok(Math.abs(values[1]! - api.get('hexgrid:schools 1800 p95')!) < 1e-3, `cell ${i},${j}: p95 GeoTIFF ${values[1]}, API ${api.get('hexgrid:schools 1800 p95')}`);
-      // the 5th percentile travel time is the shorter: at least as many schools under 30 minutes
-      assert.ok(values[0]! >= values[1]!, `cell ${i},${j}: p5 ${values[0]} < p95 ${values[1]}`);
-      if (values[0] !== values[1]) differ++;
-      checked++;
-    }
+  for (const { i, j, lon, lat, values } of await middleCells(tif, info)) {
+    const api = await apiAccessibility(lon, lat, '&departure_window=600&percentiles[]=5&percentiles[]=95');
+    assert.ok(Math.abs(values[0]! - api.get('hexgrid:schools 1800 p5')!) < 1e-3, `cell ${i},${j}: p5 GeoTIFF ${values[0]}, API ${api.get('hexgrid:schools 1800 p5')}`);
+    assert.ok(Math.abs(values[1]! - api.get('hexgrid:schools 1800 p95')!) < 1e-3, `cell ${i},${j}: p95 GeoTIFF ${values[1]}, API ${api.get('hexgrid:schools 1800 p95')}`);
+    // the 5th percentile travel time is the shorter: at least as many schools under 30 minutes
+    assert.ok(values[0]! >= values[1]!, `cell ${i},${j}: p5 ${values[0]} < p95 ${values[1]}`);
+    if (values[0] !== values[1]) differ++;
+    checked++;
   }
   assert.ok(checked >= 5, `${checked} cells checked`);
   assert.ok(differ >= 1, 'the two percentiles differ somewhere: the bands are not one band twice');
