@@ -250,15 +250,13 @@ export function accessibilityCommand(args: string[]): Promise<number> {
     try {
       const { generation } = loaded;
       const refs = opportunityRefs(generation, params.opportunities);
-      const sets = [...new Set(refs.map((r) => r.set))];
-      if (sets.length > 1) throw new ConfigError('--opportunities of one point set per run (the travel times are computed to its points)');
-      const set = sets[0]!;
+      const set = refs[0]!.set;
       const origins = gridText === undefined ? pointSetOrigins(generation, originsName!) : gridOrigins(generation, gridText);
       const job = commandJob(loaded, params, measures.maxDurationSec, set, origins);
       const percentiles = jobPercentiles(job);
       // reduced in the workers, as regional accessibility is (regional-accessibility.ts): per column, per percentile, per cutoff
       const layout = { percentiles: percentiles.length, cutoffsSec: measures.cutoffsSec, nearest: [] };
-      const reduce = { columns: refs.map((r) => r.column), layout, decay: measures.decay, maxDurationSec: measures.maxDurationSec };
+      const reduce = { columns: refs.map(({ set, column }) => ({ set, column })), layout, decay: measures.decay, maxDurationSec: measures.maxDurationSec };
       const perColumn = measureCount(layout);
       const slice = shardSlice(own.get('shard'), origins.lon.length);
       const progress = workProgress('accessibility', slice.to - slice.from, 'origins');

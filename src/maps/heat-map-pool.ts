@@ -47,12 +47,15 @@ export class HeatMapPool implements HeatMapRunner {
 
 /**
  * How many single maps' time budget a task gets: a window's grows with its minutes; a difference
- * map computes two maps; an accessibility request one per point set it values; an origin of a
+ * map computes two maps; an accessibility request (or a regional origin's measures) values each
+ * point set it reads after the one transit search (counted whole, to be safe); an origin of a
  * matrix or a regional accessibility waits behind the others in flight (the budget runs from the
  * task's arrival at the pool, its wait included).
  */
 export function budgetScale(query: MapQuery, render?: HeatMapRender): number {
-  const sets = render?.format.kind === 'accessibility' ? new Set(render.format.opportunities.map((ref) => ref.set)).size : 1;
+  const format = render?.format;
+  const setsOf = format?.kind === 'accessibility' ? format.opportunities : format?.kind === 'travel_times' ? format.measures?.columns : undefined;
+  const sets = setsOf ? new Set(setsOf.map((ref) => ref.set)).size : 1;
   // one origin of many: its wait behind the other origins of its request counts in its budget
   const siblings = render?.format.kind === 'travel_times' ? ORIGINS_IN_FLIGHT : 1;
   return (query.window ? windowBudgetScale(query.window.windowSec) : 1) * (query.comparison ? DIFFERENCE_BUDGET_SCALE : 1) * Math.max(1, sets) * siblings;

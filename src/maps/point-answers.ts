@@ -39,13 +39,22 @@ export const ORIGINS_IN_FLIGHT = 4;
 
 export interface TravelTimesFormat {
   kind: 'travel_times';
-  /** the point set whose travel times are answered */
+  /** the point set whose travel times are answered (without `measures`) */
   set: number;
   /**
-   * regional accessibility: the travel times reduced here to the measures of these columns of the
-   * set (regional-accessibility.ts), a few numbers instead of one per point
+   * regional accessibility: instead, the travel times to the points of the columns' sets (one
+   * search for them all) reduced here to the measures of these columns (regional-accessibility.ts),
+   * a few numbers instead of one per point
    */
-  measures?: { columns: number[]; layout: MeasureLayout; decay: DecaySettings; maxDurationSec: number };
+  measures?: MeasuresFormat;
+}
+
+export interface MeasuresFormat {
+  /** the opportunity columns, each of its point set */
+  columns: { set: number; column: number }[];
+  layout: MeasureLayout;
+  decay: DecaySettings;
+  maxDurationSec: number;
 }
 
 /** The envelope of a JSON answer at points, as the heat maps' (the place, the date, publishers, context, warnings). */
@@ -98,14 +107,16 @@ export function accessibilityBody(format: AccessibilityFormat, data: HeatMapData
   return Buffer.from(body, 'utf8');
 }
 
-/** The measures of `format.measures` from the set's travel times, column after column, as little-endian Float64 (NaN: null). */
-export function measuresBody(format: TravelTimesFormat & { measures: NonNullable<TravelTimesFormat['measures']> }, data: HeatMapData, times: PercentileMap[]): Uint8Array {
-  const { columns, layout, maxDurationSec } = format.measures;
+/** The measures of `measures` from each column's set's travel times (`timesOf`), column after column, as little-endian Float64 (NaN: null). */
+export function measuresBody(measures: MeasuresFormat, data: HeatMapData, timesOf: (set: number) => PercentileMap[]): Uint8Array {
+  const { columns, layout, maxDurationSec } = measures;
   const per = measureCount(layout);
   const out = new Float64Array(columns.length * per);
-  const decay = decayFunction(format.measures.decay);
-  const rows = times.map((map) => map.seconds);
-  columns.forEach((column, k) => originMeasures(rows, data.pointSets![format.set]!.columns[column]!.values, layout, decay, maxDurationSec, out, k * per));
+  const decay = decayFunction(measures.decay);
+  columns.forEach(({ set, column }, k) => {
+    const rows = timesOf(set).map((map) => map.seconds);
+    originMeasures(rows, data.pointSets![set]!.columns[column]!.values, layout, decay, maxDurationSec, out, k * per);
+  });
   return new Uint8Array(out.buffer);
 }
 

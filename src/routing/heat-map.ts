@@ -258,8 +258,23 @@ export class HeatMapEngine {
    * max_<mode>_duration_to_pt (egress-table.ts).
    */
   computePoints(q: HeatMapQuery, points: LinkedPoints): PointTimes {
+    let times: PointTimes | undefined;
+    this.computePointSets(q, [points], (_, t) => (times = t));
+    return times!;
+  }
+
+  /**
+   * `computePoints` for several sets off one transit pass (RAPTOR once, then each set's streets and
+   * egress): `onSet(k, times)` per set in order, its views valid until it returns.
+   */
+  computePointSets(q: HeatMapQuery, sets: LinkedPoints[], onSet: (k: number, times: PointTimes) => void): void {
     this.checkLimits(q);
     const pass = this.transitPass(q);
+    sets.forEach((points, k) => onSet(k, this.timesAt(q, pass, points)));
+  }
+
+  /** The travel times of `q` to `points` from its centre and from the stops of `pass`. */
+  private timesAt(q: HeatMapQuery, pass: TransitPass, points: LinkedPoints): PointTimes {
     const legs = mapLegs(q);
     const count = pointCount(points);
     if (this.pointValues.length < count) {

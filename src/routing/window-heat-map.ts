@@ -124,18 +124,33 @@ export class WindowEngine {
    * of what the window reaches.
    */
   compute(q: HeatMapQuery, w: DepartureWindow, fixedGrid?: Grid): HeatMapResult {
-    const { grid, percentiles, reached, vehicleStops, unlinkedStops } = this.run(q, w, null, fixedGrid);
-    return { grid: grid!, seconds: percentiles[w.selected]!.seconds, selected: w.selected, reachedCells: reached, vehicleStops, unlinkedStops, percentiles };
+    let result: HeatMapResult | undefined;
+    this.run(q, w, null, fixedGrid, (_, { grid, percentiles, reached, vehicleStops, unlinkedStops }) => {
+      result = { grid: grid!, seconds: percentiles[w.selected]!.seconds, selected: w.selected, reachedCells: reached, vehicleStops, unlinkedStops, percentiles };
+    });
+    return result!;
   }
 
   /** The travel times of `q` over its window to the points of a set, per percentile (views on scratch memory). */
   computePoints(q: HeatMapQuery, w: DepartureWindow, points: LinkedPoints): PointTimes {
-    const { percentiles, reached, vehicleStops, unlinkedStops } = this.run(q, w, points);
-    return { seconds: percentiles[w.selected]!.seconds, reachedPoints: reached, vehicleStops, unlinkedStops, percentiles };
+    let times: PointTimes | undefined;
+    this.computePointSets(q, w, [points], (_, t) => (times = t));
+    return times!;
   }
 
-  /** The window's percentiles at the cells of a grid (its own box, or `fixedGrid`), or at the points of a set. */
-  private run(q: HeatMapQuery, w: DepartureWindow, points: LinkedPoints | null, fixedGrid?: Grid): WindowRun {
+  /** `computePoints` for several sets off one window of searches: `onSet(k, times)` per set in order, its views valid until it returns. */
+  computePointSets(q: HeatMapQuery, w: DepartureWindow, sets: LinkedPoints[], onSet: (k: number, times: PointTimes) => void): void {
+    this.run(q, w, sets, undefined, (k, { percentiles, reached, vehicleStops, unlinkedStops }) =>
+      onSet(k, { seconds: percentiles[w.selected]!.seconds, reachedPoints: reached, vehicleStops, unlinkedStops, percentiles }),
+    );
+  }
+
+  /**
+   * The window's percentiles at the cells of a grid (its own box, or `fixedGrid`), or at the points
+   * of each set of `targets` (the minutes' searches once for them all), handed to `each` in turn:
+   * views on scratch memory valid until it returns.
+   */
+  private run(q: HeatMapQuery, w: DepartureWindow, targets: LinkedPoints[] | null, fixedGrid: Grid | undefined, each: (k: number, run: WindowRun) => void): void {
     const engine = this.engine;
     const { graph, snaps } = engine.data;
     if (q.maxDurationSec > engine.maxDurationSec || q.resolution > engine.maxResolution || w.windowSec > this.maxWindowSec) {
@@ -181,101 +196,107 @@ export class WindowEngine {
     const walkSpeed = q.speeds.walking;
     const reachedStops: number[] = [];
     for (let s = 0; s < this.stopCount; s++) if (this.stopRemaining[s]! >= 0) reachedStops.push(s);
-    // (a point set is its own targets: no grid)
-    const grid = points ? null : (fixedGrid ?? engine.mapGrid(q, legs, engine.centreSnaps(q, legs), reachedStops, reachedStops.length, (s) => this.stopRemaining[s]!));
-    const cells = points ? pointCount(points) : grid!.resolution * grid!.resolution;
-    this.ensureCapacity(cells);
+    const unlinkedStops = engine.countUnlinked(legs, reachedStops, reachedStops.length);
+    // 3 to 6 for the grid, or for each point set in turn off the same minutes' searches
+    const count = targets ? targets.length : 1;
+    for (let t = 0; t < count; t++) {
+      const points = targets ? targets[t]! : null;
+      // (a point set is its own targets: no grid)
+      const grid = points ? null : (fixedGrid ?? engine.mapGrid(q, legs, engine.centreSnaps(q, legs), reachedStops, reachedStops.length, (s) => this.stopRemaining[s]!));
+      const cells = points ? pointCount(points) : grid!.resolution * grid!.resolution;
+      this.ensureCapacity(cells);
 
-    // 5. the direct path, once: the engine's map without public transport, on this grid or these
-    // points (whole seconds: the percentiles compare values with whole seconds only)
-    const direct = { ...q, transit: false };
-    this.directSec = points ? engine.computePoints(direct, points).seconds : engine.compute(direct, grid!).seconds;
+      // 5. the direct path, once: the engine's map without public transport, on this grid or these
+      // points (whole seconds: the percentiles compare values with whole seconds only)
+      const direct = { ...q, transit: false };
+      this.directSec = points ? engine.computePoints(direct, points).seconds : engine.compute(direct, grid!).seconds;
 
-    // 4. the end legs from the stops, minute by minute
-    this.best.fill(0x7fffffff, 0, cells);
-    this.changeCount = 0;
-    this.linked.clear();
-    const transitLegs = legs.filter((leg) => leg.fromStops);
-    if (improved > 0 && points) {
-      // points: each minute's improved stops through the legs' egress tables
-      for (const leg of transitLegs) {
-        const table = engine.egressTable(points, leg, q);
-        for (let k = n - 1; k >= 0; k--) this.valueFromImproved(table, minuteFrom[k]!, minuteTo[k]!, leg.extraDs, k, (k * WINDOW_STEP_SEC + T) * 10);
-      }
-    } else if (improved > 0 && transitLegs.length > 0) {
-      const searches = transitLegs.map((leg, k) => {
-        const search = this.searchFor(k);
-        if (!this.linked.has(leg.layer)) {
-          // what the window reaches at all on the layer: every minute's stops at once, up to the last
-          // minute's limit, at the fastest of the layer's legs with the least extra time (a superset
-          // of what each of them reaches minute by minute)
-          const same = transitLegs.filter((other) => other.layer === leg.layer);
-          const speed = Math.max(...same.map((other) => other.speed));
-          const extraDs = Math.min(...same.map((other) => other.extraDs));
-          search.reset();
-          for (let x = 0; x < improved; x++) {
-            const stop = stopSnap(snaps, leg.layer, this.improvedStop[x]!);
-            if (stop) search.seedSnap(stop, leg.layer, speed, this.improvedSec[x]! * 10 + extraDs + offsetSeedDs(stop.offsetM, walkSpeed), reverse);
-          }
-          search.run(leg.layer, speed, ((n - 1) * WINDOW_STEP_SEC + T) * 10, reverse);
-          this.linkCells(grid!, leg.layer, search);
+      // 4. the end legs from the stops, minute by minute
+      this.best.fill(0x7fffffff, 0, cells);
+      this.changeCount = 0;
+      this.linked.clear();
+      const transitLegs = legs.filter((leg) => leg.fromStops);
+      if (improved > 0 && points) {
+        // points: each minute's improved stops through the legs' egress tables
+        for (const leg of transitLegs) {
+          const table = engine.egressTable(points, leg, q);
+          for (let k = n - 1; k >= 0; k--) this.valueFromImproved(table, minuteFrom[k]!, minuteTo[k]!, leg.extraDs, k, (k * WINDOW_STEP_SEC + T) * 10);
         }
-        search.reset();
-        search.logChanges();
-        return search;
-      });
-      for (let k = n - 1; k >= 0; k--) {
-        const from = minuteFrom[k]!;
-        const to = minuteTo[k]!;
-        if (from === to) continue;
-        const minuteLimitDs = (k * WINDOW_STEP_SEC + T) * 10;
-        transitLegs.forEach((leg, l) => {
-          const search = searches[l]!;
-          const { table, edgeStart, edgeCells, vertexTargets } = this.layerScratch(leg.layer);
-          search.clearChanges();
-          for (let x = from; x < to; x++) {
-            const stop = stopSnap(snaps, leg.layer, this.improvedStop[x]!);
-            if (stop) search.seedSnap(stop, leg.layer, leg.speed, this.improvedSec[x]! * 10 + leg.extraDs + offsetSeedDs(stop.offsetM, walkSpeed), reverse);
+      } else if (improved > 0 && transitLegs.length > 0) {
+        const searches = transitLegs.map((leg, k) => {
+          const search = this.searchFor(k);
+          if (!this.linked.has(leg.layer)) {
+            // what the window reaches at all on the layer: every minute's stops at once, up to the last
+            // minute's limit, at the fastest of the layer's legs with the least extra time (a superset
+            // of what each of them reaches minute by minute)
+            const same = transitLegs.filter((other) => other.layer === leg.layer);
+            const speed = Math.max(...same.map((other) => other.speed));
+            const extraDs = Math.min(...same.map((other) => other.extraDs));
+            search.reset();
+            for (let x = 0; x < improved; x++) {
+              const stop = stopSnap(snaps, leg.layer, this.improvedStop[x]!);
+              if (stop) search.seedSnap(stop, leg.layer, speed, this.improvedSec[x]! * 10 + extraDs + offsetSeedDs(stop.offsetM, walkSpeed), reverse);
+            }
+            search.run(leg.layer, speed, ((n - 1) * WINDOW_STEP_SEC + T) * 10, reverse);
+            this.linkCells(grid!, leg.layer, search);
           }
-          search.run(leg.layer, leg.speed, minuteLimitDs, reverse);
-          // the cells of every edge with an improved end, or holding an improved stop
-          const round = this.nextEdgeRound();
-          const revalue = (e: number) => {
-            if (this.edgeStamp[e] === round) return;
-            this.edgeStamp[e] = round;
-            for (let x = edgeStart[e]!; x < edgeStart[e + 1]!; x++) this.revalue(edgeCells[x]!, search, table, leg, walkSpeed, reverse, k, minuteLimitDs);
-          };
-          for (let x = from; x < to; x++) {
-            const e = snaps.edge[leg.layer]![this.improvedStop[x]!]!;
-            if (e >= 0) revalue(e);
-          }
-          const { adjOffset, adjEdge } = graph;
-          for (let x = 0; x < search.changedCount; x++) {
-            const v = search.changed[x]!;
-            // most vertices have no cell on their edges (the box's parts nothing reaches)
-            if (vertexTargets[v] === 0) continue;
-            for (let a = adjOffset[v]!; a < adjOffset[v + 1]!; a++) revalue(adjEdge[a]! >>> 1);
-          }
+          search.reset();
+          search.logChanges();
+          return search;
         });
+        for (let k = n - 1; k >= 0; k--) {
+          const from = minuteFrom[k]!;
+          const to = minuteTo[k]!;
+          if (from === to) continue;
+          const minuteLimitDs = (k * WINDOW_STEP_SEC + T) * 10;
+          transitLegs.forEach((leg, l) => {
+            const search = searches[l]!;
+            const { table, edgeStart, edgeCells, vertexTargets } = this.layerScratch(leg.layer);
+            search.clearChanges();
+            for (let x = from; x < to; x++) {
+              const stop = stopSnap(snaps, leg.layer, this.improvedStop[x]!);
+              if (stop) search.seedSnap(stop, leg.layer, leg.speed, this.improvedSec[x]! * 10 + leg.extraDs + offsetSeedDs(stop.offsetM, walkSpeed), reverse);
+            }
+            search.run(leg.layer, leg.speed, minuteLimitDs, reverse);
+            // the cells of every edge with an improved end, or holding an improved stop
+            const round = this.nextEdgeRound();
+            const revalue = (e: number) => {
+              if (this.edgeStamp[e] === round) return;
+              this.edgeStamp[e] = round;
+              for (let x = edgeStart[e]!; x < edgeStart[e + 1]!; x++) this.revalue(edgeCells[x]!, search, table, leg, walkSpeed, reverse, k, minuteLimitDs);
+            };
+            for (let x = from; x < to; x++) {
+              const e = snaps.edge[leg.layer]![this.improvedStop[x]!]!;
+              if (e >= 0) revalue(e);
+            }
+            const { adjOffset, adjEdge } = graph;
+            for (let x = 0; x < search.changedCount; x++) {
+              const v = search.changed[x]!;
+              // most vertices have no cell on their edges (the box's parts nothing reaches)
+              if (vertexTargets[v] === 0) continue;
+              for (let a = adjOffset[v]!; a < adjOffset[v + 1]!; a++) revalue(adjEdge[a]! >>> 1);
+            }
+          });
+        }
       }
-    }
 
-    // 6. the percentiles, from the changes grouped by cell
-    this.groupChanges(cells);
-    if (this.minuteSec.length < n) this.minuteSec = new Int32Array(n);
-    const seconds = w.percentiles.map((_, p) => this.secondsFor(p).subarray(0, cells));
-    const ranks = w.percentiles.map((p) => Math.max(1, Math.ceil((p / 100) * n)));
-    for (let c = 0; c < cells; c++) this.selectPercentiles(c, n, T, ranks, seconds);
-    // the lowest percentile has the most cells with a value: nothing is reached when it has none
-    let reachedCells = 0;
-    for (let c = 0; c < cells; c++) if (seconds[0]![c]! >= 0) reachedCells++;
-    return {
-      grid,
-      reached: reachedCells,
-      vehicleStops: reachedStops.length,
-      unlinkedStops: engine.countUnlinked(legs, reachedStops, reachedStops.length),
-      percentiles: w.percentiles.map((percentile, p) => ({ percentile, seconds: seconds[p]! })),
-    };
+      // 6. the percentiles, from the changes grouped by cell
+      this.groupChanges(cells);
+      if (this.minuteSec.length < n) this.minuteSec = new Int32Array(n);
+      const seconds = w.percentiles.map((_, p) => this.secondsFor(p).subarray(0, cells));
+      const ranks = w.percentiles.map((p) => Math.max(1, Math.ceil((p / 100) * n)));
+      for (let c = 0; c < cells; c++) this.selectPercentiles(c, n, T, ranks, seconds);
+      // the lowest percentile has the most cells with a value: nothing is reached when it has none
+      let reachedCells = 0;
+      for (let c = 0; c < cells; c++) if (seconds[0]![c]! >= 0) reachedCells++;
+      each(t, {
+        grid,
+        reached: reachedCells,
+        vehicleStops: reachedStops.length,
+        unlinkedStops,
+        percentiles: w.percentiles.map((percentile, p) => ({ percentile, seconds: seconds[p]! })),
+      });
+    }
   }
 
   /** The range bounds for searches of `rounds` vehicles, forgotten (a new window). */

@@ -40,21 +40,18 @@ export async function answerRegional(ctx: EndpointContext, coverageRef: Coverage
     // refused before the window's production check: the size of the request is known from its words
     const searches = tooManySearches(originCount, params.departure_window);
     if (searches.refused) throw accessibilityTooManySearches(params.origins, String(originCount), String(searches.departures));
-    // (the destinations: each opportunities' set in turn, below)
+    // (the destinations: the opportunities' sets, below)
     const job = originJob({ coverage, generation, params, t0, timeZone, maxDurationSec: measures.maxDurationSec, destinations: refs[0]!.set, originLon: originSet.lon, originLat: originSet.lat });
     const percentiles = jobPercentiles(job);
     const layout = { percentiles: percentiles.length, cutoffsSec: measures.cutoffsSec, nearest: measures.nearest };
     const regional = new RegionalAccumulator(refs.map((ref) => ref.label), percentiles, layout, originCount);
     const per = measureCount(layout);
-    // one pass of searches per set the opportunities are in (usually one), every column of it reduced
-    // in the workers from each origin's row: a few numbers come back per origin
-    for (const set of new Set(refs.map((ref) => ref.set))) {
-      const columns = refs.flatMap((ref, k) => (ref.set === set ? [k] : []));
-      const reduce = { columns: columns.map((k) => refs[k]!.column), layout, decay: measures.decay, maxDurationSec: measures.maxDurationSec };
-      await originMeasureValues(ctx.heatMaps, { ...job, destinations: set }, reduce, 0, originCount, ORIGINS_IN_FLIGHT, (origin, values) => {
-        columns.forEach((k, c) => regional.add(k, origin, values, c * per));
-      }, ctx.signal);
-    }
+    // one search per origin for every set the opportunities are in, every column reduced in the
+    // workers from the origin's rows: a few numbers come back per origin
+    const reduce = { columns: refs.map(({ set, column }) => ({ set, column })), layout, decay: measures.decay, maxDurationSec: measures.maxDurationSec };
+    await originMeasureValues(ctx.heatMaps, job, reduce, 0, originCount, ORIGINS_IN_FLIGHT, (origin, values) => {
+      refs.forEach((_, k) => regional.add(k, origin, values, k * per));
+    }, ctx.signal);
     const decayName = JSON.stringify(measures.decay.name);
     const cumulative = regional.measures.cumulative.map(
       (m) => `{"opportunities":${JSON.stringify(m.opportunities)},"percentile":${m.percentile},"cutoff":${m.cutoff},"decay_function":${decayName},"values":${JSON.stringify(m.values)}}`,

@@ -84,6 +84,16 @@ test('a window with two percentiles and a linear decay: still the single answers
   assertSame(regional, singles);
 });
 
+test('opportunities from two point sets, over a window: one search per origin for both, each value still the single answer\'s', async () => {
+  const query = `${at0800}&opportunities[]=places:schools&opportunities[]=half:n&cutoffs[]=600&cutoffs[]=1800&departure_window=180&percentiles[]=5&percentiles[]=50`;
+  const { regional, singles } = await regionalAndSingles(query);
+  assert.deepEqual([...new Set(regional.measures.map((m: any) => m.opportunities))], ['places:schools', 'half:n']);
+  assertSame(regional, singles);
+  // the footway's 1,250 points of `half`, every 3,000th metre wrapped: many within 30 minutes of p1000
+  const p1000 = regional.measures.find((m: any) => m.opportunities === 'half:n' && m.percentile === 50 && m.cutoff === 1800).values[regional.origins.indexOf('p1000')];
+  assert.ok(p1000 > 100, `half:n within 30 minutes of p1000: ${p1000}`);
+});
+
 test('the answer: the origins with their positions, the envelope of the other answers', async () => {
   const body = await getOk(app, `${base}/accessibility?origins=places&${at0800}&opportunities[]=places:schools`);
   assert.deepEqual(Object.keys(body), ['accessibility_by_origin', 'requested_date_time', 'feed_publishers', 'links', 'warnings', 'context']);
