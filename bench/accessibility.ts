@@ -58,7 +58,7 @@ function phaseOf(name: string, url: string): keyof typeof PHASES | 'other' | nul
 
 const PHASES = {
   routing: (_: string, file: string) => file === 'raptor.js',
-  propagation: (name: string, file: string) => file === 'street-search.js' || file === 'raster.js' || (file === 'window-heat-map.js' && name !== 'selectPercentiles' && name !== 'groupChanges') || (file === 'heat-map.js' && name === 'valuePoints'),
+  propagation: (name: string, file: string) => file === 'street-search.js' || file === 'raster.js' || (file === 'window-heat-map.js' && name !== 'selectPercentiles' && name !== 'groupChanges') || (file === 'heat-map.js' && (name === 'valuePoints' || name === 'timesAt')),
   reduction: (name: string, file: string) => file === 'accessibility.js' || file === 'decay.js' || file === 'regional-accessibility.js' || name === 'selectPercentiles' || name === 'groupChanges',
 };
 
@@ -73,7 +73,10 @@ for (const [window, percentiles, target] of [
 
 // 2. one origin's accessibility through the API against the heat map's compute for the same query
 {
-  const served = await serveCoverages([{ ...coverage, pointSets: [{ name: 'hexgrid', file: coverage.pointSets.hexgrid }] }], { load: { snapshotDir: path.join(dir, 'snapshots') } });
+  const served = await serveCoverages(
+    [{ ...coverage, pointSets: [{ name: 'hexgrid', file: coverage.pointSets.hexgrid }, { name: 'copy', file: coverage.pointSets.hexgrid }] }],
+    { load: { snapshotDir: path.join(dir, 'snapshots') } },
+  );
   const g = served.generations.get('poa')!;
   const hexagons = readFileSync(coverage.pointSets.hexgrid, 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
   const origins = hexagons.filter((_, k) => k % 41 === 0).map((h) => [Number(h[1]), Number(h[2])] as const);
@@ -101,6 +104,19 @@ for (const [window, percentiles, target] of [
     }
   }
   console.log(`GET accessibility, one origin, no window: p50 ${median(api).toFixed(1)} ms; heat map compute (resolution 500) p50 ${median(map).toFixed(1)} ms: ${(median(api) / median(map)).toFixed(2)}× (target ≤ 1.2×)`);
+  // regional accessibility of the 1,227 hexagons with opportunities in one set, then in two (the
+  // same file under a second name): the transit search is shared, so the second set costs its
+  // direct path and egress pass only
+  const regional = async (opportunities: string) => {
+    const started = performance.now();
+    await getOk(served.app, `/v1/coverage/poa/accessibility?origins=hexgrid&${common}&${opportunities}&cutoffs[]=1800`);
+    return performance.now() - started;
+  };
+  const oneSet = 'opportunities[]=hexgrid:schools';
+  const twoSets = 'opportunities[]=hexgrid:schools&opportunities[]=copy:jobs';
+  await regional(twoSets);
+  const [one, two] = [await regional(oneSet), await regional(twoSets)];
+  console.log(`GET accessibility?origins=hexgrid (1227 origins, in process): one point set ${(one / 1000).toFixed(2)} s, two point sets ${(two / 1000).toFixed(2)} s: ${(two / one).toFixed(2)}× (one search per origin for both; 2× if each set had its own)`);
   await served.close();
 }
 
