@@ -157,7 +157,7 @@ export interface ModeLeg {
   layer: Layer;
   speed: number;
   extraDs: number;
-  /** the longest leg from a stop to a point of a set (its mode's max_<mode>_duration_to_pt), seconds */
+  /** the longest leg from a stop to a point of a set, and from the centre to one on foot or by bike (its mode's max_<mode>_duration_to_pt), seconds */
   toPtSec: number;
 }
 
@@ -182,6 +182,16 @@ const MODE_LEGS: Record<HeatMapMode, { layer: Layer; speedOf: HeatMapMode }[]> =
 function endLegs(mode: HeatMapMode, q: HeatMapQuery): ModeLeg[] {
   const extraDs = mode === 'taxi' ? q.taxiEndExtraSec * 10 : 0;
   return MODE_LEGS[mode].map(({ layer, speedOf }) => ({ layer, speed: q.speeds[speedOf], extraDs, toPtSec: q.maxToPtSec[mode] }));
+}
+
+/**
+ * The limit of a street-only path from the centre to the points of a set, tenths of a second: as R5
+ * bounds walk- and bike-only trips by max_walk_time and max_bike_time, a walking or cycling leg
+ * (bss too) lasts at most its mode's max_<mode>_duration_to_pt; a car's, `limitDs` (the maximum
+ * duration). A heat map's cells keep Navitia's rule: every direct leg up to the maximum duration.
+ */
+export function directLimitDs(leg: ModeLeg, limitDs: number): number {
+  return leg.layer === Layer.Car ? limitDs : Math.min(limitDs, Math.max(0, leg.toPtSec) * 10);
 }
 
 /** A map's street leg at the cells' side: from the centre (the direct path), from the stops reached (the end modes), or both. */
@@ -287,7 +297,7 @@ export class HeatMapEngine {
     const reverse = q.direction === 'arrival';
     const limitDs = q.maxDurationSec * 10;
     // the street from the centre alone, then the stops' rows
-    this.streetLegs(q, NO_TRANSIT, legs, this.centreSnaps(q, legs), (leg, search) => valuePoints(points, leg.layer, leg.speed, walkSpeed, reverse, limitDs, search, values));
+    this.streetLegs(q, NO_TRANSIT, legs, this.centreSnaps(q, legs), (leg, search, legLimitDs) => valuePoints(points, leg.layer, leg.speed, walkSpeed, reverse, legLimitDs, search, values), (leg) => directLimitDs(leg, limitDs));
     const { vehicleSec, reached, reachedCount } = pass;
     if (vehicleSec) for (const leg of legs) if (leg.fromStops) valueFromStops(this.egressTable(points, leg, q), reached, reachedCount, vehicleSec, leg.extraDs, limitDs, values);
     const seconds = this.pointSeconds.subarray(0, count);
@@ -343,10 +353,16 @@ export class HeatMapEngine {
    * by every stop reached by a vehicle (an end leg), capped at the maximum duration, handed to
    * `value` before the next leg reuses it.
    */
-  private streetLegs(q: HeatMapQuery, pass: TransitPass, legs: MapLeg[], centreSnaps: (Snap | null)[], value: (leg: MapLeg, search: StreetSearch) => void): void {
+  private streetLegs(
+    q: HeatMapQuery,
+    pass: TransitPass,
+    legs: MapLeg[],
+    centreSnaps: (Snap | null)[],
+    value: (leg: MapLeg, search: StreetSearch, limitDs: number) => void,
+    limitOf: (leg: MapLeg) => number = () => q.maxDurationSec * 10,
+  ): void {
     const reverse = q.direction === 'arrival';
     const walkSpeed = q.speeds.walking;
-    const limitDs = q.maxDurationSec * 10;
     const { vehicleSec, reached, reachedCount } = pass;
     legs.forEach((leg, k) => {
       const search = this.street;
@@ -360,8 +376,9 @@ export class HeatMapEngine {
           if (stop) search.seedSnap(stop, leg.layer, leg.speed, vehicleSec[s]! * 10 + leg.extraDs + offsetSeedDs(stop.offsetM, walkSpeed), reverse);
         }
       }
+      const limitDs = limitOf(leg);
       search.run(leg.layer, leg.speed, limitDs, reverse);
-      value(leg, search);
+      value(leg, search, limitDs);
     });
   }
 

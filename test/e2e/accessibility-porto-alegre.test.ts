@@ -28,6 +28,7 @@ const run = promisify(execFile);
 const HEXGRID = sharedFeed('porto-alegre', 'hexgrid.csv');
 const JOURNEYS = { datetime: '20190513T140000', walking_speed: '1', max_walking_duration_to_pt: '1800', max_nb_transfers: '2' };
 const QUERY = new URLSearchParams(JOURNEYS).toString();
+const LONG_WALKS = new URLSearchParams({ ...JOURNEYS, max_walking_duration_to_pt: '3600' }).toString();
 /** the same parameters as command-line options */
 const OPTIONS = Object.entries(JOURNEYS).flatMap(([k, v]) => [`--${k.replace(/_/g, '-')}`, v]);
 
@@ -75,8 +76,8 @@ after(async () => served?.close());
 const navette = (...args: string[]) => run(process.execPath, ['dist/src/cli/main.js', ...args, '--config', config, '--coverage', 'poa', ...OPTIONS], { maxBuffer: 1 << 26 });
 
 /** The accessibility the API gives a place (from its coordinates), per opportunity and cutoff. */
-async function apiAccessibility(lon: number, lat: number, extra = ''): Promise<Map<string, number>> {
-  const body = await getOk(served.app, `/v1/coverage/poa/accessibility?from=${lon};${lat}&${QUERY}&opportunities[]=hexgrid:schools&opportunities[]=hexgrid:jobs&cutoffs[]=1800&cutoffs[]=3600${extra}`);
+async function apiAccessibility(lon: number, lat: number, extra = '', query = QUERY): Promise<Map<string, number>> {
+  const body = await getOk(served.app, `/v1/coverage/poa/accessibility?from=${lon};${lat}&${query}&opportunities[]=hexgrid:schools&opportunities[]=hexgrid:jobs&cutoffs[]=1800&cutoffs[]=3600${extra}`);
   return new Map(body.accessibility.map((a: any) => [`${a.opportunities} ${a.cutoff} p${a.percentile}`, a.value]));
 }
 
@@ -84,8 +85,11 @@ test('the API against the place\'s own heat map sampled at the hexagon centres, 
   const report: string[] = [];
   const deviations: number[] = [];
   for (const origin of SAMPLE.slice(0, 6)) {
-    const api = await apiAccessibility(origin.lon, origin.lat);
-    const map = (await getOk(served.app, `/v1/coverage/poa/heat_maps?from=${origin.lon};${origin.lat}&${QUERY}&max_duration=3600&resolution=500`)).heat_maps[0].heat_matrix;
+    // walks of up to an hour: at points a walk from the origin or from the last stop lasts at most
+    // max_walking_duration_to_pt (R5's rule), on a heat map's cells up to max_duration; with both
+    // at an hour, the two rules count the same places under either cutoff
+    const api = await apiAccessibility(origin.lon, origin.lat, '', LONG_WALKS);
+    const map = (await getOk(served.app, `/v1/coverage/poa/heat_maps?from=${origin.lon};${origin.lat}&${LONG_WALKS}&max_duration=3600&resolution=500`)).heat_maps[0].heat_matrix;
     const columns = map.lines.map((l: any) => l.cell_lon);
     const rows = map.line_headers.map((h: any) => h.cell_lat);
     const cellOf = (h: Hexagon): number | null => {

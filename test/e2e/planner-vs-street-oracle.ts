@@ -45,7 +45,7 @@ export interface OracleJourney {
 export async function journeysWithOracle(results: JourneyResult[], oracle: StreetTransitOracle, concurrency = 2): Promise<OracleJourney[]> {
   return mapConcurrent(results, concurrency, async (result) => {
     const { centre, atStop } = origin(oracle, result.journey.from);
-    const answer = await oracle.values(centre, [result.end], result.maxDuration, { t0: result.t0, atStop, egressMaxSec: result.maxDuration });
+    const answer = await oracle.values(centre, [result.end], result.maxDuration, { t0: result.t0, atStop, cells: true });
     return { result, oracle: answer.values[0] ?? null };
   });
 }
@@ -113,7 +113,7 @@ export async function holesWithOracle(holes: HoleMetrics, oracle: StreetTransitO
   const answers = await mapConcurrent(holes.perMap, concurrency, async (m) => {
     if (m.inner.length === 0) return [];
     const { centre, atStop } = origin(oracle, m.origin);
-    return (await oracle.values(centre, m.inner, HOLE_MAX_DURATION_SEC, { t0, atStop, egressMaxSec: HOLE_MAX_DURATION_SEC })).values.map((v, k) => ({ origin: m.origin, cell: m.inner[k]!, oracle: v }));
+    return (await oracle.values(centre, m.inner, HOLE_MAX_DURATION_SEC, { t0, atStop, cells: true })).values.map((v, k) => ({ origin: m.origin, cell: m.inner[k]!, oracle: v }));
   });
   const values = answers.flat().map((a) => a.oracle);
   const earlyHoles = answers.flat().filter((a): a is { origin: string; cell: LonLat; oracle: number } => a.oracle !== null && a.oracle <= HOLE_MAX_DURATION_SEC - ORACLE_TOLERANCE_SEC);

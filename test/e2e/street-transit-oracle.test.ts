@@ -250,14 +250,14 @@ test('street oracle: board slack, transfers of at most 1,000 m, one walk between
   assert.ok(oracle.transferCount > 0);
 });
 
-test('street oracle: a centre that is a stop is at that stop at once; a longer egress when asked', { skip }, async () => {
+test('street oracle: a centre that is a stop is at that stop at once; a heat map\'s cells walk from the stop up to the horizon', { skip }, async () => {
   const a = oracle.stopIndex('A');
   assert.ok(a >= 0);
   const stopA = oracle.timetable.stops[a]!;
   const { values } = await oracle.values(stopA, [
     { lon: 0.03, lat: -SIDE_DEG }, // B: T1 now caught (at A at 08:00, + 60 s ≤ 08:03), 08:10 + 22.1 m
-    { lon: 0.0965, lat: -SIDE_DEG }, // 1,858.9 m from E, within an egress of 3,600 s: T3 now caught at B (08:10 + 60 s), 08:20 + 1,858.9 s
-  ], 3600, { atStop: a, egressMaxSec: 3600 });
+    { lon: 0.0965, lat: -SIDE_DEG }, // 1,858.9 m from E, a cell's walk up to the horizon: T3 now caught at B (08:10 + 60 s), 08:20 + 1,858.9 s
+  ], 3600, { atStop: a, cells: true });
   assert.deepEqual(values, [Math.floor(600 + 2 * OFFSET_M), Math.floor(1200 + walkM(0.08, 0.0965))]);
   assert.equal(oracle.stopIndex('nowhere'), -1);
 });

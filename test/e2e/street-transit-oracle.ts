@@ -22,9 +22,10 @@
  *     [t0, t0 + horizon], as many vehicles as it likes. Two labels per stop: when a rider can be
  *     there (to board) and when a vehicle brings one there (to walk on from).
  *   - A point's value: the best of the direct walk from the centre and, over the stops a vehicle
- *     reaches, that arrival plus the walk to the point if it is at most the egress limit (the
- *     points' rule, RULES.egressMaxSec, by default; a heat map's cells walk up to the horizon);
- *     minus t0, truncated to whole seconds like the API's values; null beyond the horizon.
+ *     reaches, that arrival plus the walk to the point; minus t0, truncated to whole seconds like
+ *     the API's values; null beyond the horizon. The points' rule (R5's, by default): the direct
+ *     walk at most RULES.accessMaxSec, the walk from the stop at most RULES.egressMaxSec; a heat
+ *     map's cells (`cells`) walk both up to the horizon.
  */
 import type { LinkedPoint, LonLat, PgRoutingWalkNetwork } from '../helpers/pgrouting-walk-network.js';
 import { ALIGHT, BOARD, FeedConnections } from './interpolated-connections.js';
@@ -42,9 +43,12 @@ export interface OracleAnswer {
 }
 
 export interface OracleOptions {
+  /** epoch seconds (the city's datetime by default) */
   t0?: number;
+  /** an index of `timetable.stops`: the centre is that stop */
   atStop?: number;
-  egressMaxSec?: number;
+  /** the points are a heat map's cells: their walks, from the centre and from the last stop, up to the horizon */
+  cells?: boolean;
 }
 
 /** Epoch seconds of a naive `YYYYMMDDThhmmss` in a time zone. */
@@ -91,11 +95,7 @@ export class StreetTransitOracle {
     return this.timetable.stops.findIndex((s) => s.id === `0/${stopId}`);
   }
 
-  /**
-   * The values of `points` leaving `centre` up to `horizonSec`. Options: `t0`, epoch seconds (the
-   * city's datetime by default); `atStop`, an index of `timetable.stops`: the centre is that stop;
-   * `egressMaxSec`, the longest walk from the last stop (RULES.egressMaxSec by default).
-   */
+  /** The values of `points` leaving `centre` up to `horizonSec` (see OracleOptions). */
   async values(centre: LonLat, points: LonLat[], horizonSec: number, options: OracleOptions = {}): Promise<OracleAnswer> {
     const t0 = options.t0 ?? instantOf(this.city.datetime, this.timetable.timezone);
     const atStop = options.atStop ?? -1;
@@ -132,9 +132,10 @@ export class StreetTransitOracle {
     }
 
     const best = new Float64Array(cells.length).fill(Infinity);
-    for (const w of await walks([origin!], cells, horizonSec * speed)) best[w.target] = Math.min(best[w.target]!, t0 + w.metres / speed);
+    const directMaxSec = options.cells ? horizonSec : Math.min(horizonSec, RULES.accessMaxSec);
+    for (const w of await walks([origin!], cells, directMaxSec * speed)) best[w.target] = Math.min(best[w.target]!, t0 + w.metres / speed);
     const ridden = [...vehicleAt.keys()].filter((s) => vehicleAt[s]! < Infinity);
-    const egress = await walks(cells, ridden.map((s) => this.stops[s]!), (options.egressMaxSec ?? RULES.egressMaxSec) * speed);
+    const egress = await walks(cells, ridden.map((s) => this.stops[s]!), (options.cells ? horizonSec : RULES.egressMaxSec) * speed);
     for (const w of egress) best[w.source] = Math.min(best[w.source]!, vehicleAt[ridden[w.target]!]! + w.metres / speed);
     return {
       values: [...best].map((t) => (t - t0 <= horizonSec ? Math.floor(t - t0) : null)),

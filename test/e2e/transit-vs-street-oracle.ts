@@ -70,7 +70,7 @@ export async function transitCheck(maps: CityHeatMaps, oracle: StreetTransitOrac
     const random = mulberry32(seed * 100 + k);
     const reached = sampleReached(grid, sizes.reachedCellsPerMap, random);
     const whole = sampleGrid(grid, sizes.gridCellsPerMap, random);
-    const answer = await oracle.values(centre, [...reached, ...whole], oracleHorizonSec(), { egressMaxSec: oracleHorizonSec() });
+    const answer = await oracle.values(centre, [...reached, ...whole], oracleHorizonSec(), { cells: true });
     const pair = (ours: number | null, n: number): Pair => ({ ours, reference: answer.values[n]!, offsetM: answer.offsetsM[n]! });
     const reachedPairs = reached.map((c, n) => pair(c.value, n));
     const gridPairs = whole.map((c, n) => pair(c.value, reached.length + n));

@@ -62,7 +62,7 @@ before(async () => {
       const whole = sampleGrid(grids[1]!, WINDOW.cellsPerMap, random);
       const cells = [...reached, ...whole];
       const minutes: OracleAnswer[] = [];
-      for (let m = 0; m < WINDOW.minutes; m++) minutes.push(await oracle.values(centre, cells, oracleHorizonSec(), { t0: t0 + 60 * m, egressMaxSec: oracleHorizonSec() }));
+      for (let m = 0; m < WINDOW.minutes; m++) minutes.push(await oracle.values(centre, cells, oracleHorizonSec(), { t0: t0 + 60 * m, cells: true }));
       const referenceAt = (n: number, p: number) => {
         const sorted = minutes.map((a) => a.values[n] ?? Infinity).sort((a, b) => a - b);
         const v = sorted[Math.ceil((p / 100) * WINDOW.minutes) - 1]!;

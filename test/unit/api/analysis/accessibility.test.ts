@@ -36,7 +36,8 @@ test('point_sets lists the set with its columns and totals; the bad row is repor
 });
 
 test('the matrix from every point to every point: the walk along the footway, or the bus and the walk back', async () => {
-  const body = await getOk(app, `${base}/travel_time_matrix?origins=places&${at0800}&max_duration=3600`);
+  // walks of up to an hour (at points a walk lasts at most max_walking_duration_to_pt, R5's rule)
+  const body = await getOk(app, `${base}/travel_time_matrix?origins=places&${at0800}&max_duration=3600&max_walking_duration_to_pt=3600`);
   const m = body.travel_time_matrix;
   assert.deepEqual(m.origins, ['p100', 'p500', 'p1000', 'p1750', 'p1850', 'p2900', 'far']);
   assert.deepEqual(m.percentiles, [50]);
@@ -44,6 +45,14 @@ test('the matrix from every point to every point: the walk along the footway, or
   // from p100, on foot: |x - 100| seconds (a second's slack for the positions' rounding); the far point null
   row('p100').slice(0, 6).forEach((sec: number, k: number) => assert.ok(Math.abs(sec - Math.abs(POINTS[k]![1] - 100)) <= 1, `p100 → ${POINTS[k]![0]}: ${sec}`));
   assert.equal(row('p100')[6], null);
+  // with the default 30 minutes of walking, the walk past it is left out: p2900 (2,800 s from p100,
+  // the bus missed at 08:00) null; p1850 (1,750 s) still walked
+  const short = (await getOk(app, `${base}/travel_time_matrix?origins=places&${at0800}&max_duration=3600`)).travel_time_matrix;
+  const walked = short.durations[0][short.origins.indexOf('p100')];
+  assert.deepEqual(
+    walked.map((sec: number | null) => (sec === null ? null : Math.round(sec / 10) * 10)),
+    [0, 400, 900, 1650, 1750, null, null],
+  );
   // the far point reaches nothing and nothing reaches it
   assert.ok(row('far').every((sec: number | null) => sec === null));
   // at 07:58 from p100, the bus: 100 s to the west stop (there by 08:00, the minute's slack before
@@ -68,13 +77,16 @@ test('cumulative opportunities: exact counts under each cutoff, the bus bringing
   assert.equal(body.from.embedded_type, 'address');
 });
 
-test('at points the walk from the last stop lasts at most max_walking_duration_to_pt, as in R5; a heat map\'s cells keep walking up to max_duration', async () => {
+test('at points a walk, from the start or from the last stop, lasts at most max_walking_duration_to_pt, as in R5; a heat map\'s cells keep walking up to max_duration', async () => {
   const query = (toPt: number) => `${base}/accessibility?from=${coord(0)}&${at0800}&opportunities[]=places:schools&cutoffs[]=600&cutoffs[]=1800&max_walking_duration_to_pt=${toPt}`;
   const values = async (toPt: number) => (await getOk(app, query(toPt))).accessibility.map((a: any) => a.value);
-  // p1850 is 1,450 s away: the bus (300 s), then 1,150 m back on foot, a walk of 1,150 s from the stop
-  assert.deepEqual(await values(1150), [3, 6]);
-  // at 1,149 s, it is left to the walk from the start (1,850 s, past the cutoff); p2900's 100 s walk still counts
-  assert.deepEqual(await values(1149), [3, 5]);
+  // p1850 is 1,450 s away: the bus (300 s), then 1,150 m back on foot, a walk of 1,150 s from the
+  // stop; p1750 (1,750 s on foot from the start, 1,250 m back from the stop) is past both walks
+  assert.deepEqual(await values(1150), [3, 5]);
+  // at 1,149 s, p1850 is out too (its walk from the stop, and its 1,850 s from the start); p2900's 100 s walk still counts
+  assert.deepEqual(await values(1149), [3, 4]);
+  // with an hour of walking, p1750 walks from the start under 30 minutes
+  assert.deepEqual(await values(3600), [3, 6]);
   // the heat map's cell there still takes the bus and the long walk
   const map = (await getOk(app, `${base}/heat_maps?from=${coord(0)}&${at0800}&max_duration=1800&resolution=300&max_walking_duration_to_pt=1149`)).heat_maps[0].heat_matrix;
   const i = map.lines.findIndex((l: any) => l.cell_lon.min_lon <= lonAt(1850) && lonAt(1850) <= l.cell_lon.max_lon);
