@@ -54,3 +54,21 @@ export function segmentBoxDistance2(ax: number, ay: number, bx: number, by: numb
     pointSegmentDistance2(maxX, maxY, ax, ay, bx, by),
   );
 }
+
+/** The box of the points (xs[k], ys[k]), null when there are none. */
+export function pointsBox(xs: ArrayLike<number>, ys: ArrayLike<number>): { minX: number; minY: number; maxX: number; maxY: number } | null {
+  if (xs.length === 0) return null;
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (let k = 0; k < xs.length; k++) {
+    const x = xs[k]!;
+    const y = ys[k]!;
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (y < minY) minY = y;
+    if (y > maxY) maxY = y;
+  }
+  return { minX, minY, maxX, maxY };
+}

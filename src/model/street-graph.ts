@@ -19,7 +19,7 @@
  */
 import { backwardBit, forwardBit, LAYER_NAMES, type Layer } from './street-layers.js';
 import { bucketOf, segmentGridBytes, type SegmentGrid } from './segment-grid.js';
-import { closestOnSegment, pointSegmentDistance2 } from './segment-geometry.js';
+import { closestOnSegment, pointSegmentDistance2, pointsBox } from './segment-geometry.js';
 import { buildLinkLattice, linkLatticeBytes, type LinkLattice } from './link-lattice.js';
 import { METRES_PER_DEGREE } from '../util/geodesy.js';
 
@@ -102,20 +102,7 @@ export function linkLatticesBytes(g: StreetGraph): number {
 
 /** The box of the graph's vertices in its projection (every street ends at two of them), null without any. */
 export function vertexBox(g: StreetGraph): { minX: number; minY: number; maxX: number; maxY: number } | null {
-  if (g.vertexCount === 0) return null;
-  let minX = Infinity;
-  let minY = Infinity;
-  let maxX = -Infinity;
-  let maxY = -Infinity;
-  for (let v = 0; v < g.vertexCount; v++) {
-    const x = g.vertexX[v]!;
-    const y = g.vertexY[v]!;
-    if (x < minX) minX = x;
-    if (x > maxX) maxX = x;
-    if (y < minY) minY = y;
-    if (y > maxY) maxY = y;
-  }
-  return { minX, minY, maxX, maxY };
+  return pointsBox(g.vertexX.subarray(0, g.vertexCount), g.vertexY.subarray(0, g.vertexCount));
 }
 
 /**

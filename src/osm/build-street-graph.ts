@@ -11,6 +11,7 @@
  */
 import { METRES_PER_DEGREE } from '../util/geodesy.js';
 import { linkLatticesOf, type BareStreetGraph, type Projection, type StreetGraph } from '../model/street-graph.js';
+import { pointsBox } from '../model/segment-geometry.js';
 import { removeSmallIslands } from '../model/small-islands.js';
 import { sharedArray, sharedCopy } from '../model/shared-arrays.js';
 import { buildSegmentGrid } from '../model/segment-grid.js';
@@ -327,20 +328,9 @@ function segmentsOf(edges: EdgeLists) {
 
 /** The projection centred on the extract's used nodes. */
 function projectionOf(osm: OsmExtract): Projection {
-  let minLon = Infinity;
-  let maxLon = -Infinity;
-  let minLat = Infinity;
-  let maxLat = -Infinity;
-  for (let n = 0; n < osm.nodeCount; n++) {
-    const lon = osm.lon[n]!;
-    const lat = osm.lat[n]!;
-    if (lon < minLon) minLon = lon;
-    if (lon > maxLon) maxLon = lon;
-    if (lat < minLat) minLat = lat;
-    if (lat > maxLat) maxLat = lat;
-  }
-  if (osm.nodeCount === 0) return { lon0: 0, lat0: 0, mPerDegLon: METRES_PER_DEGREE };
-  const lon0 = (minLon + maxLon) / 2;
-  const lat0 = (minLat + maxLat) / 2;
+  const box = pointsBox(osm.lon.subarray(0, osm.nodeCount), osm.lat.subarray(0, osm.nodeCount));
+  if (!box) return { lon0: 0, lat0: 0, mPerDegLon: METRES_PER_DEGREE };
+  const lon0 = (box.minX + box.maxX) / 2;
+  const lat0 = (box.minY + box.maxY) / 2;
   return { lon0, lat0, mPerDegLon: METRES_PER_DEGREE * Math.cos((lat0 * Math.PI) / 180) };
 }
