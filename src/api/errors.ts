@@ -78,6 +78,10 @@ export class ApiError extends Error {
 export const parameterError = (name: string, reason: string, help: string) => new ApiError({ family: 'parameter', name, reason, help });
 export const engineError = (id: EngineErrorId, message: string) => new ApiError({ family: 'engine', id, message });
 export const plainError = (status: number, message: string) => new ApiError({ family: 'plain', status, message });
+
+/** A request of many origins past MAX_ACCESSIBILITY_SEARCHES, sent to the command that computes it. */
+const tooManySearches = (command: 'accessibility' | 'matrix') => (set: string, origins: string, departures: string) =>
+  plainError(400, `the ${origins} origins of ${set} over ${departures} departures are more searches than a request computes (at most ${MAX_ACCESSIBILITY_SEARCHES} origins × departures): use navette ${command}`);
 export const httpError = (status: number, id: string, message: string) => new ApiError({ family: 'http', status, id, message });
 
 /** A coverage whose data failed to load (or a heat map past its time budget, as Navitia answers a dead kraken). */
@@ -148,12 +152,10 @@ export const ERRORS = {
   // regional accessibility: every point of a set as an origin, instead of one place
   accessibilityNoPlace: () => plainError(400, "you should provide a 'from', a 'to' or an 'origins' argument"),
   accessibilityOriginsAndPlace: () => plainError(400, "you cannot provide an 'origins' argument with a 'from' or a 'to'"),
-  accessibilityTooManySearches: (set: string, origins: string, departures: string) =>
-    plainError(400, `the ${origins} origins of ${set} over ${departures} departures are more searches than a request computes (at most ${MAX_ACCESSIBILITY_SEARCHES} origins × departures): use navette accessibility`),
+  accessibilityTooManySearches: tooManySearches('accessibility'),
   regionalComparison: () => plainError(400, "'compare_data_freshness' is available for one place (from or to), not with 'origins'"),
   matrixNoOrigins: () => plainError(400, "you should provide an 'origins' argument: a point set"),
-  matrixTooManySearches: (set: string, origins: string, departures: string) =>
-    plainError(400, `the ${origins} origins of ${set} over ${departures} departures are more searches than a request computes (at most ${MAX_ACCESSIBILITY_SEARCHES} origins × departures): use navette matrix`),
+  matrixTooManySearches: tooManySearches('matrix'),
   matrixTooLarge: (origins: string, destinations: string) =>
     plainError(400, `a matrix of ${origins} origins × ${destinations} destinations is larger than a request computes (at most ${MAX_MATRIX_ORIGINS} origins and ${MAX_MATRIX_PAIRS} pairs): use navette matrix`),
   // Difference maps (ours; Navitia has none)

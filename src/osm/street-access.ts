@@ -75,9 +75,11 @@ export function wayAccess(tags: Record<string, string>): number {
   if (!defaults) return 0;
   // A motor road (motorroad=yes: a Kraftfahrstraße, a voie express) bars walkers and cyclists by
   // law whatever its class; only a tag of their own lets them on (the generic access=yes does not).
+  // (use_sidepath there sends them to the path beside it)
   const motorRoad = tags['motorroad'] === 'yes';
-  const walk = motorRoad ? decide(tags, ['foot'], false) : decide(tags, ['foot', 'access'], defaults.walk);
-  const bike = motorRoad ? decide(tags, ['bicycle'], false) : decide(tags, ['bicycle', 'vehicle', 'access'], defaults.bike);
+  const ownTagLetsOn = (key: string) => tags[key] !== 'use_sidepath' && decide(tags, [key], false);
+  const walk = motorRoad ? ownTagLetsOn('foot') : decide(tags, ['foot', 'access'], defaults.walk);
+  const bike = motorRoad ? ownTagLetsOn('bicycle') : decide(tags, ['bicycle', 'vehicle', 'access'], defaults.bike);
   const car = decide(tags, ['motorcar', 'motor_vehicle', 'vehicle', 'access'], defaults.car);
 
   const implied = tags['junction'] === 'roundabout' || tags['junction'] === 'circular' || highway === 'motorway';

@@ -297,7 +297,8 @@ export class HeatMapEngine {
     const reverse = q.direction === 'arrival';
     const limitDs = q.maxDurationSec * 10;
     // the street from the centre alone, then the stops' rows
-    this.streetLegs(q, NO_TRANSIT, legs, this.centreSnaps(q, legs), (leg, search, legLimitDs) => valuePoints(points, leg.layer, leg.speed, walkSpeed, reverse, legLimitDs, search, values), (leg) => directLimitDs(leg, limitDs));
+    const direct = legs.filter((leg) => leg.fromCentre);
+    this.streetLegs(q, NO_TRANSIT, direct, this.centreSnaps(q, direct), (leg, search, legLimitDs) => valuePoints(points, leg.layer, leg.speed, walkSpeed, reverse, legLimitDs, search, values), (leg) => directLimitDs(leg, limitDs));
     const { vehicleSec, reached, reachedCount } = pass;
     if (vehicleSec) for (const leg of legs) if (leg.fromStops) valueFromStops(this.egressTable(points, leg, q), reached, reachedCount, vehicleSec, leg.extraDs, limitDs, values);
     const seconds = this.pointSeconds.subarray(0, count);
@@ -319,7 +320,12 @@ export class HeatMapEngine {
       reverse: q.direction === 'arrival',
     };
     const known = this.egressTables.findIndex((t) => sameEgressKey(t, key));
-    if (known >= 0) return this.egressTables[known]!;
+    if (known >= 0) {
+      // the latest used first: a request over several sets and legs keeps its own tables
+      const [table] = this.egressTables.splice(known, 1);
+      this.egressTables.unshift(table!);
+      return table!;
+    }
     const table = buildEgressTable(this.data.graph, this.data.snaps, key, this.street);
     this.egressTables.unshift(table);
     // the newest kept, and older ones while they fit in one table's budget

@@ -114,9 +114,6 @@ export class Rasterizer {
     const jLo = Math.max(0, Math.floor((y0 + 0.5 * dy - ly0) / stepM));
     const jHi = Math.min(rows - 1, Math.floor((y0 + (R - 0.5) * dy - ly0) / stepM) + 1);
     if (jLo > jHi) return;
-    // the extras decoded for another grid's column are not this one's
-    for (let k = 0; k < this.extrasCount; k++) this.columnExtras[this.extrasMarked[k]!] = -1;
-    this.extrasCount = 0;
     let decoded = -2;
     const columnExtras = this.columnExtras;
     for (let i = 0; i < R; i++) {

@@ -217,10 +217,11 @@ export class WindowEngine {
       this.linked.clear();
       const transitLegs = legs.filter((leg) => leg.fromStops);
       if (improved > 0 && points) {
-        // points: each minute's improved stops through the legs' egress tables
-        for (const leg of transitLegs) {
-          const table = engine.egressTable(points, leg, q);
-          for (let k = n - 1; k >= 0; k--) this.valueFromImproved(table, minuteFrom[k]!, minuteTo[k]!, leg.extraDs, k, (k * WINDOW_STEP_SEC + T) * 10);
+        // points: each minute's improved stops through the legs' egress tables, minute by minute
+        // (latest first, every leg within a minute: the changes are kept in that order)
+        const tables = transitLegs.map((leg) => engine.egressTable(points, leg, q));
+        for (let k = n - 1; k >= 0; k--) {
+          tables.forEach((table, l) => this.valueFromImproved(table, minuteFrom[k]!, minuteTo[k]!, transitLegs[l]!.extraDs, k, (k * WINDOW_STEP_SEC + T) * 10));
         }
       } else if (improved > 0 && transitLegs.length > 0) {
         const searches = transitLegs.map((leg, k) => {

@@ -126,7 +126,7 @@ export function originTimes(runner: HeatMapRunner, job: OriginTimesJob, from: nu
 
 /**
  * The regional measures of `job`'s origins `from` to `to`, reduced in the workers from each origin's
- * travel times to the points of `job.destinations` (`measures`: which columns, how): per origin its
+ * travel times to the points of the columns' sets (`measures`: which columns, how; not `job.destinations`): per origin its
  * numbers, column after column (regional-accessibility.ts), in order as `originTimes` gives rows
  * (and stopped by `signal` as they are).
  */
@@ -158,6 +158,7 @@ async function inOrder<T>(
     result.catch(() => {});
     pending.set(origin, result);
   };
+  if (signal?.aborted) throw new RequestAbandoned();
   let next = from;
   while (next < to && pending.size < inFlight) start(next++);
   for (let origin = from; origin < to; origin++) {

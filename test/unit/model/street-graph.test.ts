@@ -38,6 +38,8 @@ describe('street access from tags', () => {
     assert.equal(wayAccess({ highway: 'trunk', motorroad: 'yes', foot: 'yes' }), WALK | CAR);
     assert.equal(wayAccess({ highway: 'trunk', motorroad: 'yes', bicycle: 'designated', oneway: 'yes' }), BIKE_FORWARD | CAR_FORWARD);
     assert.equal(wayAccess({ highway: 'trunk', motorroad: 'no' }), WALK | BIKE | CAR);
+    // use_sidepath sends them beside it, not onto it
+    assert.equal(wayAccess({ highway: 'trunk', motorroad: 'yes', foot: 'use_sidepath', bicycle: 'use_sidepath' }), CAR);
   });
   test('one-way streets', () => {
     assert.equal(wayAccess({ highway: 'residential', oneway: 'yes' }), WALK | BIKE_FORWARD | CAR_FORWARD);

@@ -7,14 +7,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { getAnswer, getOk } from '../../../helpers/app.js';
 import { lineCity, lonAt } from '../../../helpers/line-city.js';
-import { MAX_ACCESSIBILITY_SEARCHES } from '../../../../src/service/limits.js';
+import { MAX_ACCESSIBILITY_SEARCHES, MAX_MATRIX_ORIGINS } from '../../../../src/service/limits.js';
 
 /** A set of `count` points on the footway. */
 const pointsCsv = (count: number) => ['id,lon,lat,n', ...Array.from({ length: count }, (_, k) => `m${k},${lonAt(k % 3000)},0,1`)].join('\n') + '\n';
 // one origin more than a request searches from at one departure; half as many, exactly the searches at two departures
 const MANY = MAX_ACCESSIBILITY_SEARCHES + 1;
 const HALF = MAX_ACCESSIBILITY_SEARCHES / 2;
-const served = await lineCity({ many: pointsCsv(MANY), half: pointsCsv(HALF) });
+// and as many as a matrix takes
+const served = await lineCity({ many: pointsCsv(MANY), half: pointsCsv(HALF), most: pointsCsv(MAX_MATRIX_ORIGINS) });
 const app = served.app;
 const base = '/v1/coverage/line';
 const at0800 = 'datetime=20240102T080000&walking_speed=1';
@@ -115,7 +116,7 @@ test('refusals: origins with a place, no place at all, an unknown set, too many 
   await refused('', 400, "you should provide a 'from', a 'to' or an 'origins' argument");
   // from and to together: the maps' own refusal, as before
   await refused(`from=${lonAt(0)};0&to=${lonAt(0)};0`, 400, "you cannot provide a 'from' and a 'to' argument");
-  await refused('origins=nowhere', 400, "'origins' nowhere names no point set; the coverage has places (schools, jobs), many (n), half (n)");
+  await refused('origins=nowhere', 400, "'origins' nowhere names no point set; the coverage has places (schools, jobs), many (n), half (n), most (n)");
   const tooMany = (origins: number, set: string, departures: number) =>
     `the ${origins} origins of ${set} over ${departures} departures are more searches than a request computes (at most ${MAX_ACCESSIBILITY_SEARCHES} origins × departures): use navette accessibility`;
   await refused('origins=many&opportunities[]=many:n', 400, tooMany(MANY, 'many', 1));
@@ -128,6 +129,8 @@ test('refusals: origins with a place, no place at all, an unknown set, too many 
     assert.equal(JSON.parse(a.body).message, message);
   };
   await matrix('origins=many&destinations=places', `a matrix of ${MANY} origins × 7 destinations is larger than a request computes (at most 200 origins and 250000 pairs): use navette matrix`);
+  // within its origins, past the searches: 200 origins over 13 departures
+  await matrix('origins=most&destinations=places&departure_window=780', tooMany(MAX_MATRIX_ORIGINS, 'most', 13).replace('navette accessibility', 'navette matrix'));
   // the opportunities are still required, and checked against the coverage
   await refused('origins=places&opportunities[]=places:shops', 400, /names no point set column/);
   // a comparison is for one place
