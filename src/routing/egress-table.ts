@@ -56,11 +56,6 @@ export function sameEgressKey(a: EgressKey, b: EgressKey): boolean {
   return a.points.name === b.points.name && a.layer === b.layer && a.speed === b.speed && a.walkSpeed === b.walkSpeed && a.limitDs === b.limitDs && a.reverse === b.reverse;
 }
 
-/** Bytes of a table's arrays. */
-export function egressTableBytes(t: EgressTable): number {
-  return t.offset.byteLength + t.point.byteLength + t.costDs.byteLength;
-}
-
 /** The table of `key` for the stops of `snaps` on `graph`, made with `search` (its labels are overwritten). */
 export function buildEgressTable(graph: StreetGraph, snaps: StopSnaps, key: EgressKey, search: StreetSearch): EgressTable {
   const { points, layer, speed, walkSpeed, limitDs, reverse } = key;

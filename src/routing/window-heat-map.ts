@@ -214,7 +214,6 @@ export class WindowEngine {
       // 4. the end legs from the stops, minute by minute
       this.best.fill(0x7fffffff, 0, cells);
       this.changeCount = 0;
-      this.linked.clear();
       const transitLegs = legs.filter((leg) => leg.fromStops);
       if (improved > 0 && points) {
         // points: each minute's improved stops through the legs' egress tables, minute by minute
@@ -224,6 +223,7 @@ export class WindowEngine {
           tables.forEach((table, l) => this.valueFromImproved(table, minuteFrom[k]!, minuteTo[k]!, transitLegs[l]!.extraDs, k, (k * WINDOW_STEP_SEC + T) * 10));
         }
       } else if (improved > 0 && transitLegs.length > 0) {
+        this.linked.clear();
         const searches = transitLegs.map((leg, k) => {
           const search = this.searchFor(k);
           if (!this.linked.has(leg.layer)) {
