@@ -16,11 +16,12 @@ import type { Limits } from '../service/limits.js';
 import type { HeatMapRunner } from '../maps/heat-map-runner.js';
 import { DEFAULT_TIMEZONE } from '../util/time-zones.js';
 import { resolveCoverage, type CoverageRef } from './coverage/coverage-resolution.js';
-import { ApiError, coverageUnavailable, type EngineEnvelope } from './errors.js';
+import { QueryError } from '../queries/query-errors.js';
+import { ApiError, apiErrorOf, coverageUnavailable, type EngineEnvelope } from './errors.js';
 import type { RequestInfo } from './links.js';
-import type { ParamSpec } from './params.js';
 import { hasKey } from './query-string.js';
 import { ptEnvelope } from './serialize.js';
+import type { ParamSpec } from '../queries/param-table.js';
 
 /** What an endpoint may use besides its request. */
 export interface EndpointContext {
@@ -30,16 +31,6 @@ export interface EndpointContext {
   acceptEncoding: string | undefined;
   /** aborted when the client goes away before its answer is sent: long work stops starting more */
   signal: AbortSignal;
-}
-
-/**
- * The client went away before its answer (`EndpointContext.signal`): the work stopped, nobody reads
- * an answer. Answered 499 (nginx's "client closed request") for the logs and the metrics only.
- */
-export class RequestAbandoned extends Error {
-  constructor() {
-    super('The client closed the connection before the answer');
-  }
 }
 
 /** An answer: its body, and its headers when it has others than `content-type: application/json`. */
@@ -80,7 +71,9 @@ export async function inCoverage<T>(ctx: EndpointContext, ref: CoverageRef, nowS
   if (!generation) throw coverageUnavailable(coverage).within(envelope);
   try {
     return await work({ coverage, generation, nowSec, timeZone });
-  } catch (e) {
+  } catch (thrown) {
+    // a refusal of the query layer is answered as the API words it
+    const e = thrown instanceof QueryError ? apiErrorOf(thrown) : thrown;
     if (e instanceof ApiError && e.body.family === 'engine' && !e.envelope) throw e.within(envelope);
     throw e;
   }

@@ -8,7 +8,7 @@
  *   D. plain      {"message": "<text>"}                                      (unknown route, unknown type)
  */
 import { FILTER_ERRORS, type FilterError } from '../ptref/filter-ast.js';
-import { MAX_ACCESSIBILITY_SEARCHES, MAX_CUTOFFS, MAX_MATRIX_ORIGINS, MAX_MATRIX_PAIRS, MAX_NEAREST } from '../service/limits.js';
+import { QUERY_DETAILS, QUERY_ERRORS, QueryError, quotedName, type QueryErrorCode } from '../queries/query-errors.js';
 
 /** Engine error ids and their HTTP status (§8.2). */
 export const ENGINE_ERROR_STATUS = {
@@ -79,18 +79,11 @@ export const parameterError = (name: string, reason: string, help: string) => ne
 export const engineError = (id: EngineErrorId, message: string) => new ApiError({ family: 'engine', id, message });
 export const plainError = (status: number, message: string) => new ApiError({ family: 'plain', status, message });
 
-/** A request of many origins past MAX_ACCESSIBILITY_SEARCHES, sent to the command that computes it. */
-const tooManySearches = (command: 'accessibility' | 'matrix') => (set: string, origins: string, departures: string) =>
-  plainError(400, `the ${origins} origins of ${set} over ${departures} departures are more searches than a request computes (at most ${MAX_ACCESSIBILITY_SEARCHES} origins × departures): use navette ${command}`);
 export const httpError = (status: number, id: string, message: string) => new ApiError({ family: 'http', status, id, message });
 
 /** A coverage whose data failed to load (or a heat map past its time budget, as Navitia answers a dead kraken). */
 export const deadRegionMessage = (region: string) => `The region ${region} is dead`;
 export const DEAD_REGION_ID = 'dead_socket';
-/** At most this many isochrone boundaries (Navitia's limit). */
-export const MAX_BOUNDARIES = 10;
-/** At most this many percentiles of a departure window. */
-export const MAX_PERCENTILES = 5;
 /** The methods every path answers; a path asked with another one gets 405 with them as `Allow`. */
 export const ALLOWED_METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS'];
 const BASIC_REALM = { 'www-authenticate': 'Basic realm="navette"' };
@@ -129,51 +122,80 @@ export const ERRORS = {
       'retry-after': String(retryAfterSec),
     }),
   unknownExternalCode: (code: string) => engineError('unknown_object', `Unable to find an object for the external_code ${code}`),
-  // Heat maps and isochrones (Navitia's words; the centre checks are shared)
-  heatMapNoCentre: () => plainError(400, "you should provide a 'from' or a 'to' argument"),
-  heatMapTwoCentres: () => plainError(400, "you cannot provide a 'from' and a 'to' argument"),
-  heatMapNoMaxDuration: () => plainError(400, "you should provide a 'max_duration' argument"),
-  heatMapRidesharing: () => plainError(400, "ridesharing isn't available on heatmaps"),
-  isochroneNoDuration: () => plainError(400, "you should provide a 'boundary_duration[]' or a 'max_duration' argument"),
-  isochroneTooManyBoundaries: () => plainError(400, `you cannot provide more than ${MAX_BOUNDARIES} 'boundary_duration[]'`),
-  isochroneRidesharing: () => plainError(400, "ridesharing isn't available on isochrone"),
-  // Departure windows (ours; Navitia has none)
-  tooManyPercentiles: () => plainError(400, `you cannot provide more than ${MAX_PERCENTILES} 'percentiles[]'`),
-  percentilesNotAscending: () => plainError(400, "'percentiles[]' must be in ascending order, each value once"),
-  percentileNotAsked: (percentile: string) => plainError(400, `'percentile' ${percentile} is not one of the 'percentiles[]'`),
-  windowOutOfProduction: () => engineError('date_out_of_bounds', 'the departure window is not in data production period'),
-  // Accessibility and travel-time matrices (ours)
-  accessibilityNoOpportunities: () => plainError(400, "you should provide an 'opportunities[]' argument: POINT_SET:COLUMN"),
-  tooManyCutoffs: () => plainError(400, `you cannot provide more than ${MAX_CUTOFFS} 'cutoffs[]'`),
-  tooManyNearest: () => plainError(400, `you cannot provide more than ${MAX_NEAREST} 'nearest[]'`),
-  unknownOpportunities: (given: string, known: string) => plainError(400, `'opportunities[]' ${given} names no point set column; the coverage has ${known}`),
-  unknownPointSet: (param: string, given: string, known: string) => plainError(400, `'${param}' ${given} names no point set; the coverage has ${known}`),
-  badDecay: (why: string) => plainError(400, `'decay_function': ${why}`),
-  // regional accessibility: every point of a set as an origin, instead of one place
-  accessibilityNoPlace: () => plainError(400, "you should provide a 'from', a 'to' or an 'origins' argument"),
-  accessibilityOriginsAndPlace: () => plainError(400, "you cannot provide an 'origins' argument with a 'from' or a 'to'"),
-  accessibilityTooManySearches: tooManySearches('accessibility'),
-  regionalComparison: () => plainError(400, "'compare_data_freshness' is available for one place (from or to), not with 'origins'"),
-  matrixNoOrigins: () => plainError(400, "you should provide an 'origins' argument: a point set"),
-  matrixTooManySearches: tooManySearches('matrix'),
-  matrixTooLarge: (origins: string, destinations: string) =>
-    plainError(400, `a matrix of ${origins} origins × ${destinations} destinations is larger than a request computes (at most ${MAX_MATRIX_ORIGINS} origins and ${MAX_MATRIX_PAIRS} pairs): use navette matrix`),
-  // Difference maps (ours; Navitia has none)
-  compareSameFreshness: (level: string, help: string) =>
-    parameterError('compare_data_freshness', `it is ${level}, the map's own data_freshness: compare with another level`, help),
-  compareOnIsochrones: () => plainError(400, "'compare_data_freshness' is not available on isochrones: the bands of a difference have no meaning; ask heat_maps"),
-  differenceAsGeojson: () => plainError(400, "'compare_data_freshness' is not available with format=geojson: the bands of a difference have no meaning; ask json, tiff or png"),
-  invalidEntryPoint: (place: string) => engineError('unknown_object', `The entry point: ${place} is not valid`),
-  outOfProduction: () => engineError('date_out_of_bounds', 'date is not in data production period'),
-  noStreetNetwork: () => engineError('no_solution', 'no street network data, impossible to compute a heat_map'),
-  /** more heat maps waiting than the pool's queue holds */
-  heatMapsQueueFull: () => engineError('service_unavailable', 'Too many heat maps are being computed, retry later'),
   /** `odt_level` other than `all` on a collection that has no ODT level (Navitia's words) */
   odtLevelOnLinesOnly: () => plainError(404, 'bad request: odt_level filter can only be applied to lines'),
   /** places (Navitia's words): `q` absent, or given empty */
   missingParameter: (name: string, help: string) => parameterError(name, 'Missing required parameter in the post body or the query string', help),
   searchWordAbsent: () => plainError(400, 'Search word absent'),
 } as const;
+
+/** How the API answers a refusal of the query layer: Navitia's family, status and id for it. */
+type Wire = { family: 'plain'; status: number } | { family: 'engine'; id: EngineErrorId } | { family: 'parameter' } | { family: 'dead_region' };
+
+const PLAIN_400: Wire = { family: 'plain', status: 400 };
+const QUERY_ERROR_WIRES: Record<QueryErrorCode, Wire> = {
+  invalidParameter: { family: 'parameter' },
+  heatMapNoCentre: PLAIN_400,
+  heatMapTwoCentres: PLAIN_400,
+  heatMapNoMaxDuration: PLAIN_400,
+  heatMapRidesharing: PLAIN_400,
+  isochroneNoDuration: PLAIN_400,
+  isochroneTooManyBoundaries: PLAIN_400,
+  isochroneRidesharing: PLAIN_400,
+  invalidEntryPoint: { family: 'engine', id: 'unknown_object' },
+  outOfProduction: { family: 'engine', id: 'date_out_of_bounds' },
+  noStreetNetwork: { family: 'engine', id: 'no_solution' },
+  tooManyPercentiles: PLAIN_400,
+  percentilesNotAscending: PLAIN_400,
+  percentileNotAsked: PLAIN_400,
+  windowOutOfProduction: { family: 'engine', id: 'date_out_of_bounds' },
+  accessibilityNoOpportunities: PLAIN_400,
+  tooManyCutoffs: PLAIN_400,
+  tooManyNearest: PLAIN_400,
+  unknownOpportunities: PLAIN_400,
+  unknownPointSet: PLAIN_400,
+  badDecay: PLAIN_400,
+  accessibilityNoPlace: PLAIN_400,
+  accessibilityOriginsAndPlace: PLAIN_400,
+  accessibilityTooManySearches: PLAIN_400,
+  regionalComparison: PLAIN_400,
+  matrixNoOrigins: PLAIN_400,
+  matrixTooManySearches: PLAIN_400,
+  matrixTooLarge: PLAIN_400,
+  compareSameFreshness: { family: 'parameter' },
+  compareOnIsochrones: PLAIN_400,
+  differenceAsGeojson: PLAIN_400,
+  computationsQueueFull: { family: 'engine', id: 'service_unavailable' },
+  // a computation past its budget is answered as Navitia answers a dead kraken
+  computationTimedOut: { family: 'dead_region' },
+};
+
+/** A refusal of the query layer as the API answers it (its wording the catalogue's, parameters quoted). */
+export function apiErrorOf(e: QueryError): ApiError {
+  const wire = QUERY_ERROR_WIRES[e.code];
+  const data = e.data as Record<string, string>;
+  const text = e.text(quotedName);
+  let error: ApiError;
+  switch (wire.family) {
+    case 'plain':
+      error = plainError(wire.status, text);
+      break;
+    case 'engine':
+      error = engineError(wire.id, text);
+      break;
+    case 'parameter':
+      error = e.code === 'invalidParameter' ? parameterError(data['name']!, data['reason']!, data['help']!) : parameterError('compare_data_freshness', text, data['help']!);
+      break;
+    case 'dead_region':
+      error = deadRegion(data['coverage']!);
+      break;
+  }
+  if (data['retryAfterSec'] !== undefined) error.withHeaders({ 'retry-after': data['retryAfterSec'] });
+  return error.withDetails(e.details);
+}
+
+/** An error of either catalogue as the API answers it. */
+export const asApiError = (e: ApiError | QueryError): ApiError => (e instanceof QueryError ? apiErrorOf(e) : e);
 
 /** An object type as a person reads it: `stop_area` → "stop area". */
 const typeWords = (type: string) => type.replace(/_/g, ' ');
@@ -184,6 +206,7 @@ const typeWords = (type: string) => type.replace(/_/g, ' ');
  * Days are written YYYY-MM-DD, times YYYY-MM-DD hh:mm, in the coverage's local time.
  */
 export const DETAILS = {
+  ...QUERY_DETAILS,
   /** the path names no coverage, by id or by a point */
   unknownCoverage: (region: string) => `no coverage with id ${region}: /v1/coverage lists them`,
   pointInNoCoverage: (lonLat: string) => `no coverage contains the point ${lonLat} (longitude first, then latitude)`,
@@ -203,12 +226,6 @@ export const DETAILS = {
   /** criteria that match nothing, listed as the request gives them */
   nothingMatches: (type: string, criteria: string) => `no ${typeWords(type)} matches ${criteria}`,
   noneInCoverage: (type: string) => `the coverage has no ${typeWords(type)}`,
-  /** a map's centre that is neither a known stop nor a coordinate */
-  unknownPlace: (param: string, id: string) => `${param}=${id} is neither a stop point id, a stop area id nor a coordinate lon;lat`,
-  coordinateOutOfRange: (param: string, id: string) => `${param}=${id}: a coordinate is lon;lat, lon from -180 to 180 and lat from -90 to 90`,
-  /** a map's date outside the days of the data */
-  outsideProduction: (day: string, firstDay: string, lastDay: string) => `${day} is outside the production period, ${firstDay} to ${lastDay}`,
-  noProductionPeriod: () => 'the coverage has no trip on any day: it has no production period',
 } as const;
 
 export const {
@@ -229,37 +246,6 @@ export const {
   unknownToken,
   tooManyRequests,
   unknownExternalCode,
-  heatMapNoCentre,
-  heatMapTwoCentres,
-  heatMapNoMaxDuration,
-  heatMapRidesharing,
-  isochroneNoDuration,
-  isochroneTooManyBoundaries,
-  isochroneRidesharing,
-  tooManyPercentiles,
-  percentilesNotAscending,
-  percentileNotAsked,
-  windowOutOfProduction,
-  accessibilityNoOpportunities,
-  tooManyCutoffs,
-  tooManyNearest,
-  unknownOpportunities,
-  unknownPointSet,
-  badDecay,
-  accessibilityNoPlace,
-  accessibilityOriginsAndPlace,
-  accessibilityTooManySearches,
-  regionalComparison,
-  matrixNoOrigins,
-  matrixTooLarge,
-  matrixTooManySearches,
-  compareSameFreshness,
-  compareOnIsochrones,
-  differenceAsGeojson,
-  invalidEntryPoint,
-  outOfProduction,
-  noStreetNetwork,
-  heatMapsQueueFull,
   odtLevelOnLinesOnly,
   missingParameter,
   searchWordAbsent,
@@ -317,6 +303,9 @@ export function errorCatalogue(): { status: number; id: string; message: string 
   const placeholders = ['X', 'Y', 'Z'];
   const errors = [
     ...Object.values(ERRORS).map((make) => (make as (...values: string[]) => ApiError)(...placeholders.slice(0, make.length))),
+    // the query layer's, each value named in the order its wording reads them (a bad parameter value
+    // is the parameter family's, a timed-out computation is answered as the dead region above)
+    ...(Object.keys(QUERY_ERRORS) as QueryErrorCode[]).filter((code) => code !== 'invalidParameter' && code !== 'computationTimedOut').map((code) => apiErrorOf(new QueryError(code, placeholderData(placeholders) as never))),
     // the filter's own, answered as engine errors (api/pt-collection.ts)
     ...Object.values(FILTER_ERRORS).map((make) => {
       const e = (make as (...values: string[]) => FilterError)(...placeholders.slice(0, make.length));
@@ -335,4 +324,10 @@ export function errorCatalogue(): { status: number; id: string; message: string 
         return { status: 400, id: '', message: body.reason };
     }
   });
+}
+
+/** Data whose values are the placeholders, given in the order they are first read. */
+function placeholderData(placeholders: string[]): Record<string, string> {
+  const given = new Map<string, string>();
+  return new Proxy({}, { get: (_, key) => (typeof key !== 'string' ? undefined : (given.get(key) ?? (given.set(key, placeholders[given.size] ?? '?'), given.get(key)))) });
 }

@@ -8,7 +8,7 @@ import { COLLECTION_CAPTIONS, type Caption } from '../ptref/object-types.js';
 import type { TripsQuery } from '../ptref/trips-criteria.js';
 import { formatLocal } from '../util/time-zones.js';
 import { DETAILS } from './errors.js';
-import { isoDay, localTimeWords } from './time-words.js';
+import { isoDay, localTimeWords } from '../util/time-words.js';
 
 export function nothingFoundDetails(g: Generation, target: Caption, q: TripsQuery, timeZone: string): string {
   const why = whyEmpty(g.ref, g.freshness, target, q, g.disruptions);

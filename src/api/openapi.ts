@@ -13,7 +13,7 @@
  * `nullable`.
  */
 import { heatMapParams, isochroneParams } from './heat-maps/heat-maps-params.js';
-import { accessibilityParams, matrixParams } from './analysis/analysis-params.js';
+import { accessibilityParams, matrixParams } from '../queries/analysis-params.js';
 import { swaggerParameters } from './params.js';
 import { type Limits } from '../service/limits.js';
 import { COVERAGE_PARAMS, tripsParams } from './trips/trips-params.js';

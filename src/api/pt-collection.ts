@@ -11,10 +11,10 @@ import { externalCodeSet, findObjects, UnknownTypeError } from '../ptref/trips-q
 import { engineError, plainError, unknownExternalCode } from './errors.js';
 import { objectLink, paginationJson, paginationLinks, type Link, type PageInfo, type RequestInfo } from './links.js';
 import { nothingFoundDetails } from './nothing-found.js';
-import { resolveDatetime } from './params.js';
 import { contextJson, publishersJson } from './serialize.js';
 import type { CoverageRef } from './coverage/coverage-resolution.js';
 import type { FreshnessLevel } from '../ptref/freshness.js';
+import { resolveDatetime } from '../queries/param-table.js';
 
 /** A request of a collection: `/v1/coverage/{region | lon;lat}[/{uri}]/{collection}[/{id}]`. */
 export interface CollectionRequest {

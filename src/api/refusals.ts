@@ -6,10 +6,11 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CoverageRegistry } from '../service/coverage-registry.js';
-import { ALLOWED_METHODS, ApiError, badRequest, bodyRefused, errorReply, loadingData, methodNotAllowed, notFoundRoute } from './errors.js';
-import { RequestAbandoned } from './endpoint.js';
+import { QueryError } from '../queries/query-errors.js';
+import { ALLOWED_METHODS, ApiError, apiErrorOf, badRequest, bodyRefused, errorReply, loadingData, methodNotAllowed, notFoundRoute } from './errors.js';
 import { clientErrorOf } from './operations/protocol-errors.js';
 import { targetOf } from './targets.js';
+import { RequestAbandoned } from '../queries/origin-rows.js';
 
 /**
  * The error handler of every route, and Fastify's framework errors: an error of the catalogue as it
@@ -19,7 +20,7 @@ import { targetOf } from './targets.js';
  */
 export function answerError(error: unknown, req: FastifyRequest, reply: FastifyReply) {
   if (error instanceof RequestAbandoned) return reply.code(499).send();
-  const refusal = error instanceof ApiError ? error : clientErrorOf(error);
+  const refusal = error instanceof ApiError ? error : error instanceof QueryError ? apiErrorOf(error) : clientErrorOf(error);
   if (refusal) return sendError(reply, refusal);
   req.log.error({ err: error }, 'request failed');
   return reply.code(500).type('application/json').send(JSON.stringify({ message: 'Internal Server Error' }));

@@ -19,25 +19,24 @@ import { availableParallelism } from 'node:os';
 import { createGunzip } from 'node:zlib';
 import { pipeline } from 'node:stream/promises';
 import { PassThrough } from 'node:stream';
-import { ApiError } from '../api/errors.js';
-import { parseParams, type ParamSpec } from '../api/params.js';
-import { accessibilityCommandParams, matrixCommandParams } from '../api/analysis/analysis-params.js';
-import { measuresOf } from '../api/analysis/measures.js';
-import { jobPercentiles, originJob, originMeasureValues, originTimes, type OriginJobParts, type OriginTimesJob } from '../api/analysis/origin-times.js';
+import { accessibilityCommandParams, matrixCommandParams } from '../queries/analysis-params.js';
+import { measuresOf } from '../queries/measures.js';
+import { jobPercentiles, originJob, originMeasureValues, originTimes, type OriginJobParts, type OriginTimesJob } from '../queries/origin-rows.js';
 import { measureCount } from '../analysis/regional-accessibility.js';
-import { opportunityRefs, pointSetIndex } from '../api/analysis/point-set-refs.js';
-import { checkDay } from '../api/heat-maps/map-flow.js';
-import type { QueryPair } from '../api/query-string.js';
+import { opportunityRefs, pointSetIndex } from '../queries/point-set-refs.js';
 import { TIFF_NODATA, writeGeoTiff, type TiffBand } from '../formats/geotiff.js';
 import { HeatMapPool } from '../maps/heat-map-pool.js';
-import { DEFAULT_LIMITS } from '../service/limits.js';
+import { COMMAND_ORIGINS_PER_THREAD, DEFAULT_LIMITS, GRID_CELL_MAX_M, GRID_CELL_MIN_M } from '../service/limits.js';
+import { parseParams, type ParamSpec } from '../queries/param-table.js';
+import { checkDay } from '../queries/production-day.js';
+import { QueryError, type Namer } from '../queries/query-errors.js';
+import { requestInstant } from '../queries/map-prologue.js';
 import { LINK_RADIUS_M, snapPoint, unprojectLat, unprojectLon, vertexBox } from '../model/street-graph.js';
 import { Layer } from '../model/street-layers.js';
 import { cellGeometry, type Grid } from '../routing/grid.js';
 import type { CoverageConfig } from '../service/coverage-config.js';
 import type { Generation } from '../service/generation.js';
 import { loadGeneration } from '../service/load-coverage.js';
-import { parseDatetimeParam } from '../util/api-datetime.js';
 import { ConfigError, readConfigFile } from './config.js';
 import { OutputFile } from './output-file.js';
 import { workProgress } from './progress.js';
@@ -49,21 +48,28 @@ export const ANALYSIS_USAGE = `  navette matrix --config FILE --coverage ID --or
            and every heat-map parameter as --kebab-case (--max-duration, --walking-speed, --max-nb-transfers…)
   navette merge --out FILE PART…     (the parts of --shard runs, in order)`;
 
-/** The options the commands read themselves; every other --name is a map parameter. */
+/** The options the commands read themselves; every other --name is a parameter of the command's table. */
 const OWN_OPTIONS = new Set(['config', 'coverage', 'snapshots', 'threads', 'shard', 'origins', 'destinations', 'grid', 'out']);
 
-/** Origins in flight per worker thread: each thread has its next origin waiting. */
-const IN_FLIGHT_PER_THREAD = 2;
+/** A parameter of a table as the command line names it: `max_nb_transfers` is `--max-nb-transfers`, `percentiles[]` `--percentiles`. */
+export const flagName: Namer = (param) => `--${param.replace(/\[\]$/, '').replace(/_/g, '-')}`;
 
 interface CommandArgs {
   own: Map<string, string>;
-  pairs: QueryPair[];
+  /** per parameter of the table (its table name), the values given, a comma list split for an array */
+  values: Map<string, string[]>;
 }
 
-/** `--name value` and `--name=value`: the commands' own options, and the others as query pairs (a comma list as several). */
-export function commandArgs(args: string[], arrays: ReadonlySet<string>): CommandArgs {
+/**
+ * `--name value` and `--name=value`: the commands' own options, and the parameters of `specs` (the
+ * query layer's table of the command, which the API's parameters come from too) by their flags; an
+ * unknown option is refused.
+ */
+export function commandArgs(args: string[], specs: readonly ParamSpec[]): CommandArgs {
   const own = new Map<string, string>();
-  const pairs: QueryPair[] = [];
+  const values = new Map<string, string[]>();
+  const byFlag = new Map(specs.filter((s) => !s.hidden).map((s) => [flagName(s.name), s]));
+  const unknown: string[] = [];
   for (let k = 0; k < args.length; k++) {
     const arg = args[k]!;
     if (!arg.startsWith('--')) throw new ConfigError(`unexpected argument ${arg}`);
@@ -76,22 +82,23 @@ export function commandArgs(args: string[], arrays: ReadonlySet<string>): Comman
       own.set(name, value);
       continue;
     }
-    const param = name.replace(/-/g, '_');
-    if (arrays.has(param)) for (const item of value.split(',')) pairs.push({ name: `${param}[]`, value: item.trim() });
-    else pairs.push({ name: param, value });
+    const spec = byFlag.get(`--${name}`);
+    if (!spec) {
+      if (!unknown.includes(`--${name}`)) unknown.push(`--${name}`);
+      continue;
+    }
+    const given = values.get(spec.name) ?? [];
+    given.push(...(spec.array ? value.split(',').map((item) => item.trim()) : [value]));
+    values.set(spec.name, given);
   }
-  return { own, pairs };
+  if (unknown.length > 0) throw new ConfigError(`unknown option ${unknown.join(', ')}`);
+  return { own, values };
 }
 
-/** The parameters of a table from the command's pairs: an unknown one, or a bad value, is refused as the API refuses it. */
-function commandParams<const T extends readonly ParamSpec[]>(specs: T, pairs: QueryPair[]) {
-  const known = new Set(specs.map((s) => s.name));
-  const unknown = pairs.map((p) => p.name.replace(/\[\]$/, '')).filter((name) => !known.has(name));
-  if (unknown.length > 0) throw new ConfigError(`unknown option ${[...new Set(unknown)].map((n) => `--${n.replace(/_/g, '-')}`).join(', ')}`);
-  return parseParams(specs, pairs);
+/** The parameters of a table from the command's options: a bad value is refused as the API refuses it, in the command's words. */
+function commandParams<const T extends readonly ParamSpec[]>(specs: T, args: CommandArgs) {
+  return parseParams(specs, (spec) => args.values.get(spec.name) ?? []);
 }
-
-const arraysOf = (specs: readonly ParamSpec[]) => new Set(specs.filter((s) => s.array).map((s) => s.name));
 
 /**
  * `--shard K/N`: the origins [from, to) of slice K of N, K from 0 to N − 1 (a Kubernetes Indexed
@@ -131,7 +138,7 @@ async function loadForAnalysis(own: Map<string, string>, maxDurationSec: number)
   if (!generation.streets) throw new ConfigError(`coverage ${id} has no street network (no OpenStreetMap extract): nothing to analyse`);
   // no time budget per origin: the command runs as long as its work takes
   // the queue holds what the commands keep in flight beyond the running ones
-  const pool = new HeatMapPool({ threads, maxQueue: threads * IN_FLIGHT_PER_THREAD, budgetMs: 0, maxDurationSec: Math.max(maxDurationSec, server.limits.maxDurationSec), maxResolution: server.limits.maxResolution });
+  const pool = new HeatMapPool({ threads, maxQueue: threads * COMMAND_ORIGINS_PER_THREAD, budgetMs: 0, maxDurationSec: Math.max(maxDurationSec, server.limits.maxDurationSec), maxResolution: server.limits.maxResolution });
   return { config, generation, pool, threads };
 }
 
@@ -140,7 +147,7 @@ function commandJob(loaded: Loaded, params: OriginJobParts['params'] & { datetim
   const { generation, config } = loaded;
   const timeZone = generation.tt.timezone;
   if (params.datetime === undefined) throw new ConfigError('give --datetime (YYYYMMDDThhmmss, the coverage\'s local time)');
-  const t0 = parseDatetimeParam(params.datetime, timeZone);
+  const t0 = requestInstant(params, 0, timeZone);
   checkDay(generation, t0, timeZone);
   return originJob({ coverage: { id: config.id, config }, generation, params, t0, timeZone, maxDurationSec, destinations, originLon: origins.lon, originLat: origins.lat });
 }
@@ -151,14 +158,24 @@ async function runCommand(name: string, body: () => Promise<void>): Promise<numb
     await body();
     return 0;
   } catch (e) {
-    if (e instanceof ConfigError || e instanceof ApiError) {
-      const help = e instanceof ApiError && e.body.family === 'parameter' ? ` (${e.body.help})` : '';
-      process.stderr.write(`navette ${name}: ${e.message}${help}\n`);
+    if (e instanceof ConfigError) {
+      process.stderr.write(`navette ${name}: ${e.message}\n`);
+      return 2;
+    }
+    if (e instanceof QueryError) {
+      process.stderr.write(`navette ${name}: ${refusalText(e)}\n`);
       return 2;
     }
     process.stderr.write(`navette ${name}: ${(e as Error).message}\n`);
     return 1;
   }
+}
+
+/** A refusal of the query layer in the command's words: its parameters named as flags, the parameter's help, the details. */
+function refusalText(e: QueryError): string {
+  const data = e.data as Record<string, string>;
+  const help = e.code === 'invalidParameter' ? ` (${data['help']})` : '';
+  return `${e.text(flagName)}${help}${e.details ? `: ${e.details}` : ''}`;
 }
 
 /** The seconds since `started` (performance.now()), for the closing line. */
@@ -180,12 +197,13 @@ const csvField = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replace(/"/
 export function matrixCommand(args: string[]): Promise<number> {
   return runCommand('matrix', async () => {
     const specs = matrixCommandParams(DEFAULT_LIMITS);
-    const { own, pairs } = commandArgs(args, arraysOf(specs));
+    const parsed = commandArgs(args, specs);
+    const { own } = parsed;
     const out = own.get('out');
     if (!out || !/\.csv(\.gz)?$/.test(out)) throw new ConfigError('give --out FILE.csv or FILE.csv.gz');
     const originsName = own.get('origins');
     if (!originsName) throw new ConfigError('give --origins SET, a point set of the coverage');
-    const probe = commandParams(specs, pairs);
+    const probe = commandParams(specs, parsed);
     const loaded = await loadForAnalysis(own, probe.max_duration);
     try {
       const { generation } = loaded;
@@ -205,7 +223,7 @@ export function matrixCommand(args: string[]): Promise<number> {
         if (slice.first) await file.write(`from_id,to_id,${percentiles.map((p) => `travel_time_p${p}`).join(',')}\n`);
         let done = 0;
         const csvSeconds = csvSecondsTexts(probe.max_duration);
-        await originTimes(loaded.pool, job, slice.from, slice.to, loaded.threads * IN_FLIGHT_PER_THREAD, async ({ origin, seconds }) => {
+        await originTimes(loaded.pool, job, slice.from, slice.to, loaded.threads * COMMAND_ORIGINS_PER_THREAD, async ({ origin, seconds }) => {
           // one string per origin, built by concatenation: a row costs no array (1.5 M rows for Porto Alegre)
           const from = csvField(originIds[origin]!);
           let text = '';
@@ -234,7 +252,8 @@ export function matrixCommand(args: string[]): Promise<number> {
 export function accessibilityCommand(args: string[]): Promise<number> {
   return runCommand('accessibility', async () => {
     const specs = accessibilityCommandParams(DEFAULT_LIMITS);
-    const { own, pairs } = commandArgs(args, arraysOf(specs));
+    const parsed = commandArgs(args, specs);
+    const { own } = parsed;
     const out = own.get('out');
     if (!out || !/\.(csv(\.gz)?|tiff?)$/.test(out)) throw new ConfigError('give --out FILE.csv, FILE.csv.gz or FILE.tif');
     const gridText = own.get('grid');
@@ -243,7 +262,7 @@ export function accessibilityCommand(args: string[]): Promise<number> {
     if (/\.tiff?$/.test(out) && gridText === undefined) throw new ConfigError('--out FILE.tif takes --grid METRES: a GeoTIFF is a grid of origins');
     if (/\.tiff?$/.test(out) && own.has('shard')) throw new ConfigError('--shard writes parts of a CSV, which merge joins; a GeoTIFF is written whole: give --out FILE.csv');
     if (own.has('destinations')) throw new ConfigError('--destinations is the matrix\'s: the accessibility reaches the points of its --opportunities\' set');
-    const params = commandParams(specs, pairs);
+    const params = commandParams(specs, parsed);
     if (params.nearest.length > 0) throw new ConfigError('--nearest (dual access) is the API\'s: the command writes the cumulative measures');
     const measures = measuresOf(params, DEFAULT_LIMITS.maxDurationSec);
     const loaded = await loadForAnalysis(own, measures.maxDurationSec);
@@ -268,7 +287,7 @@ export function accessibilityCommand(args: string[]): Promise<number> {
       try {
         if (file && slice.first) await file.write(`origin_id,percentile,cutoff,${refs.map((r) => csvField(r.label)).join(',')}\n`);
         let done = 0;
-        await originMeasureValues(loaded.pool, job, reduce, slice.from, slice.to, loaded.threads * IN_FLIGHT_PER_THREAD, async (origin, reduced) => {
+        await originMeasureValues(loaded.pool, job, reduce, slice.from, slice.to, loaded.threads * COMMAND_ORIGINS_PER_THREAD, async (origin, reduced) => {
           let at = (origin - slice.from) * measuresPerOrigin;
           const id = csvField(origins.ids[origin]!);
           let lines = '';
@@ -322,7 +341,7 @@ function pointSetOrigins(generation: Generation, name: string): Origins {
  */
 function gridOrigins(generation: Generation, text: string): Origins {
   const metres = Number(text);
-  if (!(metres >= 10 && metres <= 10_000)) throw new ConfigError(`--grid must be a cell size from 10 to 10000 metres, not ${text}`);
+  if (!(metres >= GRID_CELL_MIN_M && metres <= GRID_CELL_MAX_M)) throw new ConfigError(`--grid must be a cell size from ${GRID_CELL_MIN_M} to ${GRID_CELL_MAX_M} metres, not ${text}`);
   const { graph } = generation.streets!.data;
   const box = vertexBox(graph);
   if (!box) throw new ConfigError('the coverage has no street: no grid of origins');

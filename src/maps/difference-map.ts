@@ -20,6 +20,7 @@
  */
 import type { FreshnessLevel } from '../ptref/freshness.js';
 import type { HeatMapData, HeatMapQuery, HeatMapResult } from '../routing/heat-map.js';
+import { asWindowMap, type Departures } from './departures.js';
 import type { RaptorOverlay } from '../routing/raptor-overlay.js';
 import { gridUnion, sameGrid, type Grid } from '../routing/grid.js';
 import type { EngineCache } from '../service/engine-cache.js';
@@ -34,7 +35,7 @@ export interface Comparison {
 }
 
 /** A map's query, and the level it is compared with when it is a difference map. */
-export type MapQuery = HeatMapQuery & { comparison?: Comparison | null };
+export type MapQuery = Omit<HeatMapQuery, 'window'> & { window: Departures | null; comparison?: Comparison | null };
 
 /**
  * A difference map computes two maps in one task: the pool gives it twice the time budget of one
@@ -91,12 +92,12 @@ const kept = (r: HeatMapResult): Kept => ({
 });
 
 /** Both levels' maps of `query` on one grid, and their difference. */
-export function computeDifference(cache: EngineCache, coverageId: string, dataId: number, data: HeatMapData, query: HeatMapQuery, comparison: Comparison): DifferenceResult {
-  const compared: HeatMapQuery = { ...query, overlay: comparison.overlay };
+export function computeDifference(cache: EngineCache, coverageId: string, dataId: number, data: HeatMapData, query: Omit<MapQuery, 'comparison'>, comparison: Comparison): DifferenceResult {
+  const compared = { ...query, overlay: comparison.overlay };
   let ownMap: Kept;
   let comparedMap: Kept;
   const window = query.window;
-  if (window) {
+  if (window && !window.isSingle) {
     const engine = cache.window(coverageId, dataId, data);
     ownMap = kept(engine.compute(query, window));
     comparedMap = kept(engine.compute(compared, window));
@@ -106,8 +107,8 @@ export function computeDifference(cache: EngineCache, coverageId: string, dataId
   } else {
     const engine = cache.get(coverageId, dataId, data);
     const grid = gridUnion(engine.gridOf(query), engine.gridOf(compared));
-    ownMap = kept(engine.compute(query, grid));
-    comparedMap = kept(engine.compute(compared, grid));
+    ownMap = kept(asWindowMap(engine.compute(query, grid), window));
+    comparedMap = kept(asWindowMap(engine.compute(compared, grid), window));
   }
   const T = query.maxDurationSec;
   const maps = ownMap.maps.map((own, k) => ({

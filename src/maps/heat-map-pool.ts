@@ -6,8 +6,7 @@ import { WorkerPool, type WorkerPoolOptions } from '../service/worker-pool.js';
 import type { HeatMapRender, RenderedHeatMap } from './heat-map-render.js';
 import type { HeatMapRunner } from './heat-map-runner.js';
 import type { HeatMapTask } from './heat-map-task.js';
-import { ORIGINS_IN_FLIGHT } from './point-answers.js';
-import { windowBudgetScale } from '../routing/window-heat-map.js';
+import { ORIGINS_IN_FLIGHT } from '../service/limits.js';
 
 export interface HeatMapPoolOptions extends EngineLimits, Omit<WorkerPoolOptions, 'module'> {
   /** the module the threads run (default: heat-map-task.js; tests give their own) */
@@ -58,5 +57,5 @@ export function budgetScale(query: MapQuery, render?: HeatMapRender): number {
   const sets = setsOf ? new Set(setsOf.map((ref) => ref.set)).size : 1;
   // one origin of many: its wait behind the other origins of its request counts in its budget
   const siblings = render?.format.kind === 'travel_times' ? ORIGINS_IN_FLIGHT : 1;
-  return (query.window ? windowBudgetScale(query.window.windowSec) : 1) * (query.comparison ? DIFFERENCE_BUDGET_SCALE : 1) * Math.max(1, sets) * siblings;
+  return (query.window?.budgetScale ?? 1) * (query.comparison ? DIFFERENCE_BUDGET_SCALE : 1) * Math.max(1, sets) * siblings;
 }

@@ -4,12 +4,12 @@
  * window engine, a difference map as two of them (difference-map.ts); on a grid (heat maps,
  * isochrones) or at the points of a set (accessibility, travel times).
  */
-import type { HeatMapData, HeatMapQuery, PercentileMap, PointTimes } from '../routing/heat-map.js';
+import type { HeatMapData, PercentileMap, PointTimes } from '../routing/heat-map.js';
 import { computeDifference, type MapQuery } from './difference-map.js';
 import type { EngineCache } from '../service/engine-cache.js';
 import { renderDifference, renderHeatMap, type HeatMapRender, type RenderedHeatMap } from './heat-map-render.js';
 import { WARNINGS } from './map-warnings.js';
-import { windowMinutes } from '../routing/window-heat-map.js';
+import { asWindowMap, departureLabels } from './departures.js';
 import { accessibilityBody, measuresBody, travelTimesBody } from './point-answers.js';
 
 export function computeMap(cache: EngineCache, coverageId: string, dataId: number, data: HeatMapData, mapQuery: MapQuery, render: HeatMapRender): RenderedHeatMap {
@@ -30,7 +30,8 @@ export function computeMap(cache: EngineCache, coverageId: string, dataId: numbe
     return { body: accessibilityBody(format, data, own, render.maxDurationSec, parts, compared), contentType: 'application/json; charset=utf-8', encoding: null, warnings: parts.warnings };
   }
   if (comparison) return renderDifference(computeDifference(cache, coverageId, dataId, data, query, comparison), render);
-  const result = query.window ? cache.window(coverageId, dataId, data).compute(query, query.window) : cache.get(coverageId, dataId, data).compute(query);
+  const window = query.window;
+  const result = window && !window.isSingle ? cache.window(coverageId, dataId, data).compute(query, window) : asWindowMap(cache.get(coverageId, dataId, data).compute(query), window);
   return renderHeatMap(result, render);
 }
 
@@ -39,7 +40,7 @@ export function computeMap(cache: EngineCache, coverageId: string, dataId: numbe
  * once per minute of a window, for them all), then read by set (copies: the engines' results view
  * their scratch, which the next set reuses); `onReached` counts the points reached.
  */
-function pointTimes(cache: EngineCache, coverageId: string, dataId: number, data: HeatMapData, query: HeatMapQuery, sets: number[], onReached: (points: number) => void): (set: number) => PercentileMap[] {
+function pointTimes(cache: EngineCache, coverageId: string, dataId: number, data: HeatMapData, query: Omit<MapQuery, 'comparison'>, sets: number[], onReached: (points: number) => void): (set: number) => PercentileMap[] {
   const times = new Map<number, PercentileMap[]>();
   const wanted = [...new Set(sets)];
   const points = wanted.map((set) => data.pointSets![set]!);
@@ -49,14 +50,10 @@ function pointTimes(cache: EngineCache, coverageId: string, dataId: number, data
     if (result.percentiles) times.set(wanted[k]!, result.percentiles.map((map) => ({ percentile: map.percentile, seconds: map.seconds.slice() })));
     else {
       const seconds = result.seconds.slice();
-      times.set(wanted[k]!, (window?.percentiles ?? [SINGLE_DEPARTURE_PERCENTILE]).map((percentile) => ({ percentile, seconds })));
+      times.set(wanted[k]!, departureLabels(window).map((percentile) => ({ percentile, seconds })));
     }
   };
-  // a window of one departure is that departure: every percentile of one value is that value
-  if (window && windowMinutes(window.windowSec) > 1) cache.window(coverageId, dataId, data).computePointSets(query, window, points, keep);
+  if (window && !window.isSingle) cache.window(coverageId, dataId, data).computePointSets(query, window, points, keep);
   else cache.get(coverageId, dataId, data).computePointSets(query, points, keep);
   return (set) => times.get(set)!;
 }
-
-/** The percentile a single departure's travel times are labelled with: every percentile of one value is that value. */
-export const SINGLE_DEPARTURE_PERCENTILE = 50;

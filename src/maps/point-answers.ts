@@ -30,13 +30,6 @@ export interface AccessibilityFormat {
   nearest: number[];
 }
 
-/**
- * Origins computed at once per API request (travel_time_matrix, accessibility?origins=): the pool's
- * threads stay busy, its queue stays open to other requests. An origin's task may wait behind the
- * others of its request: its time budget counts them (heat-map-pool.ts).
- */
-export const ORIGINS_IN_FLIGHT = 4;
-
 export interface TravelTimesFormat {
   kind: 'travel_times';
   /** the point set whose travel times are answered (without `measures`) */

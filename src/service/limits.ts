@@ -46,3 +46,26 @@ export const MAX_MATRIX_ORIGINS = 200;
  * Larger runs are `navette accessibility`'s (docs/api.md, "Regional accessibility").
  */
 export const MAX_ACCESSIBILITY_SEARCHES = 2500;
+
+/** Most isochrone `boundary_duration[]` (Navitia's limit). */
+export const MAX_BOUNDARIES = 10;
+/** Most `percentiles[]` of a departure window. */
+export const MAX_PERCENTILES = 5;
+
+/** The cutoff of an accessibility request that gives none: half an hour, the field's usual measure. */
+export const DEFAULT_CUTOFF_SEC = 1800;
+/** The matrix's journeys unless `max_duration` says otherwise: longer ones are null. */
+export const MATRIX_MAX_DURATION_SEC = 3600;
+
+/**
+ * Origins computed at once per API request (travel_time_matrix, accessibility?origins=): the pool's
+ * threads stay busy, its queue stays open to other requests. An origin's task may wait behind the
+ * others of its request: its time budget counts them (maps/heat-map-pool.ts).
+ */
+export const ORIGINS_IN_FLIGHT = 4;
+/** Origins in flight per worker thread for the commands: each thread has its next origin waiting. */
+export const COMMAND_ORIGINS_PER_THREAD = 2;
+
+/** `navette accessibility --grid METRES`: the cell sizes it takes, metres. */
+export const GRID_CELL_MIN_M = 10;
+export const GRID_CELL_MAX_M = 10_000;

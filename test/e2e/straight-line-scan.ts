@@ -30,8 +30,8 @@
  *     stop reached, its arrival plus the straight-line walk from it (no limit but the horizon).
  *   - Times are epoch seconds; a value is truncated to whole seconds like the heat map's.
  */
-import { MAP_FALLBACKS } from '../../src/api/heat-maps/heat-maps-params.js';
 import { gtfsTime, RawFeed, routeTimezones, serviceDayOrigin, serviceDays } from './raw-gtfs.js';
+import { MAP_FALLBACKS } from '../../src/queries/journey-params.js';
 
 export const DETOUR = 1.3;
 export const WALKING_SPEED = MAP_FALLBACKS['walking_speed']!;

@@ -6,11 +6,11 @@
  * pgRouting's streets).
  */
 import path from 'node:path';
-import { MAP_FALLBACKS } from '../../src/api/heat-maps/heat-maps-params.js';
 import { LINK_RADIUS_M } from '../../src/model/street-graph.js';
 import { DEFAULT_BOARD_SLACK_SEC } from '../../src/service/coverage-config.js';
 import { TRANSFER_HORIZON_M } from '../../src/service/street-data.js';
 import { SHARED_DATA } from '../helpers/shared-data.js';
+import { MAP_FALLBACKS } from '../../src/queries/journey-params.js';
 
 export interface City {
   /** also the coverage id */

@@ -29,13 +29,13 @@
 import assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import type { ParamSpec } from '../../src/api/params.js';
 import { DEFAULT_LIMITS } from '../../src/service/limits.js';
 import { tripsParams } from '../../src/api/trips/trips-params.js';
 import type { CoverageRegistry } from '../../src/service/coverage-registry.js';
 import { getAnswer, serveCoverages, type Answer } from './app.js';
 import { writeFeed } from './gtfs-fixture.js';
 import { navitiaError } from './http.js';
+import type { ParamSpec } from '../../src/queries/param-table.js';
 
 export const TOWN = `
 # agency.txt

@@ -6,16 +6,16 @@
  * (regional-accessibility-endpoint.ts).
  */
 import type { Endpoint } from '../endpoint.js';
-import { compareSameFreshness, heatMapRidesharing, regionalComparison } from '../errors.js';
-import { COMPARE_DATA_FRESHNESS } from '../heat-maps/heat-maps-params.js';
-import { freshnessLevel } from '../heat-maps/map-query.js';
+import { refuse } from '../../queries/query-errors.js';
+import { freshnessLevel } from '../../queries/journey-query.js';
 import { parseParams } from '../params.js';
 import type { TargetOf } from '../targets.js';
 import { answerMap, parameterWarnings } from '../heat-maps/map-flow.js';
-import { accessibilityParams } from './analysis-params.js';
-import { measuresOf } from './measures.js';
-import { opportunityRefs } from './point-set-refs.js';
+import { accessibilityParams } from '../../queries/analysis-params.js';
+import { measuresOf } from '../../queries/measures.js';
+import { opportunityRefs } from '../../queries/point-set-refs.js';
 import { answerRegional } from './regional-accessibility-endpoint.js';
+import { COMPARE_DATA_FRESHNESS } from '../../queries/journey-params.js';
 
 export const accessibilityEndpoint: Endpoint<TargetOf<'accessibility'>> = {
   params: (_, limits) => accessibilityParams(limits),
@@ -25,16 +25,16 @@ export const accessibilityEndpoint: Endpoint<TargetOf<'accessibility'>> = {
     const measures = measuresOf(params, ctx.limits.maxDurationSec);
     const { decay, cutoffsSec, nearest, maxDurationSec } = measures;
     const compareWith = params.compare_data_freshness;
-    if (compareWith !== undefined && compareWith === freshnessLevel({ ...params, resolution: 1 })) throw compareSameFreshness(compareWith, COMPARE_DATA_FRESHNESS.description);
+    if (compareWith !== undefined && compareWith === freshnessLevel({ ...params, resolution: 1 })) throw refuse('compareSameFreshness', { level: compareWith, help: COMPARE_DATA_FRESHNESS.description });
     if (params.origins !== undefined && params.origins !== '') {
-      if (compareWith !== undefined) throw regionalComparison();
+      if (compareWith !== undefined) throw refuse('regionalComparison');
       return answerRegional(ctx, target.coverageRef, { ...params, origins: params.origins }, measures, parameterWarnings(specs, target.info.pairs));
     }
     return answerMap(ctx, target.coverageRef, {
       collection: 'accessibility',
       params: { ...params, resolution: 1 },
       maxDurationSec,
-      ridesharing: heatMapRidesharing,
+      ridesharing: 'heatMapRidesharing',
       format: (_t0, _direction, _timeZone, generation) => ({ kind: 'accessibility', opportunities: opportunityRefs(generation, params.opportunities), cutoffsSec, decay, nearest }),
       warnings: parameterWarnings(specs, target.info.pairs),
       ...(compareWith === undefined ? {} : { compareWith }),

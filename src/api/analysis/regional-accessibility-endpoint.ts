@@ -9,37 +9,33 @@
  */
 import { measureCount, RegionalAccumulator } from '../../analysis/regional-accessibility.js';
 import { warningsJson, type Warning } from '../../maps/map-warnings.js';
-import { parseDatetimeParam } from '../../util/api-datetime.js';
 import { formatLocal } from '../../util/time-zones.js';
 import { inCoverage, type Answer, type EndpointContext } from '../endpoint.js';
-import { accessibilityTooManySearches, heatMapRidesharing, noStreetNetwork } from '../errors.js';
-import type { ParamsOf } from '../params.js';
-import { requestNow } from '../params.js';
 import { contextJson } from '../serialize.js';
 import type { CoverageRef } from '../coverage/coverage-resolution.js';
-import { checkDay, failedAnswerEnvelope, publishersWithOsm } from '../heat-maps/map-flow.js';
-import type { accessibilityParams } from './analysis-params.js';
-import type { Measures } from './measures.js';
-import { jobPercentiles, originJob, originMeasureValues, tooManySearches } from './origin-times.js';
-import { ORIGINS_IN_FLIGHT } from '../../maps/point-answers.js';
-import { opportunityRefs, pointSetIndex } from './point-set-refs.js';
+import { failedAnswerEnvelope, publishersWithOsm } from '../heat-maps/map-flow.js';
+import { mapStart, refuseRidesharing } from '../../queries/map-prologue.js';
+import { refuse } from '../../queries/query-errors.js';
+import type { accessibilityParams } from '../../queries/analysis-params.js';
+import type { Measures } from '../../queries/measures.js';
+import { jobPercentiles, originJob, originMeasureValues, tooManySearches } from '../../queries/origin-rows.js';
+import { opportunityRefs, pointSetIndex } from '../../queries/point-set-refs.js';
+import { type ParamsOf, requestNow } from '../../queries/param-table.js';
+import { ORIGINS_IN_FLIGHT } from '../../service/limits.js';
 
 type AccessibilityParams = ParamsOf<ReturnType<typeof accessibilityParams>>;
 
 export async function answerRegional(ctx: EndpointContext, coverageRef: CoverageRef, params: AccessibilityParams & { origins: string }, measures: Measures, warnings: Warning[]): Promise<Answer> {
-  if ([...params.first_section_mode, ...params.last_section_mode, ...params.direct_path_mode].includes('ridesharing')) throw heatMapRidesharing();
+  refuseRidesharing(params);
   return inCoverage(ctx, coverageRef, requestNow(params), failedAnswerEnvelope('accessibility_by_origin', 'null'), async ({ coverage, generation, nowSec, timeZone }) => {
-    const t0 = params.datetime !== undefined ? parseDatetimeParam(params.datetime, timeZone) : nowSec;
-    checkDay(generation, t0, timeZone);
-    const streets = generation.streets;
-    if (!streets) throw noStreetNetwork();
+    const { t0, streets } = mapStart(generation, params, nowSec, timeZone);
     const origins = pointSetIndex(generation, 'origins', params.origins);
     const refs = opportunityRefs(generation, params.opportunities);
     const originSet = streets.data.pointSets![origins]!;
     const originCount = originSet.lon.length;
     // refused before the window's production check: the size of the request is known from its words
-    const searches = tooManySearches(originCount, params.departure_window);
-    if (searches.refused) throw accessibilityTooManySearches(params.origins, String(originCount), String(searches.departures));
+    const searches = tooManySearches(originCount, params);
+    if (searches.refused) throw refuse('accessibilityTooManySearches', { set: params.origins, origins: String(originCount), departures: String(searches.departures) });
     // (the destinations: the opportunities' sets, below)
     const job = originJob({ coverage, generation, params, t0, timeZone, maxDurationSec: measures.maxDurationSec, destinations: refs[0]!.set, originLon: originSet.lon, originLat: originSet.lat });
     const percentiles = jobPercentiles(job);

@@ -5,20 +5,20 @@
  * within MAX_ACCESSIBILITY_SEARCHES as for regional accessibility); larger ones are
  * `navette matrix`'s. Every map parameter applies, as from each origin's position.
  */
-import { MAX_MATRIX_ORIGINS, MAX_MATRIX_PAIRS } from '../../service/limits.js';
-import { parseDatetimeParam } from '../../util/api-datetime.js';
+import { MAX_MATRIX_ORIGINS, MAX_MATRIX_PAIRS, ORIGINS_IN_FLIGHT } from '../../service/limits.js';
 import { formatLocal } from '../../util/time-zones.js';
 import { inCoverage, type Endpoint } from '../endpoint.js';
-import { heatMapRidesharing, matrixTooLarge, matrixTooManySearches, noStreetNetwork } from '../errors.js';
-import { parseParams, requestNow } from '../params.js';
+import { parseParams } from '../params.js';
 import { contextJson } from '../serialize.js';
 import type { TargetOf } from '../targets.js';
-import { checkDay, failedAnswerEnvelope, parameterWarnings, publishersWithOsm } from '../heat-maps/map-flow.js';
+import { failedAnswerEnvelope, parameterWarnings, publishersWithOsm } from '../heat-maps/map-flow.js';
+import { mapStart, refuseRidesharing } from '../../queries/map-prologue.js';
+import { refuse } from '../../queries/query-errors.js';
 import { warningsJson } from '../../maps/map-warnings.js';
-import { matrixParams } from './analysis-params.js';
-import { jobPercentiles, originJob, originTimes, tooManySearches } from './origin-times.js';
-import { ORIGINS_IN_FLIGHT } from '../../maps/point-answers.js';
-import { pointSetIndex } from './point-set-refs.js';
+import { matrixParams } from '../../queries/analysis-params.js';
+import { jobPercentiles, originJob, originTimes, tooManySearches } from '../../queries/origin-rows.js';
+import { pointSetIndex } from '../../queries/point-set-refs.js';
+import { requestNow } from '../../queries/param-table.js';
 
 export const travelTimeMatrixEndpoint: Endpoint<TargetOf<'travel_time_matrix'>> = {
   params: (_, limits) => matrixParams(limits),
@@ -26,20 +26,17 @@ export const travelTimeMatrixEndpoint: Endpoint<TargetOf<'travel_time_matrix'>> 
     const specs = matrixParams(ctx.limits);
     const params = parseParams(specs, target.info.pairs);
     const warnings = parameterWarnings(specs, target.info.pairs);
-    if ([...params.first_section_mode, ...params.last_section_mode, ...params.direct_path_mode].includes('ridesharing')) throw heatMapRidesharing();
+    refuseRidesharing(params);
     return inCoverage(ctx, target.coverageRef, requestNow(params), failedAnswerEnvelope('travel_time_matrix', 'null'), async ({ coverage, generation, nowSec, timeZone }) => {
-      const t0 = params.datetime !== undefined ? parseDatetimeParam(params.datetime, timeZone) : nowSec;
-      checkDay(generation, t0, timeZone);
-      const streets = generation.streets;
-      if (!streets) throw noStreetNetwork();
+      const { t0, streets } = mapStart(generation, params, nowSec, timeZone);
       const origins = pointSetIndex(generation, 'origins', params.origins);
       const destinations = params.destinations === undefined ? origins : pointSetIndex(generation, 'destinations', params.destinations);
       const originSet = streets.data.pointSets![origins]!;
       const originCount = originSet.lon.length;
       const destinationCount = streets.pointSets[destinations]!.ids.length;
-      if (originCount > MAX_MATRIX_ORIGINS || originCount * destinationCount > MAX_MATRIX_PAIRS) throw matrixTooLarge(String(originCount), String(destinationCount));
-      const searches = tooManySearches(originCount, params.departure_window);
-      if (searches.refused) throw matrixTooManySearches(params.origins, String(originCount), String(searches.departures));
+      if (originCount > MAX_MATRIX_ORIGINS || originCount * destinationCount > MAX_MATRIX_PAIRS) throw refuse('matrixTooLarge', { origins: String(originCount), destinations: String(destinationCount) });
+      const searches = tooManySearches(originCount, params);
+      if (searches.refused) throw refuse('matrixTooManySearches', { set: params.origins, origins: String(originCount), departures: String(searches.departures) });
       const job = originJob({ coverage, generation, params, t0, timeZone, maxDurationSec: params.max_duration, destinations, originLon: originSet.lon, originLat: originSet.lat });
       const percentiles = jobPercentiles(job);
       // per percentile, per origin, the row of durations

@@ -4,11 +4,12 @@ import type { Coverage } from '../../service/coverage-registry.js';
 import { formatDayNumber, formatUtc } from '../../util/calendar.js';
 import { cleanHref, type Link } from '../links.js';
 import { REFERENTIAL_COLLECTIONS } from '../referential/referential-params.js';
-import { parseParams, requestNow } from '../params.js';
+import { parseParams } from '../params.js';
 import { COVERAGE_PARAMS } from '../trips/trips-params.js';
 import type { Endpoint } from '../endpoint.js';
 import type { TargetOf } from '../targets.js';
 import { resolveCoverage } from './coverage-resolution.js';
+import { requestNow } from '../../queries/param-table.js';
 
 /** A coverage answers with its state whatever it is (loading, dead): no generation is needed. */
 export const coverageEndpoint: Endpoint<TargetOf<'coverage'>> = {

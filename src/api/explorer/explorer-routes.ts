@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DIVERGING_STOPS, GAINED_COLOUR, LOST_COLOUR, RAMP_STOPS } from '../../formats/colour-ramp.js';
-import { MAX_BOUNDARIES } from '../errors.js';
+import { MAX_BOUNDARIES } from '../../service/limits.js';
 import { matches } from '../operations/http-cache.js';
 import type { CoverageRegistry } from '../../service/coverage-registry.js';
 import { basemapBody, registerBasemap } from './basemap-route.js';

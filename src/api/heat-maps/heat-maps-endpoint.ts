@@ -4,13 +4,14 @@
  * `compare_data_freshness`, a difference map (maps/difference-map.ts).
  */
 import type { MapFormat } from '../../maps/heat-map-render.js';
-import { compareSameFreshness, differenceAsGeojson, heatMapRidesharing } from '../errors.js';
+import { refuse } from '../../queries/query-errors.js';
 import type { Endpoint } from '../endpoint.js';
 import { parseParams } from '../params.js';
 import type { TargetOf } from '../targets.js';
-import { COMPARE_DATA_FRESHNESS, heatMapParams } from './heat-maps-params.js';
-import { freshnessLevel } from './map-query.js';
+import { heatMapParams } from './heat-maps-params.js';
+import { freshnessLevel } from '../../queries/journey-query.js';
 import { answerMap, bandsOf, parameterWarnings, type Direction } from './map-flow.js';
+import { COMPARE_DATA_FRESHNESS } from '../../queries/journey-params.js';
 
 /** Default bands of the GeoJSON format: every 10 minutes. */
 const GEOJSON_BAND_SEC = 600;
@@ -43,14 +44,14 @@ export const heatMapsEndpoint: Endpoint<TargetOf<'heat_maps'>> = {
     const warnings = parameterWarnings(specs, target.info.pairs, bands);
     const compareWith = params.compare_data_freshness;
     if (compareWith !== undefined) {
-      if (compareWith === freshnessLevel(params)) throw compareSameFreshness(compareWith, COMPARE_DATA_FRESHNESS.description);
-      if (params.format === 'geojson') throw differenceAsGeojson();
+      if (compareWith === freshnessLevel(params)) throw refuse('compareSameFreshness', { level: compareWith, help: COMPARE_DATA_FRESHNESS.description });
+      if (params.format === 'geojson') throw refuse('differenceAsGeojson');
     }
     return answerMap(ctx, target.coverageRef, {
       collection: 'heat_maps',
       params,
       maxDurationSec,
-      ridesharing: heatMapRidesharing,
+      ridesharing: 'heatMapRidesharing',
       format,
       warnings,
       ...(params.percentile === undefined ? {} : { percentile: params.percentile }),

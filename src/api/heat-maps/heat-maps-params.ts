@@ -1,12 +1,9 @@
-/** Query parameters of the heat-map and isochrone operations (docs/api.md, Heat maps and Isochrones). */
-import { CURRENT_DATETIME, type ParamSpec, type ParamsOf } from '../params.js';
-import { type Limits } from '../../service/limits.js';
-import { FRESHNESS_LEVELS } from '../../ptref/freshness.js';
-import { heatMapNoCentre, heatMapNoMaxDuration, heatMapTwoCentres, isochroneNoDuration, isochroneTooManyBoundaries, MAX_BOUNDARIES, MAX_PERCENTILES, tooManyPercentiles } from '../errors.js';
-import { MAX_DEPARTURE_WINDOW_SEC } from '../../service/limits.js';
+/** Query parameters of the heat-map and isochrone operations (docs/api.md, Heat maps and Isochrones): a journey's (queries/journey-params.ts) and the map's own. */
+import type { ParamSpec } from '../../queries/param-table.js';
+import { type Limits, MAX_BOUNDARIES } from '../../service/limits.js';
+import { COMPARE_DATA_FRESHNESS, mapParams } from '../../queries/journey-params.js';
+import { refuse } from '../../queries/query-errors.js';
 
-export const STREET_MODES = ['walking', 'bike', 'bss', 'car', 'car_no_park', 'ridesharing', 'taxi'] as const;
-export type StreetMode = (typeof STREET_MODES)[number];
 /** What the heat-map endpoint can answer (`format`). */
 export const HEAT_MAP_FORMATS = ['json', 'tiff', 'png', 'geojson'] as const;
 export type HeatMapFormat = (typeof HEAT_MAP_FORMATS)[number];
@@ -14,101 +11,6 @@ export type HeatMapFormat = (typeof HEAT_MAP_FORMATS)[number];
 export const ISOCHRONE_RESOLUTION = 400;
 /** Default outline simplification, metres: well under a cell of a city-sized map. */
 export const DEFAULT_SIMPLIFY_M = 10;
-export const TRAVELER_TYPES = ['standard', 'slow_walker', 'fast_walker', 'luggage', 'wheelchair', 'cyclist', 'motorist'] as const;
-
-/** A street leg to or from public transport lasts at most this long unless asked or profiled otherwise, seconds. */
-const MAX_DURATION_TO_PT = 1800;
-
-/** A mode's speed; `fallback` is the coverage's, under the request's and the traveller profile's. */
-const speed = <M extends StreetMode>(mode: M, max: number, what: string, fallback: number) =>
-  ({
-    name: `${mode}_speed`,
-    kind: 'float',
-    min: 0.01,
-    max,
-    fallback,
-    description: `${what} speed in metres per second, from 0.01 to ${max}.`,
-  }) as const satisfies ParamSpec;
-const toPt = <M extends StreetMode>(mode: M, what: string) =>
-  ({
-    name: `max_${mode}_duration_to_pt`,
-    kind: 'int',
-    fallback: MAX_DURATION_TO_PT,
-    description: `Longest ${what} leg to or from public transport, in seconds.`,
-  }) as const satisfies ParamSpec;
-
-/** The coverage's value of each parameter that has one under the traveller profile's (`fallback`). */
-export const MAP_FALLBACKS: Readonly<Record<string, number>> = Object.fromEntries(
-  (mapParams() as readonly ParamSpec[]).flatMap((spec) => (spec.fallback === undefined ? [] : [[spec.name, spec.fallback]])),
-);
-
-/** The parameters of a map request as the shared flow reads them (map-flow.ts, map-query.ts). */
-export type MapParams = ParamsOf<ReturnType<typeof mapParams>> & { resolution: number };
-
-/** The parameters every map takes (heat maps and isochrones); the checks run in table order. */
-export function mapParams() {
-  return [
-    {
-      name: 'from',
-      kind: 'string',
-      required: { error: heatMapNoCentre, unless: 'to' },
-      exclusiveWith: { name: 'to', error: heatMapTwoCentres },
-      description: 'Centre of a departure map: a stop area, a stop point or a coordinate lon;lat.',
-    },
-    { name: 'to', kind: 'string', description: 'Centre of an arrival map: a stop area, a stop point or a coordinate lon;lat.' },
-    { name: 'datetime', kind: 'datetime', description: 'Departure time (with from) or arrival time (with to); local time of the coverage unless an offset is given. Now by default.' },
-    { name: 'datetime_represents', kind: 'enum', values: ['departure', 'arrival'], default: 'departure', description: 'Kept for compatibility: the direction comes from from or to.' },
-    { name: 'max_nb_transfers', kind: 'int', default: 10, description: 'Largest number of transfers of a journey.' },
-    { name: 'min_nb_transfers', kind: 'int', default: 0, description: 'Smallest number of transfers of a journey that reaches a stop by public transport.' },
-    { name: 'first_section_mode', kind: 'enum', array: true, values: STREET_MODES, description: 'Modes from the centre of a departure map to public transport (and of the cells of an arrival map). Walking by default.' },
-    { name: 'last_section_mode', kind: 'enum', array: true, values: STREET_MODES, description: 'Modes from public transport to the cells of a departure map (and to the centre of an arrival map). Walking by default.' },
-    { name: 'max_duration_to_pt', kind: 'int', fallback: MAX_DURATION_TO_PT, description: 'Longest street leg to or from public transport, in seconds, for every mode.' },
-    toPt('walking', 'walking'),
-    toPt('bike', 'bike'),
-    toPt('bss', 'bike-sharing'),
-    toPt('car', 'car'),
-    toPt('ridesharing', 'ridesharing'),
-    toPt('car_no_park', 'car (without parking)'),
-    toPt('taxi', 'taxi'),
-    speed('walking', 4, 'Walking', 1.12),
-    speed('bike', 15, 'Cycling', 4.1),
-    speed('bss', 15, 'Bike-sharing', 4.1),
-    speed('car', 50, 'Driving', 11.11),
-    speed('ridesharing', 50, 'Ridesharing', 6.94),
-    speed('car_no_park', 50, 'Driving (without parking)', 11.11),
-    speed('taxi', 50, 'Taxi', 11.11),
-    { name: 'forbidden_uris', kind: 'string', array: true, description: 'Public transport objects not to use: lines, routes, networks, modes, stop points, stop areas.' },
-    { name: 'allowed_id', kind: 'string', array: true, description: 'Only these public transport objects may be used (with forbidden_uris[] also applied).' },
-    { name: 'disruption_active', kind: 'bool', default: false, deprecated: true, description: 'Deprecated: true is data_freshness=realtime.' },
-    { name: 'data_freshness', kind: 'enum', values: FRESHNESS_LEVELS, description: 'Timetable used: base_schedule (default), adapted_schedule or realtime.' },
-    { name: 'wheelchair', kind: 'bool', description: 'Only accessible vehicles and stops (false unless the traveller profile says otherwise).' },
-    { name: 'traveler_type', kind: 'enum', values: TRAVELER_TYPES, description: 'A traveller profile giving speeds, modes, access limits and accessibility; explicit parameters win.' },
-    { name: 'direct_path', kind: 'enum', values: ['indifferent', 'only', 'none', 'only_with_alternatives'], default: 'indifferent', description: 'none: cells reached by public transport only; only: by the street only.' },
-    { name: 'free_radius_from', kind: 'int', default: 0, description: 'Stops within this many metres of a departure centre are reached at no cost.' },
-    { name: 'free_radius_to', kind: 'int', default: 0, description: 'Stops within this many metres of an arrival centre are reached at no cost.' },
-    { name: 'direct_path_mode', kind: 'enum', array: true, values: STREET_MODES, description: 'Modes of the street-only part from the centre (default: the end modes).' },
-    { name: 'partner_services', kind: 'enum', array: true, values: ['ridesharing'], description: 'Kept for compatibility; no partner service takes part in heat maps.' },
-    { name: 'additional_time_after_first_section_taxi', kind: 'int', default: 0, description: 'Seconds added after a taxi leg from the centre.' },
-    { name: 'additional_time_before_last_section_taxi', kind: 'int', default: 0, description: 'Seconds added before a taxi leg to the cells.' },
-    CURRENT_DATETIME,
-    {
-      name: 'departure_window',
-      kind: 'uint',
-      default: 0,
-      max: MAX_DEPARTURE_WINDOW_SEC,
-      description: `Seconds of departures to summarise, one per minute from datetime (for an arrival map: deadlines, one per minute up to datetime), 0 to ${MAX_DEPARTURE_WINDOW_SEC}; 0: the single departure at datetime.`,
-    },
-    {
-      name: 'percentiles',
-      kind: 'uint',
-      array: true,
-      min: 1,
-      max: 99,
-      maxItems: { count: MAX_PERCENTILES, error: tooManyPercentiles },
-      description: `Percentiles of the travel time over the window's minutes, ascending, 1 to 99, at most ${MAX_PERCENTILES}; 50 when a window is given without them. One map (or one set of bands) per percentile.`,
-    },
-  ] as const satisfies readonly ParamSpec[];
-}
 
 const resolution = (limits: Limits, byDefault: number) =>
   ({
@@ -127,7 +29,7 @@ const bandParams = (limits: Limits) =>
       kind: 'uint',
       array: true,
       max: limits.maxDurationSec,
-      maxItems: { count: MAX_BOUNDARIES, error: isochroneTooManyBoundaries },
+      maxItems: { count: MAX_BOUNDARIES, error: () => refuse('isochroneTooManyBoundaries') },
       description: `Durations in seconds between the bands (at most ${MAX_BOUNDARIES}); the bands run from min_duration to max_duration.`,
     },
     {
@@ -139,18 +41,6 @@ const bandParams = (limits: Limits) =>
     },
   ] as const satisfies readonly ParamSpec[];
 
-/**
- * A difference map (docs/api.md, "Difference maps"): heat maps only; isochrones refuse it
- * (isochrones-endpoint.ts), the bands of a difference having no meaning.
- */
-export const COMPARE_DATA_FRESHNESS = {
-  name: 'compare_data_freshness',
-  kind: 'enum',
-  values: FRESHNESS_LEVELS,
-  description:
-    'A difference map: per cell (and percentile), the seconds at data_freshness minus those at this other level; null where both are unreached, max_duration where access is lost, -max_duration where it is gained. json, tiff or png.',
-} as const satisfies ParamSpec;
-
 export function heatMapParams(limits: Limits) {
   return [
     ...mapParams(),
@@ -160,7 +50,7 @@ export function heatMapParams(limits: Limits) {
       // 0 is refused with the standard parameter message, which says why (Navitia's "you should provide" does not)
       min: 1,
       max: limits.maxDurationSec,
-      required: { error: heatMapNoMaxDuration },
+      required: { error: () => refuse('heatMapNoMaxDuration') },
       description: `Maximum duration of journeys in seconds from datetime (required, at most ${limits.maxDurationSec}).`,
     },
     resolution(limits, 500),
@@ -192,7 +82,7 @@ export function isochroneParams(limits: Limits) {
       kind: 'uint',
       min: 1,
       max: limits.maxDurationSec,
-      required: { error: isochroneNoDuration, unless: 'boundary_duration' },
+      required: { error: () => refuse('isochroneNoDuration'), unless: 'boundary_duration' },
       description: `Upper bound of the last band in seconds (at most ${limits.maxDurationSec}; the largest boundary_duration[] when absent).`,
     },
     { name: 'min_duration', kind: 'uint', default: 0, description: 'Lower bound of the first band in seconds.' },

@@ -4,12 +4,13 @@
  * are the heat maps' (map-flow.ts); the bands come from min_duration, boundary_duration[] and
  * max_duration as Navitia builds them (`bandsOf`).
  */
-import { compareOnIsochrones, isochroneRidesharing } from '../errors.js';
+import { refuse } from '../../queries/query-errors.js';
 import type { Endpoint } from '../endpoint.js';
 import { parseParams } from '../params.js';
 import type { TargetOf } from '../targets.js';
-import { COMPARE_DATA_FRESHNESS, isochroneParams } from './heat-maps-params.js';
+import { isochroneParams } from './heat-maps-params.js';
 import { answerMap, bandsOf, parameterWarnings } from './map-flow.js';
+import { COMPARE_DATA_FRESHNESS } from '../../queries/journey-params.js';
 
 export const isochronesEndpoint: Endpoint<TargetOf<'isochrones'>> = {
   params: (_, limits) => isochroneParams(limits),
@@ -18,7 +19,7 @@ export const isochronesEndpoint: Endpoint<TargetOf<'isochrones'>> = {
     const specs = isochroneParams(ctx.limits);
     const params = parseParams(specs, target.info.pairs);
     // refused rather than ignored as an unknown parameter: the caller asked for a difference and would get a plain map
-    if (target.info.pairs.some((p) => p.name === COMPARE_DATA_FRESHNESS.name)) throw compareOnIsochrones();
+    if (target.info.pairs.some((p) => p.name === COMPARE_DATA_FRESHNESS.name)) throw refuse('compareOnIsochrones');
     // without max_duration the last boundary closes the last band (Navitia)
     const maxDurationSec = params.max_duration ?? Math.max(...params.boundary_duration);
     const warnings = parameterWarnings(specs, target.info.pairs, { minSec: params.min_duration, boundaries: params.boundary_duration, maxSec: maxDurationSec });
@@ -26,7 +27,7 @@ export const isochronesEndpoint: Endpoint<TargetOf<'isochrones'>> = {
       collection: 'isochrones',
       params,
       maxDurationSec,
-      ridesharing: isochroneRidesharing,
+      ridesharing: 'isochroneRidesharing',
       warnings,
       format: (t0, direction, timeZone) => ({
         kind: 'isochrones',

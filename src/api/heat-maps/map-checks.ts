@@ -14,7 +14,7 @@ import type { ServiceDays } from '../../model/service-days.js';
 import type { Timetable } from '../../model/timetable.js';
 import type { Generation } from '../../service/generation.js';
 import { WARNINGS, type Warning } from '../../maps/map-warnings.js';
-import { isoDay, localTimeWords } from '../time-words.js';
+import { isoDay, localTimeWords } from '../../util/time-words.js';
 
 /** How far the search for the nearest street goes to say how far off a centre is, metres: past it, "farther than". */
 const FAR_SEARCH_M = 1_000_000;

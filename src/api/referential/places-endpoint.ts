@@ -4,7 +4,7 @@
  */
 import { placesIndexOf, PLACE_QUALITIES } from '../../ptref/places-index.js';
 import { searchWordAbsent } from '../errors.js';
-import { parseParams, requestNow } from '../params.js';
+import { parseParams } from '../params.js';
 import { placeJson } from '../pt-objects-json.js';
 import { valuesOf } from '../query-string.js';
 import { contextJson, publishersJson } from '../serialize.js';
@@ -12,6 +12,7 @@ import type { TargetOf } from '../targets.js';
 import { inCoverage, ptEnvelopeOf, type Endpoint } from '../endpoint.js';
 import { placesParams } from './referential-params.js';
 import { placeLinks } from './places-nearby-endpoint.js';
+import { requestNow } from '../../queries/param-table.js';
 
 /** Navitia's default types of `/places`. */
 const DEFAULT_TYPES = ['stop_area', 'address', 'poi', 'administrative_region'];

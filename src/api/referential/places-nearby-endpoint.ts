@@ -6,13 +6,14 @@
 import type { Generation } from '../../service/generation.js';
 import { crowFlyMetres } from '../../util/geodesy.js';
 import { objectLink, paginationJson, paginationLinks, type Link, type RequestInfo } from '../links.js';
-import { parseParams, requestNow, type ParamsOf } from '../params.js';
+import { parseParams } from '../params.js';
 import { placeJson } from '../pt-objects-json.js';
 import { contextJson, publishersJson } from '../serialize.js';
 import type { CoverageRef } from '../coverage/coverage-resolution.js';
 import type { TargetOf } from '../targets.js';
 import { inCoverage, ptEnvelopeOf, type Endpoint } from '../endpoint.js';
 import { placesNearbyParams } from './referential-params.js';
+import { requestNow, type ParamsOf } from '../../queries/param-table.js';
 
 /** Navitia's default types of `/places_nearby`. */
 const DEFAULT_TYPES = ['stop_area', 'stop_point', 'poi'];

@@ -7,13 +7,14 @@
 import type { Limits } from '../../service/limits.js';
 import { COLLECTION_CAPTIONS } from '../../ptref/object-types.js';
 import { odtLevelOnLinesOnly } from '../errors.js';
-import { parseParams, requestNow } from '../params.js';
+import { parseParams } from '../params.js';
 import { collectionPageJson, collectionQuery, findOrFail } from '../pt-collection.js';
 import type { TargetOf } from '../targets.js';
 import { inCoverage, ptEnvelopeOf, type Endpoint } from '../endpoint.js';
 import { ptObjectJson } from '../pt-objects-json.js';
 import { objectDisruptionsJson, pageDisruptionsJson } from '../trips/disruption-json.js';
 import { collectionParams } from './referential-params.js';
+import { requestNow } from '../../queries/param-table.js';
 
 /** The table of a list or of one object of the collection. */
 const paramsOf = (target: TargetOf<'collection'>, limits: Limits) => collectionParams(limits, target.request.collection, target.request.id === undefined);

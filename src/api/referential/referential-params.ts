@@ -4,10 +4,11 @@
  * speaking of the collection's objects.
  */
 import { missingParameter } from '../errors.js';
-import { CURRENT_DATETIME, depthParam, disableGeojsonParam, pageCount, START_PAGE, type ParamSpec } from '../params.js';
+import { depthParam, disableGeojsonParam, pageCount, START_PAGE } from '../params.js';
 import type { Limits } from '../../service/limits.js';
 import { collectionOf, type CollectionName } from '../../ptref/object-types.js';
 import { tripsParams } from '../trips/trips-params.js';
+import { CURRENT_DATETIME, type ParamSpec } from '../../queries/param-table.js';
 
 /** The types served as collections besides trips, in the order the coverage lists them (answers depend on it). */
 const SERVED_TYPES = ['stop_point', 'route', 'network', 'commercial_mode', 'physical_mode', 'company', 'stop_area', 'line', 'vehicle_journey'] as const;

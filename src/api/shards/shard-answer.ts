@@ -9,11 +9,12 @@ import type { CoverageRegistry } from '../../service/coverage-registry.js';
 import { coverageLinks, regionJson } from '../coverage/coverage-endpoint.js';
 import { resolveCoverage } from '../coverage/coverage-resolution.js';
 import type { Answer } from '../endpoint.js';
-import { parseParams, requestNow } from '../params.js';
+import { parseParams } from '../params.js';
 import type { Target } from '../targets.js';
 import { COVERAGE_PARAMS } from '../trips/trips-params.js';
 import { mergedCoverageTemplate } from './merged-coverage.js';
 import { NEXT_SHARD_HEADER, nextShardOf, REGIONS_HEADER, regionsModeOf } from './shard-routing.js';
+import { requestNow } from '../../queries/param-table.js';
 
 export interface ShardOptions {
   /** The configuration's coverages this replica does not hold. */

@@ -4,13 +4,14 @@
  * (ptref) → page → JSON written as a string (trip-json.ts).
  */
 import type { Limits } from '../../service/limits.js';
-import { parseParams, requestNow } from '../params.js';
+import { parseParams } from '../params.js';
 import { collectionPageJson, collectionQuery, findOrFail } from '../pt-collection.js';
 import type { TargetOf } from '../targets.js';
 import { inCoverage, ptEnvelopeOf, type Endpoint } from '../endpoint.js';
 import { pageDisruptionsJson } from './disruption-json.js';
 import { tripJson } from './trip-json.js';
 import { tripsParams } from './trips-params.js';
+import { requestNow } from '../../queries/param-table.js';
 
 /** The table of a list (`…/trips`) or of one trip (`…/trips/{id}`). */
 const paramsOf = (target: TargetOf<'trips'>, limits: Limits) => tripsParams(limits, target.request.id === undefined);

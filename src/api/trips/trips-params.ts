@@ -1,8 +1,9 @@
 /** Query parameters of the eight trips operations and of the coverage endpoints (docs/api.md, Trips). */
-import { CURRENT_DATETIME, depthParam, disableGeojsonParam, pageCount, START_PAGE, type ParamSpec } from '../params.js';
+import { depthParam, disableGeojsonParam, pageCount, START_PAGE } from '../params.js';
 import type { Limits } from '../../service/limits.js';
 import { FRESHNESS_LEVELS } from '../../ptref/freshness.js';
 import { ODT_LEVEL_NAMES } from '../../model/timetable.js';
+import { CURRENT_DATETIME, type ParamSpec } from '../../queries/param-table.js';
 
 const FILTER = { name: 'filter', kind: 'string', description: 'A filter expression of the PT-referential language, for example line.code=1A.' } as const satisfies ParamSpec;
 

@@ -12,8 +12,8 @@ import type { FastifyInstance } from 'fastify';
 import { heatMapParams } from '../../../src/api/heat-maps/heat-maps-params.js';
 import { DEFAULT_LIMITS } from '../../../src/service/limits.js';
 import { COVERAGE_PARAMS, tripsParams } from '../../../src/api/trips/trips-params.js';
-import type { ParamSpec } from '../../../src/api/params.js';
 import { serveCoverages } from '../../helpers/app.js';
+import type { ParamSpec } from '../../../src/queries/param-table.js';
 
 /** Statuses an endpoint may answer; 500 and anything unlisted fail the test. */
 const EXPECTED = new Set([200, 304, 400, 404, 405, 503]);

@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { DEFAULT_LIMITS } from '../../../src/service/limits.js';
 import { tripsParams } from '../../../src/api/trips/trips-params.js';
-import type { ParamSpec } from '../../../src/api/params.js';
 import { testServer } from '../../helpers/town-app.js';
 import { serveCoverages } from '../../helpers/app.js';
 import { OSM_ATTRIBUTION } from '../../../src/api/explorer/explorer-routes.js';
 import { DIVERGING_STOPS, GAINED_COLOUR, LOST_COLOUR, RAMP_STOPS } from '../../../src/formats/colour-ramp.js';
+import type { ParamSpec } from '../../../src/queries/param-table.js';
 
 after(async () => (await testServer()).app.close());
 

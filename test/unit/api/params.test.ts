@@ -1,9 +1,10 @@
 /** The parameter tables' rules between parameters, their order, and what the schema says of them. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseParams, swaggerParameters, unknownParameters, type ParamSpec } from '../../../src/api/params.js';
+import { parseParams, swaggerParameters, unknownParameters } from '../../../src/api/params.js';
 import { plainError, type ApiError } from '../../../src/api/errors.js';
 import { parseQueryString } from '../../../src/api/query-string.js';
+import type { ParamSpec } from '../../../src/queries/param-table.js';
 
 const noCentre = () => plainError(400, 'no centre');
 const noDuration = () => plainError(400, 'no duration');

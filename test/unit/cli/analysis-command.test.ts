@@ -9,7 +9,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { commandArgs, shardSlice } from '../../../src/cli/analysis-command.js';
+import { commandArgs, flagName, shardSlice } from '../../../src/cli/analysis-command.js';
+import { accessibilityCommandParams, matrixCommandParams } from '../../../src/queries/analysis-params.js';
+import { DEFAULT_LIMITS } from '../../../src/service/limits.js';
+import type { ParamSpec } from '../../../src/queries/param-table.js';
 import { ConfigError, pointSetsFromFlags, readConfigFile } from '../../../src/cli/config.js';
 
 test('--shard K/N: N slices from 0, covering every origin once and in order, the header with slice 0 only', () => {
@@ -29,21 +32,29 @@ test('--shard K/N: N slices from 0, covering every origin once and in order, the
   for (const bad of ['3/3', '1/0', '-1/2', 'a/b', '1', '1/2/3']) assert.throws(() => shardSlice(bad, 10), ConfigError, bad);
 });
 
-test('options: the command\'s own, and the others as map parameters (lists split on commas)', () => {
-  const { own, pairs } = commandArgs(['--config', 'c.json', '--percentiles=5,50,95', '--max-nb-transfers', '2', '--out', 'm.csv'], new Set(['percentiles']));
+test('options: the command\'s own, and the others by the flags of its table (lists split on commas)', () => {
+  const specs = matrixCommandParams(DEFAULT_LIMITS);
+  const { own, values } = commandArgs(['--config', 'c.json', '--percentiles=5,50,95', '--max-nb-transfers', '2', '--out', 'm.csv'], specs);
   assert.deepEqual([...own], [
     ['config', 'c.json'],
     ['out', 'm.csv'],
   ]);
-  assert.deepEqual(pairs, [
-    { name: 'percentiles[]', value: '5' },
-    { name: 'percentiles[]', value: '50' },
-    { name: 'percentiles[]', value: '95' },
-    { name: 'max_nb_transfers', value: '2' },
+  assert.deepEqual([...values], [
+    ['percentiles', ['5', '50', '95']],
+    ['max_nb_transfers', ['2']],
   ]);
-  assert.throws(() => commandArgs(['--out'], new Set()), /--out needs a value/);
-  assert.throws(() => commandArgs(['m.csv'], new Set()), /unexpected argument m.csv/);
-  assert.throws(() => commandArgs(['--out', 'a', '--out', 'b'], new Set()), /--out is given twice/);
+  assert.throws(() => commandArgs(['--out'], specs), /--out needs a value/);
+  assert.throws(() => commandArgs(['m.csv'], specs), /unexpected argument m.csv/);
+  assert.throws(() => commandArgs(['--out', 'a', '--out', 'b'], specs), /--out is given twice/);
+  // the flags are the table's: an API-only parameter or a hidden one is no option
+  assert.throws(() => commandArgs(['--from', '1;2'], specs), /unknown option --from/);
+  assert.throws(() => commandArgs(['--current-datetime', '20190513T140000', '--bogus', '1'], specs), /unknown option --current-datetime, --bogus/);
+});
+
+test('a flag names each parameter of the table as the kebab case of its name', () => {
+  assert.equal(flagName('max_nb_transfers'), '--max-nb-transfers');
+  assert.equal(flagName('opportunities[]'), '--opportunities');
+  for (const spec of accessibilityCommandParams(DEFAULT_LIMITS) as readonly ParamSpec[]) if (!spec.hidden) assert.match(flagName(spec.name), /^--[a-z]+(-[a-z]+)*$/);
 });
 
 test('bad arguments: a message and exit code 2, before loading anything', () => {
@@ -51,11 +62,14 @@ test('bad arguments: a message and exit code 2, before loading anything', () => 
     [['matrix', '--config', 'none.json', '--coverage', 'x', '--origins', 'p'], /give --out FILE.csv/],
     [['matrix', '--out', 'm.txt'], /give --out FILE.csv/],
     [['matrix', '--out', 'm.csv', '--origins', 'p', '--max-nb-transfer', '2'], /unknown option --max-nb-transfer/],
-    [['matrix', '--out', 'm.csv', '--origins', 'p', '--percentiles', '0'], /percentiles/],
+    [['matrix', '--out', 'm.csv', '--origins', 'p', '--percentiles', '0'], /--percentiles invalid: The percentiles argument has to be >= 1/],
+    // the query layer's refusals name the command's flags, not the API's parameters
+    [['matrix', '--out', 'm.csv', '--origins', 'p', '--walking-speed', 'abc'], /^navette matrix: --walking-speed invalid: could not convert string to float: 'abc' \(Walking speed/],
+    [['matrix', '--out', 'm.csv', '--origins', 'p', '--percentiles', '5,6,7,8,9,10'], /you cannot provide more than 5 --percentiles$/m],
     [['accessibility', '--out', 'a.csv', '--origins', 'p', '--grid', '100'], /either --origins SET or --grid METRES/],
     [['accessibility', '--out', 'a.tif', '--origins', 'p', '--opportunities', 'p:c'], /a GeoTIFF is a grid of origins/],
-    [['accessibility', '--out', 'a.csv', '--origins', 'p'], /opportunities/],
-    [['accessibility', '--out', 'a.csv', '--origins', 'p', '--opportunities', 'p:c', '--decay-function', 'linear'], /linear decay needs widthSec/],
+    [['accessibility', '--out', 'a.csv', '--origins', 'p'], /you should provide an --opportunities argument: POINT_SET:COLUMN/],
+    [['accessibility', '--out', 'a.csv', '--origins', 'p', '--opportunities', 'p:c', '--decay-function', 'linear'], /--decay-function: linear decay needs widthSec/],
     [['accessibility', '--out', 'a.tif', '--grid', '100', '--shard', '0/2'], /a GeoTIFF is written whole/],
     [['accessibility', '--out', 'a.csv', '--origins', 'p', '--destinations', 'q'], /--destinations is the matrix's/],
     [['accessibility', '--out', 'a.csv', '--origins', 'p', '--opportunities', 'p:c', '--nearest', '5'], /--nearest \(dual access\) is the API's/],

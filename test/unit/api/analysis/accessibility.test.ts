@@ -9,7 +9,7 @@ import { coord, lineCity, lonAt, POINTS } from '../../../helpers/line-city.js';
 import { METRES_PER_DEGREE } from '../../../../src/util/geodesy.js';
 import { readTripUpdates } from '../../../../src/live/realtime/trip-updates.js';
 import { withRealtime } from '../../../../src/service/generation.js';
-import { tooManySearches } from '../../../../src/api/analysis/origin-times.js';
+import { tooManySearches } from '../../../../src/queries/origin-rows.js';
 
 const served = await lineCity();
 const app = served.app;
@@ -230,9 +230,12 @@ test('refusals: no opportunities, an unknown column, a bad decay, too many cutof
 });
 
 test('a request of many origins is bounded by its searches, origins × departures of its window (matrices and regional accessibility alike)', () => {
-  assert.deepEqual(tooManySearches(2500, 0), { departures: 1, refused: false });
-  assert.deepEqual(tooManySearches(2501, 0), { departures: 1, refused: true });
+  const window = (departure_window: number) => ({ departure_window, percentiles: [] });
+  assert.deepEqual(tooManySearches(2500, window(0)), { departures: 1, refused: false });
+  assert.deepEqual(tooManySearches(2501, window(0)), { departures: 1, refused: true });
   // 200 origins (the matrix's most): a 12-minute window passes, a 13-minute one does not
-  assert.deepEqual(tooManySearches(200, 720), { departures: 12, refused: false });
-  assert.deepEqual(tooManySearches(200, 780), { departures: 13, refused: true });
+  assert.deepEqual(tooManySearches(200, window(720)), { departures: 12, refused: false });
+  assert.deepEqual(tooManySearches(200, window(780)), { departures: 13, refused: true });
+  // a one-minute window is one search per origin, as a single departure is
+  assert.deepEqual(tooManySearches(2500, window(60)), { departures: 1, refused: false });
 });

@@ -9,7 +9,7 @@ import { buildApp } from '../../../../src/api/app.js';
 import { Coverage, CoverageRegistry } from '../../../../src/service/coverage-registry.js';
 import { withRealtime } from '../../../../src/service/generation.js';
 import { budgetScale, HeatMapPool } from '../../../../src/maps/heat-map-pool.js';
-import { ORIGINS_IN_FLIGHT } from '../../../../src/maps/point-answers.js';
+import { ORIGINS_IN_FLIGHT } from '../../../../src/service/limits.js';
 import type { HeatMapRender } from '../../../../src/maps/heat-map-render.js';
 import type { MapQuery } from '../../../../src/maps/difference-map.js';
 import { EngineCache } from '../../../../src/service/engine-cache.js';
@@ -19,6 +19,7 @@ import { chooseEncoding } from '../../../../src/maps/heat-map-render.js';
 import { writeFeed } from '../../../helpers/gtfs-fixture.js';
 import { fixtureGtfs, writeFixtureOsm } from './fixture.js';
 import { SPINNING_DURATION_SEC } from './spinning-worker.js';
+import { departuresOf } from '../../../../src/queries/departure-window.js';
 
 // a fixed "now": bodies compared whole must not differ by their context's current_datetime
 const URL = '/v1/coverage/main_routing_test/heat_maps?datetime=20120614T080100&from=stopB&max_duration=3600&resolution=200&_current_datetime=20120614T080000';
@@ -85,7 +86,7 @@ describe('heat-map worker pool', () => {
 
   test('the budget scale: one map, a window by its minutes, a difference map twice either', () => {
     const query = { maxDurationSec: 3600 } as MapQuery;
-    const window = { windowSec: 600, percentiles: [50], selected: 0 };
+    const window = departuresOf({ departure_window: 600, percentiles: [] })!;
     const comparison = { dataFreshness: 'realtime' as const, compareDataFreshness: 'base_schedule' as const, overlay: null };
     assert.equal(budgetScale(query), 1);
     assert.equal(budgetScale({ ...query, window }), 1 + 10 / 6);

@@ -4,20 +4,18 @@
  * as they complete: the rows of a travel-time matrix, for `travel_time_matrix` and `navette matrix`
  * / `navette accessibility` alike.
  */
-import type { HeatMapRunner } from '../../maps/heat-map-runner.js';
-import type { HeatMapRender } from '../../maps/heat-map-render.js';
-import type { TravelTimesFormat } from '../../maps/point-answers.js';
-import type { DepartureWindow, HeatMapQuery } from '../../routing/heat-map.js';
-import { SINGLE_DEPARTURE_PERCENTILE } from '../../maps/map-computation.js';
-import type { Generation } from '../../service/generation.js';
-import type { MapParams } from '../heat-maps/heat-maps-params.js';
-import { buildQuery } from '../heat-maps/map-query.js';
-import { mapDepartureWindow, runMap } from '../heat-maps/map-flow.js';
-import { boardSlackOf, type CoverageConfig } from '../../service/coverage-config.js';
-import { MAX_ACCESSIBILITY_SEARCHES } from '../../service/limits.js';
-import { windowMinutes } from '../../routing/window-heat-map.js';
-import { RequestAbandoned } from '../endpoint.js';
-
+import type { HeatMapRunner } from '../maps/heat-map-runner.js';
+import type { HeatMapRender } from '../maps/heat-map-render.js';
+import type { TravelTimesFormat } from '../maps/point-answers.js';
+import type { MapQuery } from '../maps/difference-map.js';
+import type { Generation } from '../service/generation.js';
+import { buildQuery } from './journey-query.js';
+import { departuresOf, requestDepartures } from './departure-window.js';
+import { runComputation } from './run-computation.js';
+import { boardSlackOf, type CoverageConfig } from '../service/coverage-config.js';
+import { MAX_ACCESSIBILITY_SEARCHES } from '../service/limits.js';
+import type { MapParams } from './journey-params.js';
+import { departureLabels, searchesPerOrigin, type Departures } from '../maps/departures.js';
 
 export interface OriginTimesJob {
   coverageId: string;
@@ -26,7 +24,7 @@ export interface OriginTimesJob {
   t0: number;
   maxDurationSec: number;
   boardSlackSec: number;
-  window: DepartureWindow | null;
+  window: Departures | null;
   /** the point set reached (an index in the coverage's point sets) */
   destinations: number;
   /** the origins' positions */
@@ -69,7 +67,7 @@ export function originJob(parts: OriginJobParts): OriginTimesJob {
     t0,
     maxDurationSec: parts.maxDurationSec,
     boardSlackSec: boardSlackOf(coverage.config),
-    window: mapDepartureWindow(generation, params, t0, 'departure', timeZone),
+    window: requestDepartures(generation, params, t0, 'departure', timeZone),
     destinations: parts.destinations,
     originLon: parts.originLon,
     originLat: parts.originLat,
@@ -77,22 +75,22 @@ export function originJob(parts: OriginJobParts): OriginTimesJob {
 }
 
 /**
- * Whether `origins` departures over a request's window (`departureWindowSec`, 0: one departure) are
- * more searches than a request computes (MAX_ACCESSIBILITY_SEARCHES): the rule of every request of
- * many origins, judged from its words before anything is computed. Returns the departures.
+ * Whether `origins` departures over a request's window are more searches than a request computes
+ * (MAX_ACCESSIBILITY_SEARCHES): the rule of every request of many origins, judged from its words
+ * before anything is computed. Returns the departures.
  */
-export function tooManySearches(origins: number, departureWindowSec: number): { departures: number; refused: boolean } {
-  const departures = departureWindowSec > 0 ? windowMinutes(departureWindowSec) : 1;
+export function tooManySearches(origins: number, params: Pick<MapParams, 'departure_window' | 'percentiles'>): { departures: number; refused: boolean } {
+  const departures = searchesPerOrigin(departuresOf(params));
   return { departures, refused: origins * departures > MAX_ACCESSIBILITY_SEARCHES };
 }
 
 /** The percentiles a job's rows hold: the window's, or the single departure's label. */
 export function jobPercentiles(job: Pick<OriginTimesJob, 'window'>): number[] {
-  return job.window ? job.window.percentiles : [SINGLE_DEPARTURE_PERCENTILE];
+  return departureLabels(job.window);
 }
 
 /** The query of one origin: a departure from its position, by the request's rules. */
-function originQuery(job: OriginTimesJob, origin: number): HeatMapQuery {
+function originQuery(job: OriginTimesJob, origin: number): MapQuery {
   const centre = { kind: 'coord' as const, lon: job.originLon[origin]!, lat: job.originLat[origin]! };
   return { ...buildQuery(job.params, job.generation, 'departure', centre, job.t0, job.maxDurationSec, job.boardSlackSec), window: job.window };
 }
@@ -108,6 +106,16 @@ const RENDER_TRAVEL_TIMES = (set: number, measures?: TravelTimesFormat['measures
   contextJson: '{}',
   warnings: [],
 });
+
+/**
+ * The client went away before its answer: the work stopped, nobody reads an answer (the API answers
+ * 499 for its logs and metrics only).
+ */
+export class RequestAbandoned extends Error {
+  constructor() {
+    super('The client closed the connection before the answer');
+  }
+}
 
 /**
  * The rows of `job`'s origins `from` to `to` (exclusive), in order; at most `inFlight` computations
@@ -153,7 +161,7 @@ async function inOrder<T>(
 ): Promise<void> {
   const pending = new Map<number, Promise<T>>();
   const start = (origin: number) => {
-    const result = runMap(runner, job.coverageId, job.generation, originQuery(job, origin), render).then((answer) => decode(answer.body));
+    const result = runComputation(runner, job.coverageId, job.generation, originQuery(job, origin), render).then((answer) => decode(answer.body));
     // a failure is read when its turn comes; until then it must not count as unhandled
     result.catch(() => {});
     pending.set(origin, result);

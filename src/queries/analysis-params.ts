@@ -2,15 +2,11 @@
  * Query parameters of accessibility and travel-time matrices (docs/api.md, "Accessibility"): every
  * parameter of a map (modes, speeds, limits, windows, percentiles, freshness…), then their own.
  */
-import { DECAY_NAMES } from '../../analysis/decay.js';
-import { MAX_ACCESSIBILITY_SEARCHES, MAX_CUTOFFS, MAX_NEAREST } from '../../service/limits.js';
-import type { Limits } from '../../service/limits.js';
-import { accessibilityNoOpportunities, accessibilityNoPlace, accessibilityOriginsAndPlace, matrixNoOrigins, tooManyCutoffs, tooManyNearest } from '../errors.js';
-import type { ParamSpec } from '../params.js';
-import { COMPARE_DATA_FRESHNESS, mapParams } from '../heat-maps/heat-maps-params.js';
-
-/** The cutoff of an accessibility request that gives none: half an hour, the field's usual measure. */
-export const DEFAULT_CUTOFF_SEC = 1800;
+import { DECAY_NAMES } from '../analysis/decay.js';
+import { DEFAULT_CUTOFF_SEC, MATRIX_MAX_DURATION_SEC, MAX_ACCESSIBILITY_SEARCHES, MAX_CUTOFFS, MAX_NEAREST, type Limits } from '../service/limits.js';
+import { refuse } from './query-errors.js';
+import type { ParamSpec } from './param-table.js';
+import { COMPARE_DATA_FRESHNESS, mapParams } from './journey-params.js';
 
 const maxDuration = (limits: Limits, what: string) =>
   ({
@@ -28,7 +24,7 @@ function measureParams(limits: Limits) {
       name: 'opportunities',
       kind: 'string',
       array: true,
-      required: { error: accessibilityNoOpportunities },
+      required: { error: () => refuse('accessibilityNoOpportunities') },
       description: 'Opportunities to count, as POINT_SET:COLUMN (GET /v1/coverage/{region}/point_sets lists them); one or several.',
     },
     {
@@ -37,7 +33,7 @@ function measureParams(limits: Limits) {
       array: true,
       min: 60,
       max: limits.maxDurationSec,
-      maxItems: { count: MAX_CUTOFFS, error: tooManyCutoffs },
+      maxItems: { count: MAX_CUTOFFS, error: () => refuse('tooManyCutoffs') },
       description: `Travel times, seconds, under which opportunities count (at most ${MAX_CUTOFFS}; ${DEFAULT_CUTOFF_SEC} by default); whole minutes, as R5 counts them.`,
     },
     {
@@ -55,7 +51,7 @@ function measureParams(limits: Limits) {
       kind: 'uint',
       array: true,
       min: 1,
-      maxItems: { count: MAX_NEAREST, error: tooManyNearest },
+      maxItems: { count: MAX_NEAREST, error: () => refuse('tooManyNearest') },
       description: `Dual access: the least travel time reaching at least this many opportunities, per opportunity column and percentile (at most ${MAX_NEAREST}).`,
     },
   ] as const satisfies readonly ParamSpec[];
@@ -76,12 +72,12 @@ const ACCESSIBILITY_MAX_DURATION = 'by default as long as the largest cutoff can
 export function accessibilityParams(limits: Limits) {
   const [from, ...rest] = mapParams();
   return [
-    { ...from, required: { error: accessibilityNoPlace, unless: ['to', 'origins'] } },
+    { ...from, required: { error: () => refuse('accessibilityNoPlace'), unless: ['to', 'origins'] } },
     ...rest,
     {
       name: 'origins',
       kind: 'string',
-      exclusiveWith: { name: ['from', 'to'], error: accessibilityOriginsAndPlace },
+      exclusiveWith: { name: ['from', 'to'], error: () => refuse('accessibilityOriginsAndPlace') },
       description: `Instead of from or to: the accessibility of every point of this set, each a departure from its position (GET /v1/coverage/{region}/point_sets lists them; at most ${MAX_ACCESSIBILITY_SEARCHES} points × departures of the window).`,
     },
     maxDuration(limits, ACCESSIBILITY_MAX_DURATION),
@@ -100,8 +96,6 @@ export function accessibilityCommandParams(limits: Limits) {
   return [...journeyParams(), maxDuration(limits, ACCESSIBILITY_MAX_DURATION), ...measureParams(limits)] as const satisfies readonly ParamSpec[];
 }
 
-/** The matrix's journeys: longer ones are null. */
-const MATRIX_MAX_DURATION_SEC = 3600;
 
 /** `navette matrix`: the journeys' parameters (origins and destinations are the command's). */
 export function matrixCommandParams(limits: Limits) {
@@ -114,7 +108,7 @@ export function matrixParams(limits: Limits) {
     {
       name: 'origins',
       kind: 'string',
-      required: { error: matrixNoOrigins },
+      required: { error: () => refuse('matrixNoOrigins') },
       description: 'The point set the journeys leave from (GET /v1/coverage/{region}/point_sets lists them).',
     },
     { name: 'destinations', kind: 'string', description: 'The point set the journeys reach (the origins\' by default).' },

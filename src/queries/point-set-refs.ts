@@ -1,7 +1,7 @@
 /** A request's names of point sets and their columns, resolved against the coverage's point sets. */
-import type { Generation } from '../../service/generation.js';
-import type { OpportunityRef } from '../../maps/point-answers.js';
-import { unknownOpportunities, unknownPointSet } from '../errors.js';
+import type { Generation } from '../service/generation.js';
+import type { OpportunityRef } from '../maps/point-answers.js';
+import { refuse } from './query-errors.js';
 
 /** The coverage's point sets as a sentence, for the errors. */
 function knownSets(g: Generation): string {
@@ -13,7 +13,7 @@ function knownSets(g: Generation): string {
 /** The index of the point set `name` (the parameter `param` gave it). */
 export function pointSetIndex(g: Generation, param: string, name: string): number {
   const index = (g.streets?.pointSets ?? []).findIndex((set) => set.name === name);
-  if (index < 0) throw unknownPointSet(param, name, knownSets(g));
+  if (index < 0) throw refuse('unknownPointSet', { param, given: name, known: knownSets(g) });
   return index;
 }
 
@@ -24,7 +24,7 @@ export function opportunityRefs(g: Generation, given: readonly string[]): Opport
     const at = label.lastIndexOf(':');
     const set = at > 0 ? sets.findIndex((s) => s.name === label.slice(0, at)) : -1;
     const column = set >= 0 ? sets[set]!.columns.findIndex((c) => c.name === label.slice(at + 1)) : -1;
-    if (column < 0) throw unknownOpportunities(label, knownSets(g));
+    if (column < 0) throw refuse('unknownOpportunities', { given: label, known: knownSets(g) });
     return { set, column, label };
   });
 }

@@ -3,14 +3,14 @@
  * under the request's own values, the timetable level, and the masks of forbidden and allowed
  * objects.
  */
-import type { HeatMapMode, HeatMapQuery } from '../../routing/heat-map.js';
-import type { Generation } from '../../service/generation.js';
-import type { FreshnessLevel } from '../../ptref/freshness.js';
-import type { Comparison } from '../../maps/difference-map.js';
-import { TRANSIT_MASK_ID_TYPES } from '../../ptref/object-types.js';
+import type { HeatMapMode, HeatMapQuery } from '../routing/heat-map.js';
+import type { Generation } from '../service/generation.js';
+import type { FreshnessLevel } from '../ptref/freshness.js';
+import type { Comparison } from '../maps/difference-map.js';
+import { TRANSIT_MASK_ID_TYPES } from '../ptref/object-types.js';
 import type { Centre } from './map-centre.js';
-import { MAP_FALLBACKS, type MapParams } from './heat-maps-params.js';
 import { TRAVELER_PROFILES } from './traveler-profiles.js';
+import { MAP_FALLBACKS, type MapParams } from './journey-params.js';
 
 /** Request parameters, traveller profile and the tables' fallbacks (heat-maps-params.ts) → the computation's query. */
 export function buildQuery(
@@ -21,7 +21,7 @@ export function buildQuery(
   t0: number,
   maxDurationSec: number,
   boardSlackSec: number,
-): HeatMapQuery {
+): Omit<HeatMapQuery, 'window'> {
   const profile = params.traveler_type ? TRAVELER_PROFILES[params.traveler_type] : undefined;
   // ridesharing is refused before this point
   const given = (name: 'first_section_mode' | 'last_section_mode' | 'direct_path_mode') => [...new Set(params[name])] as HeatMapMode[];

@@ -1,9 +1,9 @@
+import type { StreetMode } from './journey-params.js';
 /**
  * Traveller profiles of `traveler_type` (Navitia's): speeds, access limits, modes and
  * accessibility. A profile fills only what the request leaves unset; what neither sets takes the
  * parameter table's fallback (heat-maps-params.ts).
  */
-import type { StreetMode } from './heat-maps-params.js';
 
 export interface TravelerProfile {
   walking_speed: number;

@@ -1,6 +1,6 @@
 /** Days and times as `error.details` and `warnings` write them for a person: 2019-03-01, 2019-03-01 08:00. */
-import { formatDayNumber } from '../util/calendar.js';
-import { formatLocal } from '../util/time-zones.js';
+import { formatDayNumber } from './calendar.js';
+import { formatLocal } from './time-zones.js';
 
 /** A day number as YYYY-MM-DD. */
 export function isoDay(day: number): string {

@@ -1,7 +1,7 @@
 /** An accessibility request's measures from its parameters: the decay, the cutoffs, how far the searches go. */
-import { decayFunction, type DecayName, type DecaySettings } from '../../analysis/decay.js';
-import { badDecay } from '../errors.js';
-import { DEFAULT_CUTOFF_SEC } from './analysis-params.js';
+import { decayFunction, type DecayName, type DecaySettings } from '../analysis/decay.js';
+import { DEFAULT_CUTOFF_SEC } from '../service/limits.js';
+import { refuse } from './query-errors.js';
 
 export interface Measures {
   decay: DecaySettings;
@@ -32,7 +32,7 @@ export function measuresOf(params: MeasureParams, limitSec: number): Measures {
   try {
     f = decayFunction(decay);
   } catch (e) {
-    if (e instanceof RangeError) throw badDecay(e.message);
+    if (e instanceof RangeError) throw refuse('badDecay', { why: e.message });
     throw e;
   }
   const cutoffsSec = params.cutoffs.length > 0 ? [...params.cutoffs] : [DEFAULT_CUTOFF_SEC];
