@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { getOk, serveCoverages } from '../test/helpers/app.js';
-import { buildQuery } from '../src/api/heat-maps/map-query.js';
+import { buildQuery } from '../src/queries/journey-query.js';
 import { parseParams } from '../src/api/params.js';
 import { heatMapParams } from '../src/api/heat-maps/heat-maps-params.js';
 import { parseQueryString } from '../src/api/query-string.js';
