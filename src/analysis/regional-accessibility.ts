@@ -1,42 +1,11 @@
 /**
- * Regional accessibility: the measures of many origins at once. Each origin's row (per percentile,
- * the whole seconds to every point of an opportunities' set, -1 unreached) is reduced to its
- * measures where it is computed (`originMeasures`, in a worker thread: a row holds a value per point
- * of the set, the measures a few numbers), and the measures are gathered per origin into one array of
- * values per measure (`RegionalAccumulator`). Each value is the one a single origin's answer gives
- * (`cumulativeOpportunities`, `DualAccess`, the same rounding); an origin that reaches no point at
- * all (off the street network) has null instead of 0, so that a map tells "nothing here" from
- * "nothing within reach".
+ * Regional accessibility: the measures of many origins gathered into one array of values per
+ * measure. Each origin's row (per percentile, the whole seconds to every point of an opportunities'
+ * set) is reduced to its measures where it is computed (travel-time-reducer.ts, in a worker thread: a
+ * row holds a value per point of the set, the measures a few numbers); NaN, the reducer's null,
+ * becomes null here.
  */
-import { cumulativeOpportunities, DualAccess, roundMeasure } from './accessibility.js';
-import type { Decay } from './decay.js';
-
-/** The measures of one opportunity column: per percentile, each cutoff's value then each N's duration. */
-export interface MeasureLayout {
-  percentiles: number;
-  cutoffsSec: readonly number[];
-  nearest: readonly number[];
-}
-
-/** How many numbers `originMeasures` gives for one column. */
-export const measureCount = (layout: MeasureLayout) => layout.percentiles * (layout.cutoffsSec.length + layout.nearest.length);
-
-const dual = new DualAccess();
-
-/**
- * One origin's measures for one opportunity column (`counts` at the points of its set), from its row
- * `seconds` (per percentile), into `out` from `at` in MeasureLayout's order; NaN for null (a
- * percentile reaching no point, a count never reached).
- */
-export function originMeasures(seconds: readonly Int32Array[], counts: Float64Array, layout: MeasureLayout, decay: Decay, maxDurationSec: number, out: Float64Array, at: number): void {
-  let k = at;
-  for (let p = 0; p < layout.percentiles; p++) {
-    const row = seconds[p]!;
-    const reached = reachesAny(row);
-    for (const cutoff of layout.cutoffsSec) out[k++] = reached ? roundMeasure(cumulativeOpportunities(row, counts, cutoff, decay)) : NaN;
-    for (const n of layout.nearest) out[k++] = reached ? (dual.nearest(row, counts, n, maxDurationSec) ?? NaN) : NaN;
-  }
-}
+import type { MeasureLayout } from './travel-time-reducer.js';
 
 export interface RegionalMeasures {
   /** per opportunity column, percentile and cutoff (in that order): a value per origin */
@@ -72,9 +41,4 @@ export class RegionalAccumulator {
       for (let n = 0; n < nearest.length; n++, k++) this.measures.nearest[measure * nearest.length + n]!.durations[origin] = Number.isNaN(values[k]!) ? null : values[k]!;
     }
   }
-}
-
-function reachesAny(seconds: Int32Array): boolean {
-  for (let k = 0; k < seconds.length; k++) if (seconds[k]! >= 0) return true;
-  return false;
 }

@@ -22,7 +22,7 @@ import { PassThrough } from 'node:stream';
 import { accessibilityCommandParams, matrixCommandParams } from '../queries/analysis-params.js';
 import { measuresOf } from '../queries/measures.js';
 import { jobPercentiles, originJob, originMeasureValues, originTimes, type OriginJobParts, type OriginTimesJob } from '../queries/origin-rows.js';
-import { measureCount } from '../analysis/regional-accessibility.js';
+import { measureCount } from '../analysis/travel-time-reducer.js';
 import { opportunityRefs, pointSetIndex } from '../queries/point-set-refs.js';
 import { TIFF_NODATA, writeGeoTiff, type TiffBand } from '../formats/geotiff.js';
 import { HeatMapPool } from '../maps/heat-map-pool.js';

@@ -6,6 +6,7 @@ import { WorkerPool, type WorkerPoolOptions } from '../service/worker-pool.js';
 import type { HeatMapRender, RenderedHeatMap } from './heat-map-render.js';
 import type { HeatMapRunner } from './heat-map-runner.js';
 import type { HeatMapTask } from './heat-map-task.js';
+import { setsOf, type PointsRequest, type PointsResult } from './points.js';
 import { ORIGINS_IN_FLIGHT } from '../service/limits.js';
 
 export interface HeatMapPoolOptions extends EngineLimits, Omit<WorkerPoolOptions, 'module'> {
@@ -33,10 +34,16 @@ export class HeatMapPool implements HeatMapRunner {
     return this.pool.pending;
   }
 
-  run(coverageId: string, generation: Generation, query: MapQuery, render: HeatMapRender): Promise<RenderedHeatMap> {
+  grid(coverageId: string, generation: Generation, query: MapQuery, render: HeatMapRender): Promise<RenderedHeatMap> {
     const streets = generation.streets!;
-    const task: HeatMapTask = { coverageId, dataId: streets.id, data: streets.data, limits: this.limits, query, render };
-    return this.pool.run<RenderedHeatMap>(task, budgetScale(query, render));
+    const task: HeatMapTask = { kind: 'grid', coverageId, dataId: streets.id, data: streets.data, limits: this.limits, query, render };
+    return this.pool.run<RenderedHeatMap>(task, budgetScale(query));
+  }
+
+  points(coverageId: string, generation: Generation, query: MapQuery, request: PointsRequest): Promise<PointsResult> {
+    const streets = generation.streets!;
+    const task: HeatMapTask = { kind: 'points', coverageId, dataId: streets.id, data: streets.data, limits: this.limits, query, request };
+    return this.pool.run<PointsResult>(task, budgetScale(query, { sets: setsOf(request).length, oneOfMany: request.oneOfMany }));
   }
 
   close(): Promise<void> {
@@ -45,17 +52,13 @@ export class HeatMapPool implements HeatMapRunner {
 }
 
 /**
- * How many single maps' time budget a task gets: a window's grows with its minutes; a difference
- * map computes two maps; an accessibility request (or a regional origin's measures) values each
- * point set it reads after the one transit search (counted whole, to be safe); an origin of a
- * matrix or a regional accessibility waits behind the others in flight (the budget runs from the
- * task's arrival at the pool, its wait included).
+ * How many single maps' time budget a task gets: a window's grows with its minutes (the departures'
+ * `budgetScale`); a difference map computes two maps; a points task values each point set it reads
+ * after the one transit search (counted whole, to be safe); an origin of a request of many waits
+ * behind the others in flight (the budget runs from the task's arrival at the pool, its wait included).
  */
-export function budgetScale(query: MapQuery, render?: HeatMapRender): number {
-  const format = render?.format;
-  const setsOf = format?.kind === 'accessibility' ? format.opportunities : format?.kind === 'travel_times' ? format.measures?.columns : undefined;
-  const sets = setsOf ? new Set(setsOf.map((ref) => ref.set)).size : 1;
-  // one origin of many: its wait behind the other origins of its request counts in its budget
-  const siblings = render?.format.kind === 'travel_times' ? ORIGINS_IN_FLIGHT : 1;
-  return (query.window?.budgetScale ?? 1) * (query.comparison ? DIFFERENCE_BUDGET_SCALE : 1) * Math.max(1, sets) * siblings;
+export function budgetScale(query: MapQuery, points?: { sets: number; oneOfMany: boolean }): number {
+  const sets = Math.max(1, points?.sets ?? 1);
+  const siblings = points?.oneOfMany ? ORIGINS_IN_FLIGHT : 1;
+  return (query.window?.budgetScale ?? 1) * (query.comparison ? DIFFERENCE_BUDGET_SCALE : 1) * sets * siblings;
 }

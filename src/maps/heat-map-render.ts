@@ -18,7 +18,6 @@ import { heatMapBody, type HeatMapBodyParts } from './heat-map-json.js';
 import { bandsFeatureCollection, contourBands, isochronesBody, type Band } from './isochrones-json.js';
 import { WARNINGS, type Warning } from './map-warnings.js';
 import { LINK_RADIUS_M } from '../model/street-graph.js';
-import type { AccessibilityFormat, TravelTimesFormat } from './point-answers.js';
 
 export type BodyEncoding = 'gzip' | 'br' | 'deflate';
 
@@ -28,9 +27,7 @@ export type MapFormat =
   | { kind: 'isochrones'; bands: Band[]; simplifyM: number }
   | { kind: 'geojson'; bands: Band[]; simplifyM: number }
   | { kind: 'tiff' }
-  | { kind: 'png'; maxDurationSec: number }
-  | AccessibilityFormat
-  | TravelTimesFormat;
+  | { kind: 'png'; maxDurationSec: number };
 
 /** The parts of the response the request decides: everything but the grid. */
 export interface HeatMapRender extends Omit<HeatMapBodyParts, 'grid' | 'seconds'> {
@@ -78,9 +75,6 @@ export function renderHeatMap(result: HeatMapResult, render: HeatMapRender): Ren
       );
     case 'png':
       return answer(writePng(grid, seconds, format.maxDurationSec), 'image/png', null);
-    case 'accessibility':
-    case 'travel_times':
-      throw new Error(`${format.kind} is answered at points (map-computation.ts), not on a grid`);
   }
 }
 
@@ -106,8 +100,6 @@ export function renderDifference(diff: DifferenceResult, render: HeatMapRender):
       return answer(writePng(grid, maps[diff.selected]!.seconds, format.maxDurationSec, DIFFERENCE_RAMP), 'image/png', null);
     case 'isochrones':
     case 'geojson':
-    case 'accessibility':
-    case 'travel_times':
       throw new Error(`a difference map has no ${format.kind} answer`);
   }
 }

@@ -1,10 +1,11 @@
-/** Heat maps computed on the calling thread. */
+/** Maps and point answers computed on the calling thread. */
 import type { MapQuery } from './difference-map.js';
 import { type EngineLimits } from '../service/limits.js';
 import { EngineCache } from '../service/engine-cache.js';
 import type { Generation } from '../service/generation.js';
 import type { HeatMapRender, RenderedHeatMap } from './heat-map-render.js';
-import { computeMap } from './map-computation.js';
+import { computeGrid } from './map-computation.js';
+import { computePoints, type PointsRequest, type PointsResult } from './points.js';
 import type { HeatMapRunner } from './heat-map-runner.js';
 
 export class InProcessRunner implements HeatMapRunner {
@@ -14,9 +15,14 @@ export class InProcessRunner implements HeatMapRunner {
     this.cache = new EngineCache(limits);
   }
 
-  async run(coverageId: string, generation: Generation, query: MapQuery, render: HeatMapRender): Promise<RenderedHeatMap> {
+  async grid(coverageId: string, generation: Generation, query: MapQuery, render: HeatMapRender): Promise<RenderedHeatMap> {
     const streets = generation.streets!;
-    return computeMap(this.cache, coverageId, streets.id, streets.data, query, render);
+    return computeGrid(this.cache, coverageId, streets.id, streets.data, query, render);
+  }
+
+  async points(coverageId: string, generation: Generation, query: MapQuery, request: PointsRequest): Promise<PointsResult> {
+    const streets = generation.streets!;
+    return computePoints(this.cache, coverageId, streets.id, streets.data, query, request);
   }
 
   async close(): Promise<void> {}

@@ -9,7 +9,8 @@ export function lazyInProcessRunner(limits: EngineLimits): HeatMapRunner {
   let runner: Promise<HeatMapRunner> | undefined;
   const get = () => (runner ??= import('./in-process-runner.js').then((m) => new m.InProcessRunner(limits)));
   return {
-    run: async (coverageId, generation, query, render) => (await get()).run(coverageId, generation, query, render),
+    grid: async (coverageId, generation, query, render) => (await get()).grid(coverageId, generation, query, render),
+    points: async (coverageId, generation, query, request) => (await get()).points(coverageId, generation, query, request),
     close: async () => {
       if (runner) await (await runner).close();
     },

@@ -5,13 +5,12 @@
  * / `navette accessibility` alike.
  */
 import type { HeatMapRunner } from '../maps/heat-map-runner.js';
-import type { HeatMapRender } from '../maps/heat-map-render.js';
-import type { TravelTimesFormat } from '../maps/point-answers.js';
+import type { PointsRequest, PointsResult } from '../maps/points.js';
 import type { MapQuery } from '../maps/difference-map.js';
 import type { Generation } from '../service/generation.js';
 import { buildQuery } from './journey-query.js';
 import { departuresOf, requestDepartures } from './departure-window.js';
-import { runComputation } from './run-computation.js';
+import { runPoints } from './run-computation.js';
 import { boardSlackOf, type CoverageConfig } from '../service/coverage-config.js';
 import { MAX_ACCESSIBILITY_SEARCHES } from '../service/limits.js';
 import type { MapParams } from './journey-params.js';
@@ -95,18 +94,6 @@ function originQuery(job: OriginTimesJob, origin: number): MapQuery {
   return { ...buildQuery(job.params, job.generation, 'departure', centre, job.t0, job.maxDurationSec, job.boardSlackSec), window: job.window };
 }
 
-const RENDER_TRAVEL_TIMES = (set: number, measures?: TravelTimesFormat['measures']): HeatMapRender => ({
-  format: { kind: 'travel_times', set, ...(measures ? { measures } : {}) },
-  encoding: null,
-  maxDurationSec: 0,
-  placeKey: 'from',
-  placeJson: 'null',
-  requestedDateTime: '',
-  publishersJson: '[]',
-  contextJson: '{}',
-  warnings: [],
-});
-
 /**
  * The client went away before its answer: the work stopped, nobody reads an answer (the API answers
  * 499 for its logs and metrics only).
@@ -123,28 +110,26 @@ export class RequestAbandoned extends Error {
  * Once `signal` aborts (the client went away), no origin starts and RequestAbandoned is thrown.
  */
 export function originTimes(runner: HeatMapRunner, job: OriginTimesJob, from: number, to: number, inFlight: number, onRow: (row: OriginRow) => void | Promise<void>, signal?: AbortSignal): Promise<void> {
-  const percentiles = jobPercentiles(job).length;
-  const rows = (body: Uint8Array) => {
-    const all = new Int32Array(body.buffer, body.byteOffset, body.byteLength / 4);
-    const count = all.length / percentiles;
-    return Array.from({ length: percentiles }, (_, p) => all.subarray(p * count, (p + 1) * count));
-  };
-  return inOrder(runner, job, from, to, inFlight, RENDER_TRAVEL_TIMES(job.destinations), rows, (origin, seconds) => onRow({ origin, seconds }), signal);
+  const request: PointsRequest = { kind: 'travel_times', set: job.destinations, oneOfMany: true };
+  return inOrder(runner, job, from, to, inFlight, request, (result) => result.times!, (origin, seconds) => onRow({ origin, seconds }), signal);
 }
+
+/** How a request of many origins reduces each origin's travel times in the workers: its opportunity columns and measures. */
+export type MeasuresRequest = Omit<Extract<PointsRequest, { kind: 'measures' }>, 'kind' | 'oneOfMany'>;
 
 /**
  * The regional measures of `job`'s origins `from` to `to`, reduced in the workers from each origin's
- * travel times to the points of the columns' sets (`measures`: which columns, how; not `job.destinations`): per origin its
- * numbers, column after column (regional-accessibility.ts), in order as `originTimes` gives rows
- * (and stopped by `signal` as they are).
+ * travel times to the points of the columns' sets (`measures`: which columns, how; not
+ * `job.destinations`): per origin its numbers, column after column (the reducer's layout), in order
+ * as `originTimes` gives rows (and stopped by `signal` as they are).
  */
-export function originMeasureValues(runner: HeatMapRunner, job: OriginTimesJob, measures: NonNullable<TravelTimesFormat['measures']>, from: number, to: number, inFlight: number, onValues: (origin: number, values: Float64Array) => void, signal?: AbortSignal): Promise<void> {
-  const values = (body: Uint8Array) => new Float64Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength));
-  return inOrder(runner, job, from, to, inFlight, RENDER_TRAVEL_TIMES(job.destinations, measures), values, onValues, signal);
+export function originMeasureValues(runner: HeatMapRunner, job: OriginTimesJob, measures: MeasuresRequest, from: number, to: number, inFlight: number, onValues: (origin: number, values: Float64Array) => void | Promise<void>, signal?: AbortSignal): Promise<void> {
+  const request: PointsRequest = { kind: 'measures', ...measures, oneOfMany: true };
+  return inOrder(runner, job, from, to, inFlight, request, (result) => result.measures!, onValues, signal);
 }
 
 /**
- * Each origin's computation on the runner, `decode`d, handed to `onResult` in the origins' order,
+ * Each origin's computation on the runner, `read`, handed to `onResult` in the origins' order,
  * `inFlight` at most waiting at once. When `signal` aborts, no origin starts any more (those on the
  * runner finish, unread: stopping a running one would cost its thread) and RequestAbandoned is thrown.
  */
@@ -154,14 +139,14 @@ async function inOrder<T>(
   from: number,
   to: number,
   inFlight: number,
-  render: HeatMapRender,
-  decode: (body: Uint8Array) => T,
+  request: PointsRequest,
+  read: (result: PointsResult) => T,
   onResult: (origin: number, result: T) => void | Promise<void>,
   signal: AbortSignal | undefined,
 ): Promise<void> {
   const pending = new Map<number, Promise<T>>();
   const start = (origin: number) => {
-    const result = runComputation(runner, job.coverageId, job.generation, originQuery(job, origin), render).then((answer) => decode(answer.body));
+    const result = runPoints(runner, job.coverageId, job.generation, originQuery(job, origin), request).then(read);
     // a failure is read when its turn comes; until then it must not count as unhandled
     result.catch(() => {});
     pending.set(origin, result);

@@ -1,7 +1,15 @@
 /** A request's names of point sets and their columns, resolved against the coverage's point sets. */
 import type { Generation } from '../service/generation.js';
-import type { OpportunityRef } from '../maps/point-answers.js';
 import { refuse } from './query-errors.js';
+
+/** One opportunity column of one point set: `opportunities[]=SET:COLUMN`. */
+export interface OpportunityRef {
+  /** index in the coverage's point sets, and of the column in the set */
+  set: number;
+  column: number;
+  /** as the request wrote it: SET:COLUMN */
+  label: string;
+}
 
 /** The coverage's point sets as a sentence, for the errors. */
 function knownSets(g: Generation): string {

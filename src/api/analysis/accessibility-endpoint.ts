@@ -10,7 +10,21 @@ import { refuse } from '../../queries/query-errors.js';
 import { freshnessLevel } from '../../queries/journey-query.js';
 import { parseParams } from '../params.js';
 import type { TargetOf } from '../targets.js';
-import { answerMap, parameterWarnings } from '../heat-maps/map-flow.js';
+import { answerHeaders, failedAnswerEnvelope, parameterWarnings, placeWarnings, publishersWithOsm } from '../heat-maps/map-flow.js';
+import { inCoverage, type Answer, type EndpointContext } from '../endpoint.js';
+import { resolveCoverage, type CoverageRef } from '../coverage/coverage-resolution.js';
+import { placeJson } from '../heat-maps/place-json.js';
+import { contextJson } from '../serialize.js';
+import { placeAccessibilityJson } from './accessibility-json.js';
+import { departureLabels } from '../../maps/departures.js';
+import { WARNINGS, type Warning } from '../../maps/map-warnings.js';
+import { placeMap, refuseRidesharing } from '../../queries/map-prologue.js';
+import type { Measures } from '../../queries/measures.js';
+import { requestNow, type ParamsOf } from '../../queries/param-table.js';
+import { runPoints } from '../../queries/run-computation.js';
+import { formatLocal } from '../../util/time-zones.js';
+
+type AccessibilityParams = ParamsOf<ReturnType<typeof accessibilityParams>>;
 import { accessibilityParams } from '../../queries/analysis-params.js';
 import { measuresOf } from '../../queries/measures.js';
 import { opportunityRefs } from '../../queries/point-set-refs.js';
@@ -23,21 +37,52 @@ export const accessibilityEndpoint: Endpoint<TargetOf<'accessibility'>> = {
     const specs = accessibilityParams(ctx.limits);
     const params = parseParams(specs, target.info.pairs);
     const measures = measuresOf(params, ctx.limits.maxDurationSec);
-    const { decay, cutoffsSec, nearest, maxDurationSec } = measures;
     const compareWith = params.compare_data_freshness;
     if (compareWith !== undefined && compareWith === freshnessLevel({ ...params, resolution: 1 })) throw refuse('compareSameFreshness', { level: compareWith, help: COMPARE_DATA_FRESHNESS.description });
+    const warnings = parameterWarnings(specs, target.info.pairs);
     if (params.origins !== undefined && params.origins !== '') {
       if (compareWith !== undefined) throw refuse('regionalComparison');
-      return answerRegional(ctx, target.coverageRef, { ...params, origins: params.origins }, measures, parameterWarnings(specs, target.info.pairs));
+      return answerRegional(ctx, target.coverageRef, { ...params, origins: params.origins }, measures, warnings);
     }
-    return answerMap(ctx, target.coverageRef, {
-      collection: 'accessibility',
-      params: { ...params, resolution: 1 },
-      maxDurationSec,
-      ridesharing: 'heatMapRidesharing',
-      format: (_t0, _direction, _timeZone, generation) => ({ kind: 'accessibility', opportunities: opportunityRefs(generation, params.opportunities), cutoffsSec, decay, nearest }),
-      warnings: parameterWarnings(specs, target.info.pairs),
-      ...(compareWith === undefined ? {} : { compareWith }),
-    });
+    return answerPlace(ctx, target.coverageRef, params, measures, warnings);
   },
 };
+
+/**
+ * The accessibility of one place: the regional reduction with one origin (the points task's
+ * measures), on the maps' prologue (the coverage, ridesharing, the centre, the production period),
+ * its JSON written here from the reducer's numbers.
+ */
+function answerPlace(ctx: EndpointContext, coverageRef: CoverageRef, params: AccessibilityParams, measures: Measures, parameterWarnings: Warning[]): Promise<Answer> {
+  resolveCoverage(ctx.registry, coverageRef);
+  refuseRidesharing(params);
+  const compareWith = params.compare_data_freshness;
+  const { maxDurationSec } = measures;
+  return inCoverage(ctx, coverageRef, requestNow(params), failedAnswerEnvelope('accessibility', '[]'), async ({ coverage, generation, nowSec, timeZone }) => {
+    const place = placeMap(coverage, generation, { params: { ...params, resolution: 1 }, maxDurationSec, compareWith }, nowSec, timeZone);
+    const warnings = [...parameterWarnings, ...placeWarnings(generation, place, maxDurationSec, timeZone)];
+    const refs = opportunityRefs(generation, params.opportunities);
+    const percentiles = departureLabels(place.query.window);
+    const layout = { percentiles: percentiles.length, cutoffsSec: measures.cutoffsSec, nearest: measures.nearest };
+    const columns = refs.map(({ set, column }) => ({ set, column }));
+    const result = await runPoints(ctx.heatMaps, coverage.id, generation, place.query, { kind: 'measures', columns, layout, decay: measures.decay, maxDurationSec, oneOfMany: false });
+    if (result.reachedPoints === 0) warnings.push(WARNINGS.nothingReached(String(maxDurationSec)));
+    const accessibility = {
+      labels: refs.map((ref) => ref.label),
+      percentiles,
+      layout,
+      decayName: measures.decay.name,
+      measures: result.measures!,
+      compared: compareWith === undefined ? null : { level: compareWith, measures: result.compared! },
+    };
+    const envelope = {
+      placeKey: place.direction === 'departure' ? ('from' as const) : ('to' as const),
+      placeJson: placeJson(generation, place.centre),
+      requestedDateTime: formatLocal(place.t0, timeZone),
+      publishersJson: publishersWithOsm(generation),
+      contextJson: contextJson(nowSec, timeZone),
+      warnings,
+    };
+    return { body: placeAccessibilityJson(accessibility, envelope), headers: answerHeaders('application/json; charset=utf-8', warnings) };
+  });
+}

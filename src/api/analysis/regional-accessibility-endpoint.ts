@@ -7,7 +7,8 @@
  * gathers a few numbers per origin.
  * Bounded by MAX_ACCESSIBILITY_SEARCHES (origins × departures); larger runs are `navette accessibility`'s.
  */
-import { measureCount, RegionalAccumulator } from '../../analysis/regional-accessibility.js';
+import { RegionalAccumulator } from '../../analysis/regional-accessibility.js';
+import { measureCount } from '../../analysis/travel-time-reducer.js';
 import { warningsJson, type Warning } from '../../maps/map-warnings.js';
 import { formatLocal } from '../../util/time-zones.js';
 import { inCoverage, type Answer, type EndpointContext } from '../endpoint.js';

@@ -12,9 +12,9 @@ import type { Band } from '../../maps/isochrones-json.js';
 import { WARNINGS, type Warning } from '../../maps/map-warnings.js';
 import type { Direction } from '../../queries/departure-window.js';
 import type { MapParams } from '../../queries/journey-params.js';
-import { placeMap, refuseRidesharing } from '../../queries/map-prologue.js';
+import { placeMap, refuseRidesharing, type PlaceMap } from '../../queries/map-prologue.js';
 import { requestNow, type ParamSpec } from '../../queries/param-table.js';
-import { runComputation } from '../../queries/run-computation.js';
+import { runGrid } from '../../queries/run-computation.js';
 import { formatLocal } from '../../util/time-zones.js';
 import { resolveCoverage, type CoverageRef } from '../coverage/coverage-resolution.js';
 import { inCoverage, type Answer, type EndpointContext, type EnvelopeOf } from '../endpoint.js';
@@ -28,7 +28,7 @@ export type { Direction } from '../../queries/departure-window.js';
 
 /** What a map endpoint asks of the shared flow, from its own parameters. */
 export interface MapRequest {
-  collection: 'heat_maps' | 'isochrones' | 'accessibility';
+  collection: 'heat_maps' | 'isochrones';
   params: MapParams;
   maxDurationSec: number;
   /** the endpoint's words for ridesharing, which maps do not take */
@@ -51,8 +51,9 @@ export async function answerMap(ctx: EndpointContext, coverageRef: CoverageRef, 
   resolveCoverage(ctx.registry, coverageRef);
   refuseRidesharing(params, map.ridesharing);
   return inCoverage(ctx, coverageRef, requestNow(params), failedAnswerEnvelope(map.collection, '[]'), async ({ coverage, generation, nowSec, timeZone }) => {
-    const { direction, centre, t0, query } = placeMap(coverage, generation, { params, maxDurationSec: map.maxDurationSec, percentile: map.percentile, compareWith: map.compareWith }, nowSec, timeZone);
-    const warnings = [...map.warnings, ...mapWarnings(generation, centre.lon, centre.lat, mapWindow(t0, map.maxDurationSec, direction, timeZone), query.transit)];
+    const place = placeMap(coverage, generation, { params, maxDurationSec: map.maxDurationSec, percentile: map.percentile, compareWith: map.compareWith }, nowSec, timeZone);
+    const { direction, centre, t0, query } = place;
+    const warnings = [...map.warnings, ...placeWarnings(generation, place, map.maxDurationSec, timeZone)];
     const render: HeatMapRender = {
       placeKey: direction === 'departure' ? 'from' : 'to',
       placeJson: placeJson(generation, centre),
@@ -64,12 +65,10 @@ export async function answerMap(ctx: EndpointContext, coverageRef: CoverageRef, 
       maxDurationSec: map.maxDurationSec,
       warnings,
     };
-    const result = await runComputation(ctx.heatMaps, coverage.id, generation, query, render);
+    const result = await runGrid(ctx.heatMaps, coverage.id, generation, query, render);
     const body = Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength);
-    const headers: Record<string, string> = { 'content-type': result.contentType };
+    const headers = answerHeaders(result.contentType, result.warnings);
     if (result.encoding) headers['content-encoding'] = result.encoding;
-    // the ids of the warnings for every format, the GeoTIFF and the PNG having no place for them in their body
-    if (result.warnings.length > 0) headers[WARNINGS_HEADER] = [...new Set(result.warnings.map((w) => w.id))].join(', ');
     return { body, headers };
   });
 }
@@ -112,6 +111,18 @@ export function publishersWithOsm(g: Generation | undefined): string {
 
 /** The header that lists a map answer's warning ids (docs/api.md, Warnings). */
 export const WARNINGS_HEADER = 'navette-warnings';
+
+/** What can be told of a place's map before it is computed (map-checks.ts). */
+export function placeWarnings(generation: Generation, place: PlaceMap, maxDurationSec: number, timeZone: string): Warning[] {
+  return mapWarnings(generation, place.centre.lon, place.centre.lat, mapWindow(place.t0, maxDurationSec, place.direction, timeZone), place.query.transit);
+}
+
+/** The answer's headers: its type, and the ids of its warnings (for every format: the GeoTIFF and the PNG have no place for them in their body). */
+export function answerHeaders(contentType: string, warnings: readonly Warning[]): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': contentType };
+  if (warnings.length > 0) headers[WARNINGS_HEADER] = [...new Set(warnings.map((w) => w.id))].join(', ');
+  return headers;
+}
 
 /** A map's window: [t0, t0 + max] for a departure map, [t0 - max, t0] for an arrival map. */
 function mapWindow(t0: number, maxDurationSec: number, direction: Direction, timeZone: string): MapWindow {

@@ -16,7 +16,6 @@
  *   process_*, nodejs_*                                  prom-client's default metrics (memory, event loop, GC)
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { RenderedHeatMap } from '../../maps/heat-map-render.js';
 import type { CoverageRegistry } from '../../service/coverage-registry.js';
 import { WorkUnavailable } from '../../service/worker-pool.js';
 import { type HeatMapRunner } from '../../maps/heat-map-runner.js';
@@ -131,23 +130,27 @@ export class Metrics {
   /** The runner, timed and counted. */
   instrument(runner: HeatMapRunner): HeatMapRunner {
     return {
-      run: async (coverageId, generation, query, render): Promise<RenderedHeatMap> => {
-        const started = performance.now();
-        this.heatMapsInFlight++;
-        let outcome = 'error';
-        try {
-          const result = await runner.run(coverageId, generation, query, render);
-          outcome = 'ok';
-          return result;
-        } catch (e) {
-          if (e instanceof WorkUnavailable) outcome = e.reason;
-          throw e;
-        } finally {
-          this.heatMapsInFlight--;
-          this.heatMapSeconds.observe({ coverage: coverageId, outcome }, (performance.now() - started) / 1000);
-        }
-      },
+      grid: (coverageId, generation, query, render) => this.timed(coverageId, () => runner.grid(coverageId, generation, query, render)),
+      points: (coverageId, generation, query, request) => this.timed(coverageId, () => runner.points(coverageId, generation, query, request)),
       close: () => runner.close(),
     };
+  }
+
+  /** One computation on the runner, counted in flight and timed by its outcome. */
+  private async timed<T>(coverageId: string, work: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    this.heatMapsInFlight++;
+    let outcome = 'error';
+    try {
+      const result = await work();
+      outcome = 'ok';
+      return result;
+    } catch (e) {
+      if (e instanceof WorkUnavailable) outcome = e.reason;
+      throw e;
+    } finally {
+      this.heatMapsInFlight--;
+      this.heatMapSeconds.observe({ coverage: coverageId, outcome }, (performance.now() - started) / 1000);
+    }
   }
 }

@@ -23,10 +23,11 @@ const HOLD_MS = 10;
 let started = 0;
 const inner = lazyInProcessRunner(DEFAULT_LIMITS);
 const counting: HeatMapRunner = {
-  run: async (...args) => {
+  grid: (...args) => inner.grid(...args),
+  points: async (...args) => {
     started++;
     await sleep(HOLD_MS);
-    return inner.run(...args);
+    return inner.points(...args);
   },
   close: () => inner.close(),
 };

@@ -206,10 +206,10 @@ test('realtime accessibility: the bus cancelled puts the far end out of reach, a
   }
 });
 
-test('a place that reaches no point: every measure 0, the dual access null, and the warning that nothing is reached', async () => {
+test('a place that reaches no point: every measure null (the regional rule: nothing here, not nothing within reach), the dual access null, and the warning that nothing is reached', async () => {
   // 5 km north of the footway: no street within the link radius
   const body = await getOk(app, `${base}/accessibility?from=${lonAt(1000)};${5000 / METRES_PER_DEGREE}&${at0800}&opportunities[]=places:jobs&cutoffs[]=1800&nearest[]=10`);
-  assert.equal(body.accessibility[0].value, 0);
+  assert.equal(body.accessibility[0].value, null);
   assert.equal(body.nearest[0].duration, null);
   assert.ok(body.warnings.some((w: any) => w.id === 'nothing_reached'), JSON.stringify(body.warnings));
 });

@@ -10,7 +10,6 @@ import { Coverage, CoverageRegistry } from '../../../../src/service/coverage-reg
 import { withRealtime } from '../../../../src/service/generation.js';
 import { budgetScale, HeatMapPool } from '../../../../src/maps/heat-map-pool.js';
 import { ORIGINS_IN_FLIGHT } from '../../../../src/service/limits.js';
-import type { HeatMapRender } from '../../../../src/maps/heat-map-render.js';
 import type { MapQuery } from '../../../../src/maps/difference-map.js';
 import { EngineCache } from '../../../../src/service/engine-cache.js';
 import { loadCoverage } from '../../../../src/service/load-coverage.js';
@@ -20,6 +19,7 @@ import { writeFeed } from '../../../helpers/gtfs-fixture.js';
 import { fixtureGtfs, writeFixtureOsm } from './fixture.js';
 import { SPINNING_DURATION_SEC } from './spinning-worker.js';
 import { departuresOf } from '../../../../src/queries/departure-window.js';
+import { setsOf } from '../../../../src/maps/points.js';
 
 // a fixed "now": bodies compared whole must not differ by their context's current_datetime
 const URL = '/v1/coverage/main_routing_test/heat_maps?datetime=20120614T080100&from=stopB&max_duration=3600&resolution=200&_current_datetime=20120614T080000';
@@ -93,10 +93,10 @@ describe('heat-map worker pool', () => {
     assert.equal(budgetScale({ ...query, comparison }), 2);
     assert.equal(budgetScale({ ...query, window, comparison }), 2 * (1 + 10 / 6));
     // an origin of a matrix waits behind the others of its request; an accessibility values each set once
-    const render = (format: HeatMapRender['format']) => ({ format }) as HeatMapRender;
-    assert.equal(budgetScale(query, render({ kind: 'travel_times', set: 0 })), ORIGINS_IN_FLIGHT);
-    const ref = (set: number) => ({ set, column: 0, label: 'x' });
-    assert.equal(budgetScale(query, render({ kind: 'accessibility', opportunities: [ref(0), ref(1), ref(0)], cutoffsSec: [1800], decay: { name: 'step' }, nearest: [] })), 2);
+    assert.equal(budgetScale(query, { sets: setsOf({ kind: 'travel_times', set: 0, oneOfMany: true }).length, oneOfMany: true }), ORIGINS_IN_FLIGHT);
+    const column = (set: number) => ({ set, column: 0 });
+    const measures = { kind: 'measures' as const, columns: [column(0), column(1), column(0)], layout: { percentiles: 1, cutoffsSec: [1800], nearest: [] }, decay: { name: 'step' as const }, maxDurationSec: 3600, oneOfMany: false };
+    assert.equal(budgetScale(query, { sets: setsOf(measures).length, oneOfMany: false }), 2);
   });
 
   test('bodies compressed in the worker decode to the plain body, in the encoding the client prefers', async () => {

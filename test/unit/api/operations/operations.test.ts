@@ -52,9 +52,13 @@ function countingRunner(): HeatMapRunner & { runs: number } {
   const inner = lazyInProcessRunner(DEFAULT_LIMITS);
   const runner = {
     runs: 0,
-    run: (...args: Parameters<HeatMapRunner['run']>) => {
+    grid: (...args: Parameters<HeatMapRunner['grid']>) => {
       runner.runs++;
-      return inner.run(...args);
+      return inner.grid(...args);
+    },
+    points: (...args: Parameters<HeatMapRunner['points']>) => {
+      runner.runs++;
+      return inner.points(...args);
     },
     close: () => inner.close(),
   };
@@ -226,7 +230,10 @@ describe('metrics', () => {
     const { registry } = await fixtureRegistry();
     const { WorkUnavailable } = await import('../../../../src/service/worker-pool.js');
     const full: HeatMapRunner = {
-      run: async () => {
+      grid: async () => {
+        throw new WorkUnavailable('queue_full', 1);
+      },
+      points: async () => {
         throw new WorkUnavailable('queue_full', 1);
       },
       close: async () => undefined,
