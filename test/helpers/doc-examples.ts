@@ -49,7 +49,7 @@ export function docPages(root = process.cwd()): string[] {
 
 const HOST = 'http://localhost:9090';
 const URL_IN_TEXT = /http:\/\/localhost:9090(\/[^\s'"<>`)]*)?/g;
-const MARK = /<!--\s*(not-run|status):\s*(.*?)\s*-->/;
+const MARK = /^\s*<!--\s*(not-run|status):\s*(.*?)\s*-->\s*$/;
 
 /** Every request example of the pages, in page order. */
 export function docExamples(root = process.cwd()): DocExample[] {
