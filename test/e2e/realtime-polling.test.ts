@@ -33,6 +33,8 @@ const GZIP_BOMB = gzipSync(Buffer.alloc(256 << 20), { level: 9 });
 const realtimeOf = (c: Coverage) => c.generation?.realtime;
 
 let answer: 'fail' | 'garbage' | 'good' | 'large' | 'endless' | 'gzip-bomb' = 'fail';
+/** requests the feed's server has received */
+let requests = 0;
 /** bytes the server managed to send of its last endless body before the client hung up */
 let endlessSent = 0;
 let server: Server;
@@ -42,6 +44,7 @@ let app: FastifyInstance;
 
 before(async () => {
   server = createServer((_req, res) => {
+    requests++;
     if (answer === 'fail') res.writeHead(500).end('broken');
     else if (answer === 'garbage') res.writeHead(200).end(Buffer.from('\x0a\xff\xff\xff\xff\x0fnot a feed at all'));
     else if (answer === 'large') res.writeHead(200, { 'content-length': String(5 << 20) }).end(Buffer.alloc(5 << 20));
@@ -182,20 +185,25 @@ describe('a realtime source over HTTP', () => {
     assert.ok(checked >= 3, `${checked} delayed trips checked`);
   });
 
-  test('a started source updates the coverage within its interval', async () => {
+  test('a started source polls again at its interval and updates the coverage from a good answer', async () => {
     answer = 'good';
     const registry = new CoverageRegistry();
     const fresh = new Coverage({ id: 'bart2', gtfs: [path.join(BART, 'gtfs.zip')] });
     registry.add(fresh);
     await loadCoverage(fresh);
     answer = 'fail';
+    const before = requests;
     const updater = new RealtimeUpdater(fresh, [new FeedSource({ url, intervalSec: 0.2 })], quiet);
     updater.start();
     try {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // the poll at start, answered 500: nothing applied
+      await until(() => requests - before, (n) => n >= 1, { timeoutMs: 30_000, intervalMs: 20 });
       assert.equal(realtimeOf(fresh), undefined);
       answer = 'good';
-      await until(() => realtimeOf(fresh), Boolean, { timeoutMs: 2000, intervalMs: 20 });
+      const failed = requests - before;
+      // no clock is asserted: the next polls come by the interval alone (30 s is only a bound on a hang)
+      await until(() => realtimeOf(fresh), Boolean, { timeoutMs: 30_000, intervalMs: 20 });
+      assert.ok(requests - before > failed, `${requests - before} polls, ${failed} failed: the coverage updated by a later poll`);
       assert.equal(realtimeOf(fresh)?.runs.size, 65);
     } finally {
       updater.stop();

@@ -30,7 +30,7 @@ test('the realtime source given on the command line is polled at its interval an
     (await fetchJson(`${base}/bart`)).json.regions[0].realtime_sources as Array<{ source: string; successes: number; trip_updates: number; failures: number }>;
   const [source] = await until(sources, (list) => list[0]!.successes >= 3);
   assert.equal(source!.source, path.join(BART, 'trip-updates-2019-08-07.pb'));
-  assert.ok(source!.successes >= 3, `${source!.successes} reads within 5 s at 0.2 s`);
+  assert.ok(source!.successes >= 3, `${source!.successes} reads`);
   assert.equal(source!.trip_updates, 91);
   assert.equal(source!.failures, 0);
 });

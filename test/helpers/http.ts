@@ -46,7 +46,7 @@ export async function fetchJson(url: string, init?: RequestInit): Promise<Answer
 }
 
 export interface UntilOptions {
-  /** how long to read again, 5 s by default */
+  /** how long to read again, 30 s by default: a bound on a hang, not a measure of speed (a loaded machine is slow) */
   timeoutMs?: number;
   /** the pause between two reads, 100 ms by default */
   intervalMs?: number;
@@ -57,7 +57,7 @@ export interface UntilOptions {
  * last value read: the caller asserts on it, so a timeout fails there, with the value to see.
  */
 export async function until<T>(read: () => T | Promise<T>, ok: (value: T) => boolean = Boolean, options: UntilOptions = {}): Promise<T> {
-  const { timeoutMs = 5000, intervalMs = 100 } = options;
+  const { timeoutMs = 30_000, intervalMs = 100 } = options;
   const deadline = Date.now() + timeoutMs;
   let value = await read();
   while (!ok(value) && Date.now() < deadline) {

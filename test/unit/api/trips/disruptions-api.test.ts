@@ -195,17 +195,18 @@ describe('the disruptions file', () => {
   });
 
   test('is read again when it changes; a bad version leaves the last good state in force', async () => {
-    const soon = { timeoutMs: 3000, intervalMs: 25 };
+    // read again at the source's interval; the wait is bounded only against a hang
+    const soon = { intervalMs: 25 };
     writeFileSync(file, JSON.stringify({ disruptions: [{ ...WORKS, impacted_objects: [{ type: 'trip', id: 'T1-FREQ' }] }] }));
     const reread = await until(() => get('tags[]=works'), (a) => a.json.trips?.[0]?.id === 'T1-FREQ', soon);
-    assert.equal(reread.json.trips?.[0]?.id, 'T1-FREQ', 'the new file within the interval');
+    assert.equal(reread.json.trips?.[0]?.id, 'T1-FREQ', 'the new file read again');
     assert.deepEqual(await trips('tags[]=works'), ['T1-FREQ']);
     assert.equal((await get('tags[]=school')).status, 404);
     assert.deepEqual(await trips(`since=20240115T075500&until=20240115T095500&data_freshness=adapted_schedule`), ['B1-0800', 'B1-0900']);
 
     writeFileSync(file, '{"disruptions": [ oops');
     const lastError = await until(() => coverage.disruptionSource!.status().last_error, (e) => e !== null, soon);
-    assert.match(lastError ?? 'no error within 3 s', new RegExp(`^${file.replace(/[.]/g, '\\.')}: not JSON`));
+    assert.match(lastError ?? 'no error recorded', new RegExp(`^${file.replace(/[.]/g, '\\.')}: not JSON`));
     assert.deepEqual(await trips('tags[]=works'), ['T1-FREQ']);
   });
 });
