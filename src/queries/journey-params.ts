@@ -39,7 +39,7 @@ export const MAP_FALLBACKS: Readonly<Record<string, number>> = Object.fromEntrie
   (mapParams() as readonly ParamSpec[]).flatMap((spec) => (spec.fallback === undefined ? [] : [[spec.name, spec.fallback]])),
 );
 
-/** The parameters of a map request as the shared flow reads them (map-flow.ts, map-query.ts). */
+/** The parameters of a map request as the shared flow reads them (map-prologue.ts, journey-query.ts). */
 export type MapParams = ParamsOf<ReturnType<typeof mapParams>> & { resolution: number };
 
 /** The parameters every map takes (heat maps and isochrones); the checks run in table order. */

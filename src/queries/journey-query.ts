@@ -12,7 +12,7 @@ import type { Centre } from './map-centre.js';
 import { TRAVELER_PROFILES } from './traveler-profiles.js';
 import { MAP_FALLBACKS, type MapParams } from './journey-params.js';
 
-/** Request parameters, traveller profile and the tables' fallbacks (heat-maps-params.ts) → the computation's query. */
+/** Request parameters, traveller profile and the tables' fallbacks (journey-params.ts) → the computation's query. */
 export function buildQuery(
   params: MapParams,
   g: Generation,

@@ -2,7 +2,7 @@ import type { StreetMode } from './journey-params.js';
 /**
  * Traveller profiles of `traveler_type` (Navitia's): speeds, access limits, modes and
  * accessibility. A profile fills only what the request leaves unset; what neither sets takes the
- * parameter table's fallback (heat-maps-params.ts).
+ * parameter table's fallback (journey-params.ts).
  */
 
 export interface TravelerProfile {

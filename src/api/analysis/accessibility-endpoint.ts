@@ -1,7 +1,7 @@
 /**
  * `/v1/coverage/{region|lon;lat}/accessibility` (Navette's own; docs/api.md, "Accessibility"): how
  * many opportunities of the coverage's point sets a place reaches, by cutoff, decay function and
- * percentile, and the dual access; on the flow of the maps (map-flow.ts), computed at the points of
+ * percentile, and the dual access; on the prologue of the maps (queries/map-prologue.ts), computed at the points of
  * the sets instead of a grid. With `origins=SET` instead of a place: every point of the set
  * (regional-accessibility-endpoint.ts).
  */

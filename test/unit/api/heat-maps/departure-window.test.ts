@@ -1,6 +1,6 @@
 /**
- * Departure windows on heat maps and isochrones (routing/window-heat-map.ts, api/heat-maps/
- * map-window.ts), on the demo town (data/demo: trams, buses and a shuttle repeated every 10 minutes
+ * Departure windows on heat maps and isochrones (routing/window-heat-map.ts, queries/
+ * departure-window.ts), on the demo town (data/demo: trams, buses and a shuttle repeated every 10 minutes
  * by frequencies.txt, exact_times=0):
  *
  * - the engine's percentiles are R5's rule applied to the single-departure maps of the window's
@@ -22,6 +22,7 @@ import { HeatMapEngine } from '../../../../src/routing/heat-map.js';
 import { walkingQueryFrom } from '../../../helpers/heat-map-query.js';
 import { WindowEngine, WINDOW_STEP_SEC } from '../../../../src/routing/window-heat-map.js';
 import { MAX_DEPARTURE_WINDOW_SEC } from '../../../../src/service/limits.js';
+import { departuresOf } from '../../../../src/queries/departure-window.js';
 import { zonedToEpoch } from '../../../../src/util/time-zones.js';
 
 const DEMO = path.resolve('data/demo');
@@ -77,6 +78,30 @@ describe('the engine: percentiles of the minutes, as R5 takes them', () => {
         }
       }
       assert.ok(reached > 1000 && checked - reached > 100, `${reached} of ${checked} percentile cells reached`);
+    });
+  }
+});
+
+describe('one minute: the window engine and the single search agree, so the departures may send a one-minute window to the single search', () => {
+  for (const direction of ['departure', 'arrival'] as const) {
+    test(`${direction}s: every percentile of a one-minute window is the single map, cell for cell`, () => {
+      const g = served.coverages.get('demo')!.generation!;
+      const data = g.streets!.data;
+      const engine = new HeatMapEngine(data, 86400, 200);
+      const windowEngine = new WindowEngine(engine, MAX_DEPARTURE_WINDOW_SEC);
+      const t0 = zonedToEpoch(g.tt.timezone, 2026, 11, 24, 8, 0, 0);
+      let reached = 0;
+      for (const id of ['GARE-T', 'PIERRE-SEMARD']) {
+        const q = walkingQueryFrom(data.stopLon, data.stopLat, g.tt.stopPoints.ids.indexOf(id), t0, { direction, maxDurationSec: 1800, resolution: 60 });
+        const window = departuresOf({ departure_window: 60, percentiles: [5, 95] })!;
+        assert.equal(window.isSingle, true);
+        const windowed = windowEngine.compute(q, window);
+        const maps = windowed.percentiles!.map((m) => Int32Array.from(m.seconds));
+        const single = engine.compute(q, windowed.grid).seconds;
+        for (const map of maps) assert.deepEqual(map, single, id);
+        reached += single.filter((s) => s >= 0).length;
+      }
+      assert.ok(reached > 500, `${reached} cells reached`);
     });
   }
 });
