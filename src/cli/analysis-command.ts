@@ -14,11 +14,7 @@
  * of N equal slices of the origins (0 ≤ K < N), slice 0 alone writing the CSV header, so that the
  * parts concatenated in order are the whole run's file byte for byte.
  */
-import { createReadStream, renameSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { createGunzip } from 'node:zlib';
-import { pipeline } from 'node:stream/promises';
-import { PassThrough } from 'node:stream';
 import { accessibilityCommandParams, matrixCommandParams } from '../queries/analysis-params.js';
 import { measuresOf } from '../queries/measures.js';
 import { jobPercentiles, originJob, originMeasureValues, originTimes, type OriginJobParts, type OriginTimesJob } from '../queries/origin-rows.js';
@@ -26,7 +22,7 @@ import { measureCount } from '../analysis/travel-time-reducer.js';
 import { opportunityRefs, pointSetIndex } from '../queries/point-set-refs.js';
 import { TIFF_NODATA, writeGeoTiff, type TiffBand } from '../formats/geotiff.js';
 import { HeatMapPool } from '../maps/heat-map-pool.js';
-import { COMMAND_ORIGINS_PER_THREAD, DEFAULT_LIMITS, GRID_CELL_MAX_M, GRID_CELL_MIN_M } from '../service/limits.js';
+import { COMMAND_ORIGINS_PER_THREAD, COMMAND_THREADS_PER_CORE, DEFAULT_LIMITS, GRID_CELL_MAX_M, GRID_CELL_MIN_M } from '../service/limits.js';
 import { parseParams, type ParamSpec } from '../queries/param-table.js';
 import { checkDay } from '../queries/production-day.js';
 import { QueryError, type Namer } from '../queries/query-errors.js';
@@ -38,7 +34,8 @@ import type { CoverageConfig } from '../service/coverage-config.js';
 import type { Generation } from '../service/generation.js';
 import { loadGeneration } from '../service/load-coverage.js';
 import { ConfigError, readConfigFile } from './config.js';
-import { OutputFile } from './output-file.js';
+import { abandonOnSignals, OutputBusy, OutputFile } from './output-file.js';
+import { appendParts, checkedParts, runIdentity, writeManifest, type PartManifest } from './shard-parts.js';
 import { workProgress } from './progress.js';
 
 export const ANALYSIS_USAGE = `  navette matrix --config FILE --coverage ID --origins SET [--destinations SET] --out FILE.csv[.gz]
@@ -104,13 +101,13 @@ function commandParams<const T extends readonly ParamSpec[]>(specs: T, args: Com
  * `--shard K/N`: the origins [from, to) of slice K of N, K from 0 to N − 1 (a Kubernetes Indexed
  * Job's completion index, given as `$(JOB_COMPLETION_INDEX)`).
  */
-export function shardSlice(text: string | undefined, count: number): { from: number; to: number; first: boolean } {
-  if (text === undefined) return { from: 0, to: count, first: true };
+export function shardSlice(text: string | undefined, count: number): { from: number; to: number; first: boolean; index: number; count?: number } {
+  if (text === undefined) return { from: 0, to: count, first: true, index: 0 };
   const m = /^(\d+)\/(\d+)$/.exec(text);
   const k = Number(m?.[1]);
   const n = Number(m?.[2]);
   if (!m || !(n >= 1) || !(k >= 0 && k < n)) throw new ConfigError(`--shard must be K/N with 0 ≤ K < N (slice K of N), not ${text}`);
-  return { from: Math.floor((k * count) / n), to: Math.floor(((k + 1) * count) / n), first: k === 0 };
+  return { from: Math.floor((k * count) / n), to: Math.floor(((k + 1) * count) / n), first: k === 0, index: k, count: n };
 }
 
 interface Loaded {
@@ -129,8 +126,11 @@ async function loadForAnalysis(own: Map<string, string>, maxDurationSec: number)
   const config = server.coverages.find((c) => c.id === id);
   if (!config) throw new ConfigError(`no coverage ${id} in ${file} (${server.coverages.map((c) => c.id).join(', ')})`);
   const threadsText = own.get('threads');
-  const threads = threadsText === undefined ? Math.max(1, availableParallelism()) : Number(threadsText);
-  if (!(Number.isInteger(threads) && threads >= 1)) throw new ConfigError(`--threads must be a whole number from 1, not ${threadsText}`);
+  const cores = Math.max(1, availableParallelism());
+  const maxThreads = COMMAND_THREADS_PER_CORE * cores;
+  const threads = threadsText === undefined ? cores : Number(threadsText);
+  // each thread holds an engine's scratch: past a few per core they cost memory and win nothing
+  if (!(Number.isInteger(threads) && threads >= 1 && threads <= maxThreads)) throw new ConfigError(`--threads must be a whole number from 1 to ${maxThreads} (${COMMAND_THREADS_PER_CORE} per core of this machine), not ${threadsText}`);
   process.stderr.write(`loading ${id}…\n`);
   const snapshotDir = own.get('snapshots') ?? server.snapshots;
   const { generation, seconds, from } = await loadGeneration(config, { snapshotDir });
@@ -154,11 +154,13 @@ function commandJob(loaded: Loaded, params: OriginJobParts['params'] & { datetim
 
 /** A command's body, its refusals as messages: 2 for a bad argument, 1 for a failure. */
 async function runCommand(name: string, body: () => Promise<void>): Promise<number> {
+  // stopped by a signal, the command removes what it was writing and says so
+  const stopListening = abandonOnSignals((line) => process.stderr.write(`navette ${name}: ${line}\n`));
   try {
     await body();
     return 0;
   } catch (e) {
-    if (e instanceof ConfigError) {
+    if (e instanceof ConfigError || e instanceof OutputBusy) {
       process.stderr.write(`navette ${name}: ${e.message}\n`);
       return 2;
     }
@@ -168,7 +170,23 @@ async function runCommand(name: string, body: () => Promise<void>): Promise<numb
     }
     process.stderr.write(`navette ${name}: ${(e as Error).message}\n`);
     return 1;
+  } finally {
+    stopListening();
   }
+}
+
+/** What decides a run's rows, for its identity (shard-parts.ts): the coverage, the sets, the parameters as given. */
+function decisiveArgs(own: Map<string, string>, values: Map<string, string[]>): Record<string, unknown> {
+  const decisive: Record<string, unknown> = {};
+  for (const key of ['coverage', 'origins', 'destinations', 'grid']) if (own.has(key)) decisive[key] = own.get(key);
+  for (const [name, given] of values) decisive[`param:${name}`] = given;
+  return decisive;
+}
+
+/** A part's manifest, when the run is one slice of several (`--shard`). */
+async function closePart(file: OutputFile, kind: PartManifest['kind'], slice: ReturnType<typeof shardSlice>, run: string): Promise<void> {
+  await file.close();
+  if (slice.count !== undefined) await writeManifest(file.path, kind, run, slice.index, slice.count);
 }
 
 /** A refusal of the query layer in the command's words: its parameters named as flags, the parameter's help, the details. */
@@ -236,7 +254,7 @@ export function matrixCommand(args: string[]): Promise<number> {
           progress.update(++done);
         });
         progress.done();
-        await file.close();
+        await closePart(file, 'matrix', slice, runIdentity('matrix', decisiveArgs(own, parsed.values)));
       } catch (e) {
         progress.done();
         file.abandon();
@@ -283,9 +301,10 @@ export function accessibilityCommand(args: string[]): Promise<number> {
       // per origin of the slice, per percentile, cutoff and column: the measure
       const measuresPerOrigin = percentiles.length * measures.cutoffsSec.length * refs.length;
       const values = new Float64Array((slice.to - slice.from) * measuresPerOrigin);
-      const file = out.endsWith('.tif') || out.endsWith('.tiff') ? null : new OutputFile(out);
+      const file = new OutputFile(out);
+      const isTiff = out.endsWith('.tif') || out.endsWith('.tiff');
       try {
-        if (file && slice.first) await file.write(`origin_id,percentile,cutoff,${refs.map((r) => csvField(r.label)).join(',')}\n`);
+        if (!isTiff && slice.first) await file.write(`origin_id,percentile,cutoff,${refs.map((r) => csvField(r.label)).join(',')}\n`);
         let done = 0;
         await originMeasureValues(loaded.pool, job, reduce, slice.from, slice.to, loaded.threads * COMMAND_ORIGINS_PER_THREAD, async (origin, reduced) => {
           let at = (origin - slice.from) * measuresPerOrigin;
@@ -300,15 +319,15 @@ export function accessibilityCommand(args: string[]): Promise<number> {
               lines += `${id},${percentile},${cutoff},${line.join(',')}\n`;
             });
           });
-          if (file) await file.write(lines);
+          if (!isTiff) await file.write(lines);
           progress.update(++done);
         });
         progress.done();
-        if (file) await file.close();
-        else await writeAccessibilityTiff(out, origins, slice, values, percentiles, measures.cutoffsSec, refs.map((r) => r.label));
+        if (isTiff) await file.write(accessibilityTiff(origins, slice, values, percentiles, measures.cutoffsSec, refs.map((r) => r.label)));
+        await closePart(file, 'accessibility', slice, runIdentity('accessibility', decisiveArgs(own, parsed.values)));
       } catch (e) {
         progress.done();
-        file?.abandon();
+        file.abandon();
         throw e;
       }
       process.stderr.write(`${out}: ${slice.to - slice.from} origins, ${measuresPerOrigin} measures each in ${elapsed(started)}, ${peakMemory()}\n`);
@@ -382,7 +401,7 @@ function gridOrigins(generation: Generation, text: string): Origins {
  * opportunity column (in that order, described `p50 1800 s SET:COLUMN`), -1 (nodata) at the cells
  * that are no origin (no street within the link radius). Written whole, then renamed, as the CSV.
  */
-async function writeAccessibilityTiff(out: string, origins: Origins, slice: { from: number; to: number }, values: Float64Array, percentiles: number[], cutoffs: number[], labels: string[]): Promise<void> {
+function accessibilityTiff(origins: Origins, slice: { from: number; to: number }, values: Float64Array, percentiles: number[], cutoffs: number[], labels: string[]): Uint8Array {
   const grid = origins.grid!;
   const cells = origins.cells!;
   const R = grid.resolution;
@@ -399,12 +418,14 @@ async function writeAccessibilityTiff(out: string, origins: Origins, slice: { fr
       }
     }
   }
-  const partial = `${out}.partial`;
-  writeFileSync(partial, writeGeoTiff(grid, bands));
-  renameSync(partial, out);
+  return writeGeoTiff(grid, bands);
 }
 
-/** `navette merge --out FILE PART…`: the parts of a sharded run, in order, as one file (.gz parts and output by their names). */
+/**
+ * `navette merge --out FILE PART…`: the parts of a sharded run, in order, as one file (.gz parts and
+ * output by their names). The parts must be one run's, all of them, in order, each whole, as their
+ * manifests say (shard-parts.ts).
+ */
 export function mergeCommand(args: string[]): Promise<number> {
   return runCommand('merge', async () => {
     const outAt = args.indexOf('--out');
@@ -413,15 +434,10 @@ export function mergeCommand(args: string[]): Promise<number> {
     if (!out || parts.length === 0) throw new ConfigError('give --out FILE and the parts, in order');
     const option = parts.find((part) => part.startsWith('--'));
     if (option) throw new ConfigError(`merge takes --out FILE and the parts only, not ${option}`);
+    const manifests = checkedParts(parts);
     const file = new OutputFile(out);
     try {
-      for (const part of parts) {
-        const text = new PassThrough();
-        const reading = part.endsWith('.gz') ? pipeline(createReadStream(part), createGunzip(), text) : pipeline(createReadStream(part), text);
-        // bytes, not text: a character split between two chunks stays whole
-        for await (const chunk of text) await file.write(chunk as Buffer);
-        await reading;
-      }
+      await appendParts(file, parts, manifests);
       await file.close();
     } catch (e) {
       file.abandon();

@@ -1,22 +1,38 @@
 /**
- * A command's output file, written whole or not at all: the text goes to `FILE.partial` (gzipped
- * when FILE ends in .gz), renamed to FILE once complete; on failure the partial file is removed, so
- * no half-written FILE is ever mistaken for a result.
+ * A command's output file, written whole or not at all, by one run at a time:
+ *
+ * - the run holds `FILE.lock` (its process id) while it writes: a second run asked to write the
+ *   same FILE is refused while the first one lives (a lock whose process is gone is taken over);
+ * - the text goes to a temporary file of the run's own (`FILE.<pid>-<random>.partial`, gzipped when
+ *   FILE ends in .gz), renamed to FILE once complete: the rename never publishes another run's
+ *   bytes, nor half of them;
+ * - on failure, and on SIGINT or SIGTERM (`abandonOnSignals`), what the run wrote is removed.
  */
-import { createWriteStream, renameSync, rmSync, type WriteStream } from 'node:fs';
+import { createWriteStream, openSync, readFileSync, renameSync, rmSync, writeSync, closeSync, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { randomBytes } from 'node:crypto';
 import { createGzip, type Gzip } from 'node:zlib';
 
+/** A FILE another run is writing (its lock names a living process). */
+export class OutputBusy extends Error {}
+
+/** The files of this process being written, removed if it is stopped by a signal. */
+const open = new Set<OutputFile>();
+
 export class OutputFile {
-  private readonly partial: string;
+  /** the run's own temporary file */
+  readonly partial: string;
+  private readonly lock: string;
   private readonly file: WriteStream;
   private readonly sink: WriteStream | Gzip;
   /** rejected with the first error of either stream (a folder that does not exist, a full disk) */
   private readonly failed: Promise<never>;
 
   constructor(readonly path: string) {
-    this.partial = `${path}.partial`;
-    this.file = createWriteStream(this.partial);
+    this.lock = `${path}.lock`;
+    takeLock(this.lock, path);
+    this.partial = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.partial`;
+    this.file = createWriteStream(this.partial, { flags: 'wx' });
     this.sink = path.endsWith('.gz') ? createGzip({ level: 6 }) : this.file;
     if (this.sink !== this.file) this.sink.pipe(this.file);
     this.failed = new Promise<never>((_, reject) => {
@@ -25,6 +41,7 @@ export class OutputFile {
     });
     // read by `write` and `close`; until then it must not count as unhandled
     this.failed.catch(() => {});
+    open.add(this);
   }
 
   /** Write text or bytes, waiting when the stream asks to (back-pressure); a stream's error is thrown. */
@@ -37,6 +54,8 @@ export class OutputFile {
     this.sink.end();
     await Promise.race([once(this.file, 'close'), this.failed]);
     renameSync(this.partial, this.path);
+    rmSync(this.lock, { force: true });
+    open.delete(this);
   }
 
   /** Drop what was written. */
@@ -44,5 +63,68 @@ export class OutputFile {
     this.sink.destroy();
     this.file.destroy();
     rmSync(this.partial, { force: true });
+    rmSync(this.lock, { force: true });
+    open.delete(this);
   }
+}
+
+/**
+ * Take FILE's lock: created exclusively with this process's id. One held by a living process is
+ * refused; one whose process is gone (a run killed with SIGKILL, a machine restarted) is taken over.
+ */
+function takeLock(lock: string, path: string): void {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(lock, 'wx');
+      writeSync(fd, `${process.pid}\n`);
+      closeSync(fd);
+      return;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const holder = lockHolder(lock);
+      if (holder !== null && isAlive(holder)) throw new OutputBusy(`${path} is being written by process ${holder} (${lock}): wait for it to finish, or give another --out`);
+      rmSync(lock, { force: true });
+    }
+  }
+  throw new OutputBusy(`${path}: its lock ${lock} could not be taken`);
+}
+
+function lockHolder(lock: string): number | null {
+  try {
+    const pid = Number(readFileSync(lock, 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: it lives, under another user
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The exit codes of a process stopped by these signals (128 + the signal's number). */
+const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
+
+/**
+ * On SIGINT or SIGTERM: remove what every open output file wrote, say so on `log`, and exit with
+ * the signal's code. Returns the function that removes the handlers.
+ */
+export function abandonOnSignals(log: (line: string) => void): () => void {
+  const handlers = (Object.keys(SIGNAL_EXIT) as (keyof typeof SIGNAL_EXIT)[]).map((signal) => {
+    const handler = () => {
+      const removed = [...open].map((file) => file.path);
+      for (const file of [...open]) file.abandon();
+      log(`stopped by ${signal}${removed.length > 0 ? `: ${removed.join(', ')} not written (its partial file removed)` : ''}`);
+      process.exit(SIGNAL_EXIT[signal]);
+    };
+    process.on(signal, handler);
+    return () => process.off(signal, handler);
+  });
+  return () => handlers.forEach((off) => off());
 }

@@ -65,6 +65,8 @@ export const MATRIX_MAX_DURATION_SEC = 3600;
 export const ORIGINS_IN_FLIGHT = 4;
 /** Origins in flight per worker thread for the commands: each thread has its next origin waiting. */
 export const COMMAND_ORIGINS_PER_THREAD = 2;
+/** Most `--threads` of a command per core of the machine: each holds an engine's scratch memory. */
+export const COMMAND_THREADS_PER_CORE = 4;
 
 /** `navette accessibility --grid METRES`: the cell sizes it takes, metres. */
 export const GRID_CELL_MIN_M = 10;

@@ -15,8 +15,8 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -271,5 +271,30 @@ test('navette accessibility --origins SET: one row per origin, percentile and cu
     for (const cutoff of [1800, 3600]) {
       assert.deepEqual(rows.get(`${origin.id} 50 ${cutoff}`), [api.get(`hexgrid:schools ${cutoff} p50`), api.get(`hexgrid:jobs ${cutoff} p50`)], `${origin.id} ${cutoff}`);
     }
+  }
+});
+
+test('navette matrix stopped by SIGTERM or SIGINT: the signal\'s exit code, why said, nothing of its output left; a second run of the same --out refused meanwhile', async () => {
+  for (const [signal, code] of [
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const) {
+    const out = path.join(dir, `stopped-${signal}.csv.gz`);
+    const child = spawn(process.execPath, ['dist/src/cli/main.js', 'matrix', '--origins', 'hexgrid', '--departure-window', '3600', '--max-duration', '7200', '--out', out, '--config', config, '--coverage', 'poa', ...OPTIONS]);
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (status) => resolve(status)));
+    // once the first rows are written (the progress counts origins done)
+    while (!readdirSync(dir).some((f) => f.startsWith(`stopped-${signal}.csv.gz.`) && f.endsWith('.partial'))) await new Promise((resolve) => setTimeout(resolve, 50));
+    const second = await run(process.execPath, ['dist/src/cli/main.js', 'matrix', '--origins', 'hexgrid', '--out', out, '--config', config, '--coverage', 'poa', ...OPTIONS]).then(
+      () => ({ code: 0, stderr: '' }),
+      (e: { code: number; stderr: string }) => e,
+    );
+    assert.equal(second.code, 2, second.stderr);
+    assert.match(second.stderr, /stopped-.*\.csv\.gz is being written by process \d+/);
+    child.kill(signal);
+    assert.equal(await exited, code, stderr);
+    assert.match(stderr, new RegExp(`navette matrix: stopped by ${signal}: .*stopped-${signal}\\.csv\\.gz not written \\(its partial file removed\\)`));
+    assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith(`stopped-${signal}.csv.gz`)), []);
   }
 });

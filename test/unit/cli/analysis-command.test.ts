@@ -6,7 +6,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { writeManifest } from '../../../src/cli/shard-parts.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { commandArgs, flagName, shardSlice } from '../../../src/cli/analysis-command.js';
@@ -28,7 +31,8 @@ test('--shard K/N: N slices from 0, covering every origin once and in order, the
       assert.equal(next, count);
     }
   }
-  assert.deepEqual(shardSlice(undefined, 10), { from: 0, to: 10, first: true });
+  assert.deepEqual(shardSlice(undefined, 10), { from: 0, to: 10, first: true, index: 0 });
+  assert.deepEqual(shardSlice('1/3', 10), { from: 3, to: 6, first: false, index: 1, count: 3 });
   for (const bad of ['3/3', '1/0', '-1/2', 'a/b', '1', '1/2/3']) assert.throws(() => shardSlice(bad, 10), ConfigError, bad);
 });
 
@@ -106,14 +110,85 @@ test('point sets: a name and a file, or an object naming the columns; --points N
   assert.throws(() => pointSetsFromFlags(['a=x.csv', 'a=y.csv']), /the point set a is given twice/);
 });
 
-test('merge: the parts byte for byte, a character split between two read chunks kept whole', () => {
+/** `navette merge` run as a process: its exit code and what it said. */
+const merge = (...args: string[]) => spawnSync(process.execPath, ['dist/src/cli/main.js', 'merge', ...args], { encoding: 'utf8' });
+
+/** Parts of one run written as --shard writes them: the bytes, and each part's manifest beside it. */
+async function writeParts(dir: string, texts: string[], run = 'run-a', kind: 'matrix' | 'accessibility' = 'matrix', gz = false): Promise<string[]> {
+  const parts: string[] = [];
+  for (const [k, text] of texts.entries()) {
+    const part = path.join(dir, `${run}-part-${k}.csv${gz ? '.gz' : ''}`);
+    writeFileSync(part, gz ? gzipSync(text) : text);
+    await writeManifest(part, kind, run, k, texts.length);
+    parts.push(part);
+  }
+  return parts;
+}
+
+test('merge: the parts byte for byte, a character split between two read chunks kept whole', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'navette-merge-'));
   // 'ã' is two bytes: an odd prefix puts one of them at every 64 KiB chunk boundary of the first part
   const first = 'x' + 'São João,ã\n'.repeat(20_000);
   const second = 'Açaí,ç\n'.repeat(3);
-  writeFileSync(path.join(dir, 'a.csv'), first);
-  writeFileSync(path.join(dir, 'b.csv'), second);
-  const run = spawnSync(process.execPath, ['dist/src/cli/main.js', 'merge', '--out', path.join(dir, 'm.csv'), path.join(dir, 'a.csv'), path.join(dir, 'b.csv')], { encoding: 'utf8' });
+  const parts = await writeParts(dir, [first, second]);
+  const run = merge('--out', path.join(dir, 'm.csv'), ...parts);
   assert.equal(run.status, 0, run.stderr);
   assert.equal(readFileSync(path.join(dir, 'm.csv'), 'utf8'), first + second);
+  const gzParts = await writeParts(dir, [first, second], 'run-gz', 'matrix', true);
+  assert.equal(merge('--out', path.join(dir, 'm.csv.gz'), ...gzParts).status, 0);
+  assert.equal(gunzipSync(readFileSync(path.join(dir, 'm.csv.gz'))).toString('utf8'), first + second);
+});
+
+test('merge refuses what is not one run\'s parts, all of them, in order, each whole; nothing is written', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'navette-merge-bad-'));
+  const [a0, a1, a2] = await writeParts(dir, ['h\n1\n', '2\n', '3\n']);
+  const [b0, b1] = await writeParts(dir, ['h\n1\n', '2\n'], 'run-b');
+  const [c0] = await writeParts(dir, ['h\n1\n', '2\n'], 'run-c', 'accessibility');
+  const pointSet = path.join(dir, 'points.csv');
+  writeFileSync(pointSet, 'id,lon,lat\np,1,2\n');
+  const truncated = path.join(dir, 'cut.csv.gz');
+  const gz = await writeParts(dir, ['h\n' + Array.from({ length: 5000 }, (_, k) => `row,${(k * 7919) % 10007}\n`).join(''), 'more\n'], 'run-gz', 'matrix', true);
+  const altered = await writeParts(dir, ['h\n1\n', '2\n'], 'run-altered');
+  writeFileSync(altered[1]!, '3\n');
+  const cases: [string[], RegExp][] = [
+    [[a0!, a2!, a1!], /run-a-part-2\.csv is slice 2 of 3, where slice 1 is due: give the 3 parts in order, each once/],
+    [[a0!, a0!, a1!], /run-a-part-0\.csv is slice 0 of 3, where slice 1 is due/],
+    [[a0!, a1!], /2 parts given of a run of 3/],
+    [[b0!, a1!], /run-a-part-1\.csv is a part of another run than .*run-b-part-0\.csv/],
+    [[c0!, b1!], /is a part of another run/],
+    [[a0!, pointSet, a2!], /points\.csv is no part of a sharded run: .*points\.csv\.part\.json, written beside each part by --shard K\/N, is missing/],
+    [[altered[0]!, altered[1]!], /run-altered-part-1\.csv is damaged: its bytes differ from those written/],
+  ];
+  for (const [parts, message] of cases) {
+    const out = path.join(dir, 'merged.csv');
+    const run = merge('--out', out, ...parts);
+    assert.equal(run.status, 2, `${parts.map((p) => path.basename(p)).join(' ')}: ${run.stderr}`);
+    assert.match(run.stderr, message);
+    assert.doesNotMatch(run.stderr, /\n\s+at /, 'a message, not a stack trace');
+    assert.equal(existsSync(out), false);
+    assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('merged.csv')), [], 'no partial file nor lock left');
+  }
+  // a part cut short after its manifest was written: its size says so before anything is read
+  writeFileSync(truncated, readFileSync(gz[0]!).subarray(0, 200));
+  writeFileSync(`${truncated}.part.json`, readFileSync(`${gz[0]}.part.json`));
+  let run = merge('--out', path.join(dir, 'merged.csv'), truncated, gz[1]!);
+  assert.equal(run.status, 2, run.stderr);
+  assert.match(run.stderr, /cut\.csv\.gz is damaged: 200 bytes where \d+ were written/);
+  // gzip data that ends early, its manifest saying so too (a part written cut): named, not a Z_BUF_ERROR stack
+  await writeManifest(truncated, 'matrix', 'run-gz', 0, 2);
+  run = merge('--out', path.join(dir, 'merged.csv'), truncated, gz[1]!);
+  assert.equal(run.status, 2, run.stderr);
+  assert.match(run.stderr, /cut\.csv\.gz is damaged: its gzip data ends too early/);
+  assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('merged.csv')), []);
+});
+
+test('--threads is bounded by the machine\'s cores', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'navette-threads-'));
+  const config = path.join(dir, 'navette.json');
+  writeFileSync(config, JSON.stringify({ coverages: [{ id: 'c', gtfs: 'g', osm: 'o.pbf', pointSets: { p: 'p.csv' } }] }));
+  for (const threads of ['1000000000', '0', '1.5']) {
+    const run = spawnSync(process.execPath, ['dist/src/cli/main.js', 'matrix', '--config', config, '--coverage', 'c', '--origins', 'p', '--threads', threads, '--out', path.join(dir, 'm.csv')], { encoding: 'utf8' });
+    assert.equal(run.status, 2, run.stderr);
+    assert.match(run.stderr, new RegExp(`--threads must be a whole number from 1 to ${4 * availableParallelism()} \\(4 per core of this machine\\), not ${threads.replace('.', '\\.')}`));
+  }
 });
