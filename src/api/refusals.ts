@@ -15,11 +15,14 @@ import { RequestAbandoned } from '../queries/origin-rows.js';
 /**
  * The error handler of every route, and Fastify's framework errors: an error of the catalogue as it
  * is, a client error as the catalogue words it (operations/protocol-errors.ts), a request whose
- * client went away 499 with nothing (nobody reads it); anything else is a fault of the server,
- * logged and answered 500.
+ * client went away 499 with nothing (nobody reads it), logged so that the stopped work shows; anything
+ * else is a fault of the server, logged and answered 500.
  */
 export function answerError(error: unknown, req: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof RequestAbandoned) return reply.code(499).send();
+  if (error instanceof RequestAbandoned) {
+    req.log.info({ statusCode: 499, url: req.url }, 'request abandoned: the client closed the connection before the answer, its work stopped');
+    return reply.code(499).send();
+  }
   const refusal = error instanceof ApiError ? error : error instanceof QueryError ? apiErrorOf(error) : clientErrorOf(error);
   if (refusal) return sendError(reply, refusal);
   req.log.error({ err: error }, 'request failed');

@@ -7,6 +7,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { lineCity, lonAt } from '../../../helpers/line-city.js';
@@ -32,7 +33,15 @@ const counting: HeatMapRunner = {
   close: () => inner.close(),
 };
 const pointsCsv = (count: number) => ['id,lon,lat,n', ...Array.from({ length: count }, (_, k) => `m${k},${lonAt(k % 3000)},0,1`)].join('\n') + '\n';
-const served = await lineCity({ regional: pointsCsv(REGIONAL_ORIGINS), matrix: pointsCsv(MATRIX_ORIGINS) }, { heatMaps: counting });
+/** the server's log lines, as JSON */
+const logged: { statusCode?: number; url?: string; msg?: string }[] = [];
+const logStream = new Writable({
+  write(chunk, _encoding, done) {
+    for (const line of String(chunk).split('\n')) if (line) logged.push(JSON.parse(line));
+    done();
+  },
+});
+const served = await lineCity({ regional: pointsCsv(REGIONAL_ORIGINS), matrix: pointsCsv(MATRIX_ORIGINS) }, { heatMaps: counting, logger: { level: 'info', stream: logStream } });
 await served.app.listen({ port: 0, host: '127.0.0.1' });
 const port = (served.app.server.address() as AddressInfo).port;
 
@@ -64,6 +73,10 @@ async function stopsAfterClose(path: string, origins: number) {
   await sleep(300);
   assert.equal(started - before, settled, 'origins still start after the client left');
   assert.ok(settled < origins / 2, `${settled} of ${origins} origins started`);
+  // the stopped work is in the log, with nginx's status for a client that closed its request
+  const line = logged.find((l) => l.statusCode === 499 && l.url === path);
+  assert.ok(line, `no 499 line for ${path}`);
+  assert.match(line.msg!, /request abandoned: the client closed the connection before the answer, its work stopped/);
   // the server is whole: the next request is answered
   const res = await fetch(`http://127.0.0.1:${port}/v1/coverage/line/accessibility?from=${lonAt(100)};0&datetime=20240102T080000&opportunities[]=places:schools`);
   assert.equal(res.status, 200);
