@@ -81,7 +81,7 @@ export const plainError = (status: number, message: string) => new ApiError({ fa
 
 export const httpError = (status: number, id: string, message: string) => new ApiError({ family: 'http', status, id, message });
 
-/** A coverage whose data failed to load (or a heat map past its time budget, as Navitia answers a dead kraken). */
+/** A coverage whose data failed to load. */
 export const deadRegionMessage = (region: string) => `The region ${region} is dead`;
 export const DEAD_REGION_ID = 'dead_socket';
 /** The methods every path answers; a path asked with another one gets 405 with them as `Allow`. */
@@ -130,7 +130,7 @@ export const ERRORS = {
 } as const;
 
 /** How the API answers a refusal of the query layer: Navitia's family, status and id for it. */
-type Wire = { family: 'plain'; status: number } | { family: 'engine'; id: EngineErrorId } | { family: 'parameter' } | { family: 'dead_region' };
+type Wire = { family: 'plain'; status: number } | { family: 'engine'; id: EngineErrorId } | { family: 'parameter' };
 
 const PLAIN_400: Wire = { family: 'plain', status: 400 };
 const QUERY_ERROR_WIRES: Record<QueryErrorCode, Wire> = {
@@ -166,8 +166,8 @@ const QUERY_ERROR_WIRES: Record<QueryErrorCode, Wire> = {
   compareOnIsochrones: PLAIN_400,
   differenceAsGeojson: PLAIN_400,
   computationsQueueFull: { family: 'engine', id: 'service_unavailable' },
-  // a computation past its budget is answered as Navitia answers a dead kraken
-  computationTimedOut: { family: 'dead_region' },
+  // a busy coverage is no dead one: `dead_socket` is for a coverage whose data failed to load
+  computationTimedOut: { family: 'engine', id: 'service_unavailable' },
 };
 
 /** A refusal of the query layer as the API answers it (its wording the catalogue's, parameters quoted). */
@@ -185,9 +185,6 @@ export function apiErrorOf(e: QueryError): ApiError {
       break;
     case 'parameter':
       error = e.code === 'invalidParameter' ? parameterError(data['name']!, data['reason']!, data['help']!) : parameterError('compare_data_freshness', text, data['help']!);
-      break;
-    case 'dead_region':
-      error = deadRegion(data['coverage']!);
       break;
   }
   if (data['retryAfterSec'] !== undefined) error.withHeaders({ 'retry-after': data['retryAfterSec'] });
@@ -304,8 +301,8 @@ export function errorCatalogue(): { status: number; id: string; message: string 
   const errors = [
     ...Object.values(ERRORS).map((make) => (make as (...values: string[]) => ApiError)(...placeholders.slice(0, make.length))),
     // the query layer's, each value named in the order its wording reads them (a bad parameter value
-    // is the parameter family's, a timed-out computation is answered as the dead region above)
-    ...(Object.keys(QUERY_ERRORS) as QueryErrorCode[]).filter((code) => code !== 'invalidParameter' && code !== 'computationTimedOut').map((code) => apiErrorOf(new QueryError(code, placeholderData(placeholders) as never))),
+    // is the parameter family's)
+    ...(Object.keys(QUERY_ERRORS) as QueryErrorCode[]).filter((code) => code !== 'invalidParameter').map((code) => apiErrorOf(new QueryError(code, placeholderData(placeholders) as never))),
     // the filter's own, answered as engine errors (api/pt-collection.ts)
     ...Object.values(FILTER_ERRORS).map((make) => {
       const e = (make as (...values: string[]) => FilterError)(...placeholders.slice(0, make.length));

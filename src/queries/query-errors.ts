@@ -66,8 +66,9 @@ export const QUERY_ERRORS = {
   // the worker pool
   /** more computations waiting than the pool's queue holds */
   computationsQueueFull: (_: { retryAfterSec: string }) => 'Too many heat maps are being computed, retry later',
-  /** a computation past its time budget (its thread was stopped) */
-  computationTimedOut: (d: { coverage: string; retryAfterSec: string }) => `a computation on ${d.coverage} ran past its time budget`,
+  /** a computation past its time budget (its thread was stopped): the coverage is alive, the request asked too much of it */
+  computationTimedOut: (d: { coverage: string; retryAfterSec: string }) =>
+    `The computation on ${d.coverage} took longer than its time budget and was stopped: ask for less (a shorter window or max_duration, fewer origins, slower modes) or retry later`,
 } as const satisfies Record<string, (data: never, name: Namer) => string>;
 
 export type QueryErrorCode = keyof typeof QUERY_ERRORS;

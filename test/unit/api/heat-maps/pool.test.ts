@@ -160,12 +160,16 @@ describe('heat-map worker pool', () => {
     }
   });
 
-  test('past the time budget: 503 like a dead region, with Retry-After', async () => {
+  test('past the time budget: 503 service_unavailable with Retry-After, saying why; a busy coverage is no dead one', async () => {
     const app = await appWith({ ...limits, threads: 1, budgetMs: 1 });
     const r = await app.inject({ method: 'GET', url: URL.replace('resolution=200', 'resolution=1000') });
     assert.equal(r.statusCode, 503);
     assert.ok(r.headers['retry-after']);
-    assert.deepEqual(JSON.parse(r.body).error, { id: 'dead_socket', message: 'The region main_routing_test is dead' });
+    const error = JSON.parse(r.body).error;
+    assert.equal(error.id, 'service_unavailable');
+    assert.match(error.message, /^The computation on main_routing_test took longer than its time budget and was stopped: ask for less/);
+    // the coverage itself answers on
+    assert.equal((await app.inject({ method: 'GET', url: '/v1/coverage/main_routing_test' })).statusCode, 200);
   });
 
   test('a computation that never ends is cut off at the budget: its thread is replaced and the next map is answered', async () => {
@@ -174,7 +178,7 @@ describe('heat-map worker pool', () => {
     assert.equal((await app.inject({ method: 'GET', url: URL })).statusCode, 200);
     const stuck = await app.inject({ method: 'GET', url: URL.replace('max_duration=3600', `max_duration=${SPINNING_DURATION_SEC}`) });
     assert.equal(stuck.statusCode, 503);
-    assert.equal(JSON.parse(stuck.body).error.id, 'dead_socket');
+    assert.equal(JSON.parse(stuck.body).error.id, 'service_unavailable');
     // the only thread was stuck in a loop: left spinning, it would hold this one until its budget too
     for (let i = 0; i < 3; i++) {
       const next = await app.inject({ method: 'GET', url: URL });
