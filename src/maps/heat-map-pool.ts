@@ -7,7 +7,6 @@ import type { HeatMapRender, RenderedHeatMap } from './heat-map-render.js';
 import type { HeatMapRunner } from './heat-map-runner.js';
 import type { HeatMapTask } from './heat-map-task.js';
 import { setsOf, type PointsRequest, type PointsResult } from './points.js';
-import { ORIGINS_IN_FLIGHT } from '../service/limits.js';
 
 export interface HeatMapPoolOptions extends EngineLimits, Omit<WorkerPoolOptions, 'module'> {
   /** the module the threads run (default: heat-map-task.js; tests give their own) */
@@ -37,13 +36,13 @@ export class HeatMapPool implements HeatMapRunner {
   grid(coverageId: string, generation: Generation, query: MapQuery, render: HeatMapRender): Promise<RenderedHeatMap> {
     const streets = generation.streets!;
     const task: HeatMapTask = { kind: 'grid', coverageId, dataId: streets.id, data: streets.data, limits: this.limits, query, render };
-    return this.pool.run<RenderedHeatMap>(task, budgetScale(query));
+    return this.pool.run<RenderedHeatMap>(task, budgetScale(query), coverageId);
   }
 
   points(coverageId: string, generation: Generation, query: MapQuery, request: PointsRequest): Promise<PointsResult> {
     const streets = generation.streets!;
     const task: HeatMapTask = { kind: 'points', coverageId, dataId: streets.id, data: streets.data, limits: this.limits, query, request };
-    return this.pool.run<PointsResult>(task, budgetScale(query, { sets: setsOf(request).length, oneOfMany: request.oneOfMany }));
+    return this.pool.run<PointsResult>(task, budgetScale(query, setsOf(request).length), coverageId);
   }
 
   close(): Promise<void> {
@@ -52,13 +51,11 @@ export class HeatMapPool implements HeatMapRunner {
 }
 
 /**
- * How many single maps' time budget a task gets: a window's grows with its minutes (the departures'
- * `budgetScale`); a difference map computes two maps; a points task values each point set it reads
- * after the one transit search (counted whole, to be safe); an origin of a request of many waits
- * behind the others in flight (the budget runs from the task's arrival at the pool, its wait included).
+ * How many single maps' time budget a task gets once it runs: a window's grows with its minutes (the
+ * departures' `budgetScale`); a difference map computes two maps; a points task values each point
+ * set it reads after the one transit search (counted whole, to be safe). A task given more than one
+ * map's budget is heavy: the pool keeps a thread from one coverage's heavy tasks while another's wait.
  */
-export function budgetScale(query: MapQuery, points?: { sets: number; oneOfMany: boolean }): number {
-  const sets = Math.max(1, points?.sets ?? 1);
-  const siblings = points?.oneOfMany ? ORIGINS_IN_FLIGHT : 1;
-  return (query.window?.budgetScale ?? 1) * (query.comparison ? DIFFERENCE_BUDGET_SCALE : 1) * sets * siblings;
+export function budgetScale(query: MapQuery, pointSets = 1): number {
+  return (query.window?.budgetScale ?? 1) * (query.comparison ? DIFFERENCE_BUDGET_SCALE : 1) * Math.max(1, pointSets);
 }

@@ -20,13 +20,9 @@ export interface OpportunityColumn {
 }
 
 /** What a points task answers. */
-export type PointsRequest = (
+export type PointsRequest =
   | { kind: 'travel_times'; /** the point set reached */ set: number }
-  | { kind: 'measures'; columns: OpportunityColumn[]; layout: MeasureLayout; decay: DecaySettings; maxDurationSec: number }
-) & {
-  /** one origin of a request of many, which waits behind the others in flight (its time budget counts them) */
-  oneOfMany: boolean;
-};
+  | { kind: 'measures'; columns: OpportunityColumn[]; layout: MeasureLayout; decay: DecaySettings; maxDurationSec: number };
 
 export interface PointsResult {
   /** travel_times: per percentile, the whole seconds to each point of the set (-1 unreached) */

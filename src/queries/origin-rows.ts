@@ -110,12 +110,12 @@ export class RequestAbandoned extends Error {
  * Once `signal` aborts (the client went away), no origin starts and RequestAbandoned is thrown.
  */
 export function originTimes(runner: HeatMapRunner, job: OriginTimesJob, from: number, to: number, inFlight: number, onRow: (row: OriginRow) => void | Promise<void>, signal?: AbortSignal): Promise<void> {
-  const request: PointsRequest = { kind: 'travel_times', set: job.destinations, oneOfMany: true };
+  const request: PointsRequest = { kind: 'travel_times', set: job.destinations };
   return inOrder(runner, job, from, to, inFlight, request, (result) => result.times!, (origin, seconds) => onRow({ origin, seconds }), signal);
 }
 
 /** How a request of many origins reduces each origin's travel times in the workers: its opportunity columns and measures. */
-export type MeasuresRequest = Omit<Extract<PointsRequest, { kind: 'measures' }>, 'kind' | 'oneOfMany'>;
+export type MeasuresRequest = Omit<Extract<PointsRequest, { kind: 'measures' }>, 'kind'>;
 
 /**
  * The regional measures of `job`'s origins `from` to `to`, reduced in the workers from each origin's
@@ -124,7 +124,7 @@ export type MeasuresRequest = Omit<Extract<PointsRequest, { kind: 'measures' }>,
  * as `originTimes` gives rows (and stopped by `signal` as they are).
  */
 export function originMeasureValues(runner: HeatMapRunner, job: OriginTimesJob, measures: MeasuresRequest, from: number, to: number, inFlight: number, onValues: (origin: number, values: Float64Array) => void | Promise<void>, signal?: AbortSignal): Promise<void> {
-  const request: PointsRequest = { kind: 'measures', ...measures, oneOfMany: true };
+  const request: PointsRequest = { kind: 'measures', ...measures };
   return inOrder(runner, job, from, to, inFlight, request, (result) => result.measures!, onValues, signal);
 }
 

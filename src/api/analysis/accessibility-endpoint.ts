@@ -65,7 +65,7 @@ function answerPlace(ctx: EndpointContext, coverageRef: CoverageRef, params: Acc
     const percentiles = departureLabels(place.query.window);
     const layout = { percentiles: percentiles.length, cutoffsSec: measures.cutoffsSec, nearest: measures.nearest };
     const columns = refs.map(({ set, column }) => ({ set, column }));
-    const result = await runPoints(ctx.heatMaps, coverage.id, generation, place.query, { kind: 'measures', columns, layout, decay: measures.decay, maxDurationSec, oneOfMany: false });
+    const result = await runPoints(ctx.heatMaps, coverage.id, generation, place.query, { kind: 'measures', columns, layout, decay: measures.decay, maxDurationSec });
     if (result.reachedPoints === 0) warnings.push(WARNINGS.nothingReached(String(maxDurationSec)));
     const accessibility = {
       labels: refs.map((ref) => ref.label),

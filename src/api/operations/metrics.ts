@@ -5,7 +5,7 @@
  *   navette_http_request_duration_seconds{kind, coverage, status}  histogram of every answer
  *       kind: coverage | trips | heat_maps | isochrones | other; coverage: a known coverage id, else ""
  *   navette_heat_map_queue_depth                         gauge, heat maps running or waiting (read at scrape)
- *   navette_heat_map_compute_seconds{coverage, outcome}  histogram around the runner (waiting included)
+ *   navette_heat_map_compute_seconds{coverage, outcome}  histogram around the runner (its fair queue's wait included)
  *       outcome: ok | queue_full | timeout | error
  *   navette_coverage_load_seconds{coverage}              gauge, duration of the coverage's last load
  *   navette_coverage_generation{coverage}                gauge, its data generation number (read at scrape)

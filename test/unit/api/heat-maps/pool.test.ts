@@ -9,7 +9,6 @@ import { buildApp } from '../../../../src/api/app.js';
 import { Coverage, CoverageRegistry } from '../../../../src/service/coverage-registry.js';
 import { withRealtime } from '../../../../src/service/generation.js';
 import { budgetScale, HeatMapPool } from '../../../../src/maps/heat-map-pool.js';
-import { ORIGINS_IN_FLIGHT } from '../../../../src/service/limits.js';
 import type { MapQuery } from '../../../../src/maps/difference-map.js';
 import { EngineCache } from '../../../../src/service/engine-cache.js';
 import { loadCoverage } from '../../../../src/service/load-coverage.js';
@@ -92,11 +91,11 @@ describe('heat-map worker pool', () => {
     assert.equal(budgetScale({ ...query, window }), 1 + 10 / 6);
     assert.equal(budgetScale({ ...query, comparison }), 2);
     assert.equal(budgetScale({ ...query, window, comparison }), 2 * (1 + 10 / 6));
-    // an origin of a matrix waits behind the others of its request; an accessibility values each set once
-    assert.equal(budgetScale(query, { sets: setsOf({ kind: 'travel_times', set: 0, oneOfMany: true }).length, oneOfMany: true }), ORIGINS_IN_FLIGHT);
+    // a points task values each set it reads once: the budget counts the sets, each once
+    assert.equal(budgetScale(query, setsOf({ kind: 'travel_times', set: 0 }).length), 1);
     const column = (set: number) => ({ set, column: 0 });
-    const measures = { kind: 'measures' as const, columns: [column(0), column(1), column(0)], layout: { percentiles: 1, cutoffsSec: [1800], nearest: [] }, decay: { name: 'step' as const }, maxDurationSec: 3600, oneOfMany: false };
-    assert.equal(budgetScale(query, { sets: setsOf(measures).length, oneOfMany: false }), 2);
+    const measures = { kind: 'measures' as const, columns: [column(0), column(1), column(0)], layout: { percentiles: 1, cutoffsSec: [1800], nearest: [] }, decay: { name: 'step' as const }, maxDurationSec: 3600, };
+    assert.equal(budgetScale(query, setsOf(measures).length), 2);
   });
 
   test('bodies compressed in the worker decode to the plain body, in the encoding the client prefers', async () => {
