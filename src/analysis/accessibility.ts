@@ -53,7 +53,10 @@ export class DualAccess {
   }
 }
 
+/** From here on a double is coarser than a millionth, and value × 10^6 would round whole units off: left as is. */
+const ROUNDED_BELOW = 2 ** 53 / 1e6;
+
 /** Sums of fractional weights, rounded to 6 decimals: the JSON shows what the decay makes, not float noise. */
 export function roundMeasure(value: number): number {
-  return Math.round(value * 1e6) / 1e6;
+  return Math.abs(value) < ROUNDED_BELOW ? Math.round(value * 1e6) / 1e6 : value;
 }

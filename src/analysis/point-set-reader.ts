@@ -4,24 +4,29 @@
  *
  * CSV: the id, longitude and latitude columns are `id`, `lon` and `lat` unless the source names
  * others; every other column is an opportunity column, or only those the source lists. An empty count
- * is 0. GeoJSON: the position is the Point's coordinates; the id is the property the source names
- * (`idColumn`), else `feature.id`, else the property `id`, else the feature's index; the opportunity
- * columns are the properties holding a number in some feature (in the order they first appear), a
- * missing or null one being 0.
+ * is 0. The CSV is read strictly, one line one row (`point-set-lines.ts`: a quoted field may not span
+ * lines), every row with as many fields as the header, its numbers decimal. GeoJSON: the position is
+ * the Point's coordinates; the id is the property the source names (`idColumn`), else `feature.id`,
+ * else the property `id`, else the feature's index; the opportunity columns are the properties
+ * holding a number in some feature (in the order they first appear), a missing or null one being 0.
  *
  * A place that cannot be used is reported to the load report with its line (a CSV's file line, the
- * header being line 1; a GeoJSON feature's index + 1) and skipped: an empty or repeated id (the first
- * place of an id is kept), a missing, non-numeric or out-of-range position, a count that is not a
- * finite number or is negative, a geometry that is not a Point. A file that cannot be a point set —
- * an unknown extension, a missing id or position column, a listed opportunity column it lacks, more
- * than MAX_POINTS_PER_SET places or 64 opportunity columns, a GeoJSON file past MAX_GEOJSON_BYTES —
- * throws an Error naming the file.
+ * header being line 1; a GeoJSON feature's index + 1) and skipped: a malformed CSV row (an
+ * unterminated quote, too few or too many fields, a last line without its line end: a file cut short
+ * or still being written), an empty or repeated id (the first place of an id is kept), a missing,
+ * non-decimal or out-of-range position, a count that is not a finite decimal number, is negative or
+ * is over MAX_OPPORTUNITY_COUNT (service/limits.ts: so that every sum of counts stays finite and
+ * exact), a geometry that is not a Point. A file that cannot be a point set — an unknown extension,
+ * a malformed or cut header, a missing id or position column, a listed opportunity column it lacks,
+ * more than MAX_POINTS_PER_SET places or 64 opportunity columns, a GeoJSON file past
+ * MAX_GEOJSON_BYTES, a file that changed while it was read — throws an Error naming the file.
  */
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { inSlices } from '../util/stepwise.js';
 import path from 'node:path';
-import { CsvReader, headerNames, LineTooLong, type CsvRow } from '../gtfs/csv-reader.js';
+import { decimalNumber, LineTooLong, PointSetLines, type LineFields } from './point-set-lines.js';
+import { MAX_OPPORTUNITY_COUNT } from '../service/limits.js';
 import type { LoadReport } from '../gtfs/load-report.js';
 import { growFloat64, type Growable } from '../model/growable.js';
 import type { OpportunityColumn, PointSetData, PointSetSource } from '../model/point-set.js';
@@ -80,15 +85,16 @@ class PointCollector {
   /** Whether the id and position can be used; when not, the place is reported. */
   placeIsUsable(line: number, id: string, lon: number, lat: number, lonText: string, latText: string): boolean {
     if (id === '') return this.skip(line, 'empty id');
-    if (!Number.isFinite(lon) || !Number.isFinite(lat)) return this.skip(line, 'missing or non-numeric lon/lat', `lon=${lonText}, lat=${latText}`);
+    if (!Number.isFinite(lon) || !Number.isFinite(lat)) return this.skip(line, 'missing or non-decimal lon/lat', `lon=${lonText}, lat=${latText}`);
     if (lon < -180 || lon > 180 || lat < -90 || lat > 90) return this.skip(line, 'lon/lat out of range', `lon=${lonText}, lat=${latText}`);
     return true;
   }
 
   /** Whether `count` (read from `text` of column `column`) is a usable count; when not, the place is reported. */
   countIsUsable(line: number, column: number, count: number, text: string): boolean {
-    if (Number.isNaN(count)) return this.skip(line, 'non-numeric or non-finite opportunity count', `${this.columnNames[column]}=${text}`);
+    if (!Number.isFinite(count)) return this.skip(line, 'opportunity count not a finite decimal number', `${this.columnNames[column]}=${text}`);
     if (count < 0) return this.skip(line, 'negative opportunity count', `${this.columnNames[column]}=${text}`);
+    if (count > MAX_OPPORTUNITY_COUNT) return this.skip(line, `opportunity count over ${MAX_OPPORTUNITY_COUNT}, the most a point may hold`, `${this.columnNames[column]}=${text}`);
     return true;
   }
 
@@ -112,7 +118,7 @@ class PointCollector {
   }
 
   /** Report the place with a reason free of its values (they go to the detail); returns false. */
-  private skip(line: number, what: string, detail = ''): false {
+  skip(line: number, what: string, detail = ''): false {
     this.report.problem(this.source.file, line, `${what}, ${this.unit} skipped`, detail);
     return false;
   }
@@ -156,6 +162,8 @@ async function readCsvPointSet(source: PointSetSource, report: LoadReport, limit
   const lonName = source.lonColumn ?? 'lon';
   const latName = source.latColumn ?? 'lat';
   let collector: PointCollector | null = null;
+  /** The header's field count: every row has as many. */
+  let width = 0;
   let idColumn = -1;
   let lonColumn = -1;
   let latColumn = -1;
@@ -163,25 +171,40 @@ async function readCsvPointSet(source: PointSetSource, report: LoadReport, limit
   let countColumns: number[] = [];
   let counts = new Float64Array(0);
 
-  const readRow = (row: CsvRow, c: PointCollector): void => {
-    const id = row.text(idColumn);
-    const lon = row.float(lonColumn, NaN);
-    const lat = row.float(latColumn, NaN);
-    if (!c.placeIsUsable(row.line, id, lon, lat, row.text(lonColumn), row.text(latColumn))) return;
-    for (let k = 0; k < countColumns.length; k++) {
-      const count = row.float(countColumns[k]!, 0);
-      if (!c.countIsUsable(row.line, k, count, row.text(countColumns[k]!))) return;
-      counts[k] = count;
-    }
-    c.add(row.line, id, lon, lat, counts);
-  };
-
-  const reader = new CsvReader((row) => {
-    if (collector) {
-      readRow(row, collector);
+  const readRow = (line: number, row: LineFields, unterminated: boolean, c: PointCollector): void => {
+    if (unterminated) {
+      c.skip(line, 'last line without its line end (the file is cut short or still being written)');
       return;
     }
-    const names = headerNames(row);
+    if ('malformed' in row) {
+      c.skip(line, row.malformed);
+      return;
+    }
+    const fields = row.fields;
+    if (fields.length !== width) {
+      c.skip(line, 'wrong number of fields', `${fields.length} fields, the header has ${width}`);
+      return;
+    }
+    const id = fields[idColumn]!;
+    const lonText = fields[lonColumn]!;
+    const latText = fields[latColumn]!;
+    const lon = decimalNumber(lonText);
+    const lat = decimalNumber(latText);
+    if (!c.placeIsUsable(line, id, lon, lat, lonText, latText)) return;
+    for (let k = 0; k < countColumns.length; k++) {
+      const text = fields[countColumns[k]!]!;
+      const count = text === '' ? 0 : decimalNumber(text);
+      if (!c.countIsUsable(line, k, count, text)) return;
+      counts[k] = count;
+    }
+    c.add(line, id, lon, lat, counts);
+  };
+
+  const readHeader = (row: LineFields, unterminated: boolean): PointCollector => {
+    if ('malformed' in row) throw new Error(`${file}: the header row is malformed: ${row.malformed}`);
+    if (unterminated) throw new Error(`${file}: the header row has no line end (the file is cut short or still being written)`);
+    const names = row.fields;
+    width = names.length;
     idColumn = requiredColumn(file, names, idName, 'the id');
     lonColumn = requiredColumn(file, names, lonName, 'the longitude');
     latColumn = requiredColumn(file, names, latName, 'the latitude');
@@ -193,19 +216,41 @@ async function readCsvPointSet(source: PointSetSource, report: LoadReport, limit
     const chosen = chooseColumns(source, named, [idName, lonName, latName], limits, 'column');
     countColumns = chosen.map((name) => names.indexOf(name));
     counts = new Float64Array(chosen.length);
-    collector = new PointCollector(source, report, limits, 'row', chosen);
+    return new PointCollector(source, report, limits, 'row', chosen);
+  };
+
+  const lines = new PointSetLines((line, row, unterminated) => {
+    if (collector) readRow(line, row, unterminated, collector);
+    else collector = readHeader(row, unterminated);
   }, MAX_CSV_LINE_BYTES);
 
-  try {
-    for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) reader.push(chunk as Buffer);
-    reader.end();
-  } catch (e) {
-    if (e instanceof LineTooLong) throw new Error(`${file}: ${e.message}: the point set is refused`);
-    throw e;
-  }
+  await readSettled(file, async () => {
+    try {
+      for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) lines.push(chunk as Buffer);
+      lines.end();
+    } catch (e) {
+      if (e instanceof LineTooLong) throw new Error(`${file}: ${e.message}: the point set is refused`);
+      throw e;
+    }
+  });
   const kept = collector as PointCollector | null;
   if (!kept) throw new Error(`${file}: empty, no header row`);
   return kept.finish();
+}
+
+/**
+ * Run `read` over `file`, refusing the file when it changed meanwhile (its size, time or inode
+ * differ after the read): a file being written or replaced is not taken half-written. The load
+ * fails and the coverage keeps its data; a watching server sees the change and loads again once
+ * the file has settled (service/coverage-reloader.ts).
+ */
+async function readSettled(file: string, read: () => Promise<void>): Promise<void> {
+  const before = await stat(file);
+  await read();
+  const after = await stat(file);
+  if (after.size !== before.size || after.mtimeMs !== before.mtimeMs || after.ino !== before.ino) {
+    throw new Error(`${file}: changed while it was read (${before.size} bytes when the read began, ${after.size} at its end): the point set is refused until the file settles`);
+  }
 }
 
 /** The parts of a GeoJSON feature the reader looks at. */
@@ -220,9 +265,13 @@ async function readGeoJsonPointSet(source: PointSetSource, report: LoadReport, l
   // JSON.parse holds the event loop for the whole file: bounded, then the features in slices
   const bytes = (await stat(file)).size;
   if (bytes > limits.maxGeoJsonBytes) throw new Error(`${file}: a GeoJSON point set of ${bytes} bytes is larger than ${limits.maxGeoJsonBytes}: give it as CSV, which is read as a stream`);
+  let text = '';
+  await readSettled(file, async () => {
+    text = await readFile(file, 'utf8');
+  });
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await readFile(file, 'utf8'));
+    parsed = JSON.parse(text);
   } catch (e) {
     if (e instanceof SyntaxError) throw new Error(`${file}: not valid JSON (${e.message})`);
     throw e;
@@ -268,7 +317,7 @@ function* geoJsonPlaces(source: PointSetSource, features: (GeoJsonFeature | null
     for (let k = 0; k < chosen.length && usable; k++) {
       const value = properties[chosen[k]!];
       const count = value === undefined || value === null ? 0 : typeof value === 'number' ? value : NaN;
-      usable = collector.countIsUsable(line, k, count, JSON.stringify(value));
+      usable = collector.countIsUsable(line, k, count, typeof value === 'number' ? String(value) : JSON.stringify(value));
       counts[k] = count;
     }
     if (usable) collector.add(line, id, lon!, lat!, counts);

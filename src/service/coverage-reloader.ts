@@ -3,8 +3,12 @@
  * change. The new generation is loaded aside while the current one keeps answering, then swapped
  * in whole (coverage-registry.ts); requests under way finish on the generation they took.
  *
- * Files are watched by their sizes and times, checked at an interval. A change is acted on once two
- * checks in a row see the same state, so that a file still being copied is not read half-written.
+ * Files are watched by their sizes and times, checked at an interval: the GTFS, the OpenStreetMap
+ * extract and the point sets' files (service/source-files.ts). A change is acted on once two checks
+ * in a row see the same state, so that a file still being copied is not read half-written. A file
+ * that changes during the load anyway is caught there (the point-set reader refuses a file changed
+ * while it was read, and a last line without its line end): the state recorded is the one from
+ * before the load, so the change is seen and loaded again once settled.
  * One reload runs at a time; a request for another while one runs makes one more afterwards.
  */
 import type { Coverage } from './coverage-registry.js';

@@ -3,7 +3,7 @@
  * reducer's numbers (analysis/travel-time-reducer.ts, MeasureLayout's order per opportunity
  * column): one entry per opportunity column, percentile and cutoff, then the dual access per
  * column, percentile and N; with a comparison, each beside the other level's value and the
- * difference. NaN, the reducer's null, is written null.
+ * difference. NaN, the reducer's null, is written null, as any non-finite number would be.
  */
 import { roundMeasure } from '../../analysis/accessibility.js';
 import type { MeasureLayout } from '../../analysis/travel-time-reducer.js';
@@ -29,7 +29,8 @@ export interface PlaceEnvelope {
   warnings: readonly Warning[];
 }
 
-const numberJson = (value: number) => (Number.isNaN(value) ? 'null' : String(value));
+// JSON has no Infinity: a non-finite number is written null (the reader's bound on counts keeps measures finite)
+const numberJson = (value: number) => (Number.isFinite(value) ? String(value) : 'null');
 
 /** The compared level's value and the difference (null when either side is). */
 function comparedJson(level: string, own: number, other: number): string {

@@ -6,11 +6,12 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MAX_GEOJSON_BYTES, MAX_OPPORTUNITY_COLUMNS, MAX_POINTS_PER_SET, readPointSet, type PointSetLimits } from '../../../src/analysis/point-set-reader.js';
 import { LoadReport } from '../../../src/gtfs/load-report.js';
+import { MAX_OPPORTUNITY_COUNT } from '../../../src/service/limits.js';
 import type { PointSetData, PointSetSource } from '../../../src/model/point-set.js';
 import { SHARED_DATA, SHARED_DATA_MISSING } from '../../helpers/shared-data.js';
 import { describeOrSkip } from '../../helpers/skip.js';
@@ -79,7 +80,7 @@ test('each kind of unusable CSV row is reported at its file line and skipped', a
       'i,-180,90,3', // 12: kept (the range's ends)
       'j,500,0,1', // 13: out of range
       'j,1,1,4', // 14: kept: the first j was not
-    ].join('\n'),
+    ].join('\n') + '\n',
   );
   const { set, report } = await read(file);
   assert.deepEqual(set.ids, ['a', 'i', 'j']);
@@ -90,13 +91,13 @@ test('each kind of unusable CSV row is reported at its file line and skipped', a
   const line = (n: number, reason: string) => ({ file, line: n, reason });
   assert.deepEqual(report.examples, [
     line(3, 'empty id, row skipped'),
-    line(4, 'missing or non-numeric lon/lat, row skipped: lon=, lat=20'),
-    line(5, 'missing or non-numeric lon/lat, row skipped: lon=abc, lat=20'),
+    line(4, 'missing or non-decimal lon/lat, row skipped: lon=, lat=20'),
+    line(5, 'missing or non-decimal lon/lat, row skipped: lon=abc, lat=20'),
     line(6, 'lon/lat out of range, row skipped: lon=181, lat=20'),
     line(7, 'lon/lat out of range, row skipped: lon=10, lat=-90.5'),
-    line(8, 'non-numeric or non-finite opportunity count, row skipped: population=x'),
+    line(8, 'opportunity count not a finite decimal number, row skipped: population=x'),
     line(9, 'negative opportunity count, row skipped: population=-1'),
-    line(10, 'non-numeric or non-finite opportunity count, row skipped: population=Infinity'),
+    line(10, 'opportunity count not a finite decimal number, row skipped: population=Infinity'),
     line(11, 'duplicate id, row skipped (the first row of that id is kept): a'),
     line(13, 'lon/lat out of range, row skipped: lon=500, lat=0'),
   ]);
@@ -223,11 +224,11 @@ test('each kind of unusable GeoJSON feature is reported at its index + 1 and ski
   assert.deepEqual(report.examples, [
     line(2, 'geometry not a Point, feature skipped: LineString'),
     line(3, 'geometry not a Point, feature skipped: no geometry'),
-    line(4, 'non-numeric or non-finite opportunity count, feature skipped: pop="many"'),
+    line(4, 'opportunity count not a finite decimal number, feature skipped: pop="many"'),
     line(5, 'lon/lat out of range, feature skipped: lon=200, lat=0'),
     line(6, 'duplicate id, feature skipped (the first feature of that id is kept): a'),
     line(7, 'negative opportunity count, feature skipped: pop=-2'),
-    line(8, 'missing or non-numeric lon/lat, feature skipped: lon=x, lat=1'),
+    line(8, 'missing or non-decimal lon/lat, feature skipped: lon=x, lat=1'),
     line(9, 'empty id, feature skipped'),
   ]);
 });
@@ -256,5 +257,152 @@ describeOrSkip('the Porto Alegre hexagon grid (shared data)', SHARED_DATA_MISSIN
     );
     assert.equal(report.problemCount, 0);
     assert.deepEqual(report.notes, []);
+  });
+});
+
+const HEADER7 = 'id,lon,lat,population,schools,jobs,healthcare';
+
+test('an unterminated quote damages its own row only: a quoted field may not span lines', async () => {
+  // the issue's file: 5,002 rows, the second with a quote left open; the 5,000 after it are read
+  const rows = [HEADER7, 'a,-51.2,-30.03,1,0,0,0', '"b,-51.2,-30.03,1'];
+  for (let k = 0; k < 5000; k++) rows.push(`r${k},-51.2,-30.03,1,0,0,0`);
+  const file = written('unterminated.csv', rows.join('\n') + '\n');
+  const { set, report } = await read(file);
+  assert.equal(set.ids.length, 5001);
+  assert.deepEqual([set.ids[0], set.ids[1], set.ids[5000]], ['a', 'r0', 'r4999']);
+  assert.equal(set.columns[0]!.total, 5001);
+  assert.deepEqual(report.examples, [{ file, line: 3, reason: 'unterminated quote (a quoted field may not span lines), row skipped' }]);
+  assert.equal(report.problemCount, 1);
+});
+
+test('quotes within a line: quoted fields and doubled quotes are read; a stray quote is a problem', async () => {
+  const file = written(
+    'quotes.csv',
+    [
+      'id,lon,lat,jobs', // 1
+      '"a,1",1,2,"3"', // 2: kept, id a,1, a quoted count
+      ' "say ""hi""" , 1 , 2 , 4 ', // 3: kept, spaces around fields
+      'b"c,1,2,5', // 4: a quote inside an unquoted field
+      '"d"x,1,2,6', // 5: characters after the closing quote
+      '"e,1,2,7', // 6: unterminated
+    ].join('\n') + '\n',
+  );
+  const { set, report } = await read(file);
+  assert.deepEqual(set.ids, ['a,1', 'say "hi"']);
+  assert.deepEqual(columnsOf(set), [{ name: 'jobs', values: [3, 4], total: 7 }]);
+  assert.deepEqual(report.examples, [
+    { file, line: 4, reason: 'a quote inside an unquoted field, row skipped' },
+    { file, line: 5, reason: 'characters after a closing quote, row skipped' },
+    { file, line: 6, reason: 'unterminated quote (a quoted field may not span lines), row skipped' },
+  ]);
+});
+
+test('a row with fewer or more fields than the header is a problem, not read with zeros', async () => {
+  const file = written(
+    'widths.csv',
+    [
+      HEADER7, // 1
+      'x1,-51.2,-30.03', // 2: short
+      'x2,-51.2,-30.03,1,2,3,4,5', // 3: an extra field
+      'x3,-51.2,-30.03,1,2,3,4,', // 4: a trailing comma is an extra (empty) field
+      'x4,-51.2,-30.03,1,2,3,4', // 5: kept
+      'x5,-51.2,-30.03,,,,', // 6: kept, empty counts are 0
+    ].join('\n') + '\n',
+  );
+  const { set, report } = await read(file);
+  assert.deepEqual(set.ids, ['x4', 'x5']);
+  assert.deepEqual(
+    columnsOf(set).map((c) => c.values),
+    [
+      [1, 0],
+      [2, 0],
+      [3, 0],
+      [4, 0],
+    ],
+  );
+  assert.deepEqual(report.examples, [
+    { file, line: 2, reason: 'wrong number of fields, row skipped: 3 fields, the header has 7' },
+    { file, line: 3, reason: 'wrong number of fields, row skipped: 8 fields, the header has 7' },
+    { file, line: 4, reason: 'wrong number of fields, row skipped: 8 fields, the header has 7' },
+  ]);
+});
+
+test('numbers are decimal: hexadecimal, binary, octal, separators and words are problems', async () => {
+  const rows = [
+    'id,lon,lat,jobs', // 1
+    'a,1,2,1e3', // 2: kept, 1000
+    'b,+1.5,-.5,.25', // 3: kept
+    'c,1,2,0x10', // 4
+    'd,1,2,0b1', // 5
+    'e,1,2,0o7', // 6
+    'f,1,2,1_000', // 7
+    'g,1,2,Infinity', // 8
+    'h,0x10,2,1', // 9: a hexadecimal longitude
+    'i,1,2,1e999', // 10: decimal, but past the doubles
+    'j,1,2,-0', // 11: kept, 0
+    'k,1.,2.,3.', // 12: kept
+  ];
+  const file = written('decimal.csv', rows.join('\n') + '\n');
+  const { set, report } = await read(file);
+  assert.deepEqual(set.ids, ['a', 'b', 'j', 'k']);
+  assert.deepEqual([...set.lon], [1, 1.5, 1, 1]);
+  assert.deepEqual([...set.lat], [2, -0.5, 2, 2]);
+  assert.deepEqual(columnsOf(set), [{ name: 'jobs', values: [1000, 0.25, -0, 3], total: 1003.25 }]);
+  const count = (line: number, text: string) => ({ file, line, reason: `opportunity count not a finite decimal number, row skipped: jobs=${text}` });
+  // five examples per reason are kept: lines 4 to 8, then the longitude; line 10 is counted
+  assert.deepEqual(report.examples, [count(4, '0x10'), count(5, '0b1'), count(6, '0o7'), count(7, '1_000'), count(8, 'Infinity'), { file, line: 9, reason: 'missing or non-decimal lon/lat, row skipped: lon=0x10, lat=2' }]);
+  assert.equal(report.counts.get('opportunity count not a finite decimal number, row skipped'), 6);
+});
+
+test('a last line without its line end is damage: the file cut mid-write loses that row, reported', async () => {
+  const file = written('cut-count.csv', 'id,lon,lat,jobs\na,1,2,1214\nb,1,2,12'); // b's 1214 cut to 12
+  const { set, report } = await read(file);
+  assert.deepEqual(set.ids, ['a']);
+  assert.deepEqual(report.examples, [{ file, line: 3, reason: 'last line without its line end (the file is cut short or still being written), row skipped' }]);
+  // a header alone without its line end may be cut: the file is refused
+  const header = written('cut-header.csv', 'id,lon,lat,jo');
+  await assert.rejects(read(header), { message: `${header}: the header row has no line end (the file is cut short or still being written)` });
+  // CR and CRLF line ends, a byte-order mark, blank lines
+  const crlf = written('crlf.csv', '\ufeffid,lon,lat,jobs\r\na,1,2,3\r\n\r\nb,1,2,4\rc,1,2,5\r');
+  const read2 = await read(crlf);
+  assert.deepEqual(read2.set.ids, ['a', 'b', 'c']);
+  assert.equal(read2.report.problemCount, 0);
+});
+
+test('a file changed while it is read is refused, naming the file', async () => {
+  const file = written('growing.csv', 'id,lon,lat,jobs\na,1,2,x\nb,1,2,3\n');
+  // the bad row's report comes while the file is read: a writer appends then
+  const report = new LoadReport(() => appendFileSync(file, 'c,1,2,4\n'));
+  await assert.rejects(readPointSet({ name: 'test', file }, report), (e: Error) => e.message.startsWith(`${file}: changed while it was read (`) && e.message.endsWith('the point set is refused until the file settles'));
+});
+
+test('counts past MAX_OPPORTUNITY_COUNT or non-finite are problems; the bound keeps a set\'s sums finite and exact', async () => {
+  assert.equal(MAX_OPPORTUNITY_COUNT, 1_000_000_000);
+  // every sum of counts over a set's points is a whole number of doubles, exact in any order
+  assert.ok(MAX_OPPORTUNITY_COUNT * MAX_POINTS_PER_SET <= Number.MAX_SAFE_INTEGER);
+  const file = written('huge.csv', `id,lon,lat,jobs\na,-51.2,-30.03,1e308\nb,-51.2,-30.04,1e308\nc,1,2,${MAX_OPPORTUNITY_COUNT}\nd,1,2,1000000001\ne,1,2,${MAX_OPPORTUNITY_COUNT}\nf,1,2,1\n`);
+  const { set, report } = await read(file);
+  assert.deepEqual(set.ids, ['c', 'e', 'f']);
+  assert.deepEqual(columnsOf(set), [{ name: 'jobs', values: [1e9, 1e9, 1], total: 2_000_000_001 }]);
+  const over = (line: number, text: string) => ({ file, line, reason: `opportunity count over 1000000000, the most a point may hold, row skipped: jobs=${text}` });
+  assert.deepEqual(report.examples, [over(2, '1e308'), over(3, '1e308'), over(5, '1000000001')]);
+  // GeoJSON alike: 1e999 is parsed Infinity
+  const geo = written('huge.geojson', `{"type":"FeatureCollection","features":[${JSON.stringify(point([0, 0], { pop: 1 }, 'a'))},${JSON.stringify(point([0, 0], { pop: 1e308 }, 'b'))},{"type":"Feature","id":"c","geometry":{"type":"Point","coordinates":[0,0]},"properties":{"pop":1e999}}]}`);
+  const g = await read(geo);
+  assert.deepEqual(g.set.ids, ['a']);
+  assert.deepEqual(g.report.examples, [
+    { file: geo, line: 2, reason: 'opportunity count over 1000000000, the most a point may hold, feature skipped: pop=1e+308' },
+    { file: geo, line: 3, reason: 'opportunity count not a finite decimal number, feature skipped: pop=Infinity' },
+  ]);
+});
+
+describeOrSkip('a cut copy of the Porto Alegre hexagon grid (shared data)', SHARED_DATA_MISSING, () => {
+  test('head -c 30000: the 475 whole rows are read, the cut one reported at its line', async () => {
+    const whole = readFileSync(path.join(SHARED_DATA, 'porto-alegre', 'hexgrid.csv'));
+    const file = written('hexgrid-cut.csv', whole.subarray(0, 30000).toString('latin1'));
+    const { set, report } = await read(file);
+    assert.equal(set.ids.length, 475);
+    assert.equal(set.lat[474], -30.0693078994511);
+    assert.deepEqual(report.examples, [{ file, line: 477, reason: 'last line without its line end (the file is cut short or still being written), row skipped' }]);
   });
 });
