@@ -168,6 +168,7 @@ const QUERY_ERROR_WIRES: Record<QueryErrorCode, Wire> = {
   computationsQueueFull: { family: 'engine', id: 'service_unavailable' },
   // a busy coverage is no dead one: `dead_socket` is for a coverage whose data failed to load
   computationTimedOut: { family: 'engine', id: 'service_unavailable' },
+  requestDeadline: { family: 'engine', id: 'service_unavailable' },
 };
 
 /** A refusal of the query layer as the API answers it (its wording the catalogue's, parameters quoted). */
@@ -293,11 +294,11 @@ function errorObject(id: string, message: string, details: string | undefined): 
 }
 
 /**
- * Every error of the catalogue (X, Y, Z for the values a message quotes), as docs/api.md's "The
+ * Every error of the catalogue (X, Y, Z, W for the values a message quotes), as docs/api.md's "The
  * error catalogue" table lists them; a test holds the two together.
  */
 export function errorCatalogue(): { status: number; id: string; message: string }[] {
-  const placeholders = ['X', 'Y', 'Z'];
+  const placeholders = ['X', 'Y', 'Z', 'W'];
   const errors = [
     ...Object.values(ERRORS).map((make) => (make as (...values: string[]) => ApiError)(...placeholders.slice(0, make.length))),
     // the query layer's, each value named in the order its wording reads them (a bad parameter value

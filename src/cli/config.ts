@@ -153,6 +153,7 @@ function limitsOf(obj: Record<string, unknown>, file: string): Limits {
     maxCount: numberOr(obj['maxCount'], d.maxCount, `${file}: maxCount`),
     maxDurationSec: numberOr(heatMaps['maxDurationSec'], d.maxDurationSec, `${file}: heatMaps.maxDurationSec`),
     maxResolution: numberOr(heatMaps['maxResolution'], d.maxResolution, `${file}: heatMaps.maxResolution`),
+    requestDeadlineSec: numberOr(heatMaps['requestDeadlineSec'], d.requestDeadlineSec, `${file}: heatMaps.requestDeadlineSec`),
   };
 }
 

@@ -23,34 +23,8 @@ export function buildQuery(
   boardSlackSec: number,
 ): Omit<HeatMapQuery, 'window'> {
   const profile = params.traveler_type ? TRAVELER_PROFILES[params.traveler_type] : undefined;
-  // ridesharing is refused before this point
-  const given = (name: 'first_section_mode' | 'last_section_mode' | 'direct_path_mode') => [...new Set(params[name])] as HeatMapMode[];
-  const modes = (name: 'first_section_mode' | 'last_section_mode'): HeatMapMode[] => {
-    const list = given(name);
-    return list.length > 0 ? list : [...((profile?.[name] as HeatMapMode[] | undefined) ?? ['walking'])];
-  };
-  const first = modes('first_section_mode');
-  const last = modes('last_section_mode');
+  const { first, last, directModes, speeds, maxToPtSec } = streetLegs(params);
   const endModes = direction === 'departure' ? last : first;
-  const directModes = given('direct_path_mode');
-  const speeds = {
-    walking: params.walking_speed ?? profile?.walking_speed ?? MAP_FALLBACKS['walking_speed']!,
-    bike: params.bike_speed ?? profile?.bike_speed ?? MAP_FALLBACKS['bike_speed']!,
-    bss: params.bss_speed ?? profile?.bss_speed ?? MAP_FALLBACKS['bss_speed']!,
-    car: params.car_speed ?? profile?.car_speed ?? MAP_FALLBACKS['car_speed']!,
-    car_no_park: params.car_no_park_speed ?? MAP_FALLBACKS['car_no_park_speed']!,
-    taxi: params.taxi_speed ?? MAP_FALLBACKS['taxi_speed']!,
-  };
-  const toPt = (mode: HeatMapMode, profileValue: number | undefined) =>
-    params.max_duration_to_pt ?? params[`max_${mode}_duration_to_pt`] ?? profileValue ?? MAP_FALLBACKS['max_duration_to_pt']!;
-  const maxToPtSec = {
-    walking: toPt('walking', profile?.max_walking_duration_to_pt),
-    bike: toPt('bike', profile?.max_bike_duration_to_pt),
-    bss: toPt('bss', profile?.max_bss_duration_to_pt),
-    car: toPt('car', profile?.max_car_duration_to_pt),
-    car_no_park: toPt('car_no_park', undefined),
-    taxi: toPt('taxi', undefined),
-  };
   const wheelchair = params.wheelchair ?? profile?.wheelchair ?? false;
   const freeStops: number[] = [];
   if (centre.kind === 'stop_point') freeStops.push(centre.index);
@@ -83,6 +57,36 @@ export function buildQuery(
     stopAllowed,
     overlay: g.overlays?.of(freshnessLevel(params)) ?? null,
   };
+}
+
+/** The street legs of a journey: its first and last modes, its direct modes, each mode's speed and longest leg to or from transit. */
+export function streetLegs(params: MapParams) {
+  const profile = params.traveler_type ? TRAVELER_PROFILES[params.traveler_type] : undefined;
+  // ridesharing is refused before this point
+  const given = (name: 'first_section_mode' | 'last_section_mode' | 'direct_path_mode') => [...new Set(params[name])] as HeatMapMode[];
+  const modes = (name: 'first_section_mode' | 'last_section_mode'): HeatMapMode[] => {
+    const list = given(name);
+    return list.length > 0 ? list : [...((profile?.[name] as HeatMapMode[] | undefined) ?? ['walking'])];
+  };
+  const speeds = {
+    walking: params.walking_speed ?? profile?.walking_speed ?? MAP_FALLBACKS['walking_speed']!,
+    bike: params.bike_speed ?? profile?.bike_speed ?? MAP_FALLBACKS['bike_speed']!,
+    bss: params.bss_speed ?? profile?.bss_speed ?? MAP_FALLBACKS['bss_speed']!,
+    car: params.car_speed ?? profile?.car_speed ?? MAP_FALLBACKS['car_speed']!,
+    car_no_park: params.car_no_park_speed ?? MAP_FALLBACKS['car_no_park_speed']!,
+    taxi: params.taxi_speed ?? MAP_FALLBACKS['taxi_speed']!,
+  };
+  const toPt = (mode: HeatMapMode, profileValue: number | undefined) =>
+    params.max_duration_to_pt ?? params[`max_${mode}_duration_to_pt`] ?? profileValue ?? MAP_FALLBACKS['max_duration_to_pt']!;
+  const maxToPtSec = {
+    walking: toPt('walking', profile?.max_walking_duration_to_pt),
+    bike: toPt('bike', profile?.max_bike_duration_to_pt),
+    bss: toPt('bss', profile?.max_bss_duration_to_pt),
+    car: toPt('car', profile?.max_car_duration_to_pt),
+    car_no_park: toPt('car_no_park', undefined),
+    taxi: toPt('taxi', undefined),
+  };
+  return { first: modes('first_section_mode'), last: modes('last_section_mode'), directModes: given('direct_path_mode'), speeds, maxToPtSec };
 }
 
 /** A difference map's other level (`compare_data_freshness`) and its runs, beside the map's own level. */

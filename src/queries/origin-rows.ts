@@ -8,12 +8,14 @@ import type { HeatMapRunner } from '../maps/heat-map-runner.js';
 import type { PointsRequest, PointsResult } from '../maps/points.js';
 import type { MapQuery } from '../maps/difference-map.js';
 import type { Generation } from '../service/generation.js';
-import { buildQuery } from './journey-query.js';
+import { buildQuery, streetLegs } from './journey-query.js';
+import { vertexBox } from '../model/street-graph.js';
 import { departuresOf, requestDepartures } from './departure-window.js';
 import { runPoints } from './run-computation.js';
+import { refuse } from './query-errors.js';
 import { boardSlackOf, type CoverageConfig } from '../service/coverage-config.js';
 import { MAX_ACCESSIBILITY_SEARCHES } from '../service/limits.js';
-import type { MapParams } from './journey-params.js';
+import { MAP_FALLBACKS, type MapParams } from './journey-params.js';
 import { departureLabels, searchesPerOrigin, type Departures } from '../maps/departures.js';
 
 export interface OriginTimesJob {
@@ -73,14 +75,29 @@ export function originJob(parts: OriginJobParts): OriginTimesJob {
   };
 }
 
+/** The area a walk to transit reaches by default, as a radius: the fallbacks' speed × longest leg, metres. */
+const WALK_REACH_M = MAP_FALLBACKS['walking_speed']! * MAP_FALLBACKS['max_duration_to_pt']!;
+
 /**
- * Whether `origins` departures over a request's window are more searches than a request computes
- * (MAX_ACCESSIBILITY_SEARCHES): the rule of every request of many origins, judged from its words
- * before anything is computed. Returns the departures.
+ * The cost of a request of many origins, in searches of a walk's reach, and whether it is more than a
+ * request computes (MAX_ACCESSIBILITY_SEARCHES): origins × departures of its window × how many times
+ * a walk's area its street legs reach (the farthest of its first and last modes, speed × longest leg,
+ * squared; no more than the coverage's streets span, `extentM`). Judged from its words and the
+ * coverage's size, before anything is computed.
  */
-export function tooManySearches(origins: number, params: Pick<MapParams, 'departure_window' | 'percentiles'>): { departures: number; refused: boolean } {
+export function searchCost(origins: number, params: MapParams, extentM: number): { departures: number; weight: number; refused: boolean } {
   const departures = searchesPerOrigin(departuresOf(params));
-  return { departures, refused: origins * departures > MAX_ACCESSIBILITY_SEARCHES };
+  const { first, last, speeds, maxToPtSec } = streetLegs(params);
+  const reachM = Math.max(...[...first, ...last].map((mode) => speeds[mode] * maxToPtSec[mode]));
+  const area = (radiusM: number) => (radiusM / WALK_REACH_M) ** 2;
+  const weight = Math.round(10 * Math.max(1, Math.min(area(reachM), area(extentM)))) / 10;
+  return { departures, weight, refused: origins * departures * weight > MAX_ACCESSIBILITY_SEARCHES };
+}
+
+/** How far the coverage's streets span, metres: the diagonal of their box. */
+export function streetExtentM(generation: Generation): number {
+  const box = generation.streets ? vertexBox(generation.streets.data.graph) : null;
+  return box ? Math.hypot(box.maxX - box.minX, box.maxY - box.minY) : 0;
 }
 
 /** The percentiles a job's rows hold: the window's, or the single departure's label. */
@@ -109,9 +126,9 @@ export class RequestAbandoned extends Error {
  * wait on the runner at once. `onRow` may be async (a stream's back-pressure): the next rows wait.
  * Once `signal` aborts (the client went away), no origin starts and RequestAbandoned is thrown.
  */
-export function originTimes(runner: HeatMapRunner, job: OriginTimesJob, from: number, to: number, inFlight: number, onRow: (row: OriginRow) => void | Promise<void>, signal?: AbortSignal): Promise<void> {
+export function originTimes(runner: HeatMapRunner, job: OriginTimesJob, from: number, to: number, inFlight: number, onRow: (row: OriginRow) => void | Promise<void>, stop?: Stop): Promise<void> {
   const request: PointsRequest = { kind: 'travel_times', set: job.destinations };
-  return inOrder(runner, job, from, to, inFlight, request, (result) => result.times!, (origin, seconds) => onRow({ origin, seconds }), signal);
+  return inOrder(runner, job, from, to, inFlight, request, (result) => result.times!, (origin, seconds) => onRow({ origin, seconds }), stop);
 }
 
 /** How a request of many origins reduces each origin's travel times in the workers: its opportunity columns and measures. */
@@ -123,15 +140,28 @@ export type MeasuresRequest = Omit<Extract<PointsRequest, { kind: 'measures' }>,
  * `job.destinations`): per origin its numbers, column after column (the reducer's layout), in order
  * as `originTimes` gives rows (and stopped by `signal` as they are).
  */
-export function originMeasureValues(runner: HeatMapRunner, job: OriginTimesJob, measures: MeasuresRequest, from: number, to: number, inFlight: number, onValues: (origin: number, values: Float64Array) => void | Promise<void>, signal?: AbortSignal): Promise<void> {
+export function originMeasureValues(runner: HeatMapRunner, job: OriginTimesJob, measures: MeasuresRequest, from: number, to: number, inFlight: number, onValues: (origin: number, values: Float64Array) => void | Promise<void>, stop?: Stop): Promise<void> {
   const request: PointsRequest = { kind: 'measures', ...measures };
-  return inOrder(runner, job, from, to, inFlight, request, (result) => result.measures!, onValues, signal);
+  return inOrder(runner, job, from, to, inFlight, request, (result) => result.measures!, onValues, stop);
 }
+
+/**
+ * What stops a request of many origins before its end: its client going away (`signal`), its
+ * deadline (`deadlineSec` after `startedMs` on `now`'s clock, `Date.now` unless a test gives its own).
+ */
+export interface Stop {
+  signal?: AbortSignal;
+  deadline?: { seconds: number; startedMs: number; now?: () => number };
+}
+
+/** The deadline of a request of many origins starting now. */
+export const deadlineFrom = (seconds: number): NonNullable<Stop['deadline']> => ({ seconds, startedMs: Date.now() });
 
 /**
  * Each origin's computation on the runner, `read`, handed to `onResult` in the origins' order,
  * `inFlight` at most waiting at once. When `signal` aborts, no origin starts any more (those on the
- * runner finish, unread: stopping a running one would cost its thread) and RequestAbandoned is thrown.
+ * runner finish, unread: stopping a running one would cost its thread) and RequestAbandoned is thrown;
+ * past the deadline likewise, with the refusal `requestDeadline`.
  */
 async function inOrder<T>(
   runner: HeatMapRunner,
@@ -142,8 +172,16 @@ async function inOrder<T>(
   request: PointsRequest,
   read: (result: PointsResult) => T,
   onResult: (origin: number, result: T) => void | Promise<void>,
-  signal: AbortSignal | undefined,
+  stop: Stop | undefined,
 ): Promise<void> {
+  const signal = stop?.signal;
+  const deadline = stop?.deadline;
+  // past its deadline, no origin starts: the request answers what stopped it
+  const checkDeadline = (done: number) => {
+    if (deadline && (deadline.now ?? Date.now)() - deadline.startedMs >= deadline.seconds * 1000) {
+      throw refuse('requestDeadline', { seconds: String(deadline.seconds), done: String(done), origins: String(to - from), retryAfterSec: '5' });
+    }
+  };
   const pending = new Map<number, Promise<T>>();
   const start = (origin: number) => {
     const result = runPoints(runner, job.coverageId, job.generation, originQuery(job, origin), request).then(read);
@@ -152,13 +190,17 @@ async function inOrder<T>(
     pending.set(origin, result);
   };
   if (signal?.aborted) throw new RequestAbandoned();
+  checkDeadline(0);
   let next = from;
   while (next < to && pending.size < inFlight) start(next++);
   for (let origin = from; origin < to; origin++) {
     const result = await pending.get(origin)!;
     pending.delete(origin);
     if (signal?.aborted) throw new RequestAbandoned();
-    if (next < to) start(next++);
+    if (next < to) {
+      checkDeadline(origin - from + 1);
+      start(next++);
+    }
     await onResult(origin, result);
   }
 }

@@ -18,8 +18,8 @@ type Data = Record<string, string>;
 /** A request of many origins past MAX_ACCESSIBILITY_SEARCHES, sent to the command that computes it. */
 const tooManySearches =
   (command: 'accessibility' | 'matrix') =>
-  ({ set, origins, departures }: { set: string; origins: string; departures: string }) =>
-  `the ${origins} origins of ${set} over ${departures} departures are more searches than a request computes (at most ${MAX_ACCESSIBILITY_SEARCHES} origins × departures): use navette ${command}`;
+  ({ set, origins, departures, weight }: { set: string; origins: string; departures: string; weight: string }) =>
+  `the ${origins} origins of ${set} over ${departures} departures, street legs reaching ${weight} times a walk's area, are more searches than a request computes (at most ${MAX_ACCESSIBILITY_SEARCHES} origins × departures × that factor): use navette ${command}`;
 
 /**
  * Every refusal of the query layer, its wording from its data. The messages are Navitia's where it
@@ -66,6 +66,9 @@ export const QUERY_ERRORS = {
   // the worker pool
   /** more computations waiting than the pool's queue holds */
   computationsQueueFull: (_: { retryAfterSec: string }) => 'Too many heat maps are being computed, retry later',
+  /** a request of many origins past its deadline: no further origin started */
+  requestDeadline: (d: { seconds: string; done: string; origins: string; retryAfterSec: string }) =>
+    `The request ran past its deadline of ${d.seconds} s with ${d.done} of its ${d.origins} origins computed, and was stopped: ask for fewer origins or a shorter window, or use the navette command`,
   /** a computation past its time budget (its thread was stopped): the coverage is alive, the request asked too much of it */
   computationTimedOut: (d: { coverage: string; retryAfterSec: string }) =>
     `The computation on ${d.coverage} took longer than its time budget and was stopped: ask for less (a shorter window or max_duration, fewer origins, slower modes) or retry later`,

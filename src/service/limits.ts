@@ -4,6 +4,8 @@
  * against them, and heat-map engines size their scratch memory by them.
  */
 export interface Limits {
+  /** The longest a request of many origins (a matrix, regional accessibility) may take in all, seconds. */
+  requestDeadlineSec: number;
   /** Largest `count`; larger values are lowered to it (Navitia: 1000). */
   maxCount: number;
   /** Largest heat-map `resolution`; larger values are lowered to it (Navitia: 1000). */
@@ -12,7 +14,7 @@ export interface Limits {
   maxDurationSec: number;
 }
 
-export const DEFAULT_LIMITS: Limits = { maxCount: 1000, maxResolution: 1000, maxDurationSec: 86400 };
+export const DEFAULT_LIMITS: Limits = { maxCount: 1000, maxResolution: 1000, maxDurationSec: 86400, requestDeadlineSec: 60 };
 
 /**
  * Longest departure window of a heat map or isochrone (`departure_window`), seconds: three hours,

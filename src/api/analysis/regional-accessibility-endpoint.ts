@@ -19,7 +19,7 @@ import { mapStart, refuseRidesharing } from '../../queries/map-prologue.js';
 import { refuse } from '../../queries/query-errors.js';
 import type { accessibilityParams } from '../../queries/analysis-params.js';
 import type { Measures } from '../../queries/measures.js';
-import { jobPercentiles, originJob, originMeasureValues, tooManySearches } from '../../queries/origin-rows.js';
+import { jobPercentiles, originJob, originMeasureValues, searchCost, streetExtentM, deadlineFrom } from '../../queries/origin-rows.js';
 import { opportunityRefs, pointSetIndex } from '../../queries/point-set-refs.js';
 import { type ParamsOf, requestNow } from '../../queries/param-table.js';
 import { ORIGINS_IN_FLIGHT } from '../../service/limits.js';
@@ -35,8 +35,8 @@ export async function answerRegional(ctx: EndpointContext, coverageRef: Coverage
     const originSet = streets.data.pointSets![origins]!;
     const originCount = originSet.lon.length;
     // refused before the window's production check: the size of the request is known from its words
-    const searches = tooManySearches(originCount, params);
-    if (searches.refused) throw refuse('accessibilityTooManySearches', { set: params.origins, origins: String(originCount), departures: String(searches.departures) });
+    const searches = searchCost(originCount, { ...params, from: undefined, to: undefined, resolution: 1 }, streetExtentM(generation));
+    if (searches.refused) throw refuse('accessibilityTooManySearches', { set: params.origins, origins: String(originCount), departures: String(searches.departures), weight: String(searches.weight) });
     // (the destinations: the opportunities' sets, below)
     const job = originJob({ coverage, generation, params, t0, timeZone, maxDurationSec: measures.maxDurationSec, destinations: refs[0]!.set, originLon: originSet.lon, originLat: originSet.lat });
     const percentiles = jobPercentiles(job);
@@ -48,7 +48,7 @@ export async function answerRegional(ctx: EndpointContext, coverageRef: Coverage
     const reduce = { columns: refs.map(({ set, column }) => ({ set, column })), layout, decay: measures.decay, maxDurationSec: measures.maxDurationSec };
     await originMeasureValues(ctx.heatMaps, job, reduce, 0, originCount, ORIGINS_IN_FLIGHT, (origin, values) => {
       refs.forEach((_, k) => regional.add(k, origin, values, k * per));
-    }, ctx.signal);
+    }, { signal: ctx.signal, deadline: deadlineFrom(ctx.limits.requestDeadlineSec) });
     const decayName = JSON.stringify(measures.decay.name);
     const cumulative = regional.measures.cumulative.map(
       (m) => `{"opportunities":${JSON.stringify(m.opportunities)},"percentile":${m.percentile},"cutoff":${m.cutoff},"decay_function":${decayName},"values":${JSON.stringify(m.values)}}`,

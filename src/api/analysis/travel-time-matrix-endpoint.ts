@@ -16,7 +16,7 @@ import { mapStart, refuseRidesharing } from '../../queries/map-prologue.js';
 import { refuse } from '../../queries/query-errors.js';
 import { warningsJson } from '../../maps/map-warnings.js';
 import { matrixParams } from '../../queries/analysis-params.js';
-import { jobPercentiles, originJob, originTimes, tooManySearches } from '../../queries/origin-rows.js';
+import { jobPercentiles, originJob, originTimes, searchCost, streetExtentM, deadlineFrom } from '../../queries/origin-rows.js';
 import { pointSetIndex } from '../../queries/point-set-refs.js';
 import { requestNow } from '../../queries/param-table.js';
 
@@ -35,8 +35,8 @@ export const travelTimeMatrixEndpoint: Endpoint<TargetOf<'travel_time_matrix'>> 
       const originCount = originSet.lon.length;
       const destinationCount = streets.pointSets[destinations]!.ids.length;
       if (originCount > MAX_MATRIX_ORIGINS || originCount * destinationCount > MAX_MATRIX_PAIRS) throw refuse('matrixTooLarge', { origins: String(originCount), destinations: String(destinationCount) });
-      const searches = tooManySearches(originCount, params);
-      if (searches.refused) throw refuse('matrixTooManySearches', { set: params.origins, origins: String(originCount), departures: String(searches.departures) });
+      const searches = searchCost(originCount, { ...params, from: undefined, to: undefined, resolution: 1 }, streetExtentM(generation));
+      if (searches.refused) throw refuse('matrixTooManySearches', { set: params.origins, origins: String(originCount), departures: String(searches.departures), weight: String(searches.weight) });
       const job = originJob({ coverage, generation, params, t0, timeZone, maxDurationSec: params.max_duration, destinations, originLon: originSet.lon, originLat: originSet.lat });
       const percentiles = jobPercentiles(job);
       // per percentile, per origin, the row of durations
@@ -45,7 +45,7 @@ export const travelTimeMatrixEndpoint: Endpoint<TargetOf<'travel_time_matrix'>> 
         seconds.forEach((row, p) => {
           rows[p]![origin] = `[${Array.from(row, (s) => (s < 0 ? 'null' : String(s))).join(',')}]`;
         });
-      }, ctx.signal);
+      }, { signal: ctx.signal, deadline: deadlineFrom(ctx.limits.requestDeadlineSec) });
       const matrix =
         `{"origins":${JSON.stringify(streets.pointSets[origins]!.ids)},"destinations":${JSON.stringify(streets.pointSets[destinations]!.ids)},` +
         `"percentiles":[${percentiles.join(',')}],"durations":[${rows.map((r) => `[${r.join(',')}]`).join(',')}]}`;

@@ -2,7 +2,8 @@
  * A request of many origins (`travel_time_matrix`, `accessibility?origins=`) whose client goes away
  * stops starting origins: on the line city over real HTTP, with a runner that counts the origins it
  * is given and takes a few milliseconds over each, the count stops growing soon after the client
- * closes its connection, far below the origins asked for, and the server answers the next request.
+ * closes its connection, far below the origins asked for, the server logs it and answers the next
+ * request. Past its deadline (counted on a clock of origins started, not timed) it stops likewise.
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,6 +15,10 @@ import { lineCity, lonAt } from '../../../helpers/line-city.js';
 import { lazyInProcessRunner } from '../../../../src/maps/lazy-runner.js';
 import { DEFAULT_LIMITS, MAX_ACCESSIBILITY_SEARCHES, MAX_MATRIX_ORIGINS } from '../../../../src/service/limits.js';
 import type { HeatMapRunner } from '../../../../src/maps/heat-map-runner.js';
+import { matrixCommandParams } from '../../../../src/queries/analysis-params.js';
+import { originJob, originTimes } from '../../../../src/queries/origin-rows.js';
+import { parseParams } from '../../../../src/queries/param-table.js';
+import { QueryError } from '../../../../src/queries/query-errors.js';
 
 /** the origins of a regional request (one departure each), and of a matrix */
 const REGIONAL_ORIGINS = MAX_ACCESSIBILITY_SEARCHES;
@@ -90,4 +95,36 @@ test('a travel-time matrix whose client leaves stops starting origins', async ()
 
 test('a regional accessibility whose client leaves stops starting origins', async () => {
   await stopsAfterClose(`/v1/coverage/line/accessibility?origins=regional&opportunities[]=places:schools&${at0800}`, REGIONAL_ORIGINS);
+});
+
+test('past its deadline, a request of many origins starts no further origin and says so; the deadline counted on a clock of origins started', async () => {
+  const coverage = served.coverages.get('line')!;
+  const generation = coverage.generation!;
+  const matrix = generation.streets!.pointSets.findIndex((set) => set.name === 'matrix');
+  const points = generation.streets!.data.pointSets![matrix]!;
+  const params = parseParams(matrixCommandParams(DEFAULT_LIMITS), (spec) => (spec.name === 'datetime' ? ['20240102T080000'] : []));
+  const job = originJob({ coverage, generation, params, t0: Date.UTC(2024, 0, 2, 8) / 1000, timeZone: 'UTC', maxDurationSec: 3600, destinations: matrix, originLon: points.lon, originLat: points.lat });
+  // one second passes on this clock per origin given to the runner: a 5-second deadline lets 5 start
+  const before = started;
+  const now = () => (started - before) * 1000;
+  let rows = 0;
+  await assert.rejects(
+    originTimes(counting, job, 0, MATRIX_ORIGINS, 2, () => void rows++, { deadline: { seconds: 5, startedMs: 0, now } }),
+    (e: unknown) => e instanceof QueryError && e.code === 'requestDeadline' && /deadline of 5 s with [34] of its 200 origins computed/.test(e.message),
+  );
+  await sleep(50);
+  assert.equal(started - before, 5, 'origins started');
+  assert.ok(rows >= 3 && rows <= 4, `${rows} rows handed on`);
+});
+
+test('a deadline of 0: the request answers 503 with Retry-After before any origin starts', async () => {
+  const strict = await lineCity({ matrix: pointsCsv(MATRIX_ORIGINS) }, { heatMaps: counting, limits: { ...DEFAULT_LIMITS, requestDeadlineSec: 0 } });
+  const before = started;
+  const r = await strict.app.inject(`/v1/coverage/line/travel_time_matrix?origins=matrix&destinations=places&${at0800}`);
+  assert.equal(r.statusCode, 503);
+  assert.ok(r.headers['retry-after']);
+  assert.equal(JSON.parse(r.body).error.id, 'service_unavailable');
+  assert.match(JSON.parse(r.body).error.message, /ran past its deadline of 0 s with 0 of its 200 origins computed/);
+  assert.equal(started, before, 'no origin started');
+  await strict.close();
 });

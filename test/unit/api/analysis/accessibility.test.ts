@@ -9,7 +9,11 @@ import { coord, lineCity, lonAt, POINTS } from '../../../helpers/line-city.js';
 import { METRES_PER_DEGREE } from '../../../../src/util/geodesy.js';
 import { readTripUpdates } from '../../../../src/live/realtime/trip-updates.js';
 import { withRealtime } from '../../../../src/service/generation.js';
-import { tooManySearches } from '../../../../src/queries/origin-rows.js';
+import { searchCost } from '../../../../src/queries/origin-rows.js';
+import { matrixCommandParams } from '../../../../src/queries/analysis-params.js';
+import type { MapParams } from '../../../../src/queries/journey-params.js';
+import { parseParams } from '../../../../src/queries/param-table.js';
+import { DEFAULT_LIMITS } from '../../../../src/service/limits.js';
 
 const served = await lineCity();
 const app = served.app;
@@ -229,13 +233,22 @@ test('refusals: no opportunities, an unknown column, a bad decay, too many cutof
   await refused(`travel_time_matrix?${at0800}`, 400, /origins/);
 });
 
-test('a request of many origins is bounded by its searches, origins × departures of its window (matrices and regional accessibility alike)', () => {
-  const window = (departure_window: number) => ({ departure_window, percentiles: [] });
-  assert.deepEqual(tooManySearches(2500, window(0)), { departures: 1, refused: false });
-  assert.deepEqual(tooManySearches(2501, window(0)), { departures: 1, refused: true });
-  // 200 origins (the matrix's most): a 12-minute window passes, a 13-minute one does not
-  assert.deepEqual(tooManySearches(200, window(720)), { departures: 12, refused: false });
-  assert.deepEqual(tooManySearches(200, window(780)), { departures: 13, refused: true });
-  // a one-minute window is one search per origin, as a single departure is
-  assert.deepEqual(tooManySearches(2500, window(60)), { departures: 1, refused: false });
+test('a request of many origins is bounded by its cost: origins × departures of its window × the area its street legs reach, no more than the coverage\'s (matrices and regional accessibility alike)', () => {
+  const params = (given: Record<string, string | string[]>) =>
+    ({ ...parseParams(matrixCommandParams(DEFAULT_LIMITS), (spec) => [given[spec.name] ?? []].flat()), from: undefined, to: undefined, resolution: 1 }) as MapParams;
+  const far = 1e9;
+  assert.deepEqual(searchCost(2500, params({}), far), { departures: 1, weight: 1, refused: false });
+  assert.deepEqual(searchCost(2501, params({}), far), { departures: 1, weight: 1, refused: true });
+  // 200 origins (the matrix's most): a 12-minute window passes, a 13-minute one does not; one minute is one search
+  assert.deepEqual(searchCost(200, params({ departure_window: '720' }), far), { departures: 12, weight: 1, refused: false });
+  assert.deepEqual(searchCost(200, params({ departure_window: '780' }), far), { departures: 13, weight: 1, refused: true });
+  assert.deepEqual(searchCost(2500, params({ departure_window: '60' }), far), { departures: 1, weight: 1, refused: false });
+  // a bike leg of 1,800 s at 4.1 m/s reaches 7,380 m, a walk 1.12 × 1,800 = 2,016 m: (7380 / 2016)² = 13.4 times the area
+  assert.deepEqual(searchCost(186, params({ first_section_mode: ['bike'] }), far), { departures: 1, weight: 13.4, refused: false });
+  assert.deepEqual(searchCost(187, params({ last_section_mode: ['bike'] }), far), { departures: 1, weight: 13.4, refused: true });
+  // bike-sharing legs of two hours on a town 4,032 m across: no farther than the town, (4032 / 2016)² = 4
+  assert.deepEqual(searchCost(625, params({ first_section_mode: ['bss'], max_bss_duration_to_pt: '7200' }), 4032), { departures: 1, weight: 4, refused: false });
+  assert.deepEqual(searchCost(626, params({ first_section_mode: ['bss'], max_bss_duration_to_pt: '7200' }), 4032), { departures: 1, weight: 4, refused: true });
+  // a slow walk counts as one search still
+  assert.equal(searchCost(10, params({ walking_speed: '0.5' }), far).weight, 1);
 });

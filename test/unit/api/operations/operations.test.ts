@@ -447,7 +447,7 @@ describe('rate limit', () => {
 });
 
 describe('configured limits', () => {
-  const limits = { maxCount: 3, maxResolution: 10, maxDurationSec: 600 };
+  const limits = { ...DEFAULT_LIMITS, maxCount: 3, maxResolution: 10, maxDurationSec: 600 };
 
   test('count above maxCount is lowered to it', async () => {
     const { registry } = await fixtureRegistry();
