@@ -13,6 +13,7 @@
  * Decimal numbers (`decimalNumber`): what a point set's numbers are written as, and nothing else
  * (`Number()` would read `0x10` as 16, `Infinity`, `1_0`… as numbers).
  */
+import { LineTooLong } from '../gtfs/csv-reader.js';
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -133,15 +134,4 @@ const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 /** `text` as a decimal number (digits, a point, an exponent); NaN for anything else, ±Infinity past the doubles. */
 export function decimalNumber(text: string): number {
   return DECIMAL.test(text) ? Number(text) : NaN;
-}
-
-/** A line longer than the reader's limit. */
-export class LineTooLong extends Error {
-  constructor(
-    readonly line: number,
-    readonly maxBytes: number,
-  ) {
-    super(`line ${line} is longer than ${maxBytes} bytes`);
-    this.name = 'LineTooLong';
-  }
 }

@@ -7,7 +7,8 @@
  */
 import { roundMeasure } from '../../analysis/accessibility.js';
 import type { MeasureLayout } from '../../analysis/travel-time-reducer.js';
-import { warningsJson, type Warning } from '../../maps/map-warnings.js';
+import type { HeatMapBodyParts } from '../../maps/heat-map-json.js';
+import { warningsJson } from '../../maps/map-warnings.js';
 
 export interface PlaceAccessibility {
   labels: readonly string[];
@@ -20,14 +21,7 @@ export interface PlaceAccessibility {
 }
 
 /** The envelope of the answer, as the maps': the place, the date, publishers, context, warnings. */
-export interface PlaceEnvelope {
-  placeKey: 'from' | 'to';
-  placeJson: string;
-  requestedDateTime: string;
-  publishersJson: string;
-  contextJson: string;
-  warnings: readonly Warning[];
-}
+export type PlaceEnvelope = Pick<HeatMapBodyParts, 'placeKey' | 'placeJson' | 'requestedDateTime' | 'publishersJson' | 'contextJson' | 'warnings'>;
 
 // JSON has no Infinity: a non-finite number is written null (the reader's bound on counts keeps measures finite)
 const numberJson = (value: number) => (Number.isFinite(value) ? String(value) : 'null');
