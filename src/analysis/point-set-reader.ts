@@ -15,7 +15,7 @@
  * unterminated quote, too few or too many fields, a last line without its line end: a file cut short
  * or still being written), an empty or repeated id (the first place of an id is kept), a missing,
  * non-decimal or out-of-range position, a count that is not a finite decimal number, is negative or
- * is over MAX_OPPORTUNITY_COUNT (service/limits.ts: so that every sum of counts stays finite and
+ * is over MAX_OPPORTUNITY_COUNT (below: so that every sum of counts stays finite and
  * exact), a geometry that is not a Point. A file that cannot be a point set — an unknown extension,
  * a malformed or cut header, a missing id or position column, a listed opportunity column it lacks,
  * more than MAX_POINTS_PER_SET places or 64 opportunity columns, a GeoJSON file past
@@ -27,13 +27,22 @@ import { inSlices } from '../util/stepwise.js';
 import path from 'node:path';
 import { LineTooLong } from '../gtfs/csv-reader.js';
 import { decimalNumber, PointSetLines, type LineFields } from './point-set-lines.js';
-import { MAX_OPPORTUNITY_COUNT } from '../service/limits.js';
 import type { LoadReport } from '../gtfs/load-report.js';
 import { growFloat64, type Growable } from '../model/growable.js';
 import type { OpportunityColumn, PointSetData, PointSetSource } from '../model/point-set.js';
 
 /** The most places a point set may hold. */
 export const MAX_POINTS_PER_SET = 1_000_000;
+
+/**
+ * Largest opportunity count of one point of a point set (a billion: more people, jobs or seats than
+ * any place holds). A larger or non-finite count makes its row a load problem, skipped. The bound keeps every sum of counts finite and exact: a measure or
+ * a column's total sums at most MAX_POINTS_PER_SET (1,000,000) counts, each weighted by at most 1,
+ * so it stays under 10^9 × 10^6 = 10^15, below 2^53 (about 9.007 × 10^15), the doubles' last whole
+ * number: whole counts sum exactly, in any order, and no answer meets Infinity (counts of 10^308
+ * summed to it, which JSON cannot hold).
+ */
+export const MAX_OPPORTUNITY_COUNT = 1_000_000_000;
 /** The most opportunity columns a point set may hold. */
 export const MAX_OPPORTUNITY_COLUMNS = 64;
 

@@ -32,7 +32,15 @@ export class OutputFile {
     this.lock = `${path}.lock`;
     takeLock(this.lock, path);
     this.partial = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.partial`;
-    this.file = createWriteStream(this.partial, { flags: 'wx' });
+    // opened here, not when the stream gets to it: a signal's cleanup finds the file to remove
+    let fd: number;
+    try {
+      fd = openSync(this.partial, 'wx');
+    } catch (e) {
+      rmSync(this.lock, { force: true });
+      throw e;
+    }
+    this.file = createWriteStream(this.partial, { fd });
     this.sink = path.endsWith('.gz') ? createGzip({ level: 6 }) : this.file;
     if (this.sink !== this.file) this.sink.pipe(this.file);
     this.failed = new Promise<never>((_, reject) => {

@@ -73,14 +73,3 @@ export const COMMAND_THREADS_PER_CORE = 4;
 /** `navette accessibility --grid METRES`: the cell sizes it takes, metres. */
 export const GRID_CELL_MIN_M = 10;
 export const GRID_CELL_MAX_M = 10_000;
-
-/**
- * Largest opportunity count of one point of a point set (a billion: more people, jobs or seats than
- * any place holds). A larger or non-finite count makes its row a load problem, skipped
- * (analysis/point-set-reader.ts). The bound keeps every sum of counts finite and exact: a measure or
- * a column's total sums at most MAX_POINTS_PER_SET (1,000,000) counts, each weighted by at most 1,
- * so it stays under 10^9 × 10^6 = 10^15, below 2^53 (about 9.007 × 10^15), the doubles' last whole
- * number: whole counts sum exactly, in any order, and no answer meets Infinity (counts of 10^308
- * summed to it, which JSON cannot hold).
- */
-export const MAX_OPPORTUNITY_COUNT = 1_000_000_000;

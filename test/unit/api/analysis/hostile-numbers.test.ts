@@ -8,8 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { getAnswer } from '../../../helpers/app.js';
 import { coord, lineCity, lonAt } from '../../../helpers/line-city.js';
-import { MAX_OPPORTUNITY_COUNT } from '../../../../src/service/limits.js';
 import { placeAccessibilityJson } from '../../../../src/api/analysis/accessibility-json.js';
+import { MAX_OPPORTUNITY_COUNT } from '../../../../src/analysis/point-set-reader.js';
 
 const BOUND = MAX_OPPORTUNITY_COUNT;
 const hostile = [

@@ -118,7 +118,7 @@ test('refusals: origins with a place, no place at all, an unknown set, too many 
   await refused(`from=${lonAt(0)};0&to=${lonAt(0)};0`, 400, "you cannot provide a 'from' and a 'to' argument");
   await refused('origins=nowhere', 400, "'origins' nowhere names no point set; the coverage has places (schools, jobs), many (n), half (n), most (n)");
   const tooMany = (origins: number, set: string, departures: number) =>
-    `the ${origins} origins of ${set} over ${departures} departures are more searches than a request computes (at most ${MAX_ACCESSIBILITY_SEARCHES} origins × departures): use navette accessibility`;
+    `the ${origins} origins of ${set} over ${departures} departures, street legs reaching 1 times a walk's area, are more searches than a request computes (at most ${MAX_ACCESSIBILITY_SEARCHES} origins × departures × that factor): use navette accessibility`;
   await refused('origins=many&opportunities[]=many:n', 400, tooMany(MANY, 'many', 1));
   // a window of 3 minutes: three searches per origin
   await refused('origins=half&opportunities[]=half:n&departure_window=180', 400, tooMany(HALF, 'half', 3));
