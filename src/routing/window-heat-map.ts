@@ -33,7 +33,7 @@ import { pointCount, type LinkedPoints } from '../model/linked-points.js';
 import type { CellLinkTable } from './raster.js';
 import type { EgressTable } from './egress-table.js';
 import { offsetSeedDs, StreetSearch } from './street-search.js';
-import { RangeBounds } from './raptor.js';
+import { RangeBounds } from './range-bounds.js';
 import type { Layer } from '../model/street-layers.js';
 
 /** One departure per this many seconds of the window. */
