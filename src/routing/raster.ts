@@ -73,9 +73,6 @@ export class Rasterizer {
   private readonly columnExtras: Int32Array;
   private readonly extrasMarked: Int32Array;
   private extrasCount = 0;
-  /** what `nearestAlongEdge` found besides its segment: the squared distance, and where the point projects on it (0 to 1) */
-  private nearD2 = Infinity;
-  private nearT = 0;
 
   constructor(readonly graph: StreetGraph) {
     this.edgeReached = new Uint32Array(graph.edgeCount);
@@ -153,19 +150,22 @@ export class Rasterizer {
     this.extrasCount = latticeColumnExtras(lattice, li, jLo, jHi, columnExtras, this.extrasMarked);
   }
 
-  /** The cells of column `i` (centre x `cx`), between the decoded lattice columns: each linked to its nearest candidate, then valued or its link written. */
+  /**
+   * The cells of column `i` (centre x `cx`), between the decoded lattice columns: each linked to the
+   * nearest of its candidates (each distinct one once; exact distances, ties to the lower segment),
+   * then valued or its link written. The lattice names one segment of a street drawn in many, so from
+   * a candidate whose nearest point is one of its ends the search goes on along its edge while the
+   * next segment is nearer. All inline: this loop is the map's hot path.
+   */
   private scanColumn({ lattice, layer, valuing, table, R, y0, dy, i, cx }: ColumnScan): void {
-    const g = this.graph;
-    const reached = this.segmentReached;
-    const round = this.round;
-    const { segmentEdge, segmentPoint, geomAlongM } = g;
+    const { segmentCount, segmentEdge, segmentPoint, geomX, geomY, geomAlongM } = this.graph;
+    const { segmentReached: reached, round, columnExtras, columnA: west, columnB: east } = this;
     const { y0: ly0, stepM, rows, extraSegments } = lattice;
     const perMetre = valuing ? 10 / valuing.speed : 0;
     const walkPerMetre = valuing ? 10 / valuing.walkSpeed : 0;
     const radius2 = LINK_RADIUS_M * LINK_RADIUS_M;
-    const columnExtras = this.columnExtras;
-    const west = this.columnA;
-    const east = this.columnB;
+    // a candidate the search did not reach, or none
+    const unreached = (s: number) => s < 0 || reached[s] !== round;
     for (let j = 0; j < R; j++) {
       const cy = y0 + (j + 0.5) * dy;
       const lj = Math.floor((cy - ly0) / stepM);
@@ -179,17 +179,7 @@ export class Rasterizer {
       const s4 = extras < 0 ? -1 : extraSegments[extras]!;
       const s5 = extras < 0 ? -1 : extraSegments[extras + 1]!;
       // a cell none of whose candidates the search reached is null, whichever is nearest
-      if (
-        (s0 < 0 || reached[s0] !== round) &&
-        (s1 < 0 || reached[s1] !== round) &&
-        (s2 < 0 || reached[s2] !== round) &&
-        (s3 < 0 || reached[s3] !== round) &&
-        (s4 < 0 || reached[s4] !== round) &&
-        (s5 < 0 || reached[s5] !== round)
-      ) {
-        continue;
-      }
-      // the nearest candidate (each distinct one once), its distance and where the centre projects on it
+      if (unreached(s0) && unreached(s1) && unreached(s2) && unreached(s3) && unreached(s4) && unreached(s5)) continue;
       let best = -1;
       let best2 = Infinity;
       let bestT = 0;
@@ -198,12 +188,34 @@ export class Rasterizer {
       for (let k = 0; k < candidates; k++) {
         const first = k === 0 ? s0 : k === 1 ? s1 : k === 2 ? s2 : k === 3 ? s3 : k === 4 ? s4 : s5;
         if (first < 0 || (k > 0 && k < 4 && (first === s0 || (k > 1 && first === s1) || (k > 2 && first === s2)))) continue;
-        const near = this.nearestAlongEdge(first, cx, cy);
-        const d2 = this.nearD2;
+        const e = segmentEdge[first]!;
+        let near = -1;
+        let d2 = Infinity;
+        let t = 0;
+        for (let s = first, step = 0; ; ) {
+          const p = segmentPoint[s]!;
+          const ax = geomX[p]!;
+          const ay = geomY[p]!;
+          const bx = geomX[p + 1]!;
+          const by = geomY[p + 1]!;
+          const u = closestOnSegment(cx, cy, ax, ay, bx, by);
+          const ex = ax + u * (bx - ax) - cx;
+          const ey = ay + u * (by - ay) - cy;
+          const u2 = ex * ex + ey * ey;
+          if (u2 >= d2) break;
+          near = s;
+          d2 = u2;
+          t = u;
+          // the way the edge may come nearer: past the end the centre projects on, never back
+          const next = u === 0 && step <= 0 ? -1 : u === 1 && step >= 0 ? 1 : 0;
+          if (next === 0 || s + next < 0 || s + next >= segmentCount || segmentEdge[s + next] !== e) break;
+          step = next;
+          s += next;
+        }
         if (d2 < best2 || (d2 === best2 && near < best)) {
           best2 = d2;
           best = near;
-          bestT = this.nearT;
+          bestT = t;
         }
       }
       if (best < 0 || best2 > radius2) continue;
@@ -220,43 +232,6 @@ export class Rasterizer {
       const v = valuing.search.costAlong(segmentEdge[best]!, along, layer, perMetre, valuing.reverse) + Math.sqrt(best2) * walkPerMetre;
       if (v < valuing.limitDs && v < valuing.out[c]!) valuing.out[c] = v;
     }
-  }
-
-  /**
-   * The segment of `first`'s edge nearest to (cx, cy), from `first` on: the lattice names one
-   * segment of a street drawn in many, so from a candidate whose nearest point is one of its ends
-   * the search goes on along its edge while the next segment is nearer. Its squared distance and
-   * where the point projects on it are left in nearD2 and nearT.
-   */
-  private nearestAlongEdge(first: number, cx: number, cy: number): number {
-    const { segmentCount, segmentEdge, segmentPoint, geomX, geomY } = this.graph;
-    const e = segmentEdge[first]!;
-    let near = -1;
-    let d2 = Infinity;
-    let t = 0;
-    for (let s = first, step = 0; ; ) {
-      const p = segmentPoint[s]!;
-      const ax = geomX[p]!;
-      const ay = geomY[p]!;
-      const bx = geomX[p + 1]!;
-      const by = geomY[p + 1]!;
-      const u = closestOnSegment(cx, cy, ax, ay, bx, by);
-      const ex = ax + u * (bx - ax) - cx;
-      const ey = ay + u * (by - ay) - cy;
-      const u2 = ex * ex + ey * ey;
-      if (u2 >= d2) break;
-      near = s;
-      d2 = u2;
-      t = u;
-      // the way the edge may come nearer: past the end the centre projects on, never back
-      const next = u === 0 && step <= 0 ? -1 : u === 1 && step >= 0 ? 1 : 0;
-      if (next === 0 || s + next < 0 || s + next >= segmentCount || segmentEdge[s + next] !== e) break;
-      step = next;
-      s += next;
-    }
-    this.nearD2 = d2;
-    this.nearT = t;
-    return near;
   }
 
   /**
