@@ -164,8 +164,6 @@ export class Rasterizer {
     const perMetre = valuing ? 10 / valuing.speed : 0;
     const walkPerMetre = valuing ? 10 / valuing.walkSpeed : 0;
     const radius2 = LINK_RADIUS_M * LINK_RADIUS_M;
-    // a candidate the search did not reach, or none
-    const unreached = (s: number) => s < 0 || reached[s] !== round;
     for (let j = 0; j < R; j++) {
       const cy = y0 + (j + 0.5) * dy;
       const lj = Math.floor((cy - ly0) / stepM);
@@ -179,7 +177,9 @@ export class Rasterizer {
       const s4 = extras < 0 ? -1 : extraSegments[extras]!;
       const s5 = extras < 0 ? -1 : extraSegments[extras + 1]!;
       // a cell none of whose candidates the search reached is null, whichever is nearest
-      if (unreached(s0) && unreached(s1) && unreached(s2) && unreached(s3) && unreached(s4) && unreached(s5)) continue;
+      if ((s0 < 0 || reached[s0] !== round) && (s1 < 0 || reached[s1] !== round) && (s2 < 0 || reached[s2] !== round)) {
+        if ((s3 < 0 || reached[s3] !== round) && (s4 < 0 || reached[s4] !== round) && (s5 < 0 || reached[s5] !== round)) continue;
+      }
       let best = -1;
       let best2 = Infinity;
       let bestT = 0;
