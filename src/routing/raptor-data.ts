@@ -328,31 +328,15 @@ function splitIntoRoutes(tt: Timetable, runs: Runs): number[][] {
   return routes;
 }
 
-function layOutRoutes(tt: Timetable, runs: Runs, routes: number[][]) {
+/** The routes' columns of RaptorData, and the earliest and latest stop times of them all. */
+type RouteLayout = ReturnType<typeof routeColumns> & { minTimeSec: number; maxTimeSec: number };
+
+/** Lay the routes out in RaptorData's columns: per route its stops, its trips and its stop times (trip-major), its time zone and its time span. */
+function layOutRoutes(tt: Timetable, runs: Runs, routes: number[][]): RouteLayout {
   const { trips, patterns, stopTimes } = tt;
+  const columns = routeColumns(tt, runs, routes);
+  const { routeStopOffset, routeStops, routeTripOffset, routeStopTimeOffset, routeTimezone, routeMinSec, routeMaxSec, routeTripTrip, routeTripService, arrivalSec, departureSec, boardAlight } = columns;
   const routeCount = routes.length;
-  let stopSlots = 0;
-  let routeTrips = 0;
-  let stopTimeSlots = 0;
-  for (const route of routes) {
-    const t = runs.trip[route[0]!]!;
-    const S = trips.stopTimeOffset[t + 1]! - trips.stopTimeOffset[t]!;
-    stopSlots += S;
-    routeTrips += route.length;
-    stopTimeSlots += S * route.length;
-  }
-  const routeStopOffset = sharedArray(Uint32Array, routeCount + 1);
-  const routeStops = sharedArray(Uint32Array, stopSlots);
-  const routeTripOffset = sharedArray(Uint32Array, routeCount + 1);
-  const routeStopTimeOffset = sharedArray(Uint32Array, routeCount + 1);
-  const routeTimezone = sharedArray(Uint16Array, routeCount);
-  const routeMinSec = sharedArray(Int32Array, routeCount);
-  const routeMaxSec = sharedArray(Int32Array, routeCount);
-  const routeTripTrip = sharedArray(Uint32Array, routeTrips);
-  const routeTripService = sharedArray(Uint32Array, routeTrips);
-  const arrivalSec = sharedArray(Int32Array, stopTimeSlots);
-  const departureSec = sharedArray(Int32Array, stopTimeSlots);
-  const boardAlight = sharedArray(Uint8Array, stopTimeSlots);
   let minTimeSec = Infinity;
   let maxTimeSec = -Infinity;
   let stopPos = 0;
@@ -395,21 +379,36 @@ function layOutRoutes(tt: Timetable, runs: Runs, routes: number[][]) {
   routeTripOffset[routeCount] = tripPos;
   routeStopTimeOffset[routeCount] = stPos;
   if (routeCount === 0) minTimeSec = maxTimeSec = 0;
+  return { ...columns, minTimeSec, maxTimeSec };
+}
+
+/** The routes' columns, sized for their stops, trips and stop times (shared memory, zeroed). */
+function routeColumns(tt: Timetable, runs: Runs, routes: number[][]) {
+  const { trips } = tt;
+  const routeCount = routes.length;
+  let stopSlots = 0;
+  let routeTrips = 0;
+  let stopTimeSlots = 0;
+  for (const route of routes) {
+    const t = runs.trip[route[0]!]!;
+    const S = trips.stopTimeOffset[t + 1]! - trips.stopTimeOffset[t]!;
+    stopSlots += S;
+    routeTrips += route.length;
+    stopTimeSlots += S * route.length;
+  }
   return {
-    routeStopOffset,
-    routeStops,
-    routeTripOffset,
-    routeStopTimeOffset,
-    routeTimezone,
-    routeMinSec,
-    routeMaxSec,
-    routeTripTrip,
-    routeTripService,
-    arrivalSec,
-    departureSec,
-    boardAlight,
-    minTimeSec,
-    maxTimeSec,
+    routeStopOffset: sharedArray(Uint32Array, routeCount + 1),
+    routeStops: sharedArray(Uint32Array, stopSlots),
+    routeTripOffset: sharedArray(Uint32Array, routeCount + 1),
+    routeStopTimeOffset: sharedArray(Uint32Array, routeCount + 1),
+    routeTimezone: sharedArray(Uint16Array, routeCount),
+    routeMinSec: sharedArray(Int32Array, routeCount),
+    routeMaxSec: sharedArray(Int32Array, routeCount),
+    routeTripTrip: sharedArray(Uint32Array, routeTrips),
+    routeTripService: sharedArray(Uint32Array, routeTrips),
+    arrivalSec: sharedArray(Int32Array, stopTimeSlots),
+    departureSec: sharedArray(Int32Array, stopTimeSlots),
+    boardAlight: sharedArray(Uint8Array, stopTimeSlots),
   };
 }
 
@@ -469,15 +468,46 @@ type Transfers = Pick<RaptorData, 'transferOffset' | 'transferTo' | 'transferFix
  */
 function* transfersSteps(tt: Timetable, stopCount: number, footpaths?: Footpaths): Generator<void, Transfers> {
   const stopStaySec = sharedArray(Int32Array, stopCount);
-  // the candidates: the GTFS transfers between two stops (one from a stop to itself sets its stay), then the footpaths
+  const cand = transferCandidates(tt, footpaths, stopStaySec);
+  yield;
+  // by origin stop (a counting sort), then by destination within each: a pair's candidates side by side
+  const byFrom = groupBy(cand.count, stopCount, (i) => cand.from[i]!);
+  const byTo = (a: number, b: number) => cand.to[a]! - cand.to[b]! || a - b;
+  for (let s = 0; s < stopCount; s++) {
+    const row = byFrom.items.subarray(byFrom.offsets[s]!, byFrom.offsets[s + 1]!);
+    if (row.length > 1) row.sort(byTo);
+    if ((s & 1023) === 1023) yield;
+  }
+  yield;
+  return { ...connectionTables(stopCount, cand, onePerPair(cand, byFrom.items)), stopStaySec };
+}
+
+/** The candidate connections, one per GTFS transfer or footpath (a pair's possibly several), before they are merged. */
+interface TransferCandidates {
+  from: Uint32Array;
+  to: Uint32Array;
+  /** the transfer's min_transfer_time, or NO_FIXED_TIME */
+  fixedSec: Int32Array;
+  /** the footpath's length, NaN for a GTFS transfer */
+  lengthM: Float64Array;
+  /** 1: transfer_type 3 forbids the pair */
+  blocked: Uint8Array;
+  count: number;
+}
+
+/** The GTFS transfers between two stops (one from a stop to itself sets its stay in `stopStaySec`), then the footpaths. */
+function transferCandidates(tt: Timetable, footpaths: Footpaths | undefined, stopStaySec: Int32Array): TransferCandidates {
   const { fromStop, toStop, type, minTimeSec } = tt.transfers;
   const footpathCount = footpaths?.from.length ?? 0;
   const m = fromStop.length + footpathCount;
-  const candFrom = new Uint32Array(m);
-  const candTo = new Uint32Array(m);
-  const candFixedSec = new Int32Array(m).fill(NO_FIXED_TIME);
-  const candLengthM = new Float64Array(m).fill(NaN);
-  const candBlocked = new Uint8Array(m);
+  const cand: TransferCandidates = {
+    from: new Uint32Array(m),
+    to: new Uint32Array(m),
+    fixedSec: new Int32Array(m).fill(NO_FIXED_TIME),
+    lengthM: new Float64Array(m).fill(NaN),
+    blocked: new Uint8Array(m),
+    count: 0,
+  };
   let c = 0;
   for (let i = 0; i < fromStop.length; i++) {
     const from = fromStop[i]!;
@@ -488,49 +518,54 @@ function* transfersSteps(tt: Timetable, stopCount: number, footpaths?: Footpaths
       stopStaySec[from] = blocked ? NO_STAY : Math.max(stopStaySec[from]!, Math.max(0, min));
       continue;
     }
-    candFrom[c] = from;
-    candTo[c] = toStop[i]!;
-    candFixedSec[c] = min;
-    candBlocked[c++] = blocked ? 1 : 0;
+    cand.from[c] = from;
+    cand.to[c] = toStop[i]!;
+    cand.fixedSec[c] = min;
+    cand.blocked[c++] = blocked ? 1 : 0;
   }
   for (let i = 0; i < footpathCount; i++) {
     const len = footpaths!.lengthM[i]!;
     if (footpaths!.from[i] === footpaths!.to[i] || !(len >= 0)) continue;
-    candFrom[c] = footpaths!.from[i]!;
-    candTo[c] = footpaths!.to[i]!;
-    candLengthM[c++] = len;
+    cand.from[c] = footpaths!.from[i]!;
+    cand.to[c] = footpaths!.to[i]!;
+    cand.lengthM[c++] = len;
   }
-  yield;
-  // by origin stop (a counting sort), then by destination within each: a pair's candidates side by side
-  const byFrom = groupBy(c, stopCount, (i) => candFrom[i]!);
-  const byTo = (a: number, b: number) => candTo[a]! - candTo[b]! || a - b;
-  for (let s = 0; s < stopCount; s++) {
-    const row = byFrom.items.subarray(byFrom.offsets[s]!, byFrom.offsets[s + 1]!);
-    if (row.length > 1) row.sort(byTo);
-    if ((s & 1023) === 1023) yield;
-  }
-  yield;
-  // one transfer per pair: blocked if one transfer blocks it, the longest fixed time, the shortest walk
+  cand.count = c;
+  return cand;
+}
+
+/** The connections kept: one per pair of the candidates in `items` (sorted by pair), blocked if one transfer blocks it, the longest fixed time, the shortest walk. */
+interface KeptConnections {
+  kept: number[];
+  fixedSec: number[];
+  lengthM: number[];
+}
+
+function onePerPair(cand: TransferCandidates, items: Uint32Array): KeptConnections {
   const kept: number[] = [];
   const fixedSec: number[] = [];
   const lengthM: number[] = [];
-  const items = byFrom.items;
   for (let k = 0; k < items.length; ) {
     const first = items[k]!;
     let blocked = 0;
     let fixed = NO_FIXED_TIME;
     let length = NaN;
-    for (; k < items.length && candFrom[items[k]!] === candFrom[first] && candTo[items[k]!] === candTo[first]; k++) {
+    for (; k < items.length && cand.from[items[k]!] === cand.from[first] && cand.to[items[k]!] === cand.to[first]; k++) {
       const i = items[k]!;
-      blocked |= candBlocked[i]!;
-      fixed = Math.max(fixed, candFixedSec[i]!);
-      if (candLengthM[i]! < length || Number.isNaN(length)) length = candLengthM[i]!;
+      blocked |= cand.blocked[i]!;
+      fixed = Math.max(fixed, cand.fixedSec[i]!);
+      if (cand.lengthM[i]! < length || Number.isNaN(length)) length = cand.lengthM[i]!;
     }
     if (blocked) continue;
     kept.push(first);
     fixedSec.push(fixed);
     lengthM.push(length);
   }
+  return { kept, fixedSec, lengthM };
+}
+
+/** The connections' columns, by leaving stop, and grouped again by arriving stop (for arrival searches). */
+function connectionTables(stopCount: number, cand: TransferCandidates, { kept, fixedSec, lengthM }: KeptConnections): Omit<Transfers, 'stopStaySec'> {
   const n = kept.length;
   const transferOffset = sharedArray(Uint32Array, stopCount + 1);
   const transferTo = sharedArray(Uint32Array, n);
@@ -538,8 +573,8 @@ function* transfersSteps(tt: Timetable, stopCount: number, footpaths?: Footpaths
   const transferLengthM = sharedArray(Float64Array, n);
   const from = new Uint32Array(n);
   for (let e = 0; e < n; e++) {
-    from[e] = candFrom[kept[e]!]!;
-    transferTo[e] = candTo[kept[e]!]!;
+    from[e] = cand.from[kept[e]!]!;
+    transferTo[e] = cand.to[kept[e]!]!;
     transferFixedSec[e] = fixedSec[e]!;
     transferLengthM[e] = lengthM[e]!;
     transferOffset[from[e]! + 1]!++;
@@ -557,5 +592,5 @@ function* transfersSteps(tt: Timetable, stopCount: number, footpaths?: Footpaths
     transferInEdge[k] = e;
     transferInFrom[k] = from[e]!;
   }
-  return { transferOffset, transferTo, transferFixedSec, transferLengthM, transferInOffset, transferInEdge, transferInFrom, stopStaySec };
+  return { transferOffset, transferTo, transferFixedSec, transferLengthM, transferInOffset, transferInEdge, transferInFrom };
 }

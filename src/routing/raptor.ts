@@ -46,19 +46,19 @@
  *
  * Scratch memory is allocated once in the constructor and reset through touched lists: a search
  * allocates nothing proportional to the network (the overlay's marks grow with the largest overlay
- * seen, once).
+ * seen, once). The labels are two-best.ts's, the marked routes route-marks.ts's, and a window's
+ * bounds range-bounds.ts's.
  */
 import { CAN_ALIGHT, CAN_BOARD, NO_STAY, transferSec, type RaptorData, type RouteTable } from './raptor-data.js';
 import { runChanged, type RaptorOverlay } from './raptor-overlay.js';
 import { pruneTransfers, routeGaps, type PrunedTransfers, type RouteGaps } from './transfer-pruning.js';
-
+import { foldBounds, type RangeBounds } from './range-bounds.js';
+import { NOT_MARKED, RouteMarks } from './route-marks.js';
+import { NO_RUN, TwoBest } from './two-best.js';
 import { UNREACHED } from './unreached.js';
+
 /** The search never looks further than this from t0 (Navitia caps its RAPTOR bound at 24 h). */
 export const MAX_HORIZON_SEC = 86400;
-/** Run of an access label: no vehicle (run ids are >= 0). */
-const NO_RUN = -1;
-/** `routeMark` of a route not marked in the current round. */
-const NOT_MARKED = -1;
 /** Walking speeds whose needed connections a search keeps (a server's requests mostly share one or two). */
 const PRUNED_SPEEDS_KEPT = 4;
 /** Service days considered per time zone, at most (t0's day, the days before whose runs pass midnight, the next). */
@@ -119,51 +119,6 @@ export interface RaptorStats {
   rounds: number;
   routesScanned: number;
   reachedStops: number;
-}
-
-/**
- * Range RAPTOR's memory across the minutes of a departure window (R5's, and the RAPTOR paper's
- * rRAPTOR): per round and stop, the best label any later minute reached, as seconds from the
- * window's reference instant. Minutes are searched latest first (an arrival map's: earliest deadline
- * first); a rider can always wait for a later minute's journey, so a label of a round no better
- * than what a later minute had at that stop in that round leads nowhere new and is dropped. Each
- * minute's search then costs what changes from the minute after, not a whole search. The bounds of
- * a round are folded in once the round's labels are complete, so a search never prunes against its
- * own labels (its answer is the single search's, restricted to what improves on the later minutes).
- */
-export class RangeBounds {
-  readonly walked: Int32Array[];
-  readonly vehicle: Int32Array[];
-
-  constructor(stopCount: number, rounds: number) {
-    this.walked = Array.from({ length: rounds + 1 }, () => new Int32Array(stopCount));
-    this.vehicle = Array.from({ length: rounds + 1 }, () => new Int32Array(stopCount));
-    this.reset();
-  }
-
-  /** rounds 0 (the access) to `rounds` vehicles */
-  get rounds(): number {
-    return this.walked.length - 1;
-  }
-
-  /** Forget every minute (a new window). */
-  reset(): void {
-    for (const a of this.walked) a.fill(UNREACHED);
-    for (const a of this.vehicle) a.fill(UNREACHED);
-  }
-
-  bytes(): number {
-    return 2 * this.walked.length * this.walked[0]!.byteLength;
-  }
-}
-
-/** Fold labels (their `touched` stops) into a round's bounds, shifted to the window's reference. */
-function foldBounds(labels: TwoBest, bound: Int32Array, shift: number): void {
-  for (let j = 0; j < labels.count; j++) {
-    const p = labels.touched[j]!;
-    const key = labels.time1[p]! + shift;
-    if (key < bound[p]!) bound[p] = key;
-  }
 }
 
 export class RaptorSearch {
@@ -635,104 +590,6 @@ export class RaptorSearch {
   }
 }
 
-/**
- * The routes of one table marked in the current round, each with the first (virtual) position to
- * scan from, and per (route, slot) the running trips cached for the search.
- */
-class RouteMarks {
-  readonly mark: Int32Array;
-  readonly list: Uint32Array;
-  count = 0;
-  /** per (route, slot): 1 + the last virtual trip running that day, valid when its stamp is this search's */
-  readonly runningEnd: Int32Array;
-  readonly runningStamp: Uint32Array;
-
-  constructor(
-    readonly capacity: number,
-    slotCapacity: number,
-  ) {
-    this.mark = new Int32Array(capacity).fill(NOT_MARKED);
-    this.list = new Uint32Array(capacity);
-    this.runningEnd = new Int32Array(capacity * slotCapacity);
-    this.runningStamp = new Uint32Array(capacity * slotCapacity);
-  }
-
-  /** Mark the routes of `d` through stop p, from p's (virtual) position on. */
-  markAt(d: RouteTable, p: number, fwd: boolean): void {
-    const { stopRouteOffset, stopRoutes, stopRoutePos, routeStopOffset } = d;
-    const { mark } = this;
-    for (let e = stopRouteOffset[p]!; e < stopRouteOffset[p + 1]!; e++) {
-      const r = stopRoutes[e]!;
-      const pos = fwd ? stopRoutePos[e]! : routeStopOffset[r + 1]! - routeStopOffset[r]! - 1 - stopRoutePos[e]!;
-      const m = mark[r]!;
-      if (m === NOT_MARKED) {
-        this.list[this.count++] = r;
-        mark[r] = pos;
-      } else if (pos < m) mark[r] = pos;
-    }
-  }
-
-  clear(): void {
-    for (let j = 0; j < this.count; j++) this.mark[this.list[j]!] = NOT_MARKED;
-    this.count = 0;
-  }
-}
-
-/**
- * Per stop, the two best labels of distinct runs: (time1, run1) the best, (time2, run2) the best of
- * a run other than run1. The best label usable to board run R is time1 unless run1 = R, else time2.
- * Stops with a label are listed in `touched`, for a cheap reset.
- */
-class TwoBest {
-  readonly time1: Int32Array;
-  readonly run1: Int32Array;
-  readonly time2: Int32Array;
-  readonly run2: Int32Array;
-  readonly touched: Uint32Array;
-  count = 0;
-
-  constructor(n: number) {
-    this.time1 = new Int32Array(n).fill(UNREACHED);
-    this.run1 = new Int32Array(n).fill(NO_RUN);
-    this.time2 = new Int32Array(n).fill(UNREACHED);
-    this.run2 = new Int32Array(n).fill(NO_RUN);
-    this.touched = new Uint32Array(n);
-  }
-
-  /** Offer label x of run `run` at stop p; true when it changed the pair (it was not dominated). */
-  offer(p: number, x: number, run: number): boolean {
-    const t1 = this.time1[p]!;
-    if (this.run1[p] === run && t1 !== UNREACHED) {
-      if (x >= t1) return false;
-      this.time1[p] = x;
-      return true;
-    }
-    if (x < t1) {
-      this.time2[p] = t1;
-      this.run2[p] = this.run1[p]!;
-      this.time1[p] = x;
-      this.run1[p] = run;
-      return true;
-    }
-    if (x < this.time2[p]!) {
-      this.time2[p] = x;
-      this.run2[p] = run;
-      return true;
-    }
-    return false;
-  }
-
-  /** Forget every label (the caller keeps `touched` listing each stop with one). */
-  clear(): void {
-    for (let j = 0; j < this.count; j++) {
-      const p = this.touched[j]!;
-      this.time1[p] = UNREACHED;
-      this.time2[p] = UNREACHED;
-    }
-    this.count = 0;
-  }
-}
-
 /** Index of the last origin <= t (-1 when t is before the first). */
 function lastAtOrBefore(origins: Float64Array, t: number): number {
   let a = 0;
@@ -744,3 +601,4 @@ function lastAtOrBefore(origins: Float64Array, t: number): number {
   }
   return a - 1;
 }
+

@@ -25,7 +25,7 @@
 import type { Layer } from '../model/street-layers.js';
 import { LINK_RADIUS_M, type StreetGraph } from '../model/street-graph.js';
 import { closestOnSegment } from '../model/segment-geometry.js';
-import { latticeColumn, latticeColumnExtras } from '../model/link-lattice.js';
+import { latticeColumn, latticeColumnExtras, type LinkLattice } from '../model/link-lattice.js';
 import type { StreetSearch } from './street-search.js';
 import { UNREACHED } from './unreached.js';
 import { cellGeometry, type Grid } from './grid.js';
@@ -38,6 +38,19 @@ interface Valuing {
   reverse: boolean;
   limitDs: number;
   out: Float64Array;
+}
+
+/** One column of a scan: the grid's rows, the lattice and what the cells are for, and the column's index and centre x. */
+interface ColumnScan {
+  lattice: LinkLattice;
+  layer: Layer;
+  valuing: Valuing | null;
+  table: CellLinkTable | null;
+  R: number;
+  y0: number;
+  dy: number;
+  i: number;
+  cx: number;
 }
 
 /** Each cell's link (i * R + j): its edge (-1: none within the link radius), where along it, and how far off it. */
@@ -94,125 +107,130 @@ export class Rasterizer {
 
   /**
    * The cells' links through the lattice, for the cells with a candidate the last marked search
-   * reached: each cell valued (`valuing`) or its link written to `table`. One loop for both, the choice
-   * made once per cell on a loop-invariant test: the linking is the map's hot path.
+   * reached: each cell valued (`valuing`) or its link written to `table`, column by column. One loop
+   * for both, the choice made once per cell on a loop-invariant test: the linking is the map's hot path.
    */
   private scan(grid: Grid, layer: Layer, valuing: Valuing | null, table: CellLinkTable | null): void {
-    const g = this.graph;
-    const reached = this.segmentReached;
-    const round = this.round;
-    const lattice = g.linkLattices[layer]!;
-    const { segmentCount, segmentEdge, segmentPoint, geomX, geomY, geomAlongM } = g;
-    const perMetre = valuing ? 10 / valuing.speed : 0;
-    const walkPerMetre = valuing ? 10 / valuing.walkSpeed : 0;
-    const radius2 = LINK_RADIUS_M * LINK_RADIUS_M;
+    const lattice = this.graph.linkLattices[layer]!;
     const R = grid.resolution;
     if (table) table.edge.fill(-1, 0, R * R);
-    const { x0, y0, dx, dy } = cellGeometry(g, grid);
-    const { x0: lx0, y0: ly0, stepM, cols, rows, extraSegments } = lattice;
+    const { x0, y0, dx, dy } = cellGeometry(this.graph, grid);
+    const { x0: lx0, y0: ly0, stepM, cols, rows } = lattice;
     // the lattice rows under the grid's cell centres (and the row above each)
     const jLo = Math.max(0, Math.floor((y0 + 0.5 * dy - ly0) / stepM));
     const jHi = Math.min(rows - 1, Math.floor((y0 + (R - 0.5) * dy - ly0) / stepM) + 1);
     if (jLo > jHi) return;
+    const column: ColumnScan = { lattice, layer, valuing, table, R, y0, dy, i: 0, cx: 0 };
     let decoded = -2;
-    const columnExtras = this.columnExtras;
     for (let i = 0; i < R; i++) {
       const cx = x0 + (i + 0.5) * dx;
       const li = Math.floor((cx - lx0) / stepM);
       // outside the lattice, no street lies within the link radius
       if (li < 0 || li >= cols - 1) continue;
       if (li !== decoded) {
-        // the lattice columns li and li + 1; moving one column east keeps the east one
-        if (li === decoded + 1) {
-          const west = this.columnA;
-          this.columnA = this.columnB;
-          this.columnB = west;
-        } else latticeColumn(lattice, li, jLo, jHi, this.columnA);
-        latticeColumn(lattice, li + 1, jLo, jHi, this.columnB);
-        for (let k = 0; k < this.extrasCount; k++) columnExtras[this.extrasMarked[k]!] = -1;
-        this.extrasCount = latticeColumnExtras(lattice, li, jLo, jHi, columnExtras, this.extrasMarked);
+        this.decodeColumns(lattice, li, decoded, jLo, jHi);
         decoded = li;
       }
+      column.i = i;
+      column.cx = cx;
+      this.scanColumn(column);
+    }
+  }
+
+  /** The lattice columns li and li + 1 in columnA and columnB, and the extras of the squares between; moving one column east keeps the east one. */
+  private decodeColumns(lattice: LinkLattice, li: number, decoded: number, jLo: number, jHi: number): void {
+    if (li === decoded + 1) {
       const west = this.columnA;
-      const east = this.columnB;
-      for (let j = 0; j < R; j++) {
-        const cy = y0 + (j + 0.5) * dy;
-        const lj = Math.floor((cy - ly0) / stepM);
-        if (lj < 0 || lj >= rows - 1) continue;
-        const s0 = west[lj]!;
-        const s1 = west[lj + 1]!;
-        const s2 = east[lj]!;
-        const s3 = east[lj + 1]!;
-        // the square's extra candidates (streets between the lattice points; EXTRAS_PER_SQUARE, two), for a few squares in a hundred
-        const extras = columnExtras[lj]!;
-        const s4 = extras < 0 ? -1 : extraSegments[extras]!;
-        const s5 = extras < 0 ? -1 : extraSegments[extras + 1]!;
-        // a cell none of whose candidates the search reached is null, whichever is nearest
-        if (
-          (s0 < 0 || reached[s0] !== round) &&
-          (s1 < 0 || reached[s1] !== round) &&
-          (s2 < 0 || reached[s2] !== round) &&
-          (s3 < 0 || reached[s3] !== round) &&
-          (s4 < 0 || reached[s4] !== round) &&
-          (s5 < 0 || reached[s5] !== round)
-        ) {
-          continue;
-        }
-        // the nearest candidate (each distinct one once), its distance and where the centre projects on
-        // it; the lattice names one segment of a street drawn in many, so from a candidate whose nearest
-        // point is one of its ends the search goes on along its edge while the next segment is nearer
-        let best = -1;
-        let best2 = Infinity;
-        let bestT = 0;
-        // (the extras are on other edges than the corners' and than each other)
-        const candidates = extras < 0 ? 4 : 6;
-        for (let k = 0; k < candidates; k++) {
-          const first = k === 0 ? s0 : k === 1 ? s1 : k === 2 ? s2 : k === 3 ? s3 : k === 4 ? s4 : s5;
-          if (first < 0 || (k > 0 && k < 4 && (first === s0 || (k > 1 && first === s1) || (k > 2 && first === s2)))) continue;
-          const e = segmentEdge[first]!;
-          let near = -1;
-          let d2 = Infinity;
-          let t = 0;
-          for (let s = first, step = 0; ; ) {
-            const p = segmentPoint[s]!;
-            const ax = geomX[p]!;
-            const ay = geomY[p]!;
-            const bx = geomX[p + 1]!;
-            const by = geomY[p + 1]!;
-            const u = closestOnSegment(cx, cy, ax, ay, bx, by);
-            const ex = ax + u * (bx - ax) - cx;
-            const ey = ay + u * (by - ay) - cy;
-            const u2 = ex * ex + ey * ey;
-            if (u2 >= d2) break;
-            near = s;
-            d2 = u2;
-            t = u;
-            // the way the edge may come nearer: past the end the centre projects on, never back
-            const next = u === 0 && step <= 0 ? -1 : u === 1 && step >= 0 ? 1 : 0;
-            if (next === 0 || s + next < 0 || s + next >= segmentCount || segmentEdge[s + next] !== e) break;
-            step = next;
-            s += next;
-          }
-          if (d2 < best2 || (d2 === best2 && near < best)) {
-            best2 = d2;
-            best = near;
-            bestT = t;
-          }
-        }
-        if (best < 0 || best2 > radius2) continue;
-        const p = segmentPoint[best]!;
-        const along = geomAlongM[p]! + bestT * (geomAlongM[p + 1]! - geomAlongM[p]!);
-        const c = i * R + j;
-        if (table) {
-          table.edge[c] = segmentEdge[best]!;
-          table.alongM[c] = along;
-          table.offsetM[c] = Math.sqrt(best2);
-          continue;
-        }
-        if (!valuing || reached[best] !== round) continue;
-        const v = valuing.search.costAlong(segmentEdge[best]!, along, layer, perMetre, valuing.reverse) + Math.sqrt(best2) * walkPerMetre;
-        if (v < valuing.limitDs && v < valuing.out[c]!) valuing.out[c] = v;
+      this.columnA = this.columnB;
+      this.columnB = west;
+    } else latticeColumn(lattice, li, jLo, jHi, this.columnA);
+    latticeColumn(lattice, li + 1, jLo, jHi, this.columnB);
+    const columnExtras = this.columnExtras;
+    for (let k = 0; k < this.extrasCount; k++) columnExtras[this.extrasMarked[k]!] = -1;
+    this.extrasCount = latticeColumnExtras(lattice, li, jLo, jHi, columnExtras, this.extrasMarked);
+  }
+
+  /**
+   * The cells of column `i` (centre x `cx`), between the decoded lattice columns: each linked to the
+   * nearest of its candidates (each distinct one once; exact distances, ties to the lower segment),
+   * then valued or its link written. The lattice names one segment of a street drawn in many, so from
+   * a candidate whose nearest point is one of its ends the search goes on along its edge while the
+   * next segment is nearer. All inline: this loop is the map's hot path.
+   */
+  private scanColumn({ lattice, layer, valuing, table, R, y0, dy, i, cx }: ColumnScan): void {
+    const { segmentCount, segmentEdge, segmentPoint, geomX, geomY, geomAlongM } = this.graph;
+    const { segmentReached: reached, round, columnExtras, columnA: west, columnB: east } = this;
+    const { y0: ly0, stepM, rows, extraSegments } = lattice;
+    const perMetre = valuing ? 10 / valuing.speed : 0;
+    const walkPerMetre = valuing ? 10 / valuing.walkSpeed : 0;
+    const radius2 = LINK_RADIUS_M * LINK_RADIUS_M;
+    for (let j = 0; j < R; j++) {
+      const cy = y0 + (j + 0.5) * dy;
+      const lj = Math.floor((cy - ly0) / stepM);
+      if (lj < 0 || lj >= rows - 1) continue;
+      const s0 = west[lj]!;
+      const s1 = west[lj + 1]!;
+      const s2 = east[lj]!;
+      const s3 = east[lj + 1]!;
+      // the square's extra candidates (streets between the lattice points; EXTRAS_PER_SQUARE, two), for a few squares in a hundred
+      const extras = columnExtras[lj]!;
+      const s4 = extras < 0 ? -1 : extraSegments[extras]!;
+      const s5 = extras < 0 ? -1 : extraSegments[extras + 1]!;
+      // a cell none of whose candidates the search reached is null, whichever is nearest
+      if ((s0 < 0 || reached[s0] !== round) && (s1 < 0 || reached[s1] !== round) && (s2 < 0 || reached[s2] !== round)) {
+        if ((s3 < 0 || reached[s3] !== round) && (s4 < 0 || reached[s4] !== round) && (s5 < 0 || reached[s5] !== round)) continue;
       }
+      let best = -1;
+      let best2 = Infinity;
+      let bestT = 0;
+      // (the extras are on other edges than the corners' and than each other)
+      const candidates = extras < 0 ? 4 : 6;
+      for (let k = 0; k < candidates; k++) {
+        const first = k === 0 ? s0 : k === 1 ? s1 : k === 2 ? s2 : k === 3 ? s3 : k === 4 ? s4 : s5;
+        if (first < 0 || (k > 0 && k < 4 && (first === s0 || (k > 1 && first === s1) || (k > 2 && first === s2)))) continue;
+        const e = segmentEdge[first]!;
+        let near = -1;
+        let d2 = Infinity;
+        let t = 0;
+        for (let s = first, step = 0; ; ) {
+          const p = segmentPoint[s]!;
+          const ax = geomX[p]!;
+          const ay = geomY[p]!;
+          const bx = geomX[p + 1]!;
+          const by = geomY[p + 1]!;
+          const u = closestOnSegment(cx, cy, ax, ay, bx, by);
+          const ex = ax + u * (bx - ax) - cx;
+          const ey = ay + u * (by - ay) - cy;
+          const u2 = ex * ex + ey * ey;
+          if (u2 >= d2) break;
+          near = s;
+          d2 = u2;
+          t = u;
+          // the way the edge may come nearer: past the end the centre projects on, never back
+          const next = u === 0 && step <= 0 ? -1 : u === 1 && step >= 0 ? 1 : 0;
+          if (next === 0 || s + next < 0 || s + next >= segmentCount || segmentEdge[s + next] !== e) break;
+          step = next;
+          s += next;
+        }
+        if (d2 < best2 || (d2 === best2 && near < best)) {
+          best2 = d2;
+          best = near;
+          bestT = t;
+        }
+      }
+      if (best < 0 || best2 > radius2) continue;
+      const p = segmentPoint[best]!;
+      const along = geomAlongM[p]! + bestT * (geomAlongM[p + 1]! - geomAlongM[p]!);
+      const c = i * R + j;
+      if (table) {
+        table.edge[c] = segmentEdge[best]!;
+        table.alongM[c] = along;
+        table.offsetM[c] = Math.sqrt(best2);
+        continue;
+      }
+      if (!valuing || reached[best] !== round) continue;
+      const v = valuing.search.costAlong(segmentEdge[best]!, along, layer, perMetre, valuing.reverse) + Math.sqrt(best2) * walkPerMetre;
+      if (v < valuing.limitDs && v < valuing.out[c]!) valuing.out[c] = v;
     }
   }
 

@@ -1,0 +1,93 @@
+/**
+ * A departure window's changes (window-heat-map.ts): minutes are taken latest first, so a target's
+ * value only ever improves, and the propagation keeps, per target (a cell or a point), the list of
+ * its improvements as (minute, arrival) changes instead of minutes × targets values. Then, grouped
+ * by target (a counting sort), each target's changes read in order for its percentiles
+ * (window-percentiles.ts).
+ *
+ * Per-engine scratch, sized for the most targets; the change lists grow as a map needs them, up to
+ * MAX_CHANGES, past which the map is refused (WindowBudgetError).
+ */
+
+/** The most (cell, minute, arrival) changes a windowed map may keep over all its cells (20 bytes each, grouped copy included). */
+export const MAX_CHANGES = 16_000_000;
+
+export class WindowBudgetError extends Error {}
+
+/** A target's best arrival before any change (above every arrival in tenths). */
+const NO_ARRIVAL = 0x7fffffff;
+
+export class WindowChanges {
+  /** per target: its best arrival so far, tenths from the reference */
+  private best: Int32Array;
+  /** per target, once grouped: where its changes start in `sorted` (targets + 1 entries) */
+  cellStart: Int32Array;
+  /**
+   * The changes as the minutes make them: per entry its target, its minute and its arrival (tenths
+   * from the reference); then grouped by target in `sorted` (minute, arrival), each target's in the
+   * order made (minutes descending): a target's changes read in order, not chased through memory.
+   */
+  private changes = new Int32Array(3 * 65536);
+  sorted = new Int32Array(2 * 65536);
+  private count = 0;
+
+  constructor(private capacity: number) {
+    this.best = new Int32Array(capacity);
+    this.cellStart = new Int32Array(capacity + 1);
+  }
+
+  /** Room for `targets` targets (a point set larger than the largest grid). */
+  ensureCapacity(targets: number): void {
+    if (targets <= this.capacity) return;
+    this.capacity = targets;
+    this.best = new Int32Array(targets);
+    this.cellStart = new Int32Array(targets + 1);
+  }
+
+  /** Forget the changes, for `targets` targets none reached. */
+  reset(targets: number): void {
+    this.best.fill(NO_ARRIVAL, 0, targets);
+    this.count = 0;
+  }
+
+  /** Target c reached `whole` tenths after the reference at minute k: a change when it improves on its best. */
+  keep(c: number, k: number, whole: number): void {
+    if (whole >= this.best[c]!) return;
+    this.best[c] = whole;
+    if (this.count * 3 + 3 > this.changes.length) this.grow();
+    const x = this.count++;
+    this.changes[3 * x] = c;
+    this.changes[3 * x + 1] = k;
+    this.changes[3 * x + 2] = whole;
+  }
+
+  /** `sorted` and `cellStart` from the changes: a counting sort by target, each target's in the order made. */
+  groupChanges(cells: number): void {
+    const { changes, cellStart } = this;
+    const count = this.count;
+    if (this.sorted.length < 2 * count) this.sorted = new Int32Array(Math.max(2 * count, this.sorted.length * 2));
+    const sorted = this.sorted;
+    cellStart.fill(0, 0, cells + 1);
+    for (let x = 0; x < count; x++) cellStart[changes[3 * x]! + 1]!++;
+    for (let c = 0; c < cells; c++) cellStart[c + 1]! += cellStart[c]!;
+    // place each change at its target's next slot (cellStart[c] moves on, and is put back after)
+    for (let x = 0; x < count; x++) {
+      const at = cellStart[changes[3 * x]!]!++;
+      sorted[2 * at] = changes[3 * x + 1]!;
+      sorted[2 * at + 1] = changes[3 * x + 2]!;
+    }
+    for (let c = cells; c > 0; c--) cellStart[c] = cellStart[c - 1]!;
+    cellStart[0] = 0;
+  }
+
+  private grow(): void {
+    if (this.changes.length / 3 >= MAX_CHANGES) throw new WindowBudgetError(`a windowed map keeps more than ${MAX_CHANGES} changes`);
+    const next = new Int32Array(Math.min(this.changes.length * 2, 3 * MAX_CHANGES));
+    next.set(this.changes);
+    this.changes = next;
+  }
+
+  scratchBytes(): number {
+    return this.best.byteLength + this.cellStart.byteLength + this.changes.byteLength + this.sorted.byteLength;
+  }
+}
