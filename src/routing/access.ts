@@ -17,7 +17,7 @@ import { LINK_RADIUS_M, snapPoint } from '../model/street-graph.js';
 import { transferSec } from './raptor-data.js';
 import { accessLegs, type AccessLeg } from './mode-legs.js';
 import { offsetSeedDs, StreetSearch } from './street-search.js';
-import type { HeatMapData, HeatMapQuery } from './heat-map.js';
+import type { HeatMapData, HeatMapQuery } from './heat-map-types.js';
 
 export class AccessSearch {
   /** per stop: the best time found, valid when its stamp is this round's */

@@ -13,7 +13,7 @@ import type { StreetSearch } from './street-search.js';
 import { streetLegs } from './street-legs.js';
 import type { MapLeg } from './mode-legs.js';
 import type { TransitPass } from './transit-pass.js';
-import type { HeatMapData, HeatMapQuery } from './heat-map.js';
+import type { HeatMapData, HeatMapQuery } from './heat-map-types.js';
 
 /** A grid's cells valued: whole seconds, -1 for null (a view on scratch memory valid until the next map), and how many have a value. */
 export interface GridTimes {

@@ -8,7 +8,7 @@
 import type { Snap } from '../model/street-graph.js';
 import { BoxBuilder, type Grid } from './grid.js';
 import type { MapLeg, ModeLeg } from './mode-legs.js';
-import type { HeatMapData, HeatMapQuery } from './heat-map.js';
+import type { HeatMapData, HeatMapQuery } from './heat-map-types.js';
 
 /**
  * The box of the squares around the centre (the legs with a centre snap) and around the first

@@ -6,7 +6,7 @@
  * the traveller walks; a taxi's legs carry its extra time.
  */
 import { Layer } from '../model/street-layers.js';
-import type { HeatMapMode, HeatMapQuery } from './heat-map.js';
+import type { HeatMapMode, HeatMapQuery } from './heat-map-types.js';
 
 /** How a mode moves on the street graph. */
 export interface ModeLeg {

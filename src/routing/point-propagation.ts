@@ -17,7 +17,7 @@ import type { StreetSearch } from './street-search.js';
 import { centreSnaps, countUnlinked, streetLegs } from './street-legs.js';
 import { directLimitDs, mapLegs, type ModeLeg } from './mode-legs.js';
 import { NO_TRANSIT, type TransitPass } from './transit-pass.js';
-import type { HeatMapData, HeatMapQuery, PointTimes } from './heat-map.js';
+import type { HeatMapData, HeatMapQuery, PointTimes } from './heat-map-types.js';
 
 /** Egress tables an engine keeps at most (a matrix uses one or two; requests for other speeds or limits make theirs), within MAX_EGRESS_ENTRIES together. */
 const EGRESS_TABLES_KEPT = 4;

@@ -16,7 +16,7 @@ import { LINK_RADIUS_M, projectX, projectY, snapPoint, type Snap, type StreetGra
 import { offsetSeedDs, type StreetSearch } from './street-search.js';
 import type { MapLeg } from './mode-legs.js';
 import type { TransitPass } from './transit-pass.js';
-import type { HeatMapQuery } from './heat-map.js';
+import type { HeatMapQuery } from './heat-map-types.js';
 
 /** How a leg's search is valued: at the cells of a grid or at the points of a set, up to `limitDs`. */
 export type ValueLeg = (leg: MapLeg, search: StreetSearch, limitDs: number) => void;

@@ -7,7 +7,7 @@
 import { projectX, projectY } from '../model/street-graph.js';
 import type { RaptorQuery, RaptorResult, RaptorSearch } from './raptor.js';
 import type { AccessSearch } from './access.js';
-import type { HeatMapData, HeatMapQuery } from './heat-map.js';
+import type { HeatMapData, HeatMapQuery } from './heat-map-types.js';
 
 /** What RAPTOR left at the stops: each reached stop's time from the centre (seconds), none without public transport. */
 export type TransitPass = Pick<RaptorResult, 'reached' | 'reachedCount'> & { vehicleSec: Int32Array | null };

@@ -19,7 +19,7 @@ import { offsetSeedDs, StreetSearch } from './street-search.js';
 import type { MapLeg } from './mode-legs.js';
 import { WINDOW_STEP_SEC, type WindowTransit } from './window-transit.js';
 import type { WindowChanges } from './window-changes.js';
-import type { HeatMapData, HeatMapQuery } from './heat-map.js';
+import type { HeatMapData, HeatMapQuery } from './heat-map-types.js';
 
 /** A layer's cells: their links, and the cells of each edge (edgeCells[edgeStart[e] .. edgeStart[e + 1]); edgeFill: scratch). */
 interface LayerCells {

@@ -23,7 +23,8 @@
  */
 import { pointCount, type LinkedPoints } from '../model/linked-points.js';
 import type { Grid } from './grid.js';
-import type { DepartureWindow, HeatMapEngine, HeatMapQuery, HeatMapResult, PercentileMap, PointTimes } from './heat-map.js';
+import type { HeatMapEngine } from './heat-map.js';
+import type { DepartureWindow, HeatMapQuery, HeatMapResult, PercentileMap, PointTimes } from './heat-map-types.js';
 import type { EgressTable } from './egress-table.js';
 import { centreSnaps, countUnlinked } from './street-legs.js';
 import { mapGrid } from './map-grid.js';

@@ -7,7 +7,7 @@
  * Per-engine scratch: one target's minutes, and one array of seconds per percentile, sized for the
  * most targets.
  */
-import type { PercentileMap } from './heat-map.js';
+import type { PercentileMap } from './heat-map-types.js';
 import { WINDOW_STEP_SEC } from './window-transit.js';
 import type { WindowChanges } from './window-changes.js';
 

@@ -10,7 +10,7 @@
  */
 import { RangeBounds } from './range-bounds.js';
 import type { TransitSearch } from './transit-pass.js';
-import type { HeatMapQuery } from './heat-map.js';
+import type { HeatMapQuery } from './heat-map-types.js';
 
 /** One departure per this many seconds of the window. */
 export const WINDOW_STEP_SEC = 60;
