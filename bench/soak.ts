@@ -1,19 +1,37 @@
 /**
- * Soak test: mixed trips and heat-map traffic against `navette serve` on the demo coverage over
- * loopback, for 10 minutes by default (SOAK_SECONDS to change it):
+ * Soak test: mixed trips, heat-map and analysis traffic (accessibility from a place and from every
+ * point of a set, travel-time matrices) against `navette serve` on the demo coverage, with a point
+ * set of its stops, over loopback, for 10 minutes by default (SOAK_SECONDS to change it):
  *
  *   npm run bench:soak
  *
  * Prints, per minute, the requests answered, errors, latency and the server's resident and heap
- * memory (read from its /metrics), then the totals. Passes when no request failed and memory stayed
+ * memory (read from its /metrics), then the resident memory before the load, its peak (sampled every
+ * second) and after it (the server idle for 15 s). Passes when no request failed and memory stayed
  * flat: the last minute's resident memory within 20 % of the second minute's (the first one warms up).
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 
 const seconds = Number(process.env['SOAK_SECONDS'] ?? 600);
-const server = spawn(process.execPath, ['dist/src/cli/main.js', 'serve', '--config', 'data/demo/navette.json', '--port', '0', '--host', '127.0.0.1', '--rate-limit', '0'], {
+// the demo coverage and a point set of its stops, with a count of each kind of opportunity
+const dir = mkdtempSync(path.join(tmpdir(), 'navette-soak-'));
+const demo = path.resolve('data/demo');
+const stopRows = readFileSync(path.join(demo, 'gtfs', 'stops.txt'), 'utf8').trim().split('\n');
+const header = stopRows[0]!.split(',');
+const column = (name: string) => header.indexOf(name);
+const places = stopRows.slice(1).map((line, k) => {
+  const f = line.split(',');
+  return `${f[column('stop_id')]},${f[column('stop_lon')]},${f[column('stop_lat')]},${k % 7},${(k * 13) % 50}`;
+});
+writeFileSync(path.join(dir, 'stops.csv'), ['id,lon,lat,schools,jobs', ...places].join('\n') + '\n');
+const config = path.join(dir, 'navette.json');
+writeFileSync(config, JSON.stringify({ coverages: [{ id: 'demo', gtfs: [path.join(demo, 'gtfs')], osm: path.join(demo, 'valmont.osm'), timezone: 'Europe/Paris', pointSets: { stops: path.join(dir, 'stops.csv') } }] }));
+const server = spawn(process.execPath, ['dist/src/cli/main.js', 'serve', '--config', config, '--port', '0', '--host', '127.0.0.1', '--rate-limit', '0'], {
   stdio: ['ignore', 'pipe', 'inherit'],
   env: { ...process.env, LOG_LEVEL: 'info' },
 });
@@ -31,13 +49,21 @@ for (let i = 0; (await fetch(`${root}/readyz`)).status !== 200; i++) {
   await new Promise((r) => setTimeout(r, 100));
 }
 
-// nine trips queries for one heat map, over the demo town's stops and hours
+// per 40 requests: four heat maps, four analyses (a window, a decay, a regional one, a matrix), the rest trips
 const stops = ['GARE', 'GARE-T', 'LES-COTEAUX', 'HOPITAL-SUD'];
+const analyses = [
+  (stop: string, hour: string) => `/v1/coverage/demo/accessibility?from=${stop}&datetime=20261124T${hour}0000&opportunities[]=stops:jobs&opportunities[]=stops:schools&cutoffs[]=900&cutoffs[]=1800&nearest[]=20`,
+  (stop: string, hour: string) => `/v1/coverage/demo/accessibility?to=${stop}&datetime=20261124T${hour}0000&opportunities[]=stops:jobs&decay_function=logistic&decay_standard_deviation=300&departure_window=600&percentiles[]=25&percentiles[]=75`,
+  (_: string, hour: string) => `/v1/coverage/demo/accessibility?origins=stops&datetime=20261124T${hour}0000&opportunities[]=stops:jobs&cutoffs[]=1200`,
+  (_: string, hour: string) => `/v1/coverage/demo/travel_time_matrix?origins=stops&datetime=20261124T${hour}0000&max_duration=1800&first_section_mode[]=bike`,
+];
 const paths: string[] = [];
 for (let i = 0; i < 40; i++) {
   const hour = String(6 + (i % 14)).padStart(2, '0');
   if (i % 10 === 0) {
     paths.push(`/v1/coverage/demo/heat_maps?from=${stops[i % stops.length]}&datetime=20261124T${hour}0000&max_duration=${900 + 300 * (i % 4)}&resolution=${100 + 50 * (i % 3)}`);
+  } else if (i % 10 === 5) {
+    paths.push(analyses[(i / 10) | 0]!(stops[i % stops.length]!, hour));
   } else {
     const forms = [
       `/v1/coverage/demo/trips?count=25&start_page=${i % 7}`,
@@ -61,6 +87,10 @@ const perMinute = seconds / minutes;
 const rss: number[] = [];
 let total = 0;
 let errors = 0;
+const before = (await memory()).rssMb;
+let peak = before;
+const sampler = setInterval(() => void memory().then((m) => (peak = Math.max(peak, m.rssMb)), () => {}), 1000);
+let after = NaN;
 try {
   for (let m = 1; m <= minutes; m++) {
     const r = await autocannon({ url: root, connections: 4, duration: perMinute, requests: paths.map((p) => ({ method: 'GET', path: p })) });
@@ -73,9 +103,15 @@ try {
         `p50 ${r.latency.p50} ms p99 ${r.latency.p99} ms, server rss ${mem.rssMb.toFixed(1)} MB heap ${mem.heapMb.toFixed(1)} MB`,
     );
   }
+  clearInterval(sampler);
+  // idle: what the server keeps once the load is over
+  await new Promise((resolve) => setTimeout(resolve, 15_000));
+  after = (await memory()).rssMb;
 } finally {
+  clearInterval(sampler);
   server.kill('SIGTERM');
 }
+console.log(`server resident memory: before the load ${before.toFixed(1)} MB, peak ${peak.toFixed(1)} MB, after it (idle 15 s) ${after.toFixed(1)} MB`);
 const reference = rss[Math.min(1, rss.length - 1)]!;
 const growth = rss[rss.length - 1]! / reference - 1;
 console.log(`${seconds} s: ${total} requests, ${errors} errors; resident memory ${reference.toFixed(1)} -> ${rss[rss.length - 1]!.toFixed(1)} MB (${(growth * 100).toFixed(1)} %)`);

@@ -15,6 +15,7 @@ import type { PointSetInfo } from './point-sets.js';
 import type { StreetData } from './street-data.js';
 import { Checker, describe, isFiniteNumber, isLatitude, isLongitude, isPositiveNumber, isString, isWithin } from './snapshot-checker.js';
 import { checkRaptor } from './snapshot-raptor-schema.js';
+import { MAX_OPPORTUNITY_COUNT } from '../analysis/point-set-reader.js';
 
 export function checkStreets(c: Checker, value: unknown, tt: Timetable): void {
   const streets = c.fields<Omit<StreetData, 'id'>>(value, 'streets', { data: true, names: true, stats: true, pointSets: true });
@@ -207,6 +208,8 @@ function checkPointSets(c: Checker, linkedValue: unknown, infoValue: unknown, ed
       const path = `${at}.columns[${j}].values`;
       c.finite(column.values, path);
       if (column.values.some((v) => v < 0)) c.refuse(path, 'holds a negative count');
+      // the reader's bound, which keeps every sum of counts finite and exact, holds for a snapshot too
+      if (column.values.some((v) => v > MAX_OPPORTUNITY_COUNT)) c.refuse(path, `holds a count over ${MAX_OPPORTUNITY_COUNT}`);
     });
   });
 }

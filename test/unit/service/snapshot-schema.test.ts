@@ -125,7 +125,10 @@ let referenceTrips = 0;
 before(async () => {
   const osm = path.join(mkdtempSync(path.join(tmpdir(), 'navette-crafted-osm-')), 'streets.osm');
   writeFileSync(osm, fixtureOsmXml());
-  config = { id: ID, gtfs: [writeFeed(feed(), 'crafted')], osm, timezone: 'UTC' };
+  // a point set, so that its opportunity counts are among what a snapshot's checks read
+  const shops = path.join(path.dirname(osm), 'shops.csv');
+  writeFileSync(shops, `id,lon,lat,shops\na,${lonOf('A')},${latOf('A')},3\nb,${lonOf('C')},${latOf('C')},5\n`);
+  config = { id: ID, gtfs: [writeFeed(feed(), 'crafted')], osm, timezone: 'UTC', pointSets: [{ name: 'shops', file: shops }] };
   snapshotDir = mkdtempSync(path.join(tmpdir(), 'navette-crafted-'));
   const compiled = await compileCoverage(config);
   // every table has rows to mutate
@@ -572,6 +575,7 @@ test('the crafted files of the issue are refused, each naming the field at fault
     ['the pattern of a trip beyond the patterns', inData('tt.trips.pattern', 0, 99), /tt\.trips\.pattern\[0\] is 99, not an index of tt\.patterns/],
     ['a stop time offset out of range', inData('tt.trips.stopTimeOffset', 1, 1e6), /tt\.trips\.stopTimeOffset\[\d\] is \d+/],
     ['an edge to no vertex', inData('streets.data.graph.edgeTo', 3, 1e5), /streets\.data\.graph\.edgeTo\[3\] is 100000, not an index of the vertices/],
+    ['an opportunity count past the reader\'s bound', inData('streets.data.pointSets.0.columns.0.values', 1, 2e9), /streets\.data\.pointSets\[0\]\.columns\[0\]\.values holds a count over 1000000000/],
     ['__proto__ in the description', withDescription(protoInDescription), /is damaged: tt\.__proto__: a key the description may not hold/],
     [
       '__proto__ in the meta',
