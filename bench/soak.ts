@@ -87,6 +87,7 @@ const perMinute = seconds / minutes;
 const rss: number[] = [];
 let total = 0;
 let errors = 0;
+let busy = 0;
 const before = (await memory()).rssMb;
 let peak = before;
 const sampler = setInterval(() => void memory().then((m) => (peak = Math.max(peak, m.rssMb)), () => {}), 1000);
@@ -97,9 +98,12 @@ try {
     const mem = await memory();
     rss.push(mem.rssMb);
     total += r.requests.total;
-    errors += r.errors + r.non2xx + r.timeouts;
+    // a 503 with Retry-After is the server's answer to a full queue, not a failure; anything else not 2xx is
+    const refused = (r.statusCodeStats as Record<string, { count: number }> | undefined)?.['503']?.count ?? 0;
+    busy += refused;
+    errors += r.errors + r.non2xx - refused + r.timeouts;
     console.log(
-      `minute ${String(m).padStart(2)}: ${r.requests.total} requests (${Math.round(r.requests.average)}/s), errors ${r.errors + r.non2xx + r.timeouts}, ` +
+      `minute ${String(m).padStart(2)}: ${r.requests.total} requests (${Math.round(r.requests.average)}/s), errors ${r.errors + r.non2xx - refused + r.timeouts}, 503 (queue full) ${refused}, ` +
         `p50 ${r.latency.p50} ms p99 ${r.latency.p99} ms, server rss ${mem.rssMb.toFixed(1)} MB heap ${mem.heapMb.toFixed(1)} MB`,
     );
   }
@@ -114,7 +118,7 @@ try {
 console.log(`server resident memory: before the load ${before.toFixed(1)} MB, peak ${peak.toFixed(1)} MB, after it (idle 15 s) ${after.toFixed(1)} MB`);
 const reference = rss[Math.min(1, rss.length - 1)]!;
 const growth = rss[rss.length - 1]! / reference - 1;
-console.log(`${seconds} s: ${total} requests, ${errors} errors; resident memory ${reference.toFixed(1)} -> ${rss[rss.length - 1]!.toFixed(1)} MB (${(growth * 100).toFixed(1)} %)`);
+console.log(`${seconds} s: ${total} requests, ${errors} errors, ${busy} answered 503 (queue full, Retry-After); resident memory ${reference.toFixed(1)} -> ${rss[rss.length - 1]!.toFixed(1)} MB (${(growth * 100).toFixed(1)} %)`);
 if (errors > 0 || growth > 0.2) {
   console.log('FAIL: errors, or memory grew by more than 20 %');
   process.exitCode = 1;

@@ -7,7 +7,7 @@
  *   the next key's, in turn, so that one coverage's many tasks (a matrix's origins) delay another
  *   coverage's map by one task, not by all of them; and the heavy tasks of one key (those given more
  *   than one task's budget) hold at most all threads but one while another key waits.
- * - Bounded: a queue refuses tasks past its length, and one key holds at most half of it.
+ * - Bounded: a queue refuses tasks past its length, and one key holds at most three quarters of it.
  * - A time budget cuts off a task that runs too long, counted from when it starts running (its wait
  *   in a fair queue is no fault of its own): its worker thread is terminated (piscina stops the
  *   thread of an aborted task that is running) and a fresh one takes its place, so a task that never
@@ -61,6 +61,7 @@ export class WorkerPool {
   private readonly lastServed = new Map<string, number>();
   private served = 0;
   private readonly maxQueue: number;
+  private readonly maxQueuedPerKey: number;
   /** the worker threads */
   readonly threads: number;
   /** each task as it starts, its key (for tests and metrics) */
@@ -70,6 +71,8 @@ export class WorkerPool {
     const threads = options.threads ?? Math.max(1, availableParallelism());
     this.threads = threads;
     this.maxQueue = options.maxQueue ?? 4 * threads;
+    // a quarter of the queue (one place at least) stays open to the other keys
+    this.maxQueuedPerKey = Math.max(1, this.maxQueue - Math.max(1, Math.floor(this.maxQueue / 4)));
     this.pool = new Piscina({ filename: options.module.href, minThreads: threads, maxThreads: threads, maxQueue: threads, idleTimeout: 60_000 });
     this.budgetMs = options.budgetMs ?? DEFAULT_BUDGET_MS;
   }
@@ -80,7 +83,7 @@ export class WorkerPool {
   }
 
   /**
-   * The module's answer to `task`; WorkUnavailable when the queue (or `key`'s half of it) is full, or
+   * The module's answer to `task`; WorkUnavailable when the queue (or `key`'s share of it) is full, or
    * when the budget (times `budgetScale`, for a task known to be that many times larger) runs out
    * once it runs. A budget of 0: none (a batch command's pool, whose tasks take what they take).
    */
@@ -88,7 +91,7 @@ export class WorkerPool {
     return new Promise<Result>((resolve, reject) => {
       const queued = this.waiting.get(key)?.length ?? 0;
       const nowRunnable = this.running < this.threads && this.waitingCount === 0 && this.mayStart(key, budgetScale);
-      if (!nowRunnable && (this.waitingCount >= this.maxQueue || queued >= Math.max(1, Math.ceil(this.maxQueue / 2)))) {
+      if (!nowRunnable && (this.waitingCount >= this.maxQueue || queued >= this.maxQueuedPerKey)) {
         reject(new WorkUnavailable('queue_full', 1));
         return;
       }

@@ -1,7 +1,7 @@
 /**
  * The worker pool's fair sharing (src/service/worker-pool.ts), counted in the order tasks start, not
  * timed: one coverage's many tasks delay another's by one task, not all of them; one coverage's heavy
- * tasks leave a thread to another's waiting ones; one coverage holds at most half of the queue; the
+ * tasks leave a thread to another's waiting ones; one coverage holds at most three quarters of the queue; the
  * budget counts a task's running time, not its wait in the fair queue.
  */
 import { test } from 'node:test';
@@ -40,13 +40,13 @@ test('heavy tasks of one coverage hold at most all threads but one while another
   await p.close();
 });
 
-test('one coverage holds at most half of the queue: another coverage is still taken', async () => {
+test('one coverage holds at most three quarters of the queue: another coverage is still taken', async () => {
   const { p } = pool(1, 4);
-  const a = [p.run({ id: 'a0', ms: 50 }, 1, 'poa'), p.run({ id: 'a1', ms: 1 }, 1, 'poa'), p.run({ id: 'a2', ms: 1 }, 1, 'poa')];
-  // one running, two waiting: poa's half of the queue of 4
-  await assert.rejects(p.run({ id: 'a3', ms: 1 }, 1, 'poa'), (e) => e instanceof WorkUnavailable && e.reason === 'queue_full');
+  const a = [0, 1, 2, 3].map((k) => p.run({ id: `a${k}`, ms: k === 0 ? 50 : 1 }, 1, 'poa'));
+  // one running, three waiting: poa's three quarters of the queue of 4
+  await assert.rejects(p.run({ id: 'a4', ms: 1 }, 1, 'poa'), (e) => e instanceof WorkUnavailable && e.reason === 'queue_full');
   const b = p.run({ id: 'b0', ms: 1 }, 1, 'bart');
-  assert.deepEqual(await Promise.all([...a, b]), ['a0', 'a1', 'a2', 'b0']);
+  assert.deepEqual(await Promise.all([...a, b]), ['a0', 'a1', 'a2', 'a3', 'b0']);
   await p.close();
 });
 
