@@ -59,8 +59,11 @@ export function buildQuery(
   };
 }
 
+/** A journey's parameters, its centre's left out (many origins have one each). */
+export type JourneyParams = Omit<MapParams, 'from' | 'to' | 'resolution'>;
+
 /** The street legs of a journey: its first and last modes, its direct modes, each mode's speed and longest leg to or from transit. */
-export function streetLegs(params: MapParams) {
+export function streetLegs(params: JourneyParams) {
   const profile = params.traveler_type ? TRAVELER_PROFILES[params.traveler_type] : undefined;
   // ridesharing is refused before this point
   const given = (name: 'first_section_mode' | 'last_section_mode' | 'direct_path_mode') => [...new Set(params[name])] as HeatMapMode[];

@@ -8,13 +8,13 @@ import type { HeatMapRunner } from '../maps/heat-map-runner.js';
 import type { PointsRequest, PointsResult } from '../maps/points.js';
 import type { MapQuery } from '../maps/difference-map.js';
 import type { Generation } from '../service/generation.js';
-import { buildQuery, streetLegs } from './journey-query.js';
+import { buildQuery, streetLegs, type JourneyParams } from './journey-query.js';
 import { vertexBox } from '../model/street-graph.js';
 import { departuresOf, requestDepartures } from './departure-window.js';
 import { runPoints } from './run-computation.js';
 import { refuse } from './query-errors.js';
 import { boardSlackOf, type CoverageConfig } from '../service/coverage-config.js';
-import { MAX_ACCESSIBILITY_SEARCHES } from '../service/limits.js';
+import { MAX_ACCESSIBILITY_SEARCHES, MAX_MATRIX_ORIGINS, MAX_MATRIX_PAIRS } from '../service/limits.js';
 import { MAP_FALLBACKS, type MapParams } from './journey-params.js';
 import { departureLabels, searchesPerOrigin, type Departures } from '../maps/departures.js';
 
@@ -44,7 +44,7 @@ export interface OriginJobParts {
   coverage: { id: string; config: CoverageConfig };
   generation: Generation;
   /** the map parameters (no centre: the origins are the centres) */
-  params: Omit<MapParams, 'from' | 'to' | 'resolution'>;
+  params: JourneyParams;
   t0: number;
   timeZone: string;
   maxDurationSec: number;
@@ -85,13 +85,26 @@ const WALK_REACH_M = MAP_FALLBACKS['walking_speed']! * MAP_FALLBACKS['max_durati
  * squared; no more than the coverage's streets span, `extentM`). Judged from its words and the
  * coverage's size, before anything is computed.
  */
-export function searchCost(origins: number, params: MapParams, extentM: number): { departures: number; weight: number; refused: boolean } {
+export function searchCost(origins: number, params: JourneyParams, extentM: number): { departures: number; weight: number; refused: boolean } {
   const departures = searchesPerOrigin(departuresOf(params));
   const { first, last, speeds, maxToPtSec } = streetLegs(params);
   const reachM = Math.max(...[...first, ...last].map((mode) => speeds[mode] * maxToPtSec[mode]));
   const area = (radiusM: number) => (radiusM / WALK_REACH_M) ** 2;
   const weight = Math.round(10 * Math.max(1, Math.min(area(reachM), area(extentM)))) / 10;
   return { departures, weight, refused: origins * departures * weight > MAX_ACCESSIBILITY_SEARCHES };
+}
+
+/**
+ * A request of many origins through the API, admitted from its size before anything is computed: a
+ * matrix within MAX_MATRIX_ORIGINS and MAX_MATRIX_PAIRS, any of them within its search cost (the
+ * commands, which take any size, are not asked).
+ */
+export function admitManyOrigins(generation: Generation, request: { kind: 'accessibility' | 'matrix'; set: string; origins: number; destinations?: number; params: JourneyParams }): void {
+  const { origins, destinations } = request;
+  if (destinations !== undefined && (origins > MAX_MATRIX_ORIGINS || origins * destinations > MAX_MATRIX_PAIRS)) throw refuse('matrixTooLarge', { origins: String(origins), destinations: String(destinations) });
+  const cost = searchCost(origins, request.params, streetExtentM(generation));
+  const data = { set: request.set, origins: String(origins), departures: String(cost.departures), weight: String(cost.weight) };
+  if (cost.refused) throw refuse(request.kind === 'matrix' ? 'matrixTooManySearches' : 'accessibilityTooManySearches', data);
 }
 
 /** How far the coverage's streets span, metres: the diagonal of their box. */

@@ -16,10 +16,9 @@ import { contextJson } from '../serialize.js';
 import type { CoverageRef } from '../coverage/coverage-resolution.js';
 import { failedAnswerEnvelope, publishersWithOsm } from '../heat-maps/map-flow.js';
 import { mapStart, refuseRidesharing } from '../../queries/map-prologue.js';
-import { refuse } from '../../queries/query-errors.js';
 import type { accessibilityParams } from '../../queries/analysis-params.js';
 import type { Measures } from '../../queries/measures.js';
-import { jobPercentiles, originJob, originMeasureValues, searchCost, streetExtentM, deadlineFrom } from '../../queries/origin-rows.js';
+import { jobPercentiles, originJob, originMeasureValues, admitManyOrigins, deadlineFrom } from '../../queries/origin-rows.js';
 import { opportunityRefs, pointSetIndex } from '../../queries/point-set-refs.js';
 import { type ParamsOf, requestNow } from '../../queries/param-table.js';
 import { ORIGINS_IN_FLIGHT } from '../../service/limits.js';
@@ -35,8 +34,7 @@ export async function answerRegional(ctx: EndpointContext, coverageRef: Coverage
     const originSet = streets.data.pointSets![origins]!;
     const originCount = originSet.lon.length;
     // refused before the window's production check: the size of the request is known from its words
-    const searches = searchCost(originCount, { ...params, from: undefined, to: undefined, resolution: 1 }, streetExtentM(generation));
-    if (searches.refused) throw refuse('accessibilityTooManySearches', { set: params.origins, origins: String(originCount), departures: String(searches.departures), weight: String(searches.weight) });
+    admitManyOrigins(generation, { kind: 'accessibility', set: params.origins, origins: originCount, params });
     // (the destinations: the opportunities' sets, below)
     const job = originJob({ coverage, generation, params, t0, timeZone, maxDurationSec: measures.maxDurationSec, destinations: refs[0]!.set, originLon: originSet.lon, originLat: originSet.lat });
     const percentiles = jobPercentiles(job);

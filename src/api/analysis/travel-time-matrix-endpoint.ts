@@ -5,7 +5,7 @@
  * within MAX_ACCESSIBILITY_SEARCHES as for regional accessibility); larger ones are
  * `navette matrix`'s. Every map parameter applies, as from each origin's position.
  */
-import { MAX_MATRIX_ORIGINS, MAX_MATRIX_PAIRS, ORIGINS_IN_FLIGHT } from '../../service/limits.js';
+import { ORIGINS_IN_FLIGHT } from '../../service/limits.js';
 import { formatLocal } from '../../util/time-zones.js';
 import { inCoverage, type Endpoint } from '../endpoint.js';
 import { parseParams } from '../params.js';
@@ -13,10 +13,9 @@ import { contextJson } from '../serialize.js';
 import type { TargetOf } from '../targets.js';
 import { failedAnswerEnvelope, parameterWarnings, publishersWithOsm } from '../heat-maps/map-flow.js';
 import { mapStart, refuseRidesharing } from '../../queries/map-prologue.js';
-import { refuse } from '../../queries/query-errors.js';
 import { warningsJson } from '../../maps/map-warnings.js';
 import { matrixParams } from '../../queries/analysis-params.js';
-import { jobPercentiles, originJob, originTimes, searchCost, streetExtentM, deadlineFrom } from '../../queries/origin-rows.js';
+import { jobPercentiles, originJob, originTimes, admitManyOrigins, deadlineFrom } from '../../queries/origin-rows.js';
 import { pointSetIndex } from '../../queries/point-set-refs.js';
 import { requestNow } from '../../queries/param-table.js';
 
@@ -34,9 +33,7 @@ export const travelTimeMatrixEndpoint: Endpoint<TargetOf<'travel_time_matrix'>> 
       const originSet = streets.data.pointSets![origins]!;
       const originCount = originSet.lon.length;
       const destinationCount = streets.pointSets[destinations]!.ids.length;
-      if (originCount > MAX_MATRIX_ORIGINS || originCount * destinationCount > MAX_MATRIX_PAIRS) throw refuse('matrixTooLarge', { origins: String(originCount), destinations: String(destinationCount) });
-      const searches = searchCost(originCount, { ...params, from: undefined, to: undefined, resolution: 1 }, streetExtentM(generation));
-      if (searches.refused) throw refuse('matrixTooManySearches', { set: params.origins, origins: String(originCount), departures: String(searches.departures), weight: String(searches.weight) });
+      admitManyOrigins(generation, { kind: 'matrix', set: params.origins, origins: originCount, destinations: destinationCount, params });
       const job = originJob({ coverage, generation, params, t0, timeZone, maxDurationSec: params.max_duration, destinations, originLon: originSet.lon, originLat: originSet.lat });
       const percentiles = jobPercentiles(job);
       // per percentile, per origin, the row of durations
