@@ -16,7 +16,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { accessibilityCommandParams, matrixCommandParams } from '../queries/analysis-params.js';
-import { measuresOf } from '../queries/measures.js';
+import { measuresOf, measuresRequest } from '../queries/measures.js';
 import { jobPercentiles, originJob, originMeasureValues, originTimes, type OriginJobParts, type OriginTimesJob } from '../queries/origin-rows.js';
 import { measureCount } from '../analysis/travel-time-reducer.js';
 import { opportunityRefs, pointSetIndex } from '../queries/point-set-refs.js';
@@ -185,8 +185,8 @@ function decisiveArgs(own: Map<string, string>, values: Map<string, string[]>): 
 
 /** A part's manifest, when the run is one slice of several (`--shard`). */
 async function closePart(file: OutputFile, kind: PartManifest['kind'], slice: ReturnType<typeof shardSlice>, run: string): Promise<void> {
-  await file.close();
-  if (slice.count !== undefined) await writeManifest(file.path, kind, run, slice.index, slice.count);
+  const written = await file.close();
+  if (slice.count !== undefined) writeManifest(file.path, kind, run, slice.index, slice.count, written);
 }
 
 /** A refusal of the query layer in the command's words: its parameters named as flags, the parameter's help, the details. */
@@ -292,9 +292,8 @@ export function accessibilityCommand(args: string[]): Promise<number> {
       const job = commandJob(loaded, params, measures.maxDurationSec, set, origins);
       const percentiles = jobPercentiles(job);
       // reduced in the workers, as regional accessibility is (regional-accessibility.ts): per column, per percentile, per cutoff
-      const layout = { percentiles: percentiles.length, cutoffsSec: measures.cutoffsSec, nearest: [] };
-      const reduce = { columns: refs.map(({ set, column }) => ({ set, column })), layout, decay: measures.decay, maxDurationSec: measures.maxDurationSec };
-      const perColumn = measureCount(layout);
+      const reduce = measuresRequest(measures, refs, percentiles.length);
+      const perColumn = measureCount(reduce.layout);
       const slice = shardSlice(own.get('shard'), origins.lon.length);
       const progress = workProgress('accessibility', slice.to - slice.from, 'origins');
       const started = performance.now();

@@ -10,7 +10,7 @@
  */
 import { createWriteStream, openSync, readFileSync, renameSync, rmSync, writeSync, closeSync, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes, type Hash } from 'node:crypto';
 import { createGzip, type Gzip } from 'node:zlib';
 
 /** A FILE another run is writing (its lock names a living process). */
@@ -25,6 +25,9 @@ export class OutputFile {
   private readonly lock: string;
   private readonly file: WriteStream;
   private readonly sink: WriteStream | Gzip;
+  /** the bytes the file receives (compressed ones for .gz), counted and digested as they go: a part's manifest reads them here, not from the disk again */
+  private readonly digest: Hash = createHash('sha256');
+  private bytes = 0;
   /** rejected with the first error of either stream (a folder that does not exist, a full disk) */
   private readonly failed: Promise<never>;
 
@@ -42,7 +45,10 @@ export class OutputFile {
     }
     this.file = createWriteStream(this.partial, { fd });
     this.sink = path.endsWith('.gz') ? createGzip({ level: 6 }) : this.file;
-    if (this.sink !== this.file) this.sink.pipe(this.file);
+    if (this.sink !== this.file) {
+      this.sink.on('data', (chunk: Buffer) => this.count(chunk));
+      this.sink.pipe(this.file);
+    }
     this.failed = new Promise<never>((_, reject) => {
       this.file.once('error', reject);
       if (this.sink !== this.file) this.sink.once('error', reject);
@@ -54,16 +60,23 @@ export class OutputFile {
 
   /** Write text or bytes, waiting when the stream asks to (back-pressure); a stream's error is thrown. */
   async write(data: string | Uint8Array): Promise<void> {
+    if (this.sink === this.file) this.count(typeof data === 'string' ? Buffer.from(data) : data);
     if (!this.sink.write(data)) await Promise.race([once(this.sink, 'drain'), this.failed]);
   }
 
-  /** Finish the file and give it its name. */
-  async close(): Promise<void> {
+  /** Finish the file and give it its name; its size and SHA-256. */
+  async close(): Promise<{ bytes: number; sha256: string }> {
     this.sink.end();
     await Promise.race([once(this.file, 'close'), this.failed]);
     renameSync(this.partial, this.path);
     rmSync(this.lock, { force: true });
     open.delete(this);
+    return { bytes: this.bytes, sha256: this.digest.digest('hex') };
+  }
+
+  private count(chunk: Uint8Array): void {
+    this.bytes += chunk.length;
+    this.digest.update(chunk);
   }
 
   /** Drop what was written. */

@@ -38,11 +38,9 @@ export function runIdentity(kind: PartManifest['kind'], decisive: Record<string,
   return createHash('sha256').update(JSON.stringify([kind, sorted])).digest('hex').slice(0, 16);
 }
 
-/** Write the manifest of a part just written (its bytes read back for the digest), whole or not at all. */
-export async function writeManifest(part: string, kind: PartManifest['kind'], run: string, index: number, count: number): Promise<void> {
-  const hash = createHash('sha256');
-  await pipeline(createReadStream(part), hash);
-  const manifest: PartManifest = { format: FORMAT, kind, run, index, count, bytes: statSync(part).size, sha256: hash.digest('hex') };
+/** Write the manifest of a part just written (its size and SHA-256 as the output file counted them), whole or not at all. */
+export function writeManifest(part: string, kind: PartManifest['kind'], run: string, index: number, count: number, written: { bytes: number; sha256: string }): void {
+  const manifest: PartManifest = { format: FORMAT, kind, run, index, count, ...written };
   const path = manifestPath(part);
   writeFileSync(`${path}.partial`, `${JSON.stringify(manifest)}\n`);
   renameSync(`${path}.partial`, path);

@@ -16,6 +16,7 @@ import { refuse } from './query-errors.js';
 import { boardSlackOf, type CoverageConfig } from '../service/coverage-config.js';
 import { MAX_ACCESSIBILITY_SEARCHES, MAX_MATRIX_ORIGINS, MAX_MATRIX_PAIRS } from '../service/limits.js';
 import { MAP_FALLBACKS, type MapParams } from './journey-params.js';
+import type { MeasuresRequest } from './measures.js';
 import { departureLabels, searchesPerOrigin, type Departures } from '../maps/departures.js';
 
 export interface OriginTimesJob {
@@ -144,8 +145,6 @@ export function originTimes(runner: HeatMapRunner, job: OriginTimesJob, from: nu
   return inOrder(runner, job, from, to, inFlight, request, (result) => result.times!, (origin, seconds) => onRow({ origin, seconds }), stop);
 }
 
-/** How a request of many origins reduces each origin's travel times in the workers: its opportunity columns and measures. */
-export type MeasuresRequest = Omit<Extract<PointsRequest, { kind: 'measures' }>, 'kind'>;
 
 /**
  * The regional measures of `job`'s origins `from` to `to`, reduced in the workers from each origin's

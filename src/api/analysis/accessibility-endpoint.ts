@@ -10,26 +10,22 @@ import { refuse } from '../../queries/query-errors.js';
 import { freshnessLevel } from '../../queries/journey-query.js';
 import { parseParams } from '../params.js';
 import type { TargetOf } from '../targets.js';
-import { answerHeaders, failedAnswerEnvelope, parameterWarnings, placeWarnings, publishersWithOsm } from '../heat-maps/map-flow.js';
+import { answerHeaders, failedAnswerEnvelope, parameterWarnings, placeEnvelope, placeWarnings } from '../heat-maps/map-flow.js';
 import { inCoverage, type Answer, type EndpointContext } from '../endpoint.js';
 import { resolveCoverage, type CoverageRef } from '../coverage/coverage-resolution.js';
-import { placeJson } from '../heat-maps/place-json.js';
-import { contextJson } from '../serialize.js';
 import { placeAccessibilityJson } from './accessibility-json.js';
 import { departureLabels } from '../../maps/departures.js';
 import { WARNINGS, type Warning } from '../../maps/map-warnings.js';
 import { placeMap, refuseRidesharing } from '../../queries/map-prologue.js';
-import type { Measures } from '../../queries/measures.js';
+import { measuresOf, measuresRequest, type Measures } from '../../queries/measures.js';
 import { requestNow, type ParamsOf } from '../../queries/param-table.js';
 import { runPoints } from '../../queries/run-computation.js';
-import { formatLocal } from '../../util/time-zones.js';
-
-type AccessibilityParams = ParamsOf<ReturnType<typeof accessibilityParams>>;
 import { accessibilityParams } from '../../queries/analysis-params.js';
-import { measuresOf } from '../../queries/measures.js';
 import { opportunityRefs } from '../../queries/point-set-refs.js';
 import { answerRegional } from './regional-accessibility-endpoint.js';
 import { COMPARE_DATA_FRESHNESS } from '../../queries/journey-params.js';
+
+type AccessibilityParams = ParamsOf<ReturnType<typeof accessibilityParams>>;
 
 export const accessibilityEndpoint: Endpoint<TargetOf<'accessibility'>> = {
   params: (_, limits) => accessibilityParams(limits),
@@ -63,26 +59,17 @@ function answerPlace(ctx: EndpointContext, coverageRef: CoverageRef, params: Acc
     const warnings = [...parameterWarnings, ...placeWarnings(generation, place, maxDurationSec, timeZone)];
     const refs = opportunityRefs(generation, params.opportunities);
     const percentiles = departureLabels(place.query.window);
-    const layout = { percentiles: percentiles.length, cutoffsSec: measures.cutoffsSec, nearest: measures.nearest };
-    const columns = refs.map(({ set, column }) => ({ set, column }));
-    const result = await runPoints(ctx.heatMaps, coverage.id, generation, place.query, { kind: 'measures', columns, layout, decay: measures.decay, maxDurationSec });
+    const reduce = measuresRequest(measures, refs, percentiles.length);
+    const result = await runPoints(ctx.heatMaps, coverage.id, generation, place.query, { kind: 'measures', ...reduce });
     if (result.reachedPoints === 0) warnings.push(WARNINGS.nothingReached(String(maxDurationSec)));
     const accessibility = {
       labels: refs.map((ref) => ref.label),
       percentiles,
-      layout,
+      layout: reduce.layout,
       decayName: measures.decay.name,
       measures: result.measures!,
       compared: compareWith === undefined ? null : { level: compareWith, measures: result.compared! },
     };
-    const envelope = {
-      placeKey: place.direction === 'departure' ? ('from' as const) : ('to' as const),
-      placeJson: placeJson(generation, place.centre),
-      requestedDateTime: formatLocal(place.t0, timeZone),
-      publishersJson: publishersWithOsm(generation),
-      contextJson: contextJson(nowSec, timeZone),
-      warnings,
-    };
-    return { body: placeAccessibilityJson(accessibility, envelope), headers: answerHeaders('application/json; charset=utf-8', warnings) };
+    return { body: placeAccessibilityJson(accessibility, { ...placeEnvelope(generation, place, nowSec, timeZone), warnings }), headers: answerHeaders('application/json; charset=utf-8', warnings) };
   });
 }

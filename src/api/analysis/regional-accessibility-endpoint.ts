@@ -17,7 +17,7 @@ import type { CoverageRef } from '../coverage/coverage-resolution.js';
 import { failedAnswerEnvelope, publishersWithOsm } from '../heat-maps/map-flow.js';
 import { mapStart, refuseRidesharing } from '../../queries/map-prologue.js';
 import type { accessibilityParams } from '../../queries/analysis-params.js';
-import type { Measures } from '../../queries/measures.js';
+import { measuresRequest, type Measures } from '../../queries/measures.js';
 import { jobPercentiles, originJob, originMeasureValues, admitManyOrigins, deadlineFrom } from '../../queries/origin-rows.js';
 import { opportunityRefs, pointSetIndex } from '../../queries/point-set-refs.js';
 import { type ParamsOf, requestNow } from '../../queries/param-table.js';
@@ -38,12 +38,11 @@ export async function answerRegional(ctx: EndpointContext, coverageRef: Coverage
     // (the destinations: the opportunities' sets, below)
     const job = originJob({ coverage, generation, params, t0, timeZone, maxDurationSec: measures.maxDurationSec, destinations: refs[0]!.set, originLon: originSet.lon, originLat: originSet.lat });
     const percentiles = jobPercentiles(job);
-    const layout = { percentiles: percentiles.length, cutoffsSec: measures.cutoffsSec, nearest: measures.nearest };
-    const regional = new RegionalAccumulator(refs.map((ref) => ref.label), percentiles, layout, originCount);
-    const per = measureCount(layout);
     // one search per origin for every set the opportunities are in, every column reduced in the
     // workers from the origin's rows: a few numbers come back per origin
-    const reduce = { columns: refs.map(({ set, column }) => ({ set, column })), layout, decay: measures.decay, maxDurationSec: measures.maxDurationSec };
+    const reduce = measuresRequest(measures, refs, percentiles.length);
+    const regional = new RegionalAccumulator(refs.map((ref) => ref.label), percentiles, reduce.layout, originCount);
+    const per = measureCount(reduce.layout);
     await originMeasureValues(ctx.heatMaps, job, reduce, 0, originCount, ORIGINS_IN_FLIGHT, (origin, values) => {
       refs.forEach((_, k) => regional.add(k, origin, values, k * per));
     }, { signal: ctx.signal, deadline: deadlineFrom(ctx.limits.requestDeadlineSec) });

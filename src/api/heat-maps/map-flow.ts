@@ -52,14 +52,10 @@ export async function answerMap(ctx: EndpointContext, coverageRef: CoverageRef, 
   refuseRidesharing(params, map.ridesharing);
   return inCoverage(ctx, coverageRef, requestNow(params), failedAnswerEnvelope(map.collection, '[]'), async ({ coverage, generation, nowSec, timeZone }) => {
     const place = placeMap(coverage, generation, { params, maxDurationSec: map.maxDurationSec, percentile: map.percentile, compareWith: map.compareWith }, nowSec, timeZone);
-    const { direction, centre, t0, query } = place;
+    const { direction, t0, query } = place;
     const warnings = [...map.warnings, ...placeWarnings(generation, place, map.maxDurationSec, timeZone)];
     const render: HeatMapRender = {
-      placeKey: direction === 'departure' ? 'from' : 'to',
-      placeJson: placeJson(generation, centre),
-      requestedDateTime: formatLocal(t0, timeZone),
-      publishersJson: publishersWithOsm(generation),
-      contextJson: contextJson(nowSec, timeZone),
+      ...placeEnvelope(generation, place, nowSec, timeZone),
       format: map.format(t0, direction, timeZone, generation),
       encoding: chooseEncoding(ctx.acceptEncoding),
       maxDurationSec: map.maxDurationSec,
@@ -111,6 +107,17 @@ export function publishersWithOsm(g: Generation | undefined): string {
 
 /** The header that lists a map answer's warning ids (docs/api.md, Warnings). */
 export const WARNINGS_HEADER = 'navette-warnings';
+
+/** The parts of a place's answer around its values: the place, the date asked, the publishers, the context. */
+export function placeEnvelope(generation: Generation, place: PlaceMap, nowSec: number, timeZone: string) {
+  return {
+    placeKey: place.direction === 'departure' ? ('from' as const) : ('to' as const),
+    placeJson: placeJson(generation, place.centre),
+    requestedDateTime: formatLocal(place.t0, timeZone),
+    publishersJson: publishersWithOsm(generation),
+    contextJson: contextJson(nowSec, timeZone),
+  };
+}
 
 /** What can be told of a place's map before it is computed (map-checks.ts). */
 export function placeWarnings(generation: Generation, place: PlaceMap, maxDurationSec: number, timeZone: string): Warning[] {

@@ -6,7 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { writeManifest } from '../../../src/cli/shard-parts.js';
@@ -113,13 +114,16 @@ test('point sets: a name and a file, or an object naming the columns; --points N
 /** `navette merge` run as a process: its exit code and what it said. */
 const merge = (...args: string[]) => spawnSync(process.execPath, ['dist/src/cli/main.js', 'merge', ...args], { encoding: 'utf8' });
 
+/** A file's size and SHA-256 as a part's manifest holds them, read from the disk. */
+const written = (file: string) => ({ bytes: statSync(file).size, sha256: createHash('sha256').update(readFileSync(file)).digest('hex') });
+
 /** Parts of one run written as --shard writes them: the bytes, and each part's manifest beside it. */
 async function writeParts(dir: string, texts: string[], run = 'run-a', kind: 'matrix' | 'accessibility' = 'matrix', gz = false): Promise<string[]> {
   const parts: string[] = [];
   for (const [k, text] of texts.entries()) {
     const part = path.join(dir, `${run}-part-${k}.csv${gz ? '.gz' : ''}`);
     writeFileSync(part, gz ? gzipSync(text) : text);
-    await writeManifest(part, kind, run, k, texts.length);
+    writeManifest(part, kind, run, k, texts.length, written(part));
     parts.push(part);
   }
   return parts;
@@ -175,7 +179,7 @@ test('merge refuses what is not one run\'s parts, all of them, in order, each wh
   assert.equal(run.status, 2, run.stderr);
   assert.match(run.stderr, /cut\.csv\.gz is damaged: 200 bytes where \d+ were written/);
   // gzip data that ends early, its manifest saying so too (a part written cut): named, not a Z_BUF_ERROR stack
-  await writeManifest(truncated, 'matrix', 'run-gz', 0, 2);
+  writeManifest(truncated, 'matrix', 'run-gz', 0, 2, written(truncated));
   run = merge('--out', path.join(dir, 'merged.csv'), truncated, gz[1]!);
   assert.equal(run.status, 2, run.stderr);
   assert.match(run.stderr, /cut\.csv\.gz is damaged: its gzip data ends too early/);

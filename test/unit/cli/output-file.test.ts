@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -23,8 +24,10 @@ test('the file appears under its name only once closed; text and bytes alike; .g
     await file.write('a,b\n');
     await file.write(Buffer.from('ç,ã\n'));
     assert.equal(existsSync(out), false, `${name} before close`);
-    await file.close();
+    const written = await file.close();
     const bytes = readFileSync(out);
+    // what it counted as it wrote is what the disk holds
+    assert.deepEqual(written, { bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
     assert.equal((name.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8'), 'a,b\nç,ã\n');
     assert.deepEqual(leftovers(name), [], `${name}: no partial file nor lock stays`);
   }
