@@ -9,7 +9,7 @@ import type { PointsRequest, PointsResult } from '../maps/points.js';
 import type { MapQuery } from '../maps/difference-map.js';
 import type { Generation } from '../service/generation.js';
 import { buildQuery, streetLegs, type JourneyParams } from './journey-query.js';
-import { vertexBox } from '../model/street-graph.js';
+import { vertexBox, type StreetGraph } from '../model/street-graph.js';
 import { departuresOf, requestDepartures } from './departure-window.js';
 import { runPoints } from './run-computation.js';
 import { refuse } from './query-errors.js';
@@ -110,9 +110,19 @@ export function admitManyOrigins(generation: Generation, request: { kind: 'acces
 
 /** How far the coverage's streets span, metres: the diagonal of their box. */
 export function streetExtentM(generation: Generation): number {
-  const box = generation.streets ? vertexBox(generation.streets.data.graph) : null;
-  return box ? Math.hypot(box.maxX - box.minX, box.maxY - box.minY) : 0;
+  const graph = generation.streets?.data.graph;
+  if (!graph) return 0;
+  // a pass over every vertex: once per street graph, not on the event loop at every request
+  let extent = EXTENTS.get(graph);
+  if (extent === undefined) {
+    const box = vertexBox(graph);
+    extent = box ? Math.hypot(box.maxX - box.minX, box.maxY - box.minY) : 0;
+    EXTENTS.set(graph, extent);
+  }
+  return extent;
 }
+
+const EXTENTS = new WeakMap<StreetGraph, number>();
 
 /** The percentiles a job's rows hold: the window's, or the single departure's label. */
 export function jobPercentiles(job: Pick<OriginTimesJob, 'window'>): number[] {
