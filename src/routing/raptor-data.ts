@@ -309,21 +309,20 @@ function splitIntoRoutes(tt: Timetable, runs: Runs): number[][] {
   };
   const routes: number[][] = [];
   const keys = [...groups.keys()].sort((a, b) => a - b);
-  for (const key of keys) {
-    const group = groups.get(key)!.sort(compare);
-    const own: number[][] = [];
-    for (const run of group) {
-      let placed = false;
-      for (const route of own) {
-        if (follows(route[route.length - 1]!, run)) {
-          route.push(run);
-          placed = true;
-          break;
-        }
-      }
-      if (!placed) own.push([run]);
-    }
-    routes.push(...own);
+  for (const key of keys) routes.push(...dealIntoRoutes(groups.get(key)!.sort(compare), follows));
+  return routes;
+}
+
+/**
+ * Deal runs of one stop sequence, sorted by first departure, into routes whose runs never overtake
+ * one another: a run joins the first route whose last run it follows, else opens a new one.
+ */
+export function dealIntoRoutes(sorted: readonly number[], follows: (a: number, b: number) => boolean): number[][] {
+  const routes: number[][] = [];
+  for (const run of sorted) {
+    const route = routes.find((r) => follows(r[r.length - 1]!, run));
+    if (route) route.push(run);
+    else routes.push([run]);
   }
   return routes;
 }
@@ -424,7 +423,7 @@ export function boardAlightFlags(pickDrop: number): number {
 }
 
 /** Per route, the union of the day bitsets of its trips' services. */
-function routeDays(routeTripOffset: Uint32Array, routeTripService: Uint32Array, bits: Uint32Array, words: number): Uint32Array {
+export function routeDays(routeTripOffset: Uint32Array, routeTripService: Uint32Array, bits: Uint32Array, words: number): Uint32Array {
   const routeCount = routeTripOffset.length - 1;
   const out = sharedArray(Uint32Array, routeCount * words);
   let last = -1;

@@ -21,10 +21,15 @@ import { boardAlightFlags, indexStops, type RaptorData, type RouteTable } from '
 /** `changedRuns` key of run (trip, day index): trip × DAY_SPAN + day - serviceFirstDay. */
 export const DAY_SPAN = 65536;
 
+/** `RaptorOverlay.tripChanged` of a trip some of whose runs the overlay changes (listed in `changedRuns`). */
+export const SOME_RUNS = 1;
+/** `RaptorOverlay.tripChanged` of a trip whose runs the overlay all replaces or removes (a scenario's). */
+export const EVERY_RUN = 2;
+
 export interface RaptorOverlay {
-  /** one route per replacement or added run */
+  /** the routes of the overlay's runs: one per replacement or added run for realtime, a scenario's trips laid out as the timetable's */
   routes: RouteTable;
-  /** per timetable trip: 1 when one of its runs is changed */
+  /** per timetable trip: SOME_RUNS, EVERY_RUN, or 0 when the overlay leaves it alone */
   tripChanged: Uint8Array;
   /** the changed runs' keys, ascending */
   changedRuns: Float64Array;
@@ -49,7 +54,7 @@ export function buildRaptorOverlay(tt: Timetable, data: RaptorData, changed: Ite
   for (const run of changed) {
     if (!inCalendar(run.day)) continue;
     const dayIndex = run.day - data.serviceFirstDay;
-    tripChanged[run.trip] = 1;
+    tripChanged[run.trip] = SOME_RUNS;
     keys.push(run.trip * DAY_SPAN + dayIndex);
     if (run.cancelled) continue;
     const t = run.trip;
@@ -87,7 +92,8 @@ export function buildRaptorOverlay(tt: Timetable, data: RaptorData, changed: Ite
 
 /** Whether run (trip, dayIndex) is changed by the overlay. */
 export function runChanged(overlay: RaptorOverlay, trip: number, dayIndex: number): boolean {
-  if (overlay.tripChanged[trip] !== 1) return false;
+  const changed = overlay.tripChanged[trip];
+  if (changed !== SOME_RUNS) return changed === EVERY_RUN;
   const keys = overlay.changedRuns;
   const key = trip * DAY_SPAN + dayIndex;
   let a = 0;
