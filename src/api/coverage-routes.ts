@@ -9,6 +9,7 @@ import type { Limits } from '../service/limits.js';
 import type { HeatMapRunner } from '../maps/heat-map-runner.js';
 import { coverageEndpoint } from './coverage/coverage-endpoint.js';
 import { accessibilityEndpoint } from './analysis/accessibility-endpoint.js';
+import { scenariosEndpoint } from './analysis/scenarios-endpoint.js';
 import { pointSetsEndpoint } from './analysis/point-sets-endpoint.js';
 import { travelTimeMatrixEndpoint } from './analysis/travel-time-matrix-endpoint.js';
 import { streetNetworkEndpoint } from './coverage/street-network-endpoint.js';
@@ -37,6 +38,7 @@ const ENDPOINTS: { [K in TargetKind]: Endpoint<TargetOf<K>> } = {
   accessibility: accessibilityEndpoint,
   travel_time_matrix: travelTimeMatrixEndpoint,
   point_sets: pointSetsEndpoint,
+  scenarios: scenariosEndpoint,
 };
 
 const endpointOf = (target: Target) => ENDPOINTS[target.kind] as Endpoint<Target>;

@@ -165,10 +165,24 @@ const QUERY_ERROR_WIRES: Record<QueryErrorCode, Wire> = {
   compareSameFreshness: { family: 'parameter' },
   compareOnIsochrones: PLAIN_400,
   differenceAsGeojson: PLAIN_400,
+  unknownScenario: { family: 'parameter' },
+  refusedScenario: { family: 'parameter' },
+  scenarioWithFreshness: { family: 'parameter' },
+  scenarioWithFreshnessComparison: PLAIN_400,
+  compareTwoWays: PLAIN_400,
+  compareSameScenario: { family: 'parameter' },
+  scenarioPreparing: { family: 'engine', id: 'service_unavailable' },
   computationsQueueFull: { family: 'engine', id: 'service_unavailable' },
   // a busy coverage is no dead one: `dead_socket` is for a coverage whose data failed to load
   computationTimedOut: { family: 'engine', id: 'service_unavailable' },
   requestDeadline: { family: 'engine', id: 'service_unavailable' },
+};
+
+/** The parameter a refusal of the parameter family names, where its data does not say. */
+const PARAMETER_OF: Partial<Record<QueryErrorCode, string>> = {
+  compareSameFreshness: 'compare_data_freshness',
+  compareSameScenario: 'compare_scenario',
+  scenarioWithFreshness: 'scenario',
 };
 
 /** A refusal of the query layer as the API answers it (its wording the catalogue's, parameters quoted). */
@@ -185,7 +199,7 @@ export function apiErrorOf(e: QueryError): ApiError {
       error = engineError(wire.id, text);
       break;
     case 'parameter':
-      error = e.code === 'invalidParameter' ? parameterError(data['name']!, data['reason']!, data['help']!) : parameterError('compare_data_freshness', text, data['help']!);
+      error = e.code === 'invalidParameter' ? parameterError(data['name']!, data['reason']!, data['help']!) : parameterError(PARAMETER_OF[e.code] ?? data['param']!, text, data['help']!);
       break;
   }
   if (data['retryAfterSec'] !== undefined) error.withHeaders({ 'retry-after': data['retryAfterSec'] });

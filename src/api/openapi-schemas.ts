@@ -263,10 +263,12 @@ export const DEFINITIONS: Record<string, Json> = {
       requested_date_time: str,
       // a departure window's map (docs/api.md, "Departure windows")
       percentile: int,
-      // a difference map's levels and counts (docs/api.md, "Difference maps")
+      // a difference map's sides (levels or scenarios) and counts (docs/api.md, "Difference maps")
       difference: object({
         data_freshness: str,
         compare_data_freshness: str,
+        scenario: str,
+        compare_scenario: str,
         lost_cells: int,
         gained_cells: int,
         slower_cells: int,
@@ -291,12 +293,12 @@ export const DEFINITIONS: Record<string, Json> = {
     {
       accessibility: arrayOf(
         object(
-          { opportunities: str, percentile: int, cutoff: int, decay_function: str, value: num, compare_data_freshness: str, compared_value: num, difference: num },
+          { opportunities: str, percentile: int, cutoff: int, decay_function: str, value: num, compare_data_freshness: str, compare_scenario: str, compared_value: num, difference: num },
           ['opportunities', 'percentile', 'cutoff', 'decay_function', 'value'],
         ),
       ),
       nearest: arrayOf(
-        object({ opportunities: str, percentile: int, n: int, duration: nullable(int), compare_data_freshness: str, compared_value: nullable(int), difference: nullable(int) }, [
+        object({ opportunities: str, percentile: int, n: int, duration: nullable(int), compare_data_freshness: str, compare_scenario: str, compared_value: nullable(int), difference: nullable(int) }, [
           'opportunities',
           'percentile',
           'n',
@@ -340,6 +342,34 @@ export const DEFINITIONS: Record<string, Json> = {
       error: ref('EngineError'),
     },
     ['point_sets', 'context'],
+  ),
+  Scenarios: object(
+    {
+      scenarios: arrayOf(
+        object(
+          {
+            name: str,
+            file: str,
+            status: { type: 'string', enum: ['ok', 'refused', 'preparing'] },
+            description: nullable(str),
+            modifications: arrayOf(object({ index: count, type: str, trips_removed: count, trips_changed: count, trips_added: count, stops_added: count })),
+            trips: count,
+            timetable_trips_replaced: count,
+            new_stops: count,
+            new_lines: count,
+            errors: arrayOf(object({ modification: nullable(count), field: str, value: {}, reason: str }, ['modification', 'field', 'reason'])),
+            last_load_at: nullable(int),
+            loads: count,
+            failures: count,
+            geojson: object({ type: str, features: arrayOf(object({})) }),
+          },
+          ['name', 'file', 'status', 'modifications', 'errors', 'geojson'],
+        ),
+      ),
+      context: ref('Context'),
+      error: ref('EngineError'),
+    },
+    ['scenarios', 'context'],
   ),
   MultiPolygon: object({ type: { type: 'string', enum: ['MultiPolygon'] }, coordinates: arrayOf(arrayOf(arrayOf(arrayOf(num)))) }),
   Isochrone: object(

@@ -143,6 +143,7 @@ function operations(limits: Limits): Operation[] {
       query: matrix,
       ok: 'TravelTimeMatrix',
     },
+    { path: '/coverage/{region}/scenarios', operationId: 'getCoverageRegionScenarios', tag: 'accessibility', summary: 'The coverage\'s scenarios: their status, what they change, their faults and the lines they draw.', pathParams: [REGION], query: [], ok: 'Scenarios' },
     { path: '/coverage/{region}/point_sets', operationId: 'getCoverageRegionPointSets', tag: 'accessibility', summary: 'The coverage\'s point sets, their columns and totals.', pathParams: [REGION], query: [], ok: 'PointSets' },
   );
   for (const c of REFERENTIAL_COLLECTIONS) {

@@ -35,12 +35,13 @@ export type Target =
   | (Addressed & { kind: 'street_network' })
   | (Addressed & { kind: 'accessibility' })
   | (Addressed & { kind: 'travel_time_matrix' })
-  | (Addressed & { kind: 'point_sets' });
+  | (Addressed & { kind: 'point_sets' })
+  | (Addressed & { kind: 'scenarios' });
 
 export type TargetKind = Target['kind'];
 
 /** The endpoints a coverage's path names with one more segment, the same on a region and on a point. */
-const SINGLE_SEGMENT_KINDS = ['heat_maps', 'isochrones', 'street_network', 'places', 'accessibility', 'travel_time_matrix', 'point_sets'] as const;
+const SINGLE_SEGMENT_KINDS = ['heat_maps', 'isochrones', 'street_network', 'places', 'accessibility', 'travel_time_matrix', 'point_sets', 'scenarios'] as const;
 type SingleSegmentKind = (typeof SINGLE_SEGMENT_KINDS)[number];
 const SINGLE_SEGMENT_TARGETS: ReadonlySet<string> = new Set(SINGLE_SEGMENT_KINDS);
 export type TargetOf<K extends TargetKind> = Extract<Target, { kind: K }>;

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { sourceLocation, type FeedSourceConfig } from '../live/realtime/feed-source.js';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../gtfs/read-limits.js';
 import { DEFAULT_DISRUPTION_FILE_LIMITS, type DisruptionFileLimits } from '../live/disruptions/disruption-file.js';
-import { POINT_SET_NAME, type CoverageConfig, type DisruptionSourceConfig } from '../service/coverage-config.js';
+import { BASE_SCENARIO, POINT_SET_NAME, SCENARIO_NAME, type CoverageConfig, type DisruptionSourceConfig, type ScenarioSourceConfig } from '../service/coverage-config.js';
 import type { PointSetSource } from '../model/point-set.js';
 import { operationsSettingsOf, type OperationsSettings } from '../api/operations/settings.js';
 import { DEFAULT_LIMITS, type Limits } from '../service/limits.js';
@@ -178,7 +178,25 @@ function coverageOf(c: unknown, i: number, dir: string, file: string): CoverageC
   if (o['readLimits'] !== undefined) coverage.readLimits = readLimitsOf(o['readLimits'], `${where}.readLimits`);
   if (o['boardSlackSec'] !== undefined) coverage.boardSlackSec = parseBoardSlack(o['boardSlackSec'], `${where}.boardSlackSec`);
   if (o['pointSets'] !== undefined) coverage.pointSets = pointSetsOf(o['pointSets'], dir, `${where}.pointSets`);
+  if (o['scenarios'] !== undefined) coverage.scenarios = scenariosOf(o['scenarios'], dir, `${where}.scenarios`);
   return coverage;
+}
+
+/** `scenarios`: { NAME: FILE }, each an R5 scenario JSON file (docs/scenarios.md). */
+function scenariosOf(v: unknown, dir: string, where: string): ScenarioSourceConfig[] {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new ConfigError(`${where} must map scenario names to files`);
+  return Object.entries(v as Record<string, unknown>).map(([name, file]) => {
+    const at = `${where}.${name}`;
+    if (!SCENARIO_NAME.test(name)) throw new ConfigError(`${at}: a scenario's name is 1 to 64 letters, digits, _ or -`);
+    if (name === BASE_SCENARIO) throw new ConfigError(`${at}: ${BASE_SCENARIO} names the timetable without a scenario (compare_scenario=${BASE_SCENARIO}); choose another name`);
+    if (typeof file !== 'string' || file === '') throw new ConfigError(`${at} must be a path`);
+    return { name, path: path.resolve(dir, file) };
+  });
+}
+
+/** `--scenario NAME=FILE`, repeated: the scenarios of a coverage given by flags. */
+export function scenariosFromFlags(flags: string[]): ScenarioSourceConfig[] {
+  return scenariosOf(Object.fromEntries(namedFiles(flags, '--scenario', 'scenario')), process.cwd(), '--scenario');
 }
 
 /**
@@ -209,15 +227,20 @@ function pointSetsOf(v: unknown, dir: string, where: string): PointSetSource[] {
 
 /** `--points NAME=FILE`, repeated: point sets of a coverage given by flags. */
 export function pointSetsFromFlags(flags: string[]): PointSetSource[] {
-  const sets = flags.map((flag) => {
+  return pointSetsOf(Object.fromEntries(namedFiles(flags, '--points', 'point set')), process.cwd(), '--points');
+}
+
+/** `OPTION NAME=FILE` flags, repeated: the names and files, each name once. */
+function namedFiles(flags: string[], option: string, noun: string): (readonly [string, string])[] {
+  const pairs = flags.map((flag) => {
     const at = flag.indexOf('=');
-    if (at <= 0 || at === flag.length - 1) throw new ConfigError(`--points must be NAME=FILE, not ${flag}`);
+    if (at <= 0 || at === flag.length - 1) throw new ConfigError(`${option} must be NAME=FILE, not ${flag}`);
     return [flag.slice(0, at), flag.slice(at + 1)] as const;
   });
-  const names = sets.map(([name]) => name);
+  const names = pairs.map(([name]) => name);
   const repeated = names.find((name, k) => names.indexOf(name) !== k);
-  if (repeated) throw new ConfigError(`--points: the point set ${repeated} is given twice`);
-  return pointSetsOf(Object.fromEntries(sets), process.cwd(), '--points');
+  if (repeated) throw new ConfigError(`${option}: the ${noun} ${repeated} is given twice`);
+  return pairs;
 }
 
 /** `readLimits`: { maxLineBytes, maxInflateRatio, inflateAllowanceBytes }, each a positive number (gtfs/read-limits.ts). */

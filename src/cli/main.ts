@@ -3,7 +3,7 @@
  * The `navette` command.
  *
  *   navette serve --gtfs PATH [--gtfs PATH…] [--osm PATH] [--realtime FILE_OR_URL…] [--realtime-interval S]
- *                 [--disruptions FILE] [--disruptions-interval S] [--id NAME] [--timezone TZ] [--board-slack S] [--points NAME=FILE…] [--port N] [--host H]
+ *                 [--disruptions FILE] [--disruptions-interval S] [--id NAME] [--timezone TZ] [--board-slack S] [--points NAME=FILE…] [--scenario NAME=FILE…] [--port N] [--host H]
  *                 [--rate-limit N] [--trust-proxy VALUE] [--snapshots DIR] [--watch-interval S]
  *   navette serve --config FILE [--port N] [--host H] [--rate-limit N] [--trust-proxy VALUE] [--snapshots DIR] [--watch-interval S]
  *   navette build --config FILE --out DIR        (or the --gtfs, --osm… options of serve)
@@ -23,7 +23,7 @@ import { compileCoverage } from '../service/load-coverage.js';
 import { snapshotPath, writeCoverageSnapshot } from '../service/coverage-snapshot.js';
 import { deploy, DEPLOY_USAGE } from './deploy-command.js';
 import { accessibilityCommand, ANALYSIS_USAGE, matrixCommand, mergeCommand } from './analysis-command.js';
-import { ConfigError, onlyCoverages, DEFAULT_HEAT_MAP_SETTINGS, DEFAULT_PORT, DEFAULT_WATCH_INTERVAL_SEC, parseBoardSlack, pointSetsFromFlags, readConfigFile, watchIntervalOf, type ServerConfig } from './config.js';
+import { ConfigError, onlyCoverages, DEFAULT_HEAT_MAP_SETTINGS, DEFAULT_PORT, DEFAULT_WATCH_INTERVAL_SEC, parseBoardSlack, pointSetsFromFlags, readConfigFile, scenariosFromFlags, watchIntervalOf, type ServerConfig } from './config.js';
 import { progressPrinter } from './progress.js';
 import { ServedCoverages } from './served-coverages.js';
 import { mkdirSync } from 'node:fs';
@@ -36,7 +36,7 @@ import { VERSION } from '../util/version.js';
 const USAGE = `Usage:
   navette serve --gtfs PATH [--gtfs PATH…] [--osm PATH] [--realtime FILE_OR_URL…] [--realtime-interval SECONDS]
                 [--disruptions FILE] [--disruptions-interval SECONDS] [--id NAME] [--timezone TZ] [--board-slack SECONDS]
-                [--points NAME=FILE…] [--port N] [--host HOST] [--rate-limit N] [--trust-proxy VALUE]
+                [--points NAME=FILE…] [--scenario NAME=FILE…] [--port N] [--host HOST] [--rate-limit N] [--trust-proxy VALUE]
   navette serve --config FILE [--only ID,ID…] [--port N] [--host HOST] [--rate-limit N] [--trust-proxy VALUE]
   serve options for every form: [--snapshots DIR] [--watch-interval SECONDS]
   navette build (--config FILE | --gtfs PATH… [--osm PATH] [--id NAME] [--timezone TZ]) --out DIR
@@ -95,6 +95,7 @@ function configFromArgs(command: 'serve' | 'build', args: string[]): ServerConfi
       timezone: { type: 'string' },
       'board-slack': { type: 'string' },
       points: { type: 'string', multiple: true },
+      scenario: { type: 'string', multiple: true },
       port: { type: 'string' },
       host: { type: 'string' },
       'rate-limit': { type: 'string' },
@@ -108,7 +109,7 @@ function configFromArgs(command: 'serve' | 'build', args: string[]): ServerConfi
   });
   let config: ServerConfig;
   if (values.config) {
-    if (values.gtfs || values.realtime || values.disruptions || values.points) throw new ConfigError('give either --config or --gtfs, --realtime, --disruptions and --points, not both');
+    if (values.gtfs || values.realtime || values.disruptions || values.points || values.scenario) throw new ConfigError('give either --config or --gtfs, --realtime, --disruptions, --points and --scenario, not both');
     config = readConfigFile(values.config);
     if (values.only !== undefined) {
       if (command !== 'serve') throw new ConfigError('--only is an option of navette serve');
@@ -128,6 +129,7 @@ function configFromArgs(command: 'serve' | 'build', args: string[]): ServerConfi
     const coverage: CoverageConfig = { id, gtfs: values.gtfs.map((g) => path.resolve(g)), osm: values.osm ? path.resolve(values.osm) : undefined, timezone: values.timezone, realtime, disruptions };
     if (values['board-slack'] !== undefined) coverage.boardSlackSec = parseBoardSlack(Number(values['board-slack']), '--board-slack');
     if (values.points) coverage.pointSets = pointSetsFromFlags(values.points);
+    if (values.scenario) coverage.scenarios = scenariosFromFlags(values.scenario);
     config = {
       coverages: [coverage],
       port: DEFAULT_PORT,

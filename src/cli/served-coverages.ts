@@ -10,6 +10,7 @@ import { FeedSource } from '../live/realtime/feed-source.js';
 import type { Coverage, CoverageRegistry } from '../service/coverage-registry.js';
 import { CoverageReloader } from '../service/coverage-reloader.js';
 import { snapshotPath } from '../service/coverage-snapshot.js';
+import { startScenarios } from '../service/scenario-library.js';
 import { DisruptionSource } from '../service/disruption-source.js';
 import { generationCounts, loadCoverage } from '../service/load-coverage.js';
 import { RealtimeUpdater } from '../service/realtime-updater.js';
@@ -102,6 +103,7 @@ export class ServedCoverages {
       coverage.disruptionSource = new DisruptionSource(coverage, coverage.config.disruptions, log);
       coverage.disruptionSource.start();
     }
+    if (coverage.config.scenarios?.length && !coverage.scenarios) void startScenarios(coverage, coverage.config.scenarios, log);
     if (coverage.config.realtime?.length && !coverage.realtime) {
       coverage.realtime = new RealtimeUpdater(coverage, coverage.config.realtime.map((c) => new FeedSource(c)), log);
       coverage.realtime.onApplied = (seconds) => metrics.realtimeApplied(coverage.id, seconds);

@@ -25,12 +25,11 @@ import type { RaptorOverlay } from '../routing/raptor-overlay.js';
 import { gridUnion, sameGrid, type Grid } from '../routing/grid.js';
 import type { EngineCache } from '../service/engine-cache.js';
 
-/** What a map is compared with: the other level and its runs. */
+/** What a map is compared with: the other timetable (a freshness level or a scenario) and its runs. */
 export interface Comparison {
-  /** the map's own level and the compared one, as the answer quotes them */
-  dataFreshness: FreshnessLevel;
-  compareDataFreshness: FreshnessLevel;
-  /** the runs of the compared level (null: the base schedule) */
+  /** the map's own side and the compared one, as the answer quotes them */
+  quoted: { data_freshness: FreshnessLevel; compare_data_freshness: FreshnessLevel } | { scenario: string; compare_scenario: string };
+  /** the runs of the compared side (null: the base schedule) */
   overlay: RaptorOverlay | null;
 }
 

@@ -131,11 +131,10 @@ export function heatMapBody(p: HeatMapBodyParts): Buffer {
   return w.done();
 }
 
-/** A difference map's `difference` object: the two levels and how many cells changed how. */
+/** A difference map's `difference` object: the two sides (levels or scenarios) and how many cells changed how. */
 function differenceJson(c: Comparison, counts: DifferenceMap['counts']): string {
   return JSON.stringify({
-    data_freshness: c.dataFreshness,
-    compare_data_freshness: c.compareDataFreshness,
+    ...c.quoted,
     lost_cells: counts.lost,
     gained_cells: counts.gained,
     slower_cells: counts.slower,

@@ -6,7 +6,7 @@ import { DECAY_NAMES } from '../analysis/decay.js';
 import { DEFAULT_CUTOFF_SEC, MATRIX_MAX_DURATION_SEC, MAX_ACCESSIBILITY_SEARCHES, MAX_CUTOFFS, MAX_NEAREST, type Limits } from '../service/limits.js';
 import { refuse } from './query-errors.js';
 import type { ParamSpec } from './param-table.js';
-import { COMPARE_DATA_FRESHNESS, mapParams } from './journey-params.js';
+import { COMPARE_DATA_FRESHNESS, COMPARE_SCENARIO, mapParams } from './journey-params.js';
 
 const maxDuration = (limits: Limits, what: string) =>
   ({
@@ -63,6 +63,12 @@ const ACCESSIBILITY_COMPARISON = {
   description: 'Each measure also at this other level (compared_value) and the difference (value minus compared_value): with data_freshness=realtime and base_schedule, the opportunities today\'s disruptions put out of reach.',
 } as const satisfies ParamSpec;
 
+/** Accessibility against another scenario or the base schedule: what a plan puts within reach. */
+const ACCESSIBILITY_SCENARIO_COMPARISON = {
+  ...COMPARE_SCENARIO,
+  description: 'Each measure also with this other scenario, or base (compared_value), and the difference (value minus compared_value): with scenario=NAME and base, the opportunities a plan brings within reach.',
+} as const satisfies ParamSpec;
+
 const ACCESSIBILITY_MAX_DURATION = 'by default as long as the largest cutoff can count (its decay reaches 0)';
 
 /**
@@ -83,6 +89,7 @@ export function accessibilityParams(limits: Limits) {
     maxDuration(limits, ACCESSIBILITY_MAX_DURATION),
     ...measureParams(limits),
     ACCESSIBILITY_COMPARISON,
+    ACCESSIBILITY_SCENARIO_COMPARISON,
   ] as const satisfies readonly ParamSpec[];
 }
 

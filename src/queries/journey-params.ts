@@ -34,6 +34,21 @@ const toPt = <M extends StreetMode>(mode: M, what: string) =>
     description: `Longest ${what} leg to or from public transport, in seconds.`,
   }) as const satisfies ParamSpec;
 
+/** A scenario of the coverage (docs/scenarios.md): the base schedule as the scenario changes it. */
+export const SCENARIO = {
+  name: 'scenario',
+  kind: 'string',
+  description: 'A scenario of the coverage (GET /v1/coverage/{region}/scenarios lists them): the base schedule with its changes (new lines, faster or removed routes). Not with data_freshness=adapted_schedule or realtime.',
+} as const satisfies ParamSpec;
+
+/** A comparison with another scenario, or with the base schedule (`base`): wherever compare_data_freshness gives one. */
+export const COMPARE_SCENARIO = {
+  name: 'compare_scenario',
+  kind: 'string',
+  description:
+    'A scenario to compare with, or base (the schedule without a scenario): the values of this request\'s scenario (or the base schedule) minus those of the other, as compare_data_freshness gives them. Not with compare_data_freshness.',
+} as const satisfies ParamSpec;
+
 /** The coverage's value of each parameter that has one under the traveller profile's (`fallback`). */
 export const MAP_FALLBACKS: Readonly<Record<string, number>> = Object.fromEntries(
   (mapParams() as readonly ParamSpec[]).flatMap((spec) => (spec.fallback === undefined ? [] : [[spec.name, spec.fallback]])),
@@ -78,6 +93,7 @@ export function mapParams() {
     { name: 'allowed_id', kind: 'string', array: true, description: 'Only these public transport objects may be used (with forbidden_uris[] also applied).' },
     { name: 'disruption_active', kind: 'bool', default: false, deprecated: true, description: 'Deprecated: true is data_freshness=realtime.' },
     { name: 'data_freshness', kind: 'enum', values: FRESHNESS_LEVELS, description: 'Timetable used: base_schedule (default), adapted_schedule or realtime.' },
+    SCENARIO,
     { name: 'wheelchair', kind: 'bool', description: 'Only accessible vehicles and stops (false unless the traveller profile says otherwise).' },
     { name: 'traveler_type', kind: 'enum', values: TRAVELER_TYPES, description: 'A traveller profile giving speeds, modes, access limits and accessibility; explicit parameters win.' },
     { name: 'direct_path', kind: 'enum', values: ['indifferent', 'only', 'none', 'only_with_alternatives'], default: 'indifferent', description: 'none: cells reached by public transport only; only: by the street only.' },

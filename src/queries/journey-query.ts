@@ -5,12 +5,11 @@
  */
 import type { HeatMapMode, HeatMapQuery } from '../routing/heat-map.js';
 import type { Generation } from '../service/generation.js';
-import type { FreshnessLevel } from '../ptref/freshness.js';
-import type { Comparison } from '../maps/difference-map.js';
 import { TRANSIT_MASK_ID_TYPES } from '../ptref/object-types.js';
 import type { Centre } from './map-centre.js';
 import { TRAVELER_PROFILES } from './traveler-profiles.js';
 import { MAP_FALLBACKS, type MapParams } from './journey-params.js';
+import { ownOverlay } from './timetable-choice.js';
 
 /** Request parameters, traveller profile and the tables' fallbacks (journey-params.ts) → the computation's query. */
 export function buildQuery(
@@ -55,7 +54,7 @@ export function buildQuery(
     transit: directPath !== 'only',
     tripAllowed,
     stopAllowed,
-    overlay: g.overlays?.of(freshnessLevel(params)) ?? null,
+    overlay: ownOverlay(params, g),
   };
 }
 
@@ -90,16 +89,6 @@ export function streetLegs(params: JourneyParams) {
     taxi: toPt('taxi', undefined),
   };
   return { first: modes('first_section_mode'), last: modes('last_section_mode'), directModes: given('direct_path_mode'), speeds, maxToPtSec };
-}
-
-/** A difference map's other level (`compare_data_freshness`) and its runs, beside the map's own level. */
-export function comparisonOf(params: MapParams, g: Generation, compareWith: FreshnessLevel): Comparison {
-  return { dataFreshness: freshnessLevel(params), compareDataFreshness: compareWith, overlay: g.overlays?.of(compareWith) ?? null };
-}
-
-/** data_freshness, else realtime when the deprecated disruption_active=true, else base_schedule (Navitia's order). */
-export function freshnessLevel(params: MapParams): FreshnessLevel {
-  return params.data_freshness ?? (params.disruption_active ? 'realtime' : 'base_schedule');
 }
 
 /** Per-trip and per-stop masks from forbidden_uris[] and allowed_id[] (null: everything allowed). */

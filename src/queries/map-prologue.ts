@@ -5,14 +5,14 @@
  * and the street network; for one place, its centre and its query.
  */
 import type { MapQuery } from '../maps/difference-map.js';
-import type { FreshnessLevel } from '../ptref/freshness.js';
 import { boardSlackOf, type CoverageConfig } from '../service/coverage-config.js';
 import type { Generation } from '../service/generation.js';
 import type { StreetData } from '../service/street-data.js';
 import { parseDatetimeParam } from '../util/api-datetime.js';
 import { requestDepartures, type Direction } from './departure-window.js';
 import type { MapParams } from './journey-params.js';
-import { buildQuery, comparisonOf } from './journey-query.js';
+import { buildQuery } from './journey-query.js';
+import { comparisonOf, type ComparedSide } from './timetable-choice.js';
 import { resolveCentre, type Centre } from './map-centre.js';
 import { checkDay } from './production-day.js';
 import { QUERY_DETAILS, refuse } from './query-errors.js';
@@ -62,8 +62,8 @@ export interface PlaceMapRequest {
   maxDurationSec: number;
   /** with a departure window, the percentile a one-band format draws */
   percentile?: number | undefined;
-  /** a difference map's other level */
-  compareWith?: FreshnessLevel | undefined;
+  /** a difference's other side (a freshness level or a scenario) */
+  compareWith?: ComparedSide | undefined;
 }
 
 /**

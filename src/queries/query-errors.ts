@@ -54,15 +54,25 @@ export const QUERY_ERRORS = {
   accessibilityNoPlace: (_: Data, name: Namer) => `you should provide a ${name('from')}, a ${name('to')} or an ${name('origins')} argument`,
   accessibilityOriginsAndPlace: (_: Data, name: Namer) => `you cannot provide an ${name('origins')} argument with a ${name('from')} or a ${name('to')}`,
   accessibilityTooManySearches: tooManySearches('accessibility'),
-  regionalComparison: (_: Data, name: Namer) => `${name('compare_data_freshness')} is available for one place (from or to), not with ${name('origins')}`,
+  regionalComparison: (d: { param: string }, name: Namer) => `${name(d.param)} is available for one place (from or to), not with ${name('origins')}`,
   matrixNoOrigins: (_: Data, name: Namer) => `you should provide an ${name('origins')} argument: a point set`,
   matrixTooManySearches: tooManySearches('matrix'),
   matrixTooLarge: (d: { origins: string; destinations: string }) =>
     `a matrix of ${d.origins} origins × ${d.destinations} destinations is larger than a request computes (at most ${MAX_MATRIX_ORIGINS} origins and ${MAX_MATRIX_PAIRS} pairs): use navette matrix`,
   // difference maps (ours; Navitia has none)
   compareSameFreshness: (d: { level: string; help: string }) => `it is ${d.level}, the map's own data_freshness: compare with another level`,
-  compareOnIsochrones: (_: Data, name: Namer) => `${name('compare_data_freshness')} is not available on isochrones: the bands of a difference have no meaning; ask heat_maps`,
-  differenceAsGeojson: (_: Data, name: Namer) => `${name('compare_data_freshness')} is not available with format=geojson: the bands of a difference have no meaning; ask json, tiff or png`,
+  compareOnIsochrones: (d: { param: string }, name: Namer) => `${name(d.param)} is not available on isochrones: the bands of a difference have no meaning; ask heat_maps`,
+  differenceAsGeojson: (d: { param: string }, name: Namer) => `${name(d.param)} is not available with format=geojson: the bands of a difference have no meaning; ask json, tiff or png`,
+  // scenarios (ours; Navitia has none)
+  unknownScenario: (d: { param: string; scenario: string; known: string; help: string }) => `${d.scenario} names no scenario of the coverage; it has ${d.known}`,
+  refusedScenario: (d: { param: string; scenario: string; reason: string; faults: string; help: string }) =>
+    `the scenario ${d.scenario} was refused (${d.faults} faults; the first: ${d.reason}): the coverage's scenarios list them`,
+  scenarioWithFreshness: (d: { level: string; help: string }) => `a scenario changes the base schedule: it is not available with data_freshness=${d.level}`,
+  scenarioWithFreshnessComparison: (_: Data, name: Namer) => `${name('compare_data_freshness')} is not available with ${name('scenario')}: compare scenarios with ${name('compare_scenario')}`,
+  compareTwoWays: (_: Data, name: Namer) => `you cannot provide ${name('compare_data_freshness')} and ${name('compare_scenario')}: compare one way at a time`,
+  compareSameScenario: (d: { scenario: string; help: string }) => `it is ${d.scenario}, the request's own scenario: compare with another scenario or with base`,
+  /** a scenario being applied to a newly loaded timetable */
+  scenarioPreparing: (d: { scenario: string; retryAfterSec: string }) => `The scenario ${d.scenario} is being applied to the coverage's new data, retry in a few seconds`,
   // the worker pool
   /** more computations waiting than the pool's queue holds */
   computationsQueueFull: (_: { retryAfterSec: string }) => 'Too many heat maps are being computed, retry later',

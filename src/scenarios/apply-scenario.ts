@@ -5,6 +5,7 @@
  * runs, a modification that changes nothing, a budget passed); a scenario with any is refused whole.
  */
 import type { Timetable } from '../model/timetable.js';
+import { inOnePiece } from '../util/stepwise.js';
 import { MODIFICATION_ORDER, type Modification, type ScenarioError, type ScenarioFile, type StopSpec, type TimetableEntry, type TripChoice } from './scenario-file.js';
 import { NOT_FOUND, ScenarioIds } from './scenario-ids.js';
 import { SCENARIO_LIMITS, type ScenarioLimits } from './scenario-limits.js';
@@ -53,12 +54,18 @@ export interface AppliedScenario {
 
 /** Apply `scenario` (named `name`) to `tt`, whose production period is `period`. */
 export function applyScenario(tt: Timetable, period: ProductionPeriod, scenario: ScenarioFile, name: string, limits: ScenarioLimits = SCENARIO_LIMITS): AppliedScenario {
+  return inOnePiece(applyScenarioSteps(tt, period, scenario, name, limits));
+}
+
+/** `applyScenario` a modification at a time (a server runs it in slices, answering requests between). */
+export function* applyScenarioSteps(tt: Timetable, period: ProductionPeriod, scenario: ScenarioFile, name: string, limits: ScenarioLimits = SCENARIO_LIMITS): Generator<void, AppliedScenario> {
   const run = new Application(tt, period, name, limits);
   const ordered = [...scenario.modifications].sort((a, b) => MODIFICATION_ORDER.indexOf(a.type) - MODIFICATION_ORDER.indexOf(b.type) || a.index - b.index);
   run.collectEntries(ordered);
   for (const m of ordered) {
     if (run.overBudget()) break;
     run.apply(m);
+    yield;
   }
   return run.result();
 }

@@ -22,7 +22,19 @@ export interface CoverageConfig {
   boardSlackSec?: number;
   /** Point sets (places with opportunity counts) for accessibility and matrices, linked to the streets at load */
   pointSets?: PointSetSource[];
+  /** Scenarios (R5's scenario JSON files, docs/scenarios.md), read once the coverage is loaded and again when they change */
+  scenarios?: ScenarioSourceConfig[];
 }
+
+export interface ScenarioSourceConfig {
+  name: string;
+  path: string;
+}
+
+/** What a scenario's name must be: it is written `scenario=NAME` in the API and in the ids of what it adds. */
+export const SCENARIO_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+/** The name `compare_scenario` gives the timetable without a scenario: no scenario may take it. */
+export const BASE_SCENARIO = 'base';
 
 /** What a point set's name must be: it is written `NAME:COLUMN` in the API and in file names. */
 export const POINT_SET_NAME = /^[A-Za-z0-9_-]{1,64}$/;

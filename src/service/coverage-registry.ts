@@ -7,6 +7,7 @@ import type { LiveTarget } from './live-target.js';
 import type { Generation } from './generation.js';
 import type { DisruptionSource } from './disruption-source.js';
 import type { RealtimeUpdater } from './realtime-updater.js';
+import type { Scenarios } from './scenario-lookup.js';
 
 export type CoverageStatus = 'loading_data' | 'running' | 'dead';
 
@@ -19,6 +20,8 @@ export class Coverage implements LiveTarget {
   realtime: RealtimeUpdater | undefined;
   /** Its disruptions file, once it is read. */
   disruptionSource: DisruptionSource | undefined;
+  /** Its scenarios, once they are read. */
+  scenarios: Scenarios | undefined;
   /** Called with each generation swapped in (after it is current): what is made ahead of the first request. */
   private readonly swapListeners: ((generation: Generation) => void)[] = [];
 
@@ -41,7 +44,7 @@ export class Coverage implements LiveTarget {
     let generation = loaded;
     if (this.disruptionSource?.hasState) generation = this.disruptionSource.applyTo(generation);
     if (this.realtime?.hasState) generation = this.realtime.applyTo(generation);
-    this.swap(generation);
+    this.swap(generation.scenarios || !this.scenarios ? generation : { ...generation, scenarios: this.scenarios });
   }
 
   /** Swap in a generation; requests that started earlier keep the one they took. */

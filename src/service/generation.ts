@@ -17,6 +17,7 @@ import { Referential } from '../ptref/referential.js';
 import type { LoadReport } from '../gtfs/load-report.js';
 import type { StreetData } from './street-data.js';
 import { RaptorOverlays } from './raptor-overlays.js';
+import type { Scenarios } from './scenario-lookup.js';
 
 export interface FeedPublisher {
   id: string;
@@ -53,6 +54,8 @@ export interface Generation {
   readonly levels: { adapted: LevelRuns; realtime: LevelRuns; added: AddedTrips | undefined };
   /** The heat maps' view of the adapted and realtime levels; absent without street data or changed runs. */
   readonly overlays: RaptorOverlays | undefined;
+  /** The coverage's scenarios (their versions applied to this timetable); absent when it has none. */
+  readonly scenarios?: Scenarios;
 }
 
 let generationCounter = 0;

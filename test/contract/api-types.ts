@@ -306,6 +306,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/coverage/{region}/scenarios": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The coverage's scenarios: their status, what they change, their faults and the lines they draw. */
+        get: operations["getCoverageRegionScenarios"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/coverage/{region}/point_sets": {
         parameters: {
             query?: never;
@@ -1452,6 +1469,8 @@ export interface components {
             difference?: {
                 data_freshness: string;
                 compare_data_freshness: string;
+                scenario: string;
+                compare_scenario: string;
                 lost_cells: number;
                 gained_cells: number;
                 slower_cells: number;
@@ -1474,6 +1493,7 @@ export interface components {
                 decay_function: string;
                 value: number;
                 compare_data_freshness?: string;
+                compare_scenario?: string;
                 compared_value?: number;
                 difference?: number;
             }[];
@@ -1483,6 +1503,7 @@ export interface components {
                 n: number;
                 duration: number | null;
                 compare_data_freshness?: string;
+                compare_scenario?: string;
                 compared_value?: number | null;
                 difference?: number | null;
             }[];
@@ -1538,6 +1559,42 @@ export interface components {
                     total: number;
                     opportunities: string;
                 }[];
+            }[];
+            context: components["schemas"]["Context"];
+            error?: components["schemas"]["EngineError"];
+        };
+        Scenarios: {
+            scenarios: {
+                name: string;
+                file: string;
+                /** @enum {string} */
+                status: "ok" | "refused" | "preparing";
+                description?: string | null;
+                modifications: {
+                    index: number;
+                    type: string;
+                    trips_removed: number;
+                    trips_changed: number;
+                    trips_added: number;
+                    stops_added: number;
+                }[];
+                trips?: number;
+                timetable_trips_replaced?: number;
+                new_stops?: number;
+                new_lines?: number;
+                errors: {
+                    modification: number | null;
+                    field: string;
+                    value?: unknown;
+                    reason: string;
+                }[];
+                last_load_at?: number | null;
+                loads?: number;
+                failures?: number;
+                geojson: {
+                    type: string;
+                    features: Record<string, never>[];
+                };
             }[];
             context: components["schemas"]["Context"];
             error?: components["schemas"]["EngineError"];
@@ -2511,6 +2568,8 @@ export interface operations {
                 disruption_active?: boolean;
                 /** @description Timetable used: base_schedule (default), adapted_schedule or realtime. */
                 data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description A scenario of the coverage (GET /v1/coverage/{region}/scenarios lists them): the base schedule with its changes (new lines, faster or removed routes). Not with data_freshness=adapted_schedule or realtime. */
+                scenario?: string;
                 /** @description Only accessible vehicles and stops (false unless the traveller profile says otherwise). */
                 wheelchair?: boolean;
                 /** @description A traveller profile giving speeds, modes, access limits and accessibility; explicit parameters win. */
@@ -2547,6 +2606,8 @@ export interface operations {
                 percentile?: number;
                 /** @description A difference map: per cell (and percentile), the seconds at data_freshness minus those at this other level; null where both are unreached, max_duration where access is lost, -max_duration where it is gained. json, tiff or png. */
                 compare_data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description A scenario to compare with, or base (the schedule without a scenario): the values of this request's scenario (or the base schedule) minus those of the other, as compare_data_freshness gives them. Not with compare_data_freshness. */
+                compare_scenario?: string;
             };
             header?: never;
             path: {
@@ -2694,6 +2755,8 @@ export interface operations {
                 disruption_active?: boolean;
                 /** @description Timetable used: base_schedule (default), adapted_schedule or realtime. */
                 data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description A scenario of the coverage (GET /v1/coverage/{region}/scenarios lists them): the base schedule with its changes (new lines, faster or removed routes). Not with data_freshness=adapted_schedule or realtime. */
+                scenario?: string;
                 /** @description Only accessible vehicles and stops (false unless the traveller profile says otherwise). */
                 wheelchair?: boolean;
                 /** @description A traveller profile giving speeds, modes, access limits and accessibility; explicit parameters win. */
@@ -2870,6 +2933,8 @@ export interface operations {
                 disruption_active?: boolean;
                 /** @description Timetable used: base_schedule (default), adapted_schedule or realtime. */
                 data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description A scenario of the coverage (GET /v1/coverage/{region}/scenarios lists them): the base schedule with its changes (new lines, faster or removed routes). Not with data_freshness=adapted_schedule or realtime. */
+                scenario?: string;
                 /** @description Only accessible vehicles and stops (false unless the traveller profile says otherwise). */
                 wheelchair?: boolean;
                 /** @description A traveller profile giving speeds, modes, access limits and accessibility; explicit parameters win. */
@@ -2912,6 +2977,8 @@ export interface operations {
                 "nearest[]"?: number[];
                 /** @description Each measure also at this other level (compared_value) and the difference (value minus compared_value): with data_freshness=realtime and base_schedule, the opportunities today's disruptions put out of reach. */
                 compare_data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Each measure also with this other scenario, or base (compared_value), and the difference (value minus compared_value): with scenario=NAME and base, the opportunities a plan brings within reach. */
+                compare_scenario?: string;
             };
             header?: never;
             path: {
@@ -3556,6 +3623,8 @@ export interface operations {
                 disruption_active?: boolean;
                 /** @description Timetable used: base_schedule (default), adapted_schedule or realtime. */
                 data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description A scenario of the coverage (GET /v1/coverage/{region}/scenarios lists them): the base schedule with its changes (new lines, faster or removed routes). Not with data_freshness=adapted_schedule or realtime. */
+                scenario?: string;
                 /** @description Only accessible vehicles and stops (false unless the traveller profile says otherwise). */
                 wheelchair?: boolean;
                 /** @description A traveller profile giving speeds, modes, access limits and accessibility; explicit parameters win. */
@@ -3592,6 +3661,8 @@ export interface operations {
                 percentile?: number;
                 /** @description A difference map: per cell (and percentile), the seconds at data_freshness minus those at this other level; null where both are unreached, max_duration where access is lost, -max_duration where it is gained. json, tiff or png. */
                 compare_data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description A scenario to compare with, or base (the schedule without a scenario): the values of this request's scenario (or the base schedule) minus those of the other, as compare_data_freshness gives them. Not with compare_data_freshness. */
+                compare_scenario?: string;
             };
             header?: never;
             path: {
@@ -3741,6 +3812,8 @@ export interface operations {
                 disruption_active?: boolean;
                 /** @description Timetable used: base_schedule (default), adapted_schedule or realtime. */
                 data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description A scenario of the coverage (GET /v1/coverage/{region}/scenarios lists them): the base schedule with its changes (new lines, faster or removed routes). Not with data_freshness=adapted_schedule or realtime. */
+                scenario?: string;
                 /** @description Only accessible vehicles and stops (false unless the traveller profile says otherwise). */
                 wheelchair?: boolean;
                 /** @description A traveller profile giving speeds, modes, access limits and accessibility; explicit parameters win. */
@@ -3919,6 +3992,8 @@ export interface operations {
                 disruption_active?: boolean;
                 /** @description Timetable used: base_schedule (default), adapted_schedule or realtime. */
                 data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description A scenario of the coverage (GET /v1/coverage/{region}/scenarios lists them): the base schedule with its changes (new lines, faster or removed routes). Not with data_freshness=adapted_schedule or realtime. */
+                scenario?: string;
                 /** @description Only accessible vehicles and stops (false unless the traveller profile says otherwise). */
                 wheelchair?: boolean;
                 /** @description A traveller profile giving speeds, modes, access limits and accessibility; explicit parameters win. */
@@ -3961,6 +4036,8 @@ export interface operations {
                 "nearest[]"?: number[];
                 /** @description Each measure also at this other level (compared_value) and the difference (value minus compared_value): with data_freshness=realtime and base_schedule, the opportunities today's disruptions put out of reach. */
                 compare_data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description Each measure also with this other scenario, or base (compared_value), and the difference (value minus compared_value): with scenario=NAME and base, the opportunities a plan brings within reach. */
+                compare_scenario?: string;
             };
             header?: never;
             path: {
@@ -4103,6 +4180,8 @@ export interface operations {
                 disruption_active?: boolean;
                 /** @description Timetable used: base_schedule (default), adapted_schedule or realtime. */
                 data_freshness?: "base_schedule" | "adapted_schedule" | "realtime";
+                /** @description A scenario of the coverage (GET /v1/coverage/{region}/scenarios lists them): the base schedule with its changes (new lines, faster or removed routes). Not with data_freshness=adapted_schedule or realtime. */
+                scenario?: string;
                 /** @description Only accessible vehicles and stops (false unless the traveller profile says otherwise). */
                 wheelchair?: boolean;
                 /** @description A traveller profile giving speeds, modes, access limits and accessibility; explicit parameters win. */
@@ -4148,6 +4227,92 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TravelTimeMatrix"];
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description A parameter or the filter is invalid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Tokens are configured and the request has no known one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown region, object or route, or nothing found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has a body (a Content-Length above 0 or a Transfer-Encoding): no endpoint takes one. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client: retry after the Retry-After header's seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is busy or the region is not loaded. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoverageRegionScenarios: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The region to query. */
+                region: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The coverage's scenarios: their status, what they change, their faults and the lines they draw. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Scenarios"];
                 };
             };
             /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */

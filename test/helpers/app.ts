@@ -11,6 +11,7 @@ import type { CoverageConfig } from '../../src/service/coverage-config.js';
 import { Coverage, CoverageRegistry } from '../../src/service/coverage-registry.js';
 import type { Generation } from '../../src/service/generation.js';
 import { loadCoverage, type LoadOptions } from '../../src/service/load-coverage.js';
+import { startScenarios } from '../../src/service/scenario-library.js';
 import { answerOf, assertJson, type Answer } from './http.js';
 
 export type { Answer };
@@ -37,6 +38,9 @@ export interface ServedApp {
   close(): Promise<void>;
 }
 
+/** The scenarios' log in tests: their refusals are read from /scenarios, not from a log. */
+const silentLog = { info: () => {}, warn: () => {}, error: () => {} };
+
 export async function serveCoverages(configs: CoverageConfig[], options: ServeOptions = {}): Promise<ServedApp> {
   const registry = new CoverageRegistry();
   const coverages = new Map<string, Coverage>();
@@ -57,11 +61,17 @@ export async function serveCoverages(configs: CoverageConfig[], options: ServeOp
       await assert.rejects(loadCoverage(coverage, { ...options.load, onProblem }), `coverage ${id} was expected to fail to load`);
       continue;
     }
-    generations.set(id, (await loadCoverage(coverage, { ...options.load, onProblem })).generation);
+    await loadCoverage(coverage, { ...options.load, onProblem });
+    if (coverage.config.scenarios?.length) await startScenarios(coverage, coverage.config.scenarios, silentLog);
+    generations.set(id, coverage.generation!);
   }
   const app = await buildApp({ registry, ...options.app });
   await app.ready();
-  return { app, registry, coverages, generations, problems, close: () => app.close() };
+  const close = async () => {
+    for (const coverage of coverages.values()) coverage.scenarios?.stop();
+    await app.close();
+  };
+  return { app, registry, coverages, generations, problems, close };
 }
 
 /** GET `url` through `inject`. */

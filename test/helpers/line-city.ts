@@ -29,8 +29,11 @@ export const POINTS: [string, number, number, number][] = [
   ['p2900', 2900, 1, 60],
 ];
 
-/** The city served as the coverage `line`; `extraSets`: more point sets, as name and CSV text; `app`: the app's options. */
-export async function lineCity(extraSets: Record<string, string> = {}, app?: ServeOptions['app']) {
+/**
+ * The city served as the coverage `line`; `extraSets`: more point sets, as name and CSV text; `app`:
+ * the app's options; `scenarios`: scenarios, as name and the text of their file.
+ */
+export async function lineCity(extraSets: Record<string, string> = {}, app?: ServeOptions['app'], scenarios: Record<string, string> = {}) {
   const nodes = [0, ...POINTS.map((p) => p[1]), 3000].map((x, k) => ({ id: k + 1, lon: lonAt(x), lat: 0 }));
   const osm = writeOsm({ nodes, ways: [{ id: 1, refs: nodes.map((n) => n.id), tags: { highway: 'footway', name: 'Long walk' } }] });
   const gtfs = writeFeed(`
@@ -72,6 +75,11 @@ t1,08:05:00,08:05:00,east,2
     writeFileSync(file, text);
     return { name, file };
   });
-  return serveCoverages([{ id: 'line', gtfs: [gtfs], osm, timezone: 'UTC', pointSets: [{ name: 'places', file: csv }, ...extra] }], { app });
+  const scenarioFiles = Object.entries(scenarios).map(([name, text]) => {
+    const file = path.join(dir, `${name}.json`);
+    writeFileSync(file, text);
+    return { name, path: file };
+  });
+  return serveCoverages([{ id: 'line', gtfs: [gtfs], osm, timezone: 'UTC', pointSets: [{ name: 'places', file: csv }, ...extra], ...(scenarioFiles.length > 0 ? { scenarios: scenarioFiles } : {}) }], { app });
 }
 

@@ -7,7 +7,7 @@
  */
 import type { Endpoint } from '../endpoint.js';
 import { refuse } from '../../queries/query-errors.js';
-import { freshnessLevel } from '../../queries/journey-query.js';
+import { comparedSide } from '../../queries/timetable-choice.js';
 import { parseParams } from '../params.js';
 import type { TargetOf } from '../targets.js';
 import { answerHeaders, failedAnswerEnvelope, parameterWarnings, placeEnvelope, placeWarnings } from '../heat-maps/map-flow.js';
@@ -23,7 +23,6 @@ import { runPoints } from '../../queries/run-computation.js';
 import { accessibilityParams } from '../../queries/analysis-params.js';
 import { opportunityRefs } from '../../queries/point-set-refs.js';
 import { answerRegional } from './regional-accessibility-endpoint.js';
-import { COMPARE_DATA_FRESHNESS } from '../../queries/journey-params.js';
 
 type AccessibilityParams = ParamsOf<ReturnType<typeof accessibilityParams>>;
 
@@ -33,11 +32,10 @@ export const accessibilityEndpoint: Endpoint<TargetOf<'accessibility'>> = {
     const specs = accessibilityParams(ctx.limits);
     const params = parseParams(specs, target.info.pairs);
     const measures = measuresOf(params, ctx.limits.maxDurationSec);
-    const compareWith = params.compare_data_freshness;
-    if (compareWith !== undefined && compareWith === freshnessLevel({ ...params, resolution: 1 })) throw refuse('compareSameFreshness', { level: compareWith, help: COMPARE_DATA_FRESHNESS.description });
+    const compareWith = comparedSide(params);
     const warnings = parameterWarnings(specs, target.info.pairs);
     if (params.origins !== undefined && params.origins !== '') {
-      if (compareWith !== undefined) throw refuse('regionalComparison');
+      if (compareWith !== undefined) throw refuse('regionalComparison', { param: compareWith.param });
       return answerRegional(ctx, target.coverageRef, { ...params, origins: params.origins }, measures, warnings);
     }
     return answerPlace(ctx, target.coverageRef, params, measures, warnings);
@@ -52,7 +50,7 @@ export const accessibilityEndpoint: Endpoint<TargetOf<'accessibility'>> = {
 function answerPlace(ctx: EndpointContext, coverageRef: CoverageRef, params: AccessibilityParams, measures: Measures, parameterWarnings: Warning[]): Promise<Answer> {
   resolveCoverage(ctx.registry, coverageRef);
   refuseRidesharing(params);
-  const compareWith = params.compare_data_freshness;
+  const compareWith = comparedSide(params);
   const { maxDurationSec } = measures;
   return inCoverage(ctx, coverageRef, requestNow(params), failedAnswerEnvelope('accessibility', '[]'), async ({ coverage, generation, nowSec, timeZone }) => {
     const place = placeMap(coverage, generation, { params: { ...params, resolution: 1 }, maxDurationSec, compareWith }, nowSec, timeZone);
@@ -68,7 +66,7 @@ function answerPlace(ctx: EndpointContext, coverageRef: CoverageRef, params: Acc
       layout: reduce.layout,
       decayName: measures.decay.name,
       measures: result.measures!,
-      compared: compareWith === undefined ? null : { level: compareWith, measures: result.compared! },
+      compared: compareWith === undefined ? null : { param: compareWith.param, name: compareWith.param === 'compare_data_freshness' ? compareWith.level : compareWith.scenario, measures: result.compared! },
     };
     return { body: placeAccessibilityJson(accessibility, { ...placeEnvelope(generation, place, nowSec, timeZone), warnings }), headers: answerHeaders('application/json; charset=utf-8', warnings) };
   });

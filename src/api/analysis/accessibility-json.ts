@@ -16,8 +16,8 @@ export interface PlaceAccessibility {
   layout: MeasureLayout;
   decayName: string;
   measures: Float64Array;
-  /** the other level's measures, and its name (`compare_data_freshness`) */
-  compared: { level: string; measures: Float64Array } | null;
+  /** the other side's measures, and how the answer names it (`compare_data_freshness` or `compare_scenario`, and its value) */
+  compared: { param: string; name: string; measures: Float64Array } | null;
 }
 
 /** The envelope of the answer, as the maps': the place, the date, publishers, context, warnings. */
@@ -26,10 +26,10 @@ export type PlaceEnvelope = Pick<HeatMapBodyParts, 'placeKey' | 'placeJson' | 'r
 // JSON has no Infinity: a non-finite number is written null (the reader's bound on counts keeps measures finite)
 const numberJson = (value: number) => (Number.isFinite(value) ? String(value) : 'null');
 
-/** The compared level's value and the difference (null when either side is). */
-function comparedJson(level: string, own: number, other: number): string {
+/** The compared side's value and the difference (null when either side is). */
+function comparedJson(compared: { param: string; name: string }, own: number, other: number): string {
   const difference = Number.isNaN(own) || Number.isNaN(other) ? NaN : roundMeasure(own - other);
-  return `,"compare_data_freshness":"${level}","compared_value":${numberJson(other)},"difference":${numberJson(difference)}`;
+  return `,${JSON.stringify(compared.param)}:${JSON.stringify(compared.name)},"compared_value":${numberJson(other)},"difference":${numberJson(difference)}`;
 }
 
 export function placeAccessibilityJson(a: PlaceAccessibility, envelope: PlaceEnvelope): string {
@@ -41,7 +41,7 @@ export function placeAccessibilityJson(a: PlaceAccessibility, envelope: PlaceEnv
     const opportunities = JSON.stringify(label);
     a.percentiles.forEach((percentile, p) => {
       const at = (k * a.percentiles.length + p) * perPercentile;
-      const versus = (i: number) => (a.compared ? comparedJson(a.compared.level, a.measures[i]!, a.compared.measures[i]!) : '');
+      const versus = (i: number) => (a.compared ? comparedJson(a.compared, a.measures[i]!, a.compared.measures[i]!) : '');
       cutoffsSec.forEach((cutoff, c) => {
         measures.push(`{"opportunities":${opportunities},"percentile":${percentile},"cutoff":${cutoff},"decay_function":"${a.decayName}","value":${numberJson(a.measures[at + c]!)}${versus(at + c)}}`);
       });

@@ -1,7 +1,7 @@
 /**
  * `/v1/coverage/{region|lon;lat}/heat_maps`: Navitia's heat matrix, or the same map as a GeoTIFF,
  * a PNG or GeoJSON bands (`format`), on the flow both map endpoints share (map-flow.ts); with
- * `compare_data_freshness`, a difference map (maps/difference-map.ts).
+ * `compare_data_freshness` or `compare_scenario`, a difference map (maps/difference-map.ts).
  */
 import type { MapFormat } from '../../maps/heat-map-render.js';
 import { refuse } from '../../queries/query-errors.js';
@@ -9,9 +9,8 @@ import type { Endpoint } from '../endpoint.js';
 import { parseParams } from '../params.js';
 import type { TargetOf } from '../targets.js';
 import { heatMapParams } from './heat-maps-params.js';
-import { freshnessLevel } from '../../queries/journey-query.js';
+import { comparedSide } from '../../queries/timetable-choice.js';
 import { answerMap, bandsOf, parameterWarnings, type Direction } from './map-flow.js';
-import { COMPARE_DATA_FRESHNESS } from '../../queries/journey-params.js';
 
 /** Default bands of the GeoJSON format: every 10 minutes. */
 const GEOJSON_BAND_SEC = 600;
@@ -42,11 +41,8 @@ export const heatMapsEndpoint: Endpoint<TargetOf<'heat_maps'>> = {
       }
     };
     const warnings = parameterWarnings(specs, target.info.pairs, bands);
-    const compareWith = params.compare_data_freshness;
-    if (compareWith !== undefined) {
-      if (compareWith === freshnessLevel(params)) throw refuse('compareSameFreshness', { level: compareWith, help: COMPARE_DATA_FRESHNESS.description });
-      if (params.format === 'geojson') throw refuse('differenceAsGeojson');
-    }
+    const compareWith = comparedSide(params);
+    if (compareWith !== undefined && params.format === 'geojson') throw refuse('differenceAsGeojson', { param: compareWith.param });
     return answerMap(ctx, target.coverageRef, {
       collection: 'heat_maps',
       params,

@@ -1,7 +1,7 @@
 /** Query parameters of the heat-map and isochrone operations (docs/api.md, Heat maps and Isochrones): a journey's (queries/journey-params.ts) and the map's own. */
 import type { ParamSpec } from '../../queries/param-table.js';
 import { type Limits, MAX_BOUNDARIES } from '../../service/limits.js';
-import { COMPARE_DATA_FRESHNESS, mapParams } from '../../queries/journey-params.js';
+import { COMPARE_DATA_FRESHNESS, COMPARE_SCENARIO, mapParams } from '../../queries/journey-params.js';
 import { refuse } from '../../queries/query-errors.js';
 
 /** What the heat-map endpoint can answer (`format`). */
@@ -71,6 +71,7 @@ export function heatMapParams(limits: Limits) {
       description: "With a departure window, the percentile the png and geojson formats draw: one of percentiles[] (the first by default).",
     },
     COMPARE_DATA_FRESHNESS,
+    COMPARE_SCENARIO,
   ] as const satisfies readonly ParamSpec[];
 }
 

@@ -10,7 +10,7 @@ import { parseParams } from '../params.js';
 import type { TargetOf } from '../targets.js';
 import { isochroneParams } from './heat-maps-params.js';
 import { answerMap, bandsOf, parameterWarnings } from './map-flow.js';
-import { COMPARE_DATA_FRESHNESS } from '../../queries/journey-params.js';
+import { COMPARE_DATA_FRESHNESS, COMPARE_SCENARIO } from '../../queries/journey-params.js';
 
 export const isochronesEndpoint: Endpoint<TargetOf<'isochrones'>> = {
   params: (_, limits) => isochroneParams(limits),
@@ -19,7 +19,8 @@ export const isochronesEndpoint: Endpoint<TargetOf<'isochrones'>> = {
     const specs = isochroneParams(ctx.limits);
     const params = parseParams(specs, target.info.pairs);
     // refused rather than ignored as an unknown parameter: the caller asked for a difference and would get a plain map
-    if (target.info.pairs.some((p) => p.name === COMPARE_DATA_FRESHNESS.name)) throw refuse('compareOnIsochrones');
+    const compare = target.info.pairs.find((p) => p.name === COMPARE_DATA_FRESHNESS.name || p.name === COMPARE_SCENARIO.name);
+    if (compare) throw refuse('compareOnIsochrones', { param: compare.name });
     // without max_duration the last boundary closes the last band (Navitia)
     const maxDurationSec = params.max_duration ?? Math.max(...params.boundary_duration);
     const warnings = parameterWarnings(specs, target.info.pairs, { minSec: params.min_duration, boundaries: params.boundary_duration, maxSec: maxDurationSec });

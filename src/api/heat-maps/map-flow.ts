@@ -6,7 +6,7 @@
  * its answer, compressed already.
  */
 import type { Generation } from '../../service/generation.js';
-import type { FreshnessLevel } from '../../ptref/freshness.js';
+import type { ComparedSide } from '../../queries/timetable-choice.js';
 import { chooseEncoding, type HeatMapRender, type MapFormat } from '../../maps/heat-map-render.js';
 import type { Band } from '../../maps/isochrones-json.js';
 import { WARNINGS, type Warning } from '../../maps/map-warnings.js';
@@ -39,8 +39,8 @@ export interface MapRequest {
   warnings: Warning[];
   /** with a departure window, the percentile a one-band format draws (heat maps' `percentile`) */
   percentile?: number;
-  /** a difference map's other level (heat maps' `compare_data_freshness`, checked by the endpoint) */
-  compareWith?: FreshnessLevel;
+  /** a difference map's other side (heat maps' `compare_data_freshness` or `compare_scenario`, checked by the endpoint) */
+  compareWith?: ComparedSide;
 }
 
 const OSM_PUBLISHER = { id: 'osm', name: 'openstreetmap', url: 'https://www.openstreetmap.org/copyright', license: 'ODbL' };

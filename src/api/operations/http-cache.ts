@@ -38,7 +38,7 @@ export const cacheValidators = fp(
 );
 
 export interface CacheTarget {
-  kind: 'coverage' | 'trips' | 'heat_maps' | 'isochrones' | 'street_network' | 'collection' | 'places' | 'places_nearby' | 'accessibility' | 'travel_time_matrix' | 'point_sets';
+  kind: 'coverage' | 'trips' | 'heat_maps' | 'isochrones' | 'street_network' | 'collection' | 'places' | 'places_nearby' | 'accessibility' | 'travel_time_matrix' | 'point_sets' | 'scenarios';
   /** the coverage of the path; none for the coverage list */
   ref: CoverageRef | undefined;
   info: RequestInfo;
@@ -73,6 +73,8 @@ export class HttpCache {
     }
     const generation = coverage.generation;
     if (target.kind === 'coverage') request += `\n${coverageState(coverage)}`;
+    // a scenario's new version changes the answers that read it, the timetable staying the same
+    if (coverage.scenarios) request += `\nscenarios ${coverage.scenarios.version}`;
     else if (!generation) return undefined;
     const tag = `${encodeURIComponent(coverage.id)}-${generation?.number ?? 0}-${minute}${hash(request)}`;
     return { etag: `W/"${tag}"`, cacheControl: this.cacheControl(hasRealtime(coverage)) };

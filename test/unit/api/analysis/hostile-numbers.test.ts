@@ -84,7 +84,7 @@ test('the place answer writes non-finite measures null, never Infinity or NaN', 
   const measures = Float64Array.from([Infinity, -Infinity, NaN, 1e308, Number.MAX_VALUE, 3 * BOUND]);
   const compared = Float64Array.from([1, Infinity, 2, -1e308, -Number.MAX_VALUE, 0]);
   const body = placeAccessibilityJson(
-    { labels: ['s:c'], percentiles: [50], layout: { percentiles: 1, cutoffsSec: [600, 1200, 1800, 2400, 3000, 3600], nearest: [] }, decayName: 'step', measures, compared: { level: 'base_schedule', measures: compared } },
+    { labels: ['s:c'], percentiles: [50], layout: { percentiles: 1, cutoffsSec: [600, 1200, 1800, 2400, 3000, 3600], nearest: [] }, decayName: 'step', measures, compared: { param: 'compare_data_freshness', name: 'base_schedule', measures: compared } },
     { placeKey: 'from', placeJson: '{}', requestedDateTime: '20240102T080000', publishersJson: '[]', contextJson: '{}', warnings: [] },
   );
   assert.doesNotMatch(body, /Infinity|NaN/);

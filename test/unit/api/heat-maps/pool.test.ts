@@ -86,7 +86,7 @@ describe('heat-map worker pool', () => {
   test('the budget scale: one map, a window by its minutes, a difference map twice either', () => {
     const query = { maxDurationSec: 3600 } as MapQuery;
     const window = departuresOf({ departure_window: 600, percentiles: [] })!;
-    const comparison = { dataFreshness: 'realtime' as const, compareDataFreshness: 'base_schedule' as const, overlay: null };
+    const comparison = { quoted: { data_freshness: 'realtime' as const, compare_data_freshness: 'base_schedule' as const }, overlay: null };
     assert.equal(budgetScale(query), 1);
     assert.equal(budgetScale({ ...query, window }), 1 + 10 / 6);
     assert.equal(budgetScale({ ...query, comparison }), 2);
