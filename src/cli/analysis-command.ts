@@ -33,6 +33,8 @@ import { cellGeometry, type Grid } from '../routing/grid.js';
 import type { CoverageConfig } from '../service/coverage-config.js';
 import type { Generation } from '../service/generation.js';
 import { loadGeneration } from '../service/load-coverage.js';
+import { ScenarioLibrary } from '../service/scenario-library.js';
+import { comparedSide, comparisonOf, type ComparedSide } from '../queries/timetable-choice.js';
 import { ConfigError, readConfigFile } from './config.js';
 import { abandonOnSignals, OutputBusy, OutputFile } from './output-file.js';
 import { appendParts, checkedParts, runIdentity, writeManifest, type PartManifest } from './shard-parts.js';
@@ -41,7 +43,9 @@ import { workProgress } from './progress.js';
 export const ANALYSIS_USAGE = `  navette matrix --config FILE --coverage ID --origins SET [--destinations SET] --out FILE.csv[.gz]
   navette accessibility --config FILE --coverage ID (--origins SET | --grid METRES) --opportunities SET:COLUMN[,…]
                         [--cutoffs SECONDS[,…]] [--decay-function NAME …] --out FILE.csv[.gz] | FILE.tif
+                        [--compare-scenario NAME|base | --compare-data-freshness LEVEL]: each value the difference
      both: [--snapshots DIR] [--threads N] [--shard K/N] [--datetime D] [--departure-window S] [--percentiles 5,50,95]
+           [--scenario NAME] (one of the coverage's scenarios)
            and every heat-map parameter as --kebab-case (--max-duration, --walking-speed, --max-nb-transfers…)
   navette merge --out FILE PART…     (the parts of --shard runs, in order)`;
 
@@ -133,8 +137,9 @@ async function loadForAnalysis(own: Map<string, string>, maxDurationSec: number)
   if (!(Number.isInteger(threads) && threads >= 1 && threads <= maxThreads)) throw new ConfigError(`--threads must be a whole number from 1 to ${maxThreads} (${COMMAND_THREADS_PER_CORE} per core of this machine), not ${threadsText}`);
   process.stderr.write(`loading ${id}…\n`);
   const snapshotDir = own.get('snapshots') ?? server.snapshots;
-  const { generation, seconds, from } = await loadGeneration(config, { snapshotDir });
-  process.stderr.write(`${id} loaded from its ${from} in ${seconds.toFixed(1)} s\n`);
+  const loaded = await loadGeneration(config, { snapshotDir });
+  process.stderr.write(`${id} loaded from its ${loaded.from} in ${loaded.seconds.toFixed(1)} s\n`);
+  const generation = await withScenarios(loaded.generation, config);
   if (!generation.streets) throw new ConfigError(`coverage ${id} has no street network (no OpenStreetMap extract): nothing to analyse`);
   // no time budget per origin: the command runs as long as its work takes
   // the queue holds what the commands keep in flight beyond the running ones
@@ -142,14 +147,31 @@ async function loadForAnalysis(own: Map<string, string>, maxDurationSec: number)
   return { config, generation, pool, threads };
 }
 
+/** The generation with its coverage's scenarios read and applied (their refusals said on stderr), when it has some. */
+async function withScenarios(generation: Generation, config: CoverageConfig): Promise<Generation> {
+  if (!config.scenarios?.length) return generation;
+  const say = (_: object, line: string) => void process.stderr.write(`${line}\n`);
+  const library = new ScenarioLibrary({ id: config.id, generation }, config.scenarios, { info: say, warn: say });
+  await library.check();
+  return { ...generation, scenarios: library };
+}
+
 /** The instant `--datetime` names, in the production period; the coverage's job from it. */
-function commandJob(loaded: Loaded, params: OriginJobParts['params'] & { datetime?: string | undefined }, maxDurationSec: number, destinations: number, origins: { lon: ArrayLike<number>; lat: ArrayLike<number> }): OriginTimesJob {
+function commandJob(
+  loaded: Loaded,
+  params: OriginJobParts['params'] & { datetime?: string | undefined },
+  maxDurationSec: number,
+  destinations: number,
+  origins: { lon: ArrayLike<number>; lat: ArrayLike<number> },
+  compared?: ComparedSide,
+): OriginTimesJob {
   const { generation, config } = loaded;
   const timeZone = generation.tt.timezone;
   if (params.datetime === undefined) throw new ConfigError('give --datetime (YYYYMMDDThhmmss, the coverage\'s local time)');
   const t0 = requestInstant(params, 0, timeZone);
   checkDay(generation, t0, timeZone);
-  return originJob({ coverage: { id: config.id, config }, generation, params, t0, timeZone, maxDurationSec, destinations, originLon: origins.lon, originLat: origins.lat });
+  const comparison = compared ? comparisonOf(params, generation, compared) : null;
+  return originJob({ coverage: { id: config.id, config }, generation, params, t0, timeZone, maxDurationSec, destinations, originLon: origins.lon, originLat: origins.lat, comparison });
 }
 
 /** A command's body, its refusals as messages: 2 for a bad argument, 1 for a failure. */
@@ -195,6 +217,8 @@ function refusalText(e: QueryError): string {
   const help = e.code === 'invalidParameter' ? ` (${data['help']})` : '';
   return `${e.text(flagName)}${help}${e.details ? `: ${e.details}` : ''}`;
 }
+
+const orZero = (v: number) => (Number.isNaN(v) ? 0 : v);
 
 /** The seconds since `started` (performance.now()), for the closing line. */
 const elapsed = (started: number) => `${((performance.now() - started) / 1000).toFixed(1)} s`;
@@ -289,7 +313,8 @@ export function accessibilityCommand(args: string[]): Promise<number> {
       const refs = opportunityRefs(generation, params.opportunities);
       const set = refs[0]!.set;
       const origins = gridText === undefined ? pointSetOrigins(generation, originsName!) : gridOrigins(generation, gridText);
-      const job = commandJob(loaded, params, measures.maxDurationSec, set, origins);
+      const compared = comparedSide(params);
+      const job = commandJob(loaded, params, measures.maxDurationSec, set, origins, compared);
       const percentiles = jobPercentiles(job);
       // reduced in the workers, as regional accessibility is (regional-accessibility.ts): per column, per percentile, per cutoff
       const reduce = measuresRequest(measures, refs, percentiles.length);
@@ -303,16 +328,19 @@ export function accessibilityCommand(args: string[]): Promise<number> {
       const file = new OutputFile(out);
       const isTiff = out.endsWith('.tif') || out.endsWith('.tiff');
       try {
-        if (!isTiff && slice.first) await file.write(`origin_id,percentile,cutoff,${refs.map((r) => csvField(r.label)).join(',')}\n`);
+        // with a comparison, each column is the difference: its header says with what
+        const suffix = compared === undefined ? '' : ` minus ${compared.param === 'compare_scenario' ? compared.scenario : compared.level}`;
+        if (!isTiff && slice.first) await file.write(`origin_id,percentile,cutoff,${refs.map((r) => csvField(r.label + suffix)).join(',')}\n`);
         let done = 0;
-        await originMeasureValues(loaded.pool, job, reduce, slice.from, slice.to, loaded.threads * COMMAND_ORIGINS_PER_THREAD, async (origin, reduced) => {
+        // an origin reaching no point counts 0 here (the API's regional answer says null); with a comparison, its difference
+        const valueAt = (reduced: Float64Array, compared: Float64Array | null, i: number) => orZero(reduced[i]!) - (compared ? orZero(compared[i]!) : 0);
+        await originMeasureValues(loaded.pool, job, reduce, slice.from, slice.to, loaded.threads * COMMAND_ORIGINS_PER_THREAD, async (origin, reduced, compared) => {
           let at = (origin - slice.from) * measuresPerOrigin;
           const id = csvField(origins.ids[origin]!);
           let lines = '';
           percentiles.forEach((percentile, p) => {
             measures.cutoffsSec.forEach((cutoff, c) => {
-              // an origin reaching no point counts 0 here (the API's regional answer says null)
-              const line = refs.map((_, k) => reduced[k * perColumn + p * measures.cutoffsSec.length + c]!).map((v) => (Number.isNaN(v) ? 0 : v));
+              const line = refs.map((_, k) => valueAt(reduced, compared, k * perColumn + p * measures.cutoffsSec.length + c));
               values.set(line, at);
               at += line.length;
               lines += `${id},${percentile},${cutoff},${line.join(',')}\n`;
@@ -322,7 +350,8 @@ export function accessibilityCommand(args: string[]): Promise<number> {
           progress.update(++done);
         });
         progress.done();
-        if (isTiff) await file.write(accessibilityTiff(origins, slice, values, percentiles, measures.cutoffsSec, refs.map((r) => r.label)));
+        const versus = compared === undefined ? null : `${compared.param}=${compared.param === 'compare_scenario' ? compared.scenario : compared.level}`;
+        if (isTiff) await file.write(accessibilityTiff(origins, slice, values, percentiles, measures.cutoffsSec, refs.map((r) => r.label), versus));
         await closePart(file, 'accessibility', slice, runIdentity('accessibility', decisiveArgs(own, parsed.values)));
       } catch (e) {
         progress.done();
@@ -400,7 +429,15 @@ function gridOrigins(generation: Generation, text: string): Origins {
  * opportunity column (in that order, described `p50 1800 s SET:COLUMN`), -1 (nodata) at the cells
  * that are no origin (no street within the link radius). Written whole, then renamed, as the CSV.
  */
-function accessibilityTiff(origins: Origins, slice: { from: number; to: number }, values: Float64Array, percentiles: number[], cutoffs: number[], labels: string[]): Uint8Array {
+/** The nodata of a GeoTIFF of differences, whose values may be −1 or any other number: the lowest Float32. */
+const DIFFERENCE_NODATA = -3.4028234663852886e38;
+
+/**
+ * The GeoTIFF of a grid's accessibility, a band per percentile, cutoff and column; with a comparison
+ * (`versus`: what the answer names it, `compare_scenario=base`), signed differences.
+ */
+function accessibilityTiff(origins: Origins, slice: { from: number; to: number }, values: Float64Array, percentiles: number[], cutoffs: number[], labels: string[], versus: string | null): Uint8Array {
+  const nodata = versus === null ? TIFF_NODATA : DIFFERENCE_NODATA;
   const grid = origins.grid!;
   const cells = origins.cells!;
   const R = grid.resolution;
@@ -410,14 +447,14 @@ function accessibilityTiff(origins: Origins, slice: { from: number; to: number }
   for (const p of percentiles) {
     for (const cutoff of cutoffs) {
       for (const label of labels) {
-        const band = new Float32Array(R * R).fill(TIFF_NODATA);
+        const band = new Float32Array(R * R).fill(nodata);
         for (let o = slice.from; o < slice.to; o++) band[cells[o]!] = values[(o - slice.from) * perOrigin + measure]!;
-        bands.push({ seconds: band, description: `p${p} ${cutoff} s ${label}` });
+        bands.push({ seconds: band, description: `p${p} ${cutoff} s ${label}${versus === null ? '' : ` minus ${versus}`}` });
         measure++;
       }
     }
   }
-  return writeGeoTiff(grid, bands);
+  return writeGeoTiff(grid, bands, nodata);
 }
 
 /**

@@ -98,11 +98,13 @@ function journeyParams() {
   return mapParams().filter((spec) => spec.name !== 'from' && spec.name !== 'to');
 }
 
-/** `navette accessibility`: the journeys' parameters and the measures (the origins are the command's). */
+/**
+ * `navette accessibility`: the journeys' parameters, the measures and the comparisons (the origins
+ * are the command's; a comparison writes, per origin, the difference).
+ */
 export function accessibilityCommandParams(limits: Limits) {
-  return [...journeyParams(), maxDuration(limits, ACCESSIBILITY_MAX_DURATION), ...measureParams(limits)] as const satisfies readonly ParamSpec[];
+  return [...journeyParams(), maxDuration(limits, ACCESSIBILITY_MAX_DURATION), ...measureParams(limits), ACCESSIBILITY_COMPARISON, ACCESSIBILITY_SCENARIO_COMPARISON] as const satisfies readonly ParamSpec[];
 }
-
 
 /** `navette matrix`: the journeys' parameters (origins and destinations are the command's). */
 export function matrixCommandParams(limits: Limits) {

@@ -13,6 +13,7 @@ import { vertexBox, type StreetGraph } from '../model/street-graph.js';
 import { departuresOf, requestDepartures } from './departure-window.js';
 import { runPoints } from './run-computation.js';
 import { refuse } from './query-errors.js';
+import type { Comparison } from '../maps/difference-map.js';
 import { boardSlackOf, type CoverageConfig } from '../service/coverage-config.js';
 import { MAX_ACCESSIBILITY_SEARCHES, MAX_MATRIX_ORIGINS, MAX_MATRIX_PAIRS } from '../service/limits.js';
 import { MAP_FALLBACKS, type MapParams } from './journey-params.js';
@@ -32,6 +33,8 @@ export interface OriginTimesJob {
   /** the origins' positions */
   originLon: ArrayLike<number>;
   originLat: ArrayLike<number>;
+  /** each origin computed again on another timetable (the command's --compare-scenario, --compare-data-freshness) */
+  comparison: Comparison | null;
 }
 
 /** Per origin: per percentile, the whole seconds to each destination (-1 unreached). */
@@ -52,6 +55,7 @@ export interface OriginJobParts {
   destinations: number;
   originLon: ArrayLike<number>;
   originLat: ArrayLike<number>;
+  comparison?: Comparison | null;
 }
 
 /**
@@ -73,6 +77,7 @@ export function originJob(parts: OriginJobParts): OriginTimesJob {
     destinations: parts.destinations,
     originLon: parts.originLon,
     originLat: parts.originLat,
+    comparison: parts.comparison ?? null,
   };
 }
 
@@ -132,7 +137,7 @@ export function jobPercentiles(job: Pick<OriginTimesJob, 'window'>): number[] {
 /** The query of one origin: a departure from its position, by the request's rules. */
 function originQuery(job: OriginTimesJob, origin: number): MapQuery {
   const centre = { kind: 'coord' as const, lon: job.originLon[origin]!, lat: job.originLat[origin]! };
-  return { ...buildQuery(job.params, job.generation, 'departure', centre, job.t0, job.maxDurationSec, job.boardSlackSec), window: job.window };
+  return { ...buildQuery(job.params, job.generation, 'departure', centre, job.t0, job.maxDurationSec, job.boardSlackSec), window: job.window, comparison: job.comparison };
 }
 
 /**
@@ -159,12 +164,22 @@ export function originTimes(runner: HeatMapRunner, job: OriginTimesJob, from: nu
 /**
  * The regional measures of `job`'s origins `from` to `to`, reduced in the workers from each origin's
  * travel times to the points of the columns' sets (`measures`: which columns, how; not
- * `job.destinations`): per origin its numbers, column after column (the reducer's layout), in order
- * as `originTimes` gives rows (and stopped by `signal` as they are).
+ * `job.destinations`): per origin its numbers, column after column (the reducer's layout), and the
+ * compared timetable's when the job has a comparison, in order as `originTimes` gives rows (and
+ * stopped by `signal` as they are).
  */
-export function originMeasureValues(runner: HeatMapRunner, job: OriginTimesJob, measures: MeasuresRequest, from: number, to: number, inFlight: number, onValues: (origin: number, values: Float64Array) => void | Promise<void>, stop?: Stop): Promise<void> {
+export function originMeasureValues(
+  runner: HeatMapRunner,
+  job: OriginTimesJob,
+  measures: MeasuresRequest,
+  from: number,
+  to: number,
+  inFlight: number,
+  onValues: (origin: number, values: Float64Array, compared: Float64Array | null) => void | Promise<void>,
+  stop?: Stop,
+): Promise<void> {
   const request: PointsRequest = { kind: 'measures', ...measures };
-  return inOrder(runner, job, from, to, inFlight, request, (result) => result.measures!, onValues, stop);
+  return inOrder(runner, job, from, to, inFlight, request, (result) => result, (origin, result) => onValues(origin, result.measures!, result.compared ?? null), stop);
 }
 
 /**

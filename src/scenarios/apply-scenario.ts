@@ -287,7 +287,8 @@ class Application {
   }
 
   private adjustDwellTime(m: Extract<Modification, { type: 'adjust-dwell-time' }>): void {
-    const stops = m.stops ? this.stopSet(m.stops, 'stops') : null;
+    // no stops named (or an empty list): every stop
+    const stops = m.stops && m.stops.length > 0 ? this.stopSet(m.stops, 'stops') : null;
     this.changeEach(this.choose(m), (trip) => {
       Object.assign(trip, adjustDwells(trip, (s) => stops === null || stops.has(trip.stops[s]!), m.dwellSecs, m.scale));
       return 'changed';
@@ -314,6 +315,7 @@ class Application {
     if (from === NOT_FOUND || to === NOT_FOUND || inserted.includes(NOT_FOUND)) return;
     let matched = 0;
     let unmatched = 0;
+    let negative = false;
     this.changeEach(this.choose(m), (trip) => {
       const fromPos = from === null ? -1 : trip.stops.indexOf(from);
       const toPos = to === null ? trip.stops.length : trip.stops.indexOf(to, Math.max(0, fromPos + 1));
@@ -324,12 +326,17 @@ class Application {
       matched++;
       const begin = fromPos + 1;
       const times = rerouteTimes(trip, begin, toPos, inserted.length, from !== null, to !== null, m.dwellTimes, m.hopTimes);
+      if (times.arrival[0]! < 0) {
+        negative = true;
+        return 'same';
+      }
       const tail = to === null ? trip.stops.length : toPos;
       trip.stops = [...trip.stops.slice(0, begin), ...inserted, ...trip.stops.slice(tail)];
       trip.pickDrop = [...trip.pickDrop.slice(0, begin), ...inserted.map(() => 0), ...trip.pickDrop.slice(tail)];
       Object.assign(trip, times);
       return 'changed';
     });
+    if (negative) this.fail('hopTimes', m.hopTimes, 'timed backwards from toStop, a trip would start before the service day');
     if (matched === 0 || (m.patterns !== null && unmatched > 0)) this.fail(m.fromStop !== null ? 'fromStop' : 'toStop', m.fromStop ?? m.toStop, 'a chosen pattern does not visit this stop (and toStop after fromStop)');
   }
 
@@ -343,6 +350,11 @@ class Application {
       return t;
     });
     if (sources.includes(NOT_FOUND)) return;
+    // the entries' patterns and times (from their source trips as the earlier modifications left them), for phasing
+    m.entries.forEach((entry, k) => {
+      const source = this.trips.copies.get(sources[k]!) ?? (this.trips.runs(sources[k]!) ? this.trips.copy(sources[k]!) : null);
+      if (entry.entryId !== null && source) this.entries.set(entry.entryId, { entry, times: shiftedTo(source, 0), stops: source.stops });
+    });
     // the entries' trips, from the source trips as they are now
     const made: ScenarioTrip[] = [];
     m.entries.forEach((entry, k) => {
@@ -440,7 +452,7 @@ class Application {
     const other = this.entries.get(phase.fromTimetable);
     const own = entry.entryId === null ? undefined : this.entries.get(entry.entryId);
     if (!other || other.entry.firstDepartures !== null || other.entry.phase !== null) {
-      this.fail('phaseFromTimetable', phase.fromTimetable, 'no unphased frequency entry of an add-trips modification has this entryId');
+      this.fail('phaseFromTimetable', phase.fromTimetable, 'no unphased frequency entry of the scenario has this entryId');
       return null;
     }
     if (other.entry.headwaySecs !== entry.headwaySecs) this.fail('phaseFromTimetable', phase.fromTimetable, 'a phased entry has the headway of the entry it is phased from');

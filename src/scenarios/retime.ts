@@ -49,7 +49,7 @@ export function adjustDwells(t: StopTimes, stopChosen: (s: number) => boolean, d
 /**
  * remove-stops: the stops flagged leave the trip. The first kept stop keeps its times; between two
  * kept stops the hop is the old time between them less the removed stops' dwells, less `savedSec`
- * per removed stop, and at least 1 s. Returns the kept positions and their times.
+ * per removed stop, and at least 1 s where stops were removed. Returns the kept positions and their times.
  */
 export function removeStops(t: StopTimes, removed: (s: number) => boolean, savedSec: number): { kept: number[]; times: StopTimes } {
   const kept: number[] = [];
@@ -62,7 +62,8 @@ export function removeStops(t: StopTimes, removed: (s: number) => boolean, saved
     const b = kept[k + 1]!;
     let run = t.arrival[b]! - t.departure[a]!;
     for (let s = a + 1; s < b; s++) run -= t.departure[s]! - t.arrival[s]! + savedSec;
-    hops.push(Math.max(1, run));
+    // the floor holds where stops were taken out: a hop of 0 s the feed gives stays as it is
+    hops.push(b > a + 1 ? Math.max(1, run) : run);
   }
   return { kept, times: timesFrom(t.arrival[kept[0]!]!, dwells, hops) };
 }
