@@ -7,7 +7,8 @@
  * writes, next to this script:
  *   gtfs/         a GTFS feed (tram, buses, night bus, shuttle, on-demand bus, regional train)
  *   valmont.osm   an OpenStreetMap XML street extract of the town
- *   navette.json  the server configuration serving both as the coverage `demo`
+ *   scenarios/    a scenario of the town, plan2030.json (docs/scenarios.md)
+ *   navette.json  the server configuration serving both as the coverage `demo`, with its scenario
  *
  * No dependencies and no clock or randomness from the system: the output is the same on every run.
  *
@@ -1335,12 +1336,39 @@ function writeGtfs(dir) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// A scenario of the town (docs/scenarios.md): a new bus line through a new stop, a faster line 2,
+// line 12 withdrawn.
+
+const WEEKDAYS = { monday: true, tuesday: true, wednesday: true, thursday: true, friday: true, saturday: false, sunday: false };
+const PLAN_2030 = {
+  name: 'Plan 2030',
+  description: 'Ligne 7 from Valmont Gare to Hôpital Sud through a new stop, Les Jardins; line 2 25 % faster; line 12 withdrawn.',
+  modifications: [
+    {
+      type: 'add-trips',
+      name: 'Ligne 7',
+      stops: [{ id: 'GARE-A' }, { lat: 45.7265, lon: 4.8515, name: 'Les Jardins' }, { id: 'HOPITAL-SUD' }],
+      frequencies: [{ startTime: 6 * 3600, endTime: 21 * 3600, headwaySecs: 600, hopTimes: [240, 240], dwellTimes: [0, 20, 0], ...WEEKDAYS }],
+      mode: 3,
+      bidirectional: true,
+    },
+    { type: 'adjust-speed', routes: ['2'], scale: 1.25 },
+    { type: 'remove-trips', routes: ['12'] },
+  ],
+};
+
+// ---------------------------------------------------------------------------------------------
 
 const osm = buildOsm();
 buildTimetables();
 writeGtfs(join(HERE, 'gtfs'));
 writeFileSync(join(HERE, 'valmont.osm'), osmXml(osm));
-writeFileSync(join(HERE, 'navette.json'), JSON.stringify({ coverages: [{ id: 'demo', gtfs: ['gtfs'], osm: 'valmont.osm', timezone: 'Europe/Paris' }] }) + '\n');
+mkdirSync(join(HERE, 'scenarios'), { recursive: true });
+writeFileSync(join(HERE, 'scenarios', 'plan2030.json'), JSON.stringify(PLAN_2030, null, 2) + '\n');
+writeFileSync(
+  join(HERE, 'navette.json'),
+  JSON.stringify({ coverages: [{ id: 'demo', gtfs: ['gtfs'], osm: 'valmont.osm', timezone: 'Europe/Paris', scenarios: { plan2030: 'scenarios/plan2030.json' } }] }) + '\n',
+);
 
 const streetStops = [...stops.values()].filter((s) => s.type === 0).length;
 process.stdout.write(

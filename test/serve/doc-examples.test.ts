@@ -20,7 +20,9 @@ const here = examples.filter((e) => e.coverage === undefined || e.coverage === '
 let served: ServedApp;
 
 before(async () => {
-  served = await serveCoverages([{ id: 'demo', gtfs: [path.join(DEMO, 'gtfs')], osm: path.join(DEMO, 'valmont.osm'), timezone: 'Europe/Paris' }]);
+  served = await serveCoverages([
+    { id: 'demo', gtfs: [path.join(DEMO, 'gtfs')], osm: path.join(DEMO, 'valmont.osm'), timezone: 'Europe/Paris', scenarios: [{ name: 'plan2030', path: path.join(DEMO, 'scenarios', 'plan2030.json') }] },
+  ]);
 });
 
 after(() => served?.close());
