@@ -12,13 +12,10 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import type { Timetable } from '../model/timetable.js';
-import type { RaptorOverlay } from '../routing/raptor-overlay.js';
-import { applyScenarioSteps, type AppliedScenario } from '../scenarios/apply-scenario.js';
 import { readScenarioFile, type ScenarioError } from '../scenarios/scenario-file.js';
-import { scenarioGeoJson } from '../scenarios/scenario-geojson.js';
 import { SCENARIO_LIMITS } from '../scenarios/scenario-limits.js';
-import { buildScenarioOverlay } from '../scenarios/scenario-overlay.js';
 import { inSlices } from '../util/stepwise.js';
+import { compileSteps } from './scenario-compile.js';
 import type { ScenarioSourceConfig } from './coverage-config.js';
 import type { Coverage } from './coverage-registry.js';
 import type { Generation } from './generation.js';
@@ -147,21 +144,16 @@ export class ScenarioLibrary implements Scenarios {
     const { name } = source.config;
     const read = readScenarioFile(text);
     if (read.errors.length > 0) return this.refuse(source, read.errors);
-    const streets = generation.streets;
-    if (!streets) return this.refuse(source, [{ modification: null, field: '', reason: 'the coverage has no street network: scenarios need one (osm)' }]);
-    const tt = generation.tt;
-    const period = { firstDay: generation.productionStartDay, lastDay: generation.productionEndDay };
-    const applied = await inSlices(applyScenarioSteps(tt, period, read.scenario, name));
-    if (applied.errors.length > 0) return this.refuse(source, applied.errors);
-    const version = appliedVersion(name, read.scenario.description, tt, applied, buildScenarioOverlay(tt, streets.data.raptor, applied));
-    source.applied = version;
+    const compiled = await inSlices(compileSteps(generation, name, read.scenario));
+    if (!('overlay' in compiled)) return this.refuse(source, compiled.errors);
+    source.applied = compiled;
     source.goodText = text;
     source.errors = [];
     source.lastLoadAt = Math.floor(Date.now() / 1000);
     source.loads++;
     this.version++;
     const verb = newVersion ? 'read' : 'applied to the new timetable';
-    this.log.info({ coverage: this.coverage.id, scenario: name, trips: version.trips, masked: version.masked }, `scenario ${name} ${verb}: ${version.trips} trips added or changed, ${version.masked} timetable trips replaced or removed`);
+    this.log.info({ coverage: this.coverage.id, scenario: name, trips: compiled.trips, masked: compiled.masked }, `scenario ${name} ${verb}: ${compiled.trips} trips added or changed, ${compiled.masked} timetable trips replaced or removed`);
   }
 
   private refuse(source: Source, errors: ScenarioError[]): void {
@@ -185,21 +177,4 @@ export function startScenarios(coverage: Coverage, configs: readonly ScenarioSou
   if (coverage.generation) coverage.swap({ ...coverage.generation, scenarios: library });
   coverage.onSwap(() => void library.check());
   return library.start(intervalSec);
-}
-
-function appliedVersion(name: string, description: string | null, tt: Timetable, applied: AppliedScenario, overlay: RaptorOverlay): AppliedVersion {
-  let masked = 0;
-  for (const m of applied.masked) masked += m;
-  return {
-    name,
-    description,
-    tt,
-    overlay,
-    summary: applied.summary,
-    geojson: scenarioGeoJson(tt, applied),
-    newStops: applied.newStops.length,
-    newLines: applied.newLines.length,
-    trips: applied.trips.length,
-    masked,
-  };
 }
