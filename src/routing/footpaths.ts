@@ -96,6 +96,7 @@ export function walkingFootpathsTo(g: StreetGraph, snaps: StopSnaps, maxM: numbe
     best.clear();
     const targetDm = offsetOf[t]! * 10;
     const offer = (other: number, streetDm: number) => {
+      if (other === t) return;
       const d = streetDm + offsetOf[other]! * 10 + targetDm;
       if (d <= limit && d < (best.get(other) ?? UNREACHED)) best.set(other, d);
     };
