@@ -20,7 +20,6 @@ import { emptySnaps, snapRange, type StopSnaps } from '../model/stop-snaps.js';
 import type { StreetGraph } from '../model/street-graph.js';
 import { walkingFootpaths, walkingFootpathsTo } from './footpaths.js';
 import type { Footpaths } from './raptor-data.js';
-import type { HeatMapData, HeatMapQuery } from './heat-map-types.js';
 
 /** The most new stops an overlay may have: the engines' per-stop scratch keeps room for them. */
 export const MAX_OVERLAY_STOPS = 2000;
@@ -113,11 +112,18 @@ export function connectionRows(stops: OverlayStops, reverse: boolean): { offset:
     : { offset: stops.transferOffset, other: stops.transferTo, lengthM: stops.transferLengthM };
 }
 
-/** The timetable's stops of `data`, as a query without new stops sees them (one object per data). */
-const baseStops = new WeakMap<HeatMapData, StopPlaces>();
+/** What `stopsOf` reads of a coverage's heat-map data (`HeatMapData`): its timetable's stops. */
+interface TimetableStops {
+  stopLon: Float64Array;
+  stopLat: Float64Array;
+  snaps: StopSnaps;
+}
 
-/** The stops query `q` sees on `data`: its overlay's when it has new stops, else the timetable's. */
-export function stopsOf(data: HeatMapData, q: Pick<HeatMapQuery, 'overlay'>): StopPlaces {
+/** The timetable's stops of a coverage's data, as a query without new stops sees them (one object per data). */
+const baseStops = new WeakMap<TimetableStops, StopPlaces>();
+
+/** The stops query `q` sees on `data` (a `HeatMapData`): its overlay's when it has new stops, else the timetable's. */
+export function stopsOf(data: TimetableStops, q: { overlay?: { stops?: OverlayStops | null } | null }): StopPlaces {
   const own = q.overlay?.stops;
   if (own) return own;
   let base = baseStops.get(data);
