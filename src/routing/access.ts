@@ -9,14 +9,20 @@
  *   - per access mode, the stops a street search from the centre reaches within the mode's limit;
  *     a car's continues on foot from wherever it may park.
  *
- * Scratch allocated once per engine; a stop's best time is reset through a round stamp.
+ * A query whose overlay has new stops (overlay-stops.ts) finds them as it finds the timetable's: its
+ * stops, positions, links and connections are the overlay's (`stopsOf`).
+ *
+ * Scratch allocated once per engine, with room for an overlay's new stops; a stop's best time is
+ * reset through a round stamp.
  */
 import { Layer } from '../model/street-layers.js';
+import type { StopSnaps } from '../model/stop-snaps.js';
 import { METRES_PER_DEGREE } from '../util/geodesy.js';
 import { LINK_RADIUS_M, snapPoint } from '../model/street-graph.js';
-import { transferSec } from './raptor-data.js';
+import { footpathSec, transferSec } from './raptor-data.js';
 import { accessLegs, type AccessLeg } from './mode-legs.js';
 import { offsetSeedDs, StreetSearch } from './street-search.js';
+import { connectionRows, MAX_OVERLAY_STOPS, stopAllowedAt, stopsOf, type OverlayStops } from './overlay-stops.js';
 import type { HeatMapData, HeatMapQuery } from './heat-map-types.js';
 
 export class AccessSearch {
@@ -36,7 +42,7 @@ export class AccessSearch {
     private readonly street: StreetSearch,
     private readonly maxDurationSec: number,
   ) {
-    const stops = data.stopLon.length;
+    const stops = data.stopLon.length + MAX_OVERLAY_STOPS;
     this.bestSec = new Int32Array(stops);
     this.stamp = new Uint32Array(stops);
     this.stops = new Uint32Array(stops);
@@ -54,7 +60,7 @@ export class AccessSearch {
     const stamp = this.stamp;
     let count = 0;
     const offer = (s: number, sec: number) => {
-      if (q.stopAllowed && !q.stopAllowed[s]) return;
+      if (!stopAllowedAt(q.stopAllowed, s)) return;
       if (stamp[s] !== round) {
         stamp[s] = round;
         best[s] = sec;
@@ -68,7 +74,7 @@ export class AccessSearch {
       const limitSec = q.maxToPtSec[mode];
       if (!(limitSec > 0)) continue;
       const extraSec = mode === 'taxi' ? q.taxiAccessExtraSec : 0;
-      for (const leg of accessLegs(mode, q)) this.streetAccess(leg, limitSec, extraSec, cx, cy, reverse, offer);
+      for (const leg of accessLegs(mode, q)) this.streetAccess(q, leg, limitSec, extraSec, cx, cy, reverse, offer);
     }
     for (let k = 0; k < count; k++) this.times[k] = best[this.stops[k]!]!;
     return count;
@@ -77,7 +83,10 @@ export class AccessSearch {
   /** The connections of the centre's own stops: a platform across the street is one transfer away. */
   private freeConnections(q: HeatMapQuery, reverse: boolean, offer: (s: number, sec: number) => void): void {
     const { raptor } = this.data;
+    const added = q.overlay?.stops ?? null;
     for (const s of q.freeStops) {
+      if (added) overlayConnections(added, s, q.speeds.walking, reverse, offer);
+      if (s >= raptor.stopCount) continue;
       if (reverse) {
         for (let k = raptor.transferInOffset[s]!; k < raptor.transferInOffset[s + 1]!; k++) {
           offer(raptor.transferInFrom[k]!, transferSec(raptor, raptor.transferInEdge[k]!, q.speeds.walking));
@@ -90,17 +99,17 @@ export class AccessSearch {
 
   /** The stops within the free radius of the centre, at no cost. */
   private freeRadius(q: HeatMapQuery, offer: (s: number, sec: number) => void): void {
-    const { stopLon, stopLat } = this.data;
+    const { count, lon, lat } = stopsOf(this.data, q);
     const cosLat = Math.cos((q.centreLat * Math.PI) / 180);
-    for (let s = 0; s < stopLon.length; s++) {
-      const dx = (stopLon[s]! - q.centreLon) * METRES_PER_DEGREE * cosLat;
-      const dy = (stopLat[s]! - q.centreLat) * METRES_PER_DEGREE;
+    for (let s = 0; s < count; s++) {
+      const dx = (lon[s]! - q.centreLon) * METRES_PER_DEGREE * cosLat;
+      const dy = (lat[s]! - q.centreLat) * METRES_PER_DEGREE;
       if (dx * dx + dy * dy <= q.freeRadiusM * q.freeRadiusM) offer(s, 0);
     }
   }
 
   /** Stops reached by one access leg; a car leg continues on foot from wherever it may park. */
-  private streetAccess(leg: AccessLeg, limitSec: number, extraSec: number, cx: number, cy: number, reverse: boolean, offer: (s: number, sec: number) => void): void {
+  private streetAccess(q: HeatMapQuery, leg: AccessLeg, limitSec: number, extraSec: number, cx: number, cy: number, reverse: boolean, offer: (s: number, sec: number) => void): void {
     const { graph } = this.data;
     const limitDs = Math.min(limitSec, this.maxDurationSec) * 10;
     const search = this.street;
@@ -110,8 +119,9 @@ export class AccessSearch {
     if (!snap) return;
     search.seedSnap(snap, leg.layer, leg.speed, offsetSeedDs(snap.offsetM, leg.walkSpeed), reverse);
     search.run(leg.layer, leg.speed, limitDs, reverse);
-    if (leg.parkThenWalk) this.offerStops(this.walkFromParking(search, leg, limitDs, reverse), Layer.Walk, leg.walkSpeed, leg, limitDs, extraSec, reverse, offer);
-    else this.offerStops(search, leg.layer, leg.speed, leg, limitDs, extraSec, reverse, offer);
+    const { snaps } = stopsOf(this.data, q);
+    if (leg.parkThenWalk) this.offerStops(snaps, this.walkFromParking(search, leg, limitDs, reverse), Layer.Walk, leg.walkSpeed, leg, limitDs, extraSec, reverse, offer);
+    else this.offerStops(snaps, search, leg.layer, leg.speed, leg, limitDs, extraSec, reverse, offer);
   }
 
   /** Leave the car at any vertex where parking is allowed, then walk (both legs within the limit). */
@@ -128,8 +138,7 @@ export class AccessSearch {
   }
 
   /** Offer every stop linked to `layer` that `search` reaches within the limit: the cost at its link point plus its offset on foot. */
-  private offerStops(search: StreetSearch, layer: Layer, speed: number, leg: AccessLeg, limitDs: number, extraSec: number, reverse: boolean, offer: (s: number, sec: number) => void): void {
-    const { snaps } = this.data;
+  private offerStops(snaps: StopSnaps, search: StreetSearch, layer: Layer, speed: number, leg: AccessLeg, limitDs: number, extraSec: number, reverse: boolean, offer: (s: number, sec: number) => void): void {
     const edges = snaps.edge[layer]!;
     const along = snaps.alongM[layer]!;
     const offsets = snaps.offsetM[layer]!;
@@ -141,4 +150,10 @@ export class AccessSearch {
       if (ds <= limitDs) offer(s, Math.trunc(ds / 10) + extraSec);
     }
   }
+}
+
+/** An overlay's connections from stop s (reverse: to it), each offered at its walk: a new stop's, or a timetable stop's to or from a new one. */
+function overlayConnections(stops: OverlayStops, s: number, walkingSpeed: number, reverse: boolean, offer: (s: number, sec: number) => void): void {
+  const { offset, other, lengthM } = connectionRows(stops, reverse);
+  for (let k = offset[s]!; k < offset[s + 1]!; k++) offer(other[k]!, footpathSec(lengthM[k]!, walkingSpeed));
 }

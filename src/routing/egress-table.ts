@@ -11,6 +11,9 @@
  * at its speed, up to the limit; each point on an edge the search touched is valued at its own link
  * (the cost at its link point plus its off-street offset at walking speed) and kept when within the
  * limit. Arrival maps read the same legs backwards: from the point to the stop.
+ *
+ * A scenario's new stops (overlay-stops.ts) get a small table of their own beside the timetable's,
+ * whose rows start at the first new stop (`firstStop`): the timetable's table is never copied.
  */
 import type { Layer } from '../model/street-layers.js';
 import { groupBy, type Csr } from '../model/csr.js';
@@ -38,7 +41,9 @@ export interface EgressKey {
 }
 
 export interface EgressTable extends EgressKey {
-  /** the points stop s reaches: entries [offset[s], offset[s + 1]) */
+  /** the stop of row 0 (0: the timetable's table; an overlay's first new stop: the table of its new stops) */
+  firstStop: number;
+  /** the points stop firstStop + s reaches: entries [offset[s], offset[s + 1]) */
   offset: Uint32Array;
   point: Uint32Array;
   /**
@@ -56,8 +61,8 @@ export function sameEgressKey(a: EgressKey, b: EgressKey): boolean {
   return a.points.name === b.points.name && a.layer === b.layer && a.speed === b.speed && a.walkSpeed === b.walkSpeed && a.limitDs === b.limitDs && a.reverse === b.reverse;
 }
 
-/** The table of `key` for the stops of `snaps` on `graph`, made with `search` (its labels are overwritten). */
-export function buildEgressTable(graph: StreetGraph, snaps: StopSnaps, key: EgressKey, search: StreetSearch): EgressTable {
+/** The table of `key` for the stops of `snaps` on `graph` (the first being stop `firstStop`), made with `search` (its labels are overwritten). */
+export function buildEgressTable(graph: StreetGraph, snaps: StopSnaps, key: EgressKey, search: StreetSearch, firstStop = 0): EgressTable {
   const { points, layer, speed, walkSpeed, limitDs, reverse } = key;
   const count = pointCount(points);
   const edgeOf = points.links.edge[layer]!;
@@ -109,19 +114,23 @@ export function buildEgressTable(graph: StreetGraph, snaps: StopSnaps, key: Egre
     }
   }
   offset[stopCount] = n;
-  return { ...key, offset, point: point.slice(0, n), costDs: costDs.slice(0, n) };
+  return { ...key, firstStop, offset, point: point.slice(0, n), costDs: costDs.slice(0, n) };
 }
 
 /**
  * Value the points from the stops a search reached (the first `reachedCount` of `reached`, each
  * `vehicleSec` after the start), plus `extraDs`: a point keeps the least value under `limitDs`.
+ * Stops without a row in the table are another table's (the timetable's, or an overlay's new ones).
  */
 export function valueFromStops(table: EgressTable, reached: ArrayLike<number>, reachedCount: number, vehicleSec: Int32Array, extraDs: number, limitDs: number, out: Float64Array): void {
-  const { offset, point, costDs } = table;
+  const { offset, point, costDs, firstStop } = table;
+  const rows = offset.length - 1;
   for (let r = 0; r < reachedCount; r++) {
     const s = reached[r]!;
+    const row = s - firstStop;
+    if (row < 0 || row >= rows) continue;
     const base = vehicleSec[s]! * 10 + extraDs;
-    for (let x = offset[s]!; x < offset[s + 1]!; x++) {
+    for (let x = offset[row]!; x < offset[row + 1]!; x++) {
       const v = base + costDs[x]!;
       const p = point[x]!;
       if (v < limitDs && v < out[p]!) out[p] = v;

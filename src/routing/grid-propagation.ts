@@ -13,6 +13,7 @@ import type { StreetSearch } from './street-search.js';
 import { streetLegs } from './street-legs.js';
 import type { MapLeg } from './mode-legs.js';
 import type { TransitPass } from './transit-pass.js';
+import { stopsOf } from './overlay-stops.js';
 import type { HeatMapData, HeatMapQuery } from './heat-map-types.js';
 
 /** A grid's cells valued: whole seconds, -1 for null (a view on scratch memory valid until the next map), and how many have a value. */
@@ -44,7 +45,7 @@ export class GridPropagation {
     const walkSpeed = q.speeds.walking;
     const reverse = q.direction === 'arrival';
     const limitDs = q.maxDurationSec * 10;
-    streetLegs(this.street, this.data.snaps, q, pass, legs, centreSnaps, (leg, search) => this.rasterizer.valueCells(grid, leg.layer, leg.speed, walkSpeed, reverse, limitDs, search, values));
+    streetLegs(this.street, stopsOf(this.data, q).snaps, q, pass, legs, centreSnaps, (leg, search) => this.rasterizer.valueCells(grid, leg.layer, leg.speed, walkSpeed, reverse, limitDs, search, values));
     const seconds = this.cellSeconds.subarray(0, R * R);
     const reachedCells = toSeconds(values, q.maxDurationSec, seconds);
     return { seconds, reachedCells };

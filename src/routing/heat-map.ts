@@ -32,6 +32,7 @@ import { mapGrid } from './map-grid.js';
 import { GridPropagation } from './grid-propagation.js';
 import { PointPropagation } from './point-propagation.js';
 import { mapLegs, type MapLeg, type ModeLeg } from './mode-legs.js';
+import { stopsOf } from './overlay-stops.js';
 import type { HeatMapQuery, HeatMapData, HeatMapResult, PointTimes } from './heat-map-types.js';
 export type { HeatMapMode, HeatMapQuery, DepartureWindow, PercentileMap, HeatMapData, HeatMapResult, PointTimes } from './heat-map-types.js';
 
@@ -67,7 +68,7 @@ export class HeatMapEngine {
     const grid = fixedGrid ?? this.passGrid(q, pass, legs, snaps);
     const { seconds, reachedCells } = this.toGrid.propagate(q, pass, legs, snaps, grid);
     const vehicleStops = pass.vehicleSec ? pass.reachedCount : 0;
-    return { grid, seconds, reachedCells, vehicleStops, unlinkedStops: countUnlinked(this.data.snaps, legs, pass.reached, vehicleStops) };
+    return { grid, seconds, reachedCells, vehicleStops, unlinkedStops: countUnlinked(stopsOf(this.data, q).snaps, legs, pass.reached, vehicleStops) };
   }
 
   /**
@@ -101,9 +102,9 @@ export class HeatMapEngine {
     return this.passGrid(q, this.transit.pass(q), legs, centreSnaps(this.data.graph, q, legs));
   }
 
-  /** The egress table of a leg of `q` to the points of a set, made on first use and kept (point-propagation.ts). */
-  egressTable(points: LinkedPoints, leg: ModeLeg, q: HeatMapQuery): EgressTable {
-    return this.toPoints.egressTable(points, leg, q);
+  /** The egress tables of a leg of `q` to the points of a set (the timetable's stops', and its overlay's new stops'), made on first use and kept (point-propagation.ts). */
+  egressTables(points: LinkedPoints, leg: ModeLeg, q: HeatMapQuery): EgressTable[] {
+    return this.toPoints.egressTables(points, leg, q);
   }
 
   /** The grid around the centre and the stops of `pass`, each stop as far as the time left there (map-grid.ts). */

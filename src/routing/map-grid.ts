@@ -9,6 +9,7 @@ import type { Snap } from '../model/street-graph.js';
 import { BoxBuilder, type Grid } from './grid.js';
 import type { MapLeg, ModeLeg } from './mode-legs.js';
 import type { HeatMapData, HeatMapQuery } from './heat-map-types.js';
+import { stopsOf } from './overlay-stops.js';
 
 /**
  * The box of the squares around the centre (the legs with a centre snap) and around the first
@@ -19,6 +20,7 @@ export function mapGrid(data: HeatMapData, q: HeatMapQuery, legs: MapLeg[], cent
   const T = q.maxDurationSec;
   const walkSpeed = q.speeds.walking;
   const box = new BoxBuilder();
+  const { snaps, lon, lat } = stopsOf(data, q);
   // the farthest a place reached with `remainingSec` left can value a cell: the street at its speed, the offsets on foot
   const reachM = (leg: ModeLeg, remaining: number) => remaining * Math.max(leg.speed, walkSpeed);
   legs.forEach((leg, k) => {
@@ -26,9 +28,9 @@ export function mapGrid(data: HeatMapData, q: HeatMapQuery, legs: MapLeg[], cent
     if (!leg.fromStops) return;
     for (let r = 0; r < count; r++) {
       const s = stops[r]!;
-      if (data.snaps.edge[leg.layer]![s]! < 0) continue;
+      if (snaps.edge[leg.layer]![s]! < 0) continue;
       const remaining = remainingSec(s) - leg.extraDs / 10;
-      if (remaining > 0) box.addSquare(data.stopLon[s]!, data.stopLat[s]!, reachM(leg, remaining));
+      if (remaining > 0) box.addSquare(lon[s]!, lat[s]!, reachM(leg, remaining));
     }
   });
   if (box.empty) box.addSquare(q.centreLon, q.centreLat, T * walkSpeed);

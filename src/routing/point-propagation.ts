@@ -7,7 +7,9 @@
  * duration.
  *
  * Scratch per engine, grown to the largest set valued; the egress tables made last kept for the
- * next computations alike (the origins of a matrix).
+ * next computations alike (the origins of a matrix). A query whose overlay has new stops uses the
+ * timetable's table and a small one of the new stops beside it, kept per overlay for the next
+ * computations on it.
  */
 import type { Layer } from '../model/street-layers.js';
 import { pointCount, type LinkedPoints } from '../model/linked-points.js';
@@ -18,16 +20,21 @@ import { centreSnaps, countUnlinked, streetLegs } from './street-legs.js';
 import { directLimitDs, mapLegs, type ModeLeg } from './mode-legs.js';
 import { NO_TRANSIT, type TransitPass } from './transit-pass.js';
 import type { HeatMapData, HeatMapQuery, PointTimes } from './heat-map-types.js';
+import { newStopSnaps, stopsOf, type OverlayStops } from './overlay-stops.js';
 
 /** Egress tables an engine keeps at most (a matrix uses one or two; requests for other speeds or limits make theirs), within MAX_EGRESS_ENTRIES together. */
 const EGRESS_TABLES_KEPT = 4;
+/** Tables of overlays' new stops an engine keeps at most (a few scenarios in use, a leg or two each; a few thousand entries each). */
+const NEW_STOP_TABLES_KEPT = 8;
 
 export class PointPropagation {
   /** the points' values and seconds, grown to the largest set valued */
   private pointValues = new Float64Array(0);
   private pointSeconds = new Int32Array(0);
   /** the egress tables made last, the latest first */
-  private readonly egressTables: EgressTable[] = [];
+  private readonly baseTables: EgressTable[] = [];
+  /** the tables of overlays' new stops made last, the latest first, with the id of their stops */
+  private readonly newStopTables: { stopsId: string; table: EgressTable }[] = [];
 
   constructor(
     private readonly data: HeatMapData,
@@ -52,44 +59,76 @@ export class PointPropagation {
     const direct = legs.filter((leg) => leg.fromCentre);
     const snaps = centreSnaps(this.data.graph, q, direct);
     const value = (leg: ModeLeg, search: StreetSearch, legLimitDs: number) => valuePoints(points, leg.layer, leg.speed, walkSpeed, reverse, legLimitDs, search, values);
-    streetLegs(this.street, this.data.snaps, q, NO_TRANSIT, direct, snaps, value, (leg) => directLimitDs(leg, limitDs));
+    const stops = stopsOf(this.data, q);
+    streetLegs(this.street, stops.snaps, q, NO_TRANSIT, direct, snaps, value, (leg) => directLimitDs(leg, limitDs));
     const { vehicleSec, reached, reachedCount } = pass;
-    if (vehicleSec) for (const leg of legs) if (leg.fromStops) valueFromStops(this.egressTable(points, leg, q), reached, reachedCount, vehicleSec, leg.extraDs, limitDs, values);
+    if (vehicleSec) {
+      for (const leg of legs) {
+        if (!leg.fromStops) continue;
+        for (const table of this.egressTables(points, leg, q)) valueFromStops(table, reached, reachedCount, vehicleSec, leg.extraDs, limitDs, values);
+      }
+    }
     const seconds = this.pointSeconds.subarray(0, count);
     const reachedPoints = toSeconds(values, q.maxDurationSec, seconds);
     const vehicleStops = vehicleSec ? reachedCount : 0;
-    return { seconds, reachedPoints, vehicleStops, unlinkedStops: countUnlinked(this.data.snaps, legs, reached, vehicleStops) };
+    return { seconds, reachedPoints, vehicleStops, unlinkedStops: countUnlinked(stops.snaps, legs, reached, vehicleStops) };
+  }
+
+  /** The egress tables of a leg of `q` to the points of a set: the timetable's stops', and the overlay's new stops' when it has some. */
+  egressTables(points: LinkedPoints, leg: ModeLeg, q: HeatMapQuery): EgressTable[] {
+    const key = egressKey(points, leg, q);
+    const base = this.egressTable(key);
+    const added = q.overlay?.stops;
+    return added ? [base, this.newStopTable(added, key)] : [base];
   }
 
   /**
-   * The egress table of a leg of `q` to the points of a set (egress-table.ts): made on first use
-   * and kept for the next computations alike (the origins of a matrix), the last few of them.
+   * The timetable's egress table of `key` (egress-table.ts): made on first use and kept for the next
+   * computations alike (the origins of a matrix), the last few of them.
    */
-  egressTable(points: LinkedPoints, leg: ModeLeg, q: HeatMapQuery): EgressTable {
-    const key: EgressKey = {
-      points,
-      layer: leg.layer,
-      speed: leg.speed,
-      walkSpeed: q.speeds.walking,
-      limitDs: Math.max(0, Math.min(leg.toPtSec, q.maxDurationSec)) * 10,
-      reverse: q.direction === 'arrival',
-    };
-    const known = this.egressTables.findIndex((t) => sameEgressKey(t, key));
-    if (known >= 0) {
-      // the latest used first: a request over several sets and legs keeps its own tables
-      const [table] = this.egressTables.splice(known, 1);
-      this.egressTables.unshift(table!);
-      return table!;
-    }
+  private egressTable(key: EgressKey): EgressTable {
+    const known = latestFirst(this.baseTables, (t) => sameEgressKey(t, key));
+    if (known) return known;
     const table = buildEgressTable(this.data.graph, this.data.snaps, key, this.street);
-    this.egressTables.unshift(table);
+    this.baseTables.unshift(table);
     // the newest kept, and older ones while they fit in one table's budget
     let entries = 0;
-    const kept = this.egressTables.findIndex((t, k) => (entries += t.point.length) > MAX_EGRESS_ENTRIES && k > 0);
-    if (kept > 0) this.egressTables.length = kept;
-    if (this.egressTables.length > EGRESS_TABLES_KEPT) this.egressTables.length = EGRESS_TABLES_KEPT;
+    const kept = this.baseTables.findIndex((t, k) => (entries += t.point.length) > MAX_EGRESS_ENTRIES && k > 0);
+    if (kept > 0) this.baseTables.length = kept;
+    if (this.baseTables.length > EGRESS_TABLES_KEPT) this.baseTables.length = EGRESS_TABLES_KEPT;
     return table;
   }
+
+  /** The egress table of `key` for the new stops of an overlay, beside the timetable's: made on first use and kept, the last few. */
+  private newStopTable(stops: OverlayStops, key: EgressKey): EgressTable {
+    const known = latestFirst(this.newStopTables, (t) => t.stopsId === stops.id && sameEgressKey(t.table, key));
+    if (known) return known.table;
+    const table = buildEgressTable(this.data.graph, newStopSnaps(stops), key, this.street, stops.baseCount);
+    this.newStopTables.unshift({ stopsId: stops.id, table });
+    if (this.newStopTables.length > NEW_STOP_TABLES_KEPT) this.newStopTables.length = NEW_STOP_TABLES_KEPT;
+    return table;
+  }
+}
+
+/** The egress table's key of a leg of `q` to the points of a set. */
+function egressKey(points: LinkedPoints, leg: ModeLeg, q: HeatMapQuery): EgressKey {
+  return {
+    points,
+    layer: leg.layer,
+    speed: leg.speed,
+    walkSpeed: q.speeds.walking,
+    limitDs: Math.max(0, Math.min(leg.toPtSec, q.maxDurationSec)) * 10,
+    reverse: q.direction === 'arrival',
+  };
+}
+
+/** The entry of `list` that `matches`, moved to its front (the latest used first: a request over several sets and legs keeps its own tables). */
+function latestFirst<T>(list: T[], matches: (t: T) => boolean): T | undefined {
+  const known = list.findIndex(matches);
+  if (known < 0) return undefined;
+  const [found] = list.splice(known, 1);
+  list.unshift(found!);
+  return found;
 }
 
 /**

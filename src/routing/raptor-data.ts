@@ -139,7 +139,12 @@ export interface RaptorData extends RouteTable {
 export function transferSec(d: RaptorData, e: number, walkingSpeed: number): number {
   const fixed = d.transferFixedSec[e]!;
   const len = d.transferLengthM[e]!;
-  return fixed >= 0 ? fixed : len >= 0 ? Math.ceil(len / walkingSpeed) : 0;
+  return fixed >= 0 ? fixed : len >= 0 ? footpathSec(len, walkingSpeed) : 0;
+}
+
+/** Seconds to walk a footpath of `lengthM` metres at `walkingSpeed` m/s: rounded up. */
+export function footpathSec(lengthM: number, walkingSpeed: number): number {
+  return Math.ceil(lengthM / walkingSpeed);
 }
 
 /** Compile a timetable (and optional walking footpaths between stops) for RAPTOR searches. */

@@ -17,6 +17,7 @@ import { sharedArray, sharedCopy } from '../model/shared-arrays.js';
 import type { Timetable } from '../model/timetable.js';
 import type { AddedRun, RealtimeRun } from '../model/realtime-runs.js';
 import { boardAlightFlags, indexStops, type RaptorData, type RouteTable } from './raptor-data.js';
+import type { OverlayStops } from './overlay-stops.js';
 
 /** `changedRuns` key of run (trip, day index): trip × DAY_SPAN + day - serviceFirstDay. */
 export const DAY_SPAN = 65536;
@@ -33,6 +34,8 @@ export interface RaptorOverlay {
   tripChanged: Uint8Array;
   /** the changed runs' keys, ascending */
   changedRuns: Float64Array;
+  /** a scenario's new stops (numbered from the timetable's stop count, visited by `routes`), with the timetable's; none: the timetable's stops alone */
+  stops?: OverlayStops | null;
 }
 
 /** One run as a one-trip route: its trip (timetable index, or >= tripCount when added), stops and times. */

@@ -44,13 +44,20 @@
  * are skipped in the timetable's routes on their day, and its own routes (one run each, valid on one
  * day) are marked and scanned beside the timetable's in every round, with the same code.
  *
+ * A scenario's overlay may visit new stops (overlay-stops.ts), numbered from data.stopCount: the
+ * timetable's routes and connections never reach them, a rider stays at one for 0 s, and the
+ * overlay's own connections from and to them are walked beside the timetable's (a pass of their
+ * own after the timetable's, so that a search without new stops runs the same loop as before).
+ * The per-stop scratch keeps room for MAX_OVERLAY_STOPS of them.
+ *
  * Scratch memory is allocated once in the constructor and reset through touched lists: a search
  * allocates nothing proportional to the network (the overlay's marks grow with the largest overlay
  * seen, once). The labels are two-best.ts's, the marked routes route-marks.ts's, and a window's
  * bounds range-bounds.ts's.
  */
-import { CAN_ALIGHT, CAN_BOARD, NO_STAY, transferSec, type RaptorData, type RouteTable } from './raptor-data.js';
+import { CAN_ALIGHT, CAN_BOARD, footpathSec, NO_STAY, transferSec, type RaptorData, type RouteTable } from './raptor-data.js';
 import { runChanged, type RaptorOverlay } from './raptor-overlay.js';
+import { connectionRows, MAX_OVERLAY_STOPS, type OverlayStops } from './overlay-stops.js';
 import { pruneTransfers, routeGaps, type PrunedTransfers, type RouteGaps } from './transfer-pruning.js';
 import { foldBounds, type RangeBounds } from './range-bounds.js';
 import { NOT_MARKED, RouteMarks } from './route-marks.js';
@@ -162,6 +169,14 @@ export class RaptorSearch {
   private stopAllowed: Uint8Array | null = null;
   private wheelchair = false;
   private overlay: RaptorOverlay | null = null;
+  /** the overlay's new stops and their connections (null: none) */
+  private overlayStops: OverlayStops | null = null;
+  /** stops a search may label: the timetable's and room for an overlay's new ones */
+  private readonly stopCapacity: number;
+  /** wheelchair_boarding per stop, the new stops' 0 (unknown: not accessible, as a feed's stop without the field) */
+  private readonly stopWheelchair: Uint8Array;
+  /** a query's `stopAllowed` of the timetable's stops stretched over the new ones (allowed) */
+  private readonly allowedScratch: Uint8Array;
   /** the window's bounds and this minute's shift to the reference (null: a single search) */
   private range: RangeBounds | null = null;
   private rangeShift = 0;
@@ -192,7 +207,11 @@ export class RaptorSearch {
     if (this.origins.length < data.timezoneCount) {
       throw new Error(`RaptorSearch: ${this.origins.length} service-day origin arrays for ${data.timezoneCount} time zones; pass new ServiceDays(tt)`);
     }
-    const n = data.stopCount;
+    const n = data.stopCount + MAX_OVERLAY_STOPS;
+    this.stopCapacity = n;
+    this.stopWheelchair = new Uint8Array(n);
+    this.stopWheelchair.set(data.stopWheelchair);
+    this.allowedScratch = new Uint8Array(n);
     this.walkPrev = new TwoBest(n);
     this.walkCur = new TwoBest(n);
     this.vehRound = new TwoBest(n);
@@ -235,10 +254,11 @@ export class RaptorSearch {
     this.walkedSlack = fwd ? slack : 0;
     this.vehicleSlack = fwd ? 0 : slack;
     this.tripAllowed = q.tripAllowed;
-    this.stopAllowed = q.stopAllowed;
     this.wheelchair = q.wheelchair;
     const overlay = q.overlay ?? null;
     this.overlay = overlay;
+    this.overlayStops = overlay?.stops ?? null;
+    this.stopAllowed = this.allowedOver(q.stopAllowed, overlay);
     if (overlay && overlay.routes.routeCount > this.overlayMarks.capacity) {
       this.overlayMarks = new RouteMarks(Math.max(overlay.routes.routeCount, 2 * this.overlayMarks.capacity), this.slotCapacity);
     }
@@ -269,7 +289,7 @@ export class RaptorSearch {
       const prev = this.walkPrev;
       for (let j = 0; j < prev.count; j++) {
         const p = prev.touched[j]!;
-        this.baseMarks.markAt(d, p, fwd);
+        if (p < d.stopCount) this.baseMarks.markAt(d, p, fwd);
         if (overlay) this.overlayMarks.markAt(overlay.routes, p, fwd);
       }
       // 2. scan them
@@ -285,6 +305,20 @@ export class RaptorSearch {
     if (this.range) foldBounds(this.walkPrev, this.range.walked[this.round]!, this.rangeShift);
     this.walkPrev.clear();
     return this.result();
+  }
+
+  /**
+   * The stops a search may board and alight at: `allowed` (of the timetable's stops; null: all), or,
+   * with an overlay visiting stops past its end (a scenario's new stops), a copy allowing those too.
+   */
+  private allowedOver(allowed: Uint8Array | null, overlay: RaptorOverlay | null): Uint8Array | null {
+    const stops = overlay ? overlay.routes.stopRouteOffset.length - 1 : this.data.stopCount;
+    if (stops > this.stopCapacity) throw new RangeError(`an overlay of ${stops - this.data.stopCount} new stops: a search has room for ${MAX_OVERLAY_STOPS}`);
+    if (allowed === null || allowed.length >= stops) return allowed;
+    const scratch = this.allowedScratch;
+    scratch.set(allowed);
+    scratch.fill(1, allowed.length, stops);
+    return scratch;
   }
 
   /** Labels of `round` are made next: its range bounds read by `offerWalked` and `offerVehicle`. */
@@ -325,7 +359,7 @@ export class RaptorSearch {
     const alightTimes = fwd ? d.arrivalSec : d.departureSec;
     const alightBit = fwd ? CAN_ALIGHT : CAN_BOARD;
     const { routeStops, boardAlight, routeTripCount, routeDayBits } = d;
-    const { stopWheelchair } = this.data;
+    const { stopWheelchair } = this;
     const dayBase = r * d.serviceWords;
     const { stopAllowed, wheelchair, vehicleSlack } = this;
     const prev = this.walkPrev;
@@ -452,13 +486,15 @@ export class RaptorSearch {
     const speed = this.walkingSpeed;
     const slack = this.walkedSlack;
     const pruned = this.pruned;
+    const stopCount = d.stopCount;
     for (let j = 0; keep && j < veh.count; j++) {
       const p = veh.touched[j]!;
       const x1 = veh.time1[p]!;
       const run1 = veh.run1[p]!;
       const x2 = veh.time2[p]!;
       const run2 = veh.run2[p]!;
-      const stay = stopStaySec[p]!;
+      // an overlay's new stop: stay 0 s; its connections are the overlay's (below)
+      const stay = p < stopCount ? stopStaySec[p]! : 0;
       if (stay !== NO_STAY) {
         this.offerWalked(p, x1 + stay + slack, run1);
         if (x2 !== UNREACHED) this.offerWalked(p, x2 + stay + slack, run2);
@@ -475,6 +511,7 @@ export class RaptorSearch {
         }
         continue;
       }
+      if (p >= stopCount) continue;
       const e0 = fwd ? transferOffset[p]! : transferInOffset[p]!;
       const e1 = fwd ? transferOffset[p + 1]! : transferInOffset[p + 1]!;
       for (let k = e0; k < e1; k++) {
@@ -485,8 +522,30 @@ export class RaptorSearch {
         if (x2 !== UNREACHED) this.offerWalked(q, x2 + sec, run2);
       }
     }
+    if (keep && this.overlayStops !== null) this.overlayTransfers(this.overlayStops);
     if (this.range) foldBounds(veh, this.range.vehicle[this.round]!, this.rangeShift);
     veh.clear();
+  }
+
+  /** The walked labels of the overlay's connections from or to its new stops, from this round's vehicle labels (arrival searches: backwards). */
+  private overlayTransfers(stops: OverlayStops): void {
+    const veh = this.vehRound;
+    const { offset, other, lengthM } = connectionRows(stops, this.dir === -1);
+    const speed = this.walkingSpeed;
+    const slack = this.walkedSlack;
+    for (let j = 0; j < veh.count; j++) {
+      const p = veh.touched[j]!;
+      const x1 = veh.time1[p]!;
+      const run1 = veh.run1[p]!;
+      const x2 = veh.time2[p]!;
+      const run2 = veh.run2[p]!;
+      for (let k = offset[p]!; k < offset[p + 1]!; k++) {
+        const sec = footpathSec(lengthM[k]!, speed) + slack;
+        const q = other[k]!;
+        this.offerWalked(q, x1 + sec, run1);
+        if (x2 !== UNREACHED) this.offerWalked(q, x2 + sec, run2);
+      }
+    }
   }
 
   /** A walked label x (off run `run`) at stop p for the current round. */

@@ -12,7 +12,7 @@
  * cells' links and their grouping per layer, sized for the most targets, and a stamp per edge.
  */
 import type { Layer } from '../model/street-layers.js';
-import { stopSnap } from '../model/stop-snaps.js';
+import { stopSnap, type StopSnaps } from '../model/stop-snaps.js';
 import type { Grid } from './grid.js';
 import type { CellLinkTable, Rasterizer } from './raster.js';
 import { offsetSeedDs, StreetSearch } from './street-search.js';
@@ -20,6 +20,7 @@ import type { MapLeg } from './mode-legs.js';
 import { WINDOW_STEP_SEC, type WindowTransit } from './window-transit.js';
 import type { WindowChanges } from './window-changes.js';
 import type { HeatMapData, HeatMapQuery } from './heat-map-types.js';
+import { stopsOf } from './overlay-stops.js';
 
 /** A layer's cells: their links, and the cells of each edge (edgeCells[edgeStart[e] .. edgeStart[e + 1]); edgeFill: scratch). */
 interface LayerCells {
@@ -91,7 +92,7 @@ export class WindowGridPropagation {
       const speed = Math.max(...same.map((other) => other.speed));
       const extraDs = Math.min(...same.map((other) => other.extraDs));
       search.reset();
-      this.seedImproved(search, leg.layer, speed, extraDs, q.speeds.walking, reverse, transit, 0, transit.improved);
+      this.seedImproved(search, stopsOf(this.data, q).snaps, leg.layer, speed, extraDs, q.speeds.walking, reverse, transit, 0, transit.improved);
       search.run(leg.layer, speed, ((n - 1) * WINDOW_STEP_SEC + q.maxDurationSec) * 10, reverse);
       this.linkCells(grid, leg.layer, search);
     }
@@ -102,14 +103,15 @@ export class WindowGridPropagation {
 
   /** Minute k through one leg: its improved stops seeded, the search run on, and the cells of what changed valued again. */
   private valueMinute(q: HeatMapQuery, k: number, leg: MapLeg, search: StreetSearch, transit: WindowTransit, changes: WindowChanges): void {
-    const { snaps, graph } = this.data;
+    const { graph } = this.data;
+    const { snaps } = stopsOf(this.data, q);
     const from = transit.minuteFrom[k]!;
     const to = transit.minuteTo[k]!;
     const reverse = q.direction === 'arrival';
     const minuteLimitDs = (k * WINDOW_STEP_SEC + q.maxDurationSec) * 10;
     const cells = this.layerScratch(leg.layer);
     search.clearChanges();
-    this.seedImproved(search, leg.layer, leg.speed, leg.extraDs, q.speeds.walking, reverse, transit, from, to);
+    this.seedImproved(search, snaps, leg.layer, leg.speed, leg.extraDs, q.speeds.walking, reverse, transit, from, to);
     search.run(leg.layer, leg.speed, minuteLimitDs, reverse);
     this.search = search;
     this.cells = cells;
@@ -137,8 +139,7 @@ export class WindowGridPropagation {
   }
 
   /** Seed `search` with the improvements [from, to) of `transit`, each at its arrival plus the leg's extra time and its stop's offset on foot. */
-  private seedImproved(search: StreetSearch, layer: Layer, speed: number, extraDs: number, walkSpeed: number, reverse: boolean, transit: WindowTransit, from: number, to: number): void {
-    const { snaps } = this.data;
+  private seedImproved(search: StreetSearch, snaps: StopSnaps, layer: Layer, speed: number, extraDs: number, walkSpeed: number, reverse: boolean, transit: WindowTransit, from: number, to: number): void {
     const { improvedStop, improvedSec } = transit;
     for (let x = from; x < to; x++) {
       const stop = stopSnap(snaps, layer, improvedStop[x]!);

@@ -33,6 +33,7 @@ import { WINDOW_STEP_SEC, WindowTransit } from './window-transit.js';
 import { WindowChanges } from './window-changes.js';
 import { WindowGridPropagation } from './window-grid-propagation.js';
 import { WindowPercentiles } from './window-percentiles.js';
+import { MAX_OVERLAY_STOPS, stopsOf } from './overlay-stops.js';
 
 export { WINDOW_STEP_SEC } from './window-transit.js';
 export { MAX_CHANGES, WindowBudgetError } from './window-changes.js';
@@ -73,7 +74,7 @@ export class WindowEngine {
   ) {
     const { data } = engine;
     const capacity = engine.maxResolution * engine.maxResolution;
-    this.transit = new WindowTransit(engine.transit, data.stopLon.length, windowMinutes(maxWindowSec));
+    this.transit = new WindowTransit(engine.transit, data.stopLon.length + MAX_OVERLAY_STOPS, windowMinutes(maxWindowSec));
     this.toGrid = new WindowGridPropagation(data, engine.rasterizer, (engine.maxDurationSec + maxWindowSec) * 10, capacity);
     this.changes = new WindowChanges(capacity);
     this.reducer = new WindowPercentiles(capacity);
@@ -125,7 +126,7 @@ export class WindowEngine {
     // 1-2. access once, RAPTOR per minute (latest first), the improvements kept per minute
     transit.run(q, n);
     const legs = mapLegs(q);
-    const unlinkedStops = countUnlinked(engine.data.snaps, legs, transit.reachedStops, transit.reachedCount);
+    const unlinkedStops = countUnlinked(stopsOf(engine.data, q).snaps, legs, transit.reachedStops, transit.reachedCount);
     // 3 to 6 for the grid, or for each point set in turn off the same minutes' searches
     const count = targets ? targets.length : 1;
     for (let t = 0; t < count; t++) {
@@ -163,11 +164,12 @@ export class WindowEngine {
    * grid's propagation, without a street search.
    */
   private propagateToPoints(q: HeatMapQuery, n: number, points: LinkedPoints, legs: MapLeg[]): void {
-    const tables = legs.map((leg) => this.engine.egressTable(points, leg, q));
+    // per leg the timetable's table, and its overlay's new stops' beside it
+    const tables = legs.flatMap((leg) => this.engine.egressTables(points, leg, q).map((table) => ({ table, extraDs: leg.extraDs })));
     const { minuteFrom, minuteTo } = this.transit;
     for (let k = n - 1; k >= 0; k--) {
       const minuteLimitDs = (k * WINDOW_STEP_SEC + q.maxDurationSec) * 10;
-      for (let l = 0; l < tables.length; l++) this.valueFromImproved(tables[l]!, minuteFrom[k]!, minuteTo[k]!, legs[l]!.extraDs, k, minuteLimitDs);
+      for (const { table, extraDs } of tables) this.valueFromImproved(table, minuteFrom[k]!, minuteTo[k]!, extraDs, k, minuteLimitDs);
     }
   }
 
@@ -176,14 +178,17 @@ export class WindowEngine {
    * `table`, each kept with a change where it improves.
    */
   private valueFromImproved(table: EgressTable, from: number, to: number, extraDs: number, k: number, minuteLimitDs: number): void {
-    const { offset, point, costDs } = table;
+    const { offset, point, costDs, firstStop } = table;
+    const rows = offset.length - 1;
     const { improvedStop, improvedSec } = this.transit;
     const changes = this.changes;
     for (let x = from; x < to; x++) {
-      const s = improvedStop[x]!;
+      const row = improvedStop[x]! - firstStop;
+      // a stop of the other table (the timetable's, or an overlay's new ones)
+      if (row < 0 || row >= rows) continue;
       const base = improvedSec[x]! * 10 + extraDs;
       // whole tenths throughout: the arrival's and the table's
-      for (let e = offset[s]!; e < offset[s + 1]!; e++) {
+      for (let e = offset[row]!; e < offset[row + 1]!; e++) {
         const whole = base + costDs[e]!;
         if (whole < minuteLimitDs) changes.keep(point[e]!, k, whole);
       }

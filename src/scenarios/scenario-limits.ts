@@ -2,6 +2,8 @@
  * What one scenario may ask for, as a disruptions file has its limits: past any of them the scenario
  * is refused with the limit named, and the coverage and its other scenarios are untouched.
  */
+import { MAX_OVERLAY_STOPS } from '../routing/overlay-stops.js';
+
 export interface ScenarioLimits {
   /** largest file, bytes */
   maxFileBytes: number;
@@ -11,7 +13,7 @@ export interface ScenarioLimits {
   maxTrips: number;
   /** most stop times of those trips */
   maxStopTimes: number;
-  /** most new stops (each is linked to the streets and given walking transfers) */
+  /** most new stops (each is linked to the streets and given walking transfers; the engines keep room for MAX_OVERLAY_STOPS) */
   maxNewStops: number;
 }
 
@@ -22,5 +24,5 @@ export const SCENARIO_LIMITS: ScenarioLimits = {
   // a whole city's timetable changed at once (a speed-up of every bus of rnv is about 30,000 trips)
   maxTrips: 200_000,
   maxStopTimes: 5_000_000,
-  maxNewStops: 2_000,
+  maxNewStops: MAX_OVERLAY_STOPS,
 };

@@ -7,12 +7,15 @@
  *
  * A changed copy keeps its base trip's index (line and mode filters and wheelchair flags apply to it);
  * a new trip is numbered after the timetable's trips. The overlay's calendars are the timetable's
- * followed by the scenario's new ones.
+ * followed by the scenario's new ones. A scenario's new stops are linked to the streets and given
+ * their walking connections here (routing/overlay-stops.ts), when the coverage has streets.
  */
 import { sharedArray } from '../model/shared-arrays.js';
 import type { Timetable } from '../model/timetable.js';
 import { boardAlightFlags, dealIntoRoutes, indexStops, routeDays, type RaptorData, type RouteTable } from '../routing/raptor-data.js';
 import { EVERY_RUN, type RaptorOverlay } from '../routing/raptor-overlay.js';
+import { buildOverlayStops } from '../routing/overlay-stops.js';
+import type { HeatMapData } from '../routing/heat-map-types.js';
 import type { AppliedScenario } from './apply-scenario.js';
 import type { ScenarioTrip } from './scenario-trips.js';
 
@@ -24,11 +27,22 @@ interface Run {
   shift: number;
 }
 
-export function buildScenarioOverlay(tt: Timetable, data: RaptorData, applied: AppliedScenario): RaptorOverlay {
+/** The streets a scenario's new stops are linked to: the coverage's heat-map data, and the footpaths' horizon (TRANSFER_HORIZON_M). */
+export interface ScenarioStreets {
+  data: Pick<HeatMapData, 'graph' | 'snaps' | 'stopLon' | 'stopLat'>;
+  maxWalkM: number;
+}
+
+/**
+ * The overlay of `applied` over `data` (the timetable `tt` compiled); its new stops linked to
+ * `streets` (null, a coverage without streets: they are served by vehicles only, with no walk).
+ */
+export function buildScenarioOverlay(tt: Timetable, data: RaptorData, applied: AppliedScenario, streets: ScenarioStreets | null): RaptorOverlay {
   const tripChanged = sharedArray(Uint8Array, data.tripCount);
   applied.masked.forEach((m, t) => m && (tripChanged[t] = EVERY_RUN));
   const stopCount = data.stopCount + applied.newStops.length;
-  return { routes: layOutScenarioRoutes(tt, data, applied, stopCount), tripChanged, changedRuns: sharedArray(Float64Array, 0) };
+  const stops = streets && applied.newStops.length > 0 ? buildOverlayStops(streets.data.graph, streets.data.snaps, streets.data.stopLon, streets.data.stopLat, applied.newStops, streets.maxWalkM) : null;
+  return { routes: layOutScenarioRoutes(tt, data, applied, stopCount), tripChanged, changedRuns: sharedArray(Float64Array, 0), stops };
 }
 
 function layOutScenarioRoutes(tt: Timetable, data: RaptorData, applied: AppliedScenario, stopCount: number): RouteTable {

@@ -11,6 +11,7 @@ import { buildScenarioOverlay } from '../scenarios/scenario-overlay.js';
 import { inOnePiece } from '../util/stepwise.js';
 import type { Generation } from './generation.js';
 import type { AppliedVersion } from './scenario-lookup.js';
+import { TRANSFER_HORIZON_M } from './street-data.js';
 
 /** The scenario applied, or every fault that refuses it. */
 export function* compileSteps(generation: Generation, name: string, scenario: ScenarioFile): Generator<void, AppliedVersion | { errors: ScenarioError[] }> {
@@ -20,7 +21,8 @@ export function* compileSteps(generation: Generation, name: string, scenario: Sc
   const period = { firstDay: generation.productionStartDay, lastDay: generation.productionEndDay };
   const applied = yield* applyScenarioSteps(tt, period, scenario, name);
   if (applied.errors.length > 0) return { errors: applied.errors };
-  const overlay = buildScenarioOverlay(tt, streets.data.raptor, applied);
+  // its new stops linked to the streets and joined to their neighbours as the timetable's stops are
+  const overlay = buildScenarioOverlay(tt, streets.data.raptor, applied, { data: streets.data, maxWalkM: TRANSFER_HORIZON_M });
   yield;
   let masked = 0;
   for (const m of applied.masked) masked += m;

@@ -8,7 +8,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { walkingFootpaths } from '../../../src/routing/footpaths.js';
+import { walkingFootpaths, walkingFootpathsTo } from '../../../src/routing/footpaths.js';
 import { snapStops } from '../../../src/model/stop-snaps.js';
 import { graphOf, latOfY, lonOfX } from '../../helpers/street-fixture.js';
 
@@ -69,4 +69,46 @@ test('a stop with no street within the link radius has no transfer, even to a st
   assert.equal(length(1, 2), undefined);
   assert.equal(length(0, 1), undefined);
   assert.equal(length(1, 0), undefined);
+});
+
+test('the footpaths into a list of stops, found backwards, are those the search from each other stop finds, to the last bit', () => {
+  // the loop, with its south side one-way westwards for walkers, and a spur north from its north-east corner
+  const { graph } = graphOf(
+    [...points, [200, 300]],
+    [
+      { nodes: [3, 0, 1, 2], tags: { highway: 'residential' } },
+      { nodes: [2, 3], tags: { highway: 'footway', 'oneway:foot': 'yes' } },
+      { nodes: [1, 4], tags: { highway: 'footway' } },
+    ],
+  );
+  const stops: [number, number][] = [
+    [37.3, 15],
+    [153.7, -17],
+    [191, 131.9],
+    [63.1, -25],
+    [0.6, -3.3],
+    [121.9, 22.2],
+    [195, -10],
+  ];
+  const snaps = snapStops(graph, Float64Array.from(stops, ([x]) => lonOfX(x)), Float64Array.from(stops, ([, y]) => latOfY(y)));
+  const key = (fp: ReturnType<typeof walkingFootpaths>, k: number) => `${fp.from[k]}>${fp.to[k]}:${fp.lengthM[k]}`;
+  const all = walkingFootpaths(graph, snaps, 500);
+  for (const target of [1, 3, 5, 6]) {
+    const into = walkingFootpathsTo(graph, snaps, 500, [target], 3);
+    const expected = Array.from(all.from, (_, k) => k).filter((k) => all.to[k] === target && all.from[k]! < 3);
+    assert.deepEqual(Array.from(into.from, (_, k) => key(into, k)).sort(), expected.map((k) => key(all, k)).sort());
+    assert.ok(expected.length > 0);
+  }
+  // the one-way side: from stop 6 on the east side west along it to stop 4, back round the north
+  const length = (from: number, to: number) => all.lengthM[Array.from(all.from, (_, k) => k).find((k) => all.from[k] === from && all.to[k] === to)!]!;
+  assert.ok(length(4, 6) > length(6, 4) + 10, `${length(4, 6)} ${length(6, 4)}`);
+  // from a list of stops: their rows of the whole table
+  const some = walkingFootpaths(graph, snaps, 500, [2, 4]);
+  assert.deepEqual(
+    Array.from(some.from, (_, k) => key(some, k)).sort(),
+    Array.from(all.from, (_, k) => k)
+      .filter((k) => all.from[k] === 2 || all.from[k] === 4)
+      .map((k) => key(all, k))
+      .sort(),
+  );
 });
