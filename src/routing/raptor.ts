@@ -58,7 +58,7 @@
 import { CAN_ALIGHT, CAN_BOARD, footpathSec, NO_STAY, transferSec, type RaptorData, type RouteTable } from './raptor-data.js';
 import { runChanged, type RaptorOverlay } from './raptor-overlay.js';
 import { connectionRows, MAX_OVERLAY_STOPS, type OverlayStops } from './overlay-stops.js';
-import { pruneTransfers, routeGaps, type PrunedTransfers, type RouteGaps } from './transfer-pruning.js';
+import { overlayNeeds, pruneTransfers, routeGaps, type OverlayNeeds, type PrunedTransfers, type RouteGaps } from './transfer-pruning.js';
 import { foldBounds, type RangeBounds } from './range-bounds.js';
 import { NOT_MARKED, RouteMarks } from './route-marks.js';
 import { NO_RUN, TwoBest } from './two-best.js';
@@ -186,6 +186,9 @@ export class RaptorSearch {
   private vehicleBound: Int32Array | null = null;
   /** the connections the current search walks: the ones its walking speed needs (null: every one) */
   private pruned: PrunedTransfers | null = null;
+  /** with an overlay, the connections its routes need beside the pruned ones, and the routes they were made for */
+  private needs: OverlayNeeds | null = null;
+  private needsMadeFor: { routes: RouteTable; needs: OverlayNeeds } | null = null;
   /** the connections needed at the last few walking speeds, and the routes' bounds they are made from */
   private readonly prunedBySpeed: PrunedTransfers[] = [];
   private gaps: RouteGaps | null = null;
@@ -243,6 +246,12 @@ export class RaptorSearch {
     return made;
   }
 
+  /** The connections `overlay`'s routes need, made once for its routes (a window's searches share them). */
+  private needsOf(overlay: RaptorOverlay): OverlayNeeds {
+    if (this.needsMadeFor?.routes !== overlay.routes) this.needsMadeFor = { routes: overlay.routes, needs: overlayNeeds(this.data, overlay.routes) };
+    return this.needsMadeFor.needs;
+  }
+
   search(q: RaptorQuery): RaptorResult {
     this.reset();
     const d = this.data;
@@ -264,8 +273,10 @@ export class RaptorSearch {
     }
     const minVehicles = Math.max(0, Math.floor(q.minTransfers)) + 1;
     const maxVehicles = Math.max(0, Math.floor(q.maxTransfers)) + 1;
-    // the bounds behind the pruning hold for the timetable's trips and every stop (transfer-pruning.ts)
-    this.pruned = overlay === null && q.stopAllowed === null && !q.wheelchair ? this.transfersFor(q.walkingSpeed) : null;
+    // the bounds behind the pruning hold for the timetable's trips (and any subset) and every stop
+    // (transfer-pruning.ts); an overlay's routes need the connections to their stops beside them
+    this.pruned = q.stopAllowed === null && !q.wheelchair ? this.transfersFor(q.walkingSpeed) : null;
+    this.needs = this.pruned !== null && overlay !== null ? this.needsOf(overlay) : null;
     this.range = q.range?.bounds ?? null;
     this.rangeShift = q.range?.shiftSec ?? 0;
     if (this.range && this.range.rounds < maxVehicles) throw new RangeError(`range bounds of ${this.range.rounds} rounds for a search of ${maxVehicles}`);
@@ -486,6 +497,7 @@ export class RaptorSearch {
     const speed = this.walkingSpeed;
     const slack = this.walkedSlack;
     const pruned = this.pruned;
+    const needs = this.needs;
     const stopCount = d.stopCount;
     for (let j = 0; keep && j < veh.count; j++) {
       const p = veh.touched[j]!;
@@ -509,6 +521,7 @@ export class RaptorSearch {
           this.offerWalked(q, x1 + sec, run1);
           if (x2 !== UNREACHED) this.offerWalked(q, x2 + sec, run2);
         }
+        if (needs !== null && p < stopCount) this.offerNeeded(needs, p, x1, run1, x2, run2);
         continue;
       }
       if (p >= stopCount) continue;
@@ -525,6 +538,20 @@ export class RaptorSearch {
     if (keep && this.overlayStops !== null) this.overlayTransfers(this.overlayStops);
     if (this.range) foldBounds(veh, this.range.vehicle[this.round]!, this.rangeShift);
     veh.clear();
+  }
+
+  /** The walked labels of the connections from stop p an overlay's routes need beside the pruned ones (`needs`). */
+  private offerNeeded(needs: OverlayNeeds, p: number, x1: number, run1: number, x2: number, run2: number): void {
+    const fwd = this.dir === 1;
+    const offset = fwd ? needs.outOffset : needs.inOffset;
+    const other = fwd ? needs.outTo : needs.inFrom;
+    const edge = fwd ? needs.outEdge : needs.inEdge;
+    for (let k = offset[p]!; k < offset[p + 1]!; k++) {
+      const sec = transferSec(this.data, edge[k]!, this.walkingSpeed) + this.walkedSlack;
+      const q = other[k]!;
+      this.offerWalked(q, x1 + sec, run1);
+      if (x2 !== UNREACHED) this.offerWalked(q, x2 + sec, run2);
+    }
   }
 
   /** The walked labels of the overlay's connections from or to its new stops, from this round's vehicle labels (arrival searches: backwards). */

@@ -22,10 +22,13 @@
  * mirror rule, on the incoming connections of each stop, with a later stop of the route that every
  * trip lets the rider leave, and the longest arrive-to-arrive time.
  *
- * The bounds hold for the timetable's trips: a search over realtime runs (an overlay), or one that
- * excludes stops (forbidden ones, or inaccessible ones for wheelchairs), uses every connection.
+ * The bounds hold for the timetable's trips and for any subset of them: a search over an overlay
+ * (realtime runs, a scenario), which masks some trips and adds routes of its own, keeps the pruned
+ * connections and adds every connection that reaches a stop an overlay route serves
+ * (`overlayNeeds`: into it for departure searches, out of it for arrival searches). One that
+ * excludes stops (forbidden ones, or inaccessible ones for wheelchairs) uses every connection.
  */
-import { CAN_ALIGHT, CAN_BOARD, transferSec, type RaptorData } from './raptor-data.js';
+import { CAN_ALIGHT, CAN_BOARD, transferSec, type RaptorData, type RouteTable } from './raptor-data.js';
 
 /** Per position of every route (indexed like `routeStops`): the longest times from its first stop, and whether every trip boards / alights there. */
 export interface RouteGaps {
@@ -190,4 +193,61 @@ function keptOnly(stopCount: number, needed: Uint8Array, offset: Uint32Array, ot
 /** Bytes of a pruned table. */
 export function prunedTransfersBytes(t: PrunedTransfers): number {
   return t.outOffset.byteLength + t.outTo.byteLength + t.outSec.byteLength + t.inOffset.byteLength + t.inFrom.byteLength + t.inSec.byteLength;
+}
+
+/**
+ * The timetable's connections a search over an overlay needs beside the pruned ones: per stop p,
+ * those from p into a stop an overlay route serves (departure searches board there), and those into
+ * p from such a stop (arrival searches walk them backwards), each with its connection index (its
+ * seconds depend on the walking speed).
+ */
+export interface OverlayNeeds {
+  outOffset: Uint32Array;
+  outTo: Uint32Array;
+  outEdge: Uint32Array;
+  inOffset: Uint32Array;
+  inFrom: Uint32Array;
+  inEdge: Uint32Array;
+}
+
+export function overlayNeeds(d: RaptorData, routes: RouteTable): OverlayNeeds {
+  const n = d.stopCount;
+  const served = new Uint8Array(n);
+  for (let i = 0; i < routes.routeStops.length; i++) {
+    const s = routes.routeStops[i]!;
+    if (s < n) served[s] = 1;
+  }
+  // departure searches: every connection p → q with q served, listed by p
+  const outCount = new Uint32Array(n + 1);
+  const inCount = new Uint32Array(n + 1);
+  for (let q = 0; q < n; q++) {
+    if (!served[q]) continue;
+    for (let k = d.transferInOffset[q]!; k < d.transferInOffset[q + 1]!; k++) outCount[d.transferInFrom[k]! + 1]!++;
+    for (let e = d.transferOffset[q]!; e < d.transferOffset[q + 1]!; e++) inCount[d.transferTo[e]! + 1]!++;
+  }
+  for (let p = 0; p < n; p++) {
+    outCount[p + 1]! += outCount[p]!;
+    inCount[p + 1]! += inCount[p]!;
+  }
+  const outTo = new Uint32Array(outCount[n]!);
+  const outEdge = new Uint32Array(outCount[n]!);
+  const inFrom = new Uint32Array(inCount[n]!);
+  const inEdge = new Uint32Array(inCount[n]!);
+  const outFill = outCount.slice(0, n);
+  const inFill = inCount.slice(0, n);
+  for (let q = 0; q < n; q++) {
+    if (!served[q]) continue;
+    for (let k = d.transferInOffset[q]!; k < d.transferInOffset[q + 1]!; k++) {
+      const at = outFill[d.transferInFrom[k]!]!++;
+      outTo[at] = q;
+      outEdge[at] = d.transferInEdge[k]!;
+    }
+    // arrival searches: every connection u → p with u served, listed by p
+    for (let e = d.transferOffset[q]!; e < d.transferOffset[q + 1]!; e++) {
+      const at = inFill[d.transferTo[e]!]!++;
+      inFrom[at] = q;
+      inEdge[at] = e;
+    }
+  }
+  return { outOffset: outCount, outTo, outEdge, inOffset: inCount, inFrom, inEdge };
 }

@@ -69,7 +69,7 @@ for (const scenario of ['plan', 'mixed']) {
   });
 }
 
-test('compare_scenario equals the two requests subtracted by hand', async () => {
+test('compare_scenario: accessibility equals the two requests subtracted by hand; a difference map is the reverse one negated, its counts its cells\'', async () => {
   const app = city.served.app;
   const query = `/v1/coverage/rnv/accessibility?from=8.4702;49.4801&datetime=${DATETIME}&opportunities[]=lattice:places&cutoffs[]=900&cutoffs[]=1800`;
   const plan = (await getOk(app, `${query}&scenario=plan`)).accessibility;
@@ -82,18 +82,27 @@ test('compare_scenario equals the two requests subtracted by hand', async () => 
   });
   // the new stop brings places within reach
   assert.ok(compared.some((m: any) => m.difference > 0));
-  // a difference map: each cell, the plan's seconds minus the base's (the markers where one side is unreached)
+  // a difference map puts both maps on the union of their grids (the plan reaches farther than the
+  // base from here, so the separate maps' grids differ): each cell of the plan against the base is
+  // minus the same cell of the base against the plan, lost and gained swapped, and its counts are its cells'
   const map = `/v1/coverage/rnv/heat_maps?from=8.4702;49.4801&datetime=${DATETIME}&max_duration=1800&resolution=80`;
-  const own = await heatCells(app, `${map}&scenario=plan`);
-  const other = await heatCells(app, map);
-  const diff = await heatCells(app, `${map}&scenario=plan&compare_scenario=base`);
+  const forward = await getOk(app, `${map}&scenario=plan&compare_scenario=base`);
+  const backward = await heatCells(app, `${map}&compare_scenario=plan`);
+  const cells = await heatCells(app, `${map}&scenario=plan&compare_scenario=base`);
+  const counts = { lost: 0, gained: 0, slower: 0, faster: 0 };
   let checked = 0;
-  for (const [cell, d] of diff) {
-    const a = own.get(cell) ?? null;
-    const b = other.get(cell) ?? null;
-    const expected = a === null && b === null ? null : a === null ? 1800 : b === null ? -1800 : a - b;
-    assert.equal(d, expected, `cell ${cell}`);
+  for (const [cell, d] of cells) {
+    assert.ok(backward.has(cell), `cell ${cell} on one side only`);
+    const back = backward.get(cell)!;
+    assert.equal(d === null ? null : -d, back === null ? null : back === 0 ? -0 : back, `cell ${cell}`);
+    if (d === 1800) counts.lost++;
+    else if (d === -1800) counts.gained++;
+    else if (d !== null && d > 0) counts.slower++;
+    else if (d !== null && d < 0) counts.faster++;
     checked++;
   }
+  const difference = forward.heat_maps[0].difference;
+  assert.deepEqual([difference.lost_cells, difference.gained_cells, difference.slower_cells, difference.faster_cells], [counts.lost, counts.gained, counts.slower, counts.faster]);
+  assert.ok(counts.gained + counts.faster > 0, 'the plan brings places nearer');
   assert.ok(checked > 1000);
 });

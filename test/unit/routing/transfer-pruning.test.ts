@@ -13,6 +13,11 @@ import { buildRaptorData, type RaptorData } from '../../../src/routing/raptor-da
 import { RaptorSearch } from '../../../src/routing/raptor.js';
 import { pruneTransfers, routeGaps } from '../../../src/routing/transfer-pruning.js';
 import { zonedToEpoch } from '../../../src/util/time-zones.js';
+import type { Timetable } from '../../../src/model/timetable.js';
+import { applyScenario } from '../../../src/scenarios/apply-scenario.js';
+import { readScenarioFile } from '../../../src/scenarios/scenario-file.js';
+import { buildScenarioOverlay } from '../../../src/scenarios/scenario-overlay.js';
+import { dayNumber } from '../../../src/util/calendar.js';
 import { writeFeed } from '../../helpers/gtfs-fixture.js';
 
 /*
@@ -73,7 +78,7 @@ const FOOTPATHS: [string, string, number][] = [
   ['A', 'C', 600],
 ];
 
-async function line(pickupAtA = 0): Promise<{ data: RaptorData; days: ServiceDays; id: (s: number) => string; stop: (id: string) => number }> {
+async function line(pickupAtA = 0): Promise<{ data: RaptorData; days: ServiceDays; id: (s: number) => string; stop: (id: string) => number; tt: Timetable }> {
   const tt = await loadTimetable([writeFeed(feed(pickupAtA))], { report: new LoadReport() });
   const stop = (id: string) => tt.stopPoints.ids.indexOf(id);
   const data = buildRaptorData(tt, {
@@ -81,7 +86,7 @@ async function line(pickupAtA = 0): Promise<{ data: RaptorData; days: ServiceDay
     to: Uint32Array.from(FOOTPATHS, ([, b]) => stop(b)),
     lengthM: Float64Array.from(FOOTPATHS, ([, , m]) => m),
   });
-  return { data, days: new ServiceDays(tt), id: (s) => tt.stopPoints.ids[s]!, stop };
+  return { data, days: new ServiceDays(tt), id: (s) => tt.stopPoints.ids[s]!, stop, tt };
 }
 
 /** The stops `at` (P by default) keeps connections to (departure searches) and from (arrival searches) at `speed`. */
@@ -144,4 +149,40 @@ test('searches answer the same with the needed connections as with every one, bo
       }
     }
   }
+});
+
+test('over an overlay, the pruned connections and those its routes need answer as every connection does', async () => {
+  const { data, days, stop, tt } = await line();
+  // a new route from D, which no route of the timetable serves (every connection to it is pruned), to C; L1 removed
+  const scenario = readScenarioFile(
+    JSON.stringify({
+      modifications: [
+        { type: 'add-trips', stops: [{ id: 'D' }, { id: 'C' }], frequencies: [{ firstDepartures: [28860], hopTimes: [60], dwellTimes: [0, 0], monday: true, tuesday: true }], bidirectional: true },
+        { type: 'remove-trips', trips: ['L1'] },
+      ],
+    }),
+  );
+  const applied = applyScenario(tt, { firstDay: dayNumber(2024, 1, 1), lastDay: dayNumber(2024, 4, 30) }, scenario.scenario, 'plan');
+  assert.deepEqual(applied.errors, []);
+  const overlay = buildScenarioOverlay(tt, data, applied, null);
+  const pruned = new RaptorSearch(data, days);
+  const full = new RaptorSearch(data, days, undefined, false);
+  let viaD = 0;
+  for (const direction of ['departure', 'arrival'] as const) {
+    for (const speed of [0.5, 1, 1.5, 4]) {
+      for (let minute = 0; minute < 60; minute += 5) {
+        const from = direction === 'departure' ? 'O' : 'C';
+        const t0 = zonedToEpoch('UTC', 2024, 1, 9, direction === 'departure' ? 7 : 8, direction === 'departure' ? 40 + (minute % 20) : minute, 0);
+        const q = { direction, t0, maxDurationSec: 7200, maxTransfers: 2, minTransfers: 0, accessStops: Uint32Array.of(stop(from)), accessSec: Int32Array.of(0), count: 1, tripAllowed: null, stopAllowed: null, wheelchair: false, walkingSpeed: speed, boardSlackSec: 30, overlay };
+        const a = Array.from(pruned.search(q).vehicleSec);
+        const b = Array.from(full.search(q).vehicleSec);
+        assert.deepEqual(a, b, `${direction} at ${speed} m/s, minute ${minute}`);
+        const without = pruned.search({ ...q, overlay: null }).vehicleSec[stop(direction === 'departure' ? 'C' : 'O')]!;
+        const withPlan = a[stop(direction === 'departure' ? 'C' : 'O')]!;
+        if (withPlan >= 0 && (without < 0 || withPlan < without)) viaD++;
+      }
+    }
+  }
+  // the new route through D is taken (the search would miss it with the pruned connections alone)
+  assert.ok(viaD > 0);
 });
