@@ -64,11 +64,13 @@ export function* applyScenarioSteps(tt: Timetable, period: ProductionPeriod, sce
   run.collectEntries(ordered);
   for (const m of ordered) {
     if (run.overBudget()) break;
-    run.apply(m);
-    yield;
+    yield* run.apply(m);
   }
   return run.result();
 }
+
+/** Trips looked at between two yields of the work (a few milliseconds' worth). */
+const TRIPS_PER_SLICE = 256;
 
 /** Trips a modification chose: base trips by index, made trips by their index in `ScenarioTrips.made`. */
 interface Chosen {
@@ -87,6 +89,8 @@ class Application {
   /** add-trips' entries by entryId, for phasing */
   private readonly entries = new Map<string, { entry: TimetableEntry; times: StopTimes; stops: number[] }>();
   private stopTimesMade = 0;
+  /** trips looked at so far: the work yields every TRIPS_PER_SLICE */
+  private tripsVisited = 0;
   private budgetPassed = false;
   private current: ModificationSummary = { index: 0, type: 'remove-trips', tripsRemoved: 0, tripsChanged: 0, tripsAdded: 0, stopsAdded: 0 };
 
@@ -132,31 +136,32 @@ class Application {
     }
   }
 
-  apply(m: Modification): void {
+  /** Apply one modification, yielding between slices of its trips. */
+  *apply(m: Modification): Generator<void, void> {
     this.current = { index: m.index, type: m.type, tripsRemoved: 0, tripsChanged: 0, tripsAdded: 0, stopsAdded: 0 };
     this.summary.push(this.current);
     const before = this.errors.length;
     switch (m.type) {
       case 'remove-trips':
-        this.removeTrips(this.choose(m));
+        yield* this.removeTrips(this.choose(m));
         break;
       case 'adjust-speed':
-        this.adjustSpeed(m);
+        yield* this.adjustSpeed(m);
         break;
       case 'adjust-dwell-time':
-        this.adjustDwellTime(m);
+        yield* this.adjustDwellTime(m);
         break;
       case 'remove-stops':
-        this.removeStopsOf(m);
+        yield* this.removeStopsOf(m);
         break;
       case 'reroute':
-        this.reroute(m);
+        yield* this.reroute(m);
         break;
       case 'adjust-frequency':
-        this.adjustFrequency(m);
+        yield* this.adjustFrequency(m);
         break;
       case 'add-trips':
-        this.addTrips(m);
+        yield* this.addTrips(m);
         break;
     }
     const c = this.current;
@@ -215,7 +220,7 @@ class Application {
   }
 
   /** Every chosen trip, copied out for a change; `change` returns false when it leaves the trip alone. */
-  private changeEach(chosen: Chosen, change: (trip: ScenarioTrip) => 'changed' | 'removed' | 'same'): void {
+  private *changeEach(chosen: Chosen, change: (trip: ScenarioTrip) => 'changed' | 'removed' | 'same'): Generator<void, void> {
     const visit = (trip: ScenarioTrip, remove: () => void) => {
       const outcome = change(trip);
       if (outcome === 'removed') {
@@ -236,6 +241,7 @@ class Application {
         this.trips.copies.delete(t);
         this.trips.masked[t] = 0;
       }
+      if (++this.tripsVisited % TRIPS_PER_SLICE === 0) yield;
     }
     for (const i of chosen.made) visit(this.trips.made[i]!, () => (this.trips.made[i] = null));
   }
@@ -243,10 +249,11 @@ class Application {
   // -------------------------------------------------------------------------------------------
   // The modifications
 
-  private removeTrips(chosen: Chosen): void {
+  private *removeTrips(chosen: Chosen): Generator<void, void> {
     for (const t of chosen.base) {
       this.trips.remove(t);
       this.current.tripsRemoved++;
+      if (++this.tripsVisited % TRIPS_PER_SLICE === 0) yield;
     }
     for (const i of chosen.made) {
       this.trips.made[i] = null;
@@ -254,7 +261,7 @@ class Application {
     }
   }
 
-  private adjustSpeed(m: Extract<Modification, { type: 'adjust-speed' }>): void {
+  private *adjustSpeed(m: Extract<Modification, { type: 'adjust-speed' }>): Generator<void, void> {
     const chosen = this.choose(m);
     let hops: Set<string> | null = null;
     if (m.hops) {
@@ -268,7 +275,7 @@ class Application {
       }
     }
     const seen = new Set<string>();
-    this.changeEach(chosen, (trip) => {
+    yield* this.changeEach(chosen, (trip) => {
       let any = hops === null;
       const chosenHop = (s: number) => {
         if (hops === null) return true;
@@ -286,18 +293,18 @@ class Application {
     if (hops) for (const key of hops) if (!seen.has(key) && !key.includes('-1')) this.fail('hops', key.split('>').map((s) => this.tt.stopPoints.ids[+s]), 'no chosen trip runs this hop');
   }
 
-  private adjustDwellTime(m: Extract<Modification, { type: 'adjust-dwell-time' }>): void {
+  private *adjustDwellTime(m: Extract<Modification, { type: 'adjust-dwell-time' }>): Generator<void, void> {
     // no stops named (or an empty list): every stop
     const stops = m.stops && m.stops.length > 0 ? this.stopSet(m.stops, 'stops') : null;
-    this.changeEach(this.choose(m), (trip) => {
+    yield* this.changeEach(this.choose(m), (trip) => {
       Object.assign(trip, adjustDwells(trip, (s) => stops === null || stops.has(trip.stops[s]!), m.dwellSecs, m.scale));
       return 'changed';
     });
   }
 
-  private removeStopsOf(m: Extract<Modification, { type: 'remove-stops' }>): void {
+  private *removeStopsOf(m: Extract<Modification, { type: 'remove-stops' }>): Generator<void, void> {
     const stops = this.stopSet(m.stops, 'stops');
-    this.changeEach(this.choose(m), (trip) => {
+    yield* this.changeEach(this.choose(m), (trip) => {
       if (!trip.stops.some((p) => stops.has(p))) return 'same';
       const { kept, times } = removeStops(trip, (s) => stops.has(trip.stops[s]!), m.secondsSavedAtEachStop);
       if (kept.length < 2) return 'removed';
@@ -308,7 +315,7 @@ class Application {
     });
   }
 
-  private reroute(m: Extract<Modification, { type: 'reroute' }>): void {
+  private *reroute(m: Extract<Modification, { type: 'reroute' }>): Generator<void, void> {
     const from = m.fromStop === null ? null : this.stopOf(m.fromStop, 'fromStop');
     const to = m.toStop === null ? null : this.stopOf(m.toStop, 'toStop');
     const inserted = this.stopsOf(m.stops, 'stops');
@@ -316,7 +323,7 @@ class Application {
     let matched = 0;
     let unmatched = 0;
     let negative = false;
-    this.changeEach(this.choose(m), (trip) => {
+    yield* this.changeEach(this.choose(m), (trip) => {
       const fromPos = from === null ? -1 : trip.stops.indexOf(from);
       const toPos = to === null ? trip.stops.length : trip.stops.indexOf(to, Math.max(0, fromPos + 1));
       if ((from !== null && fromPos < 0) || toPos < 0) {
@@ -340,7 +347,7 @@ class Application {
     if (matched === 0 || (m.patterns !== null && unmatched > 0)) this.fail(m.fromStop !== null ? 'fromStop' : 'toStop', m.fromStop ?? m.toStop, 'a chosen pattern does not visit this stop (and toStop after fromStop)');
   }
 
-  private adjustFrequency(m: Extract<Modification, { type: 'adjust-frequency' }>): void {
+  private *adjustFrequency(m: Extract<Modification, { type: 'adjust-frequency' }>): Generator<void, void> {
     const line = this.ids.line(m.route);
     if (line === NOT_FOUND) return this.fail('route', m.route, 'no route of the coverage has this id');
     const routeTrips = this.trips.baseTripsOf(line).filter((t) => this.trips.runs(t));
@@ -376,7 +383,7 @@ class Application {
         this.current.tripsChanged++;
       }
     }
-    this.addMade(made);
+    yield* this.addMade(made);
   }
 
   /** The days base trip t keeps beside frequency entries: its service less their weekdays when it starts in one (null: none left). */
@@ -393,7 +400,7 @@ class Application {
     return this.calendars.without(service, blackout);
   }
 
-  private addTrips(m: Extract<Modification, { type: 'add-trips' }>): void {
+  private *addTrips(m: Extract<Modification, { type: 'add-trips' }>): Generator<void, void> {
     const stops = this.stopsOf(m.stops, 'stops');
     if (stops.includes(NOT_FOUND)) return;
     const line = this.tt.lines.length + this.newLines.length;
@@ -414,13 +421,14 @@ class Application {
         });
       });
     });
-    this.addMade(made);
+    yield* this.addMade(made);
   }
 
-  private addMade(made: ScenarioTrip[]): void {
+  private *addMade(made: ScenarioTrip[]): Generator<void, void> {
     for (const trip of made) {
       this.trips.made.push(trip);
       this.stopTimesMade += trip.stops.length;
+      if (++this.tripsVisited % TRIPS_PER_SLICE === 0) yield;
     }
     this.current.tripsAdded += made.length;
   }

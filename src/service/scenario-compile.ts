@@ -24,6 +24,8 @@ export function* compileSteps(generation: Generation, name: string, scenario: Sc
   // its new stops linked to the streets and joined to their neighbours as the timetable's stops are
   const overlay = buildScenarioOverlay(tt, streets.data.raptor, applied, { data: streets.data, maxWalkM: TRANSFER_HORIZON_M });
   yield;
+  const geojson = scenarioGeoJson(tt, applied);
+  yield;
   let masked = 0;
   for (const m of applied.masked) masked += m;
   return {
@@ -32,7 +34,7 @@ export function* compileSteps(generation: Generation, name: string, scenario: Sc
     tt,
     overlay,
     summary: applied.summary,
-    geojson: scenarioGeoJson(tt, applied),
+    geojson,
     newStops: applied.newStops.length,
     newLines: applied.newLines.length,
     trips: applied.trips.length,
