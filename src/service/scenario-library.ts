@@ -35,6 +35,8 @@ interface Source {
   failures: number;
   /** a read or an application under way */
   busy: Promise<void> | null;
+  /** the timetable the last good version could not be applied to (a reload that dropped an id it names) */
+  refusedFor: Timetable | null;
 }
 
 /** Seconds between two checks of the files. */
@@ -51,7 +53,7 @@ export class ScenarioLibrary implements Scenarios {
     configs: readonly ScenarioSourceConfig[],
     private readonly log: UpdaterLog,
   ) {
-    this.sources = configs.map((config) => ({ config, stamp: undefined, goodText: null, applied: null, errors: [], lastLoadAt: null, loads: 0, failures: 0, busy: null }));
+    this.sources = configs.map((config) => ({ config, stamp: undefined, goodText: null, applied: null, errors: [], lastLoadAt: null, loads: 0, failures: 0, busy: null, refusedFor: null }));
   }
 
   /** Read every file now, then check them at the interval. */
@@ -77,9 +79,9 @@ export class ScenarioLibrary implements Scenarios {
     const source = this.sources.find((s) => s.config.name === name);
     if (!source) return { kind: 'unknown', known: this.names() };
     const applied = source.applied;
-    if (applied && applied.tt === generation.tt) return { kind: 'ok', applied };
-    if (source.goodText !== null || source.busy) return { kind: 'preparing' };
-    return { kind: 'refused', errors: source.errors };
+    const status = statusOf(source, generation);
+    if (status === 'ok') return { kind: 'ok', applied: applied! };
+    return status === 'preparing' ? { kind: 'preparing' } : { kind: 'refused', errors: source.errors };
   }
 
   names(): string[] {
@@ -89,8 +91,8 @@ export class ScenarioLibrary implements Scenarios {
   /** Every scenario's state, for `/scenarios` and the coverage's status. */
   reports(generation: { tt: Timetable }): ScenarioReport[] {
     return this.sources.map((s) => {
-      const applied = s.applied && s.applied.tt === generation.tt ? s.applied : null;
-      const status: ScenarioStatus = applied ? 'ok' : s.goodText !== null || s.busy ? 'preparing' : 'refused';
+      const status = statusOf(s, generation);
+      const applied = status === 'ok' ? s.applied : null;
       return { name: s.config.name, file: s.config.path, status, errors: s.errors, applied, lastLoadAt: s.lastLoadAt, loads: s.loads, failures: s.failures };
     });
   }
@@ -100,7 +102,8 @@ export class ScenarioLibrary implements Scenarios {
     const generation = this.coverage.generation;
     const stamp = fileStamp(source.config.path) ?? 'missing';
     const changed = stamp !== source.stamp;
-    const stale = source.goodText !== null && generation !== undefined && source.applied?.tt !== generation.tt;
+    // a new timetable: the last good version applied to it, once
+    const stale = source.goodText !== null && generation !== undefined && source.applied?.tt !== generation.tt && source.refusedFor !== generation.tt;
     if (!changed && !stale) return;
     source.busy = (async () => {
       try {
@@ -108,7 +111,6 @@ export class ScenarioLibrary implements Scenarios {
           source.stamp = stamp;
           await this.read(source);
         } else if (generation) {
-          // a new timetable: the last good version applied to it
           await this.apply(source, source.goodText!, generation, false);
         }
       } catch (e) {
@@ -145,8 +147,13 @@ export class ScenarioLibrary implements Scenarios {
     const read = readScenarioFile(text);
     if (read.errors.length > 0) return this.refuse(source, read.errors);
     const compiled = await inSlices(compileSteps(generation, name, read.scenario));
-    if (!('overlay' in compiled)) return this.refuse(source, compiled.errors);
+    if (!('overlay' in compiled)) {
+      // the version in service, if any, stays for its own timetable; on this one the scenario is refused
+      if (source.applied?.tt !== generation.tt) source.refusedFor = generation.tt;
+      return this.refuse(source, compiled.errors);
+    }
     source.applied = compiled;
+    source.refusedFor = null;
     source.goodText = text;
     source.errors = [];
     source.lastLoadAt = Math.floor(Date.now() / 1000);
@@ -177,4 +184,11 @@ export function startScenarios(coverage: Coverage, configs: readonly ScenarioSou
   if (coverage.generation) coverage.swap({ ...coverage.generation, scenarios: library });
   coverage.onSwap(() => void library.check());
   return library.start(intervalSec);
+}
+
+/** A scenario's state on a generation: in service on its timetable, being applied to it, or refused there. */
+function statusOf(source: Source, generation: { tt: Timetable }): ScenarioStatus {
+  if (source.applied?.tt === generation.tt) return 'ok';
+  if (source.refusedFor === generation.tt) return 'refused';
+  return source.goodText !== null || source.busy ? 'preparing' : 'refused';
 }

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { getAnswer, getOk } from '../../../helpers/app.js';
 import { coord, lineCity, lonAt } from '../../../helpers/line-city.js';
+import { ScenarioLibrary } from '../../../../src/service/scenario-library.js';
 
 const FASTER = JSON.stringify({ name: 'Faster bus', modifications: [{ type: 'adjust-speed', routes: ['bus'], scale: 2 }] });
 const NOBUS = JSON.stringify({ modifications: [{ type: 'remove-trips', routes: ['bus'] }] });
@@ -108,4 +109,27 @@ test('a new version of a scenario file is read; a broken one keeps the last good
   await library.check();
   assert.deepEqual((await getOk(app, `${base}/scenarios`)).scenarios[0].errors, []);
   assert.equal((await getOk(app, query)).accessibility[0].value, 1);
+});
+
+test('a new timetable gets the scenarios applied again: refused there when it no longer has an id they name, once', async () => {
+  const generation = served.generations.get('line')!;
+  const file = served.coverages.get('line')!.config.scenarios!.find((s) => s.name === 'nobus')!.path;
+  const coverage = { id: 'line', generation };
+  const own = new ScenarioLibrary(coverage, [{ name: 'nobus', path: file }], { info: () => {}, warn: () => {} });
+  await own.check();
+  assert.equal(own.lookup('nobus', generation).kind, 'ok');
+  // a reload whose feed renamed the route: the scenario's route is gone
+  const renamed = { ...generation, tt: { ...generation.tt, lines: generation.tt.lines.map((l) => ({ ...l, id: 'tram' })) } };
+  coverage.generation = renamed;
+  assert.equal(own.lookup('nobus', renamed).kind, 'preparing');
+  await own.check();
+  const found = own.lookup('nobus', renamed);
+  assert.equal(found.kind, 'refused');
+  assert.deepEqual(found.kind === 'refused' && found.errors.map((e) => [e.field, e.value]), [['routes', 'bus']]);
+  // checked again, it is not applied again (nothing changed)
+  const failures = own.reports(renamed)[0]!.failures;
+  await own.check();
+  assert.equal(own.reports(renamed)[0]!.failures, failures);
+  // and the old timetable's requests still have it
+  assert.equal(own.lookup('nobus', generation).kind, 'ok');
 });
