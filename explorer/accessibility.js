@@ -1,7 +1,9 @@
 // The explorer's accessibility panel: how many opportunities of a point set every origin of the set
 // reaches (the regional API, `accessibility?origins=SET`), drawn as coloured circles, and a clicked
 // place's numbers (`accessibility?from=lon;lat`) in a popup. Shown only for a coverage with point
-// sets (`/point_sets`). The journeys' date, time, mode and data are the page's (explorer.js).
+// sets (`/point_sets`). The journeys' date, time, mode, data and scenario are the page's (explorer.js);
+// with a scenario and "compare with the base", a clicked place's numbers come with the base's and the
+// difference (the API compares one place, not every origin of a set).
 import { rampAt } from './ramp.js';
 const L = window.L;
 const $ = (id) => document.getElementById(id);
@@ -28,14 +30,19 @@ const DECAY_SETTINGS = {
   exponential: {},
 };
 
+const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
 const rampColour = (fraction) => `rgb(${rampAt(RAMP, fraction).join(',')})`;
 
-/** Counts as people read them: whole numbers grouped, fractions (from a decay) to one decimal. */
-const formatValue = (value) => value.toLocaleString('en', { maximumFractionDigits: 1 });
+/** Counts as people read them: whole numbers grouped, fractions (from a decay) to one decimal; null (not computed) as a dash. */
+const formatValue = (value) => (value === null ? '–' : value.toLocaleString('en', { maximumFractionDigits: 1 }));
+/** A difference with its sign: "+12", "−3.5", "no change". */
+const formatDifference = (value) => (value === null ? '–' : value === 0 ? 'no change' : `${value > 0 ? '+' : '−'}${formatValue(Math.abs(value))}`);
 
 /**
  * The panel, bound to the page: `api(path)` (GET, shown as the request), `coverageBase()`,
- * `journeyParams(q)` (appends the date, modes, freshness and wheelchair), `setStatus(text, isError, warnings)`.
+ * `journeyParams(q, { compare })` (appends the date, modes, freshness, scenario and wheelchair; with
+ * `compare`, the comparison the page asks), `setStatus(text, isError, warnings)`.
  */
 export function accessibilityPanel({ map, api, coverageBase, journeyParams, setStatus }) {
   // SVG: a few thousand circles at most (MAX_ACCESSIBILITY_SEARCHES), each an element the browser test finds
@@ -70,9 +77,9 @@ export function accessibilityPanel({ map, api, coverageBase, journeyParams, setS
     return sets.length > 0;
   }
 
-  /** The measure's parameters: the opportunities, the cutoff, the decay and its setting. */
-  function measureQuery(q) {
-    journeyParams(q);
+  /** The measure's parameters: the opportunities, the cutoff, the decay and its setting; `compare` for one place. */
+  function measureQuery(q, compare = false) {
+    journeyParams(q, { compare });
     q.append('opportunities[]', $('access-opportunities').value);
     q.append('cutoffs[]', String(Math.round(Number($('access-cutoff').value) * 60)));
     const decay = $('access-decay').value;
@@ -96,7 +103,7 @@ export function accessibilityPanel({ map, api, coverageBase, journeyParams, setS
     try {
       const body = await api(pathOf(measureQuery(q)));
       if (run !== serial) return;
-      draw(body.accessibility_by_origin, body.warnings ?? []);
+      draw(body.accessibility_by_origin, body.warnings ?? [], q.get('scenario'));
     } catch (e) {
       setStatus(e.message, true);
     } finally {
@@ -104,7 +111,7 @@ export function accessibilityPanel({ map, api, coverageBase, journeyParams, setS
     }
   }
 
-  function draw(byOrigin, warnings) {
+  function draw(byOrigin, warnings, scenario) {
     clear();
     const measure = byOrigin.measures[0];
     const reached = measure.values.filter((v) => v !== null);
@@ -122,7 +129,7 @@ export function accessibilityPanel({ map, api, coverageBase, journeyParams, setS
     const stops = RAMP.map(([t, c]) => `rgb(${c.join(',')}) ${t * 100}%`).join(', ');
     const none = byOrigin.origins.length - reached.length;
     $('access-legend').innerHTML =
-      `<div>${measure.opportunities} within ${measure.cutoff / 60} min (${measure.decay_function})</div>` +
+      `<div>${measure.opportunities} within ${measure.cutoff / 60} min (${measure.decay_function})${scenario ? `, with ${escapeHtml(scenario)}` : ''}</div>` +
       `<div class="ramp" style="background: linear-gradient(to right, ${stops})"></div>` +
       `<div class="ticks"><span>${formatValue(min)}</span><span>${formatValue(max)}</span></div>` +
       (none > 0 ? `<div class="none"><span></span>${none} origin${none > 1 ? 's' : ''} off the street network</div>` : '');
@@ -140,8 +147,12 @@ export function accessibilityPanel({ map, api, coverageBase, journeyParams, setS
     q.set('from', `${lon};${lat}`);
     const popup = L.popup({ className: 'access-popup' }).setLatLng(latlng).setContent('Computing…').openOn(map);
     try {
-      const body = await api(pathOf(measureQuery(q)));
-      const rows = body.accessibility.map((a) => `<tr><td><b class="access-value">${formatValue(a.value)}</b></td><td>${a.opportunities} within ${a.cutoff / 60} min (${a.decay_function})</td></tr>`);
+      const body = await api(pathOf(measureQuery(q, true)));
+      const rows = body.accessibility.map((a) => {
+        // against the base (compare_scenario): its value and the difference, as the answer gives them
+        const versus = a.compare_scenario === undefined ? '' : `<br><span class="access-compared">${formatDifference(a.difference)} against the ${a.compare_scenario === 'base' ? 'base schedule' : escapeHtml(a.compare_scenario)} (${formatValue(a.compared_value)})</span>`;
+        return `<tr><td><b class="access-value">${formatValue(a.value)}</b></td><td>${a.opportunities} within ${a.cutoff / 60} min (${a.decay_function})${versus}</td></tr>`;
+      });
       popup.setContent(`<table>${rows.join('')}</table>`);
     } catch (e) {
       popup.setContent(e.message);

@@ -2,6 +2,7 @@
 // shown under the form so that people learn the API. Leaflet (window.L) is loaded before this module.
 import { accessibilityPanel } from './accessibility.js';
 import { rampAt } from './ramp.js';
+import { scenarioControls } from './scenarios.js';
 
 const L = window.L;
 const $ = (id) => document.getElementById(id);
@@ -35,6 +36,8 @@ const state = {
   stopsLayer: null,
   tripLayer: null,
   credits: [],
+  /** the scenario the page's address asks (`?scenario=NAME`), picked once the first coverage's scenarios are known */
+  wantedScenario: null,
 };
 
 // quarter zoom steps: a coverage's box fills the map rather than a half of it
@@ -106,8 +109,10 @@ async function loadCoverages(coveragesAnswer) {
   const select = $('coverage');
   select.replaceChildren(...regions.map((r) => new Option(`${r.id}${r.name ? ` (${r.name})` : ''}`, r.id)));
   state.coverages = new Map(regions.map((r) => [r.id, r]));
-  const wanted = new URLSearchParams(window.location.search).get('coverage');
+  const address = new URLSearchParams(window.location.search);
+  const wanted = address.get('coverage');
   if (wanted && state.coverages.has(wanted)) select.value = wanted;
+  state.wantedScenario = address.get('scenario');
   await chooseCoverage(select.value);
 }
 
@@ -160,6 +165,9 @@ async function chooseCoverage(region) {
   access.load().then((hasSets) => {
     if (region === state.region && !hasSets && !$('access-panel').hidden) showTab('maps');
   });
+  // the coverage's scenarios: the timetable picker, for a coverage with some only
+  scenarios.load(region, state.wantedScenario);
+  state.wantedScenario = null;
   if ($('trips-panel').hidden === false) await loadLines();
 }
 
@@ -475,12 +483,16 @@ function clearDrawings() {
 /** The journeys' date and time (shared by heat maps and accessibility) as the API writes it. */
 const datetimeParam = () => $('datetime').value.replace(/[-:]/g, '') + '00';
 
-/** The journeys' modes, data freshness and wheelchair (shared by heat maps and accessibility). */
-function modeParams(q) {
+/**
+ * The journeys' modes, data freshness, scenario and wheelchair (shared by heat maps and
+ * accessibility); with `compare` (where the API answers a difference), "compare with the base".
+ */
+function modeParams(q, compare = false) {
   const mode = $('mode').value;
   q.append('first_section_mode[]', mode);
   q.append('last_section_mode[]', mode);
   q.set('data_freshness', $('freshness').value);
+  scenarios.params(q, { compare });
   if ($('wheelchair').checked) q.set('wheelchair', 'true');
 }
 
@@ -491,9 +503,10 @@ function mapQuery() {
   q.set(direction, state.place.id);
   q.set('datetime', datetimeParam());
   q.set('max_duration', String(maxDuration));
-  modeParams(q);
-  // a difference map (heat maps only: the bands of a difference have no meaning; the accessibility
-  // tab shares modeParams and never compares)
+  // a difference map (heat maps only: the bands of a difference have no meaning): a scenario
+  // against the base, or a realtime map against another level (never both: a scenario holds the
+  // freshness at the base schedule)
+  modeParams(q, $('view').value === 'heat_maps');
   const compare = comparedLevel();
   if (compare) q.set('compare_data_freshness', compare);
   q.set('resolution', $('resolution').value);
@@ -511,9 +524,24 @@ function comparedLevel() {
   return $('freshness').value === 'realtime' && $('view').value === 'heat_maps' ? $('compare').value : '';
 }
 
-/** The compare select is offered with a realtime heat map only. */
+/** The compare select is offered with a realtime heat map only; a scenario's "compare with the base" with heat maps, not isochrones. */
 function showCompare() {
   $('compare-label').hidden = !($('freshness').value === 'realtime' && $('view').value === 'heat_maps');
+  const isochrones = !$('maps-panel').hidden && $('view').value === 'isochrones';
+  $('scenario-compare').disabled = isochrones;
+  $('scenario-compare-label').title = isochrones ? 'isochrones take no comparison: draw a heat map' : '';
+}
+
+/**
+ * A scenario is a plan over the base schedule (the server refuses it with another freshness):
+ * while one is picked the freshness is held there, so no request mixes the two comparisons.
+ */
+function holdFreshness() {
+  const scenario = scenarios.picked();
+  if (scenario) $('freshness').value = 'base_schedule';
+  $('freshness').disabled = Boolean(scenario);
+  $('freshness').title = scenario ? `${scenario} is a plan over the base schedule` : '';
+  showCompare();
 }
 
 /** What a drawn map stands for, for the status line: one departure, or a percentile over a window's. */
@@ -543,9 +571,15 @@ async function draw(event) {
     if (view === 'heat_maps' && body.heat_maps[0].difference) {
       const { difference, heat_matrix: matrix } = body.heat_maps[0];
       drawHeatMap(matrix, maxDuration, difference);
-      const words = LEVEL_WORDS[difference.compare_data_freshness];
-      const changes = `${difference.slower_cells} cells slower, ${difference.faster_cells} faster, ${difference.lost_cells} lost, ${difference.gained_cells} gained`;
-      setStatus(`Realtime against the ${words}${departuresWords()}: ${changes}. Hover the map to read a cell.`, false, warnings);
+      if (difference.compare_scenario !== undefined) {
+        // a plan against today's timetable: what it brings within reach first
+        const changes = `${difference.gained_cells} cells gained, ${difference.lost_cells} lost, ${difference.faster_cells} faster, ${difference.slower_cells} slower`;
+        setStatus(`${difference.scenario} against the ${scenarioWords(difference.compare_scenario)}${departuresWords()}: ${changes}. Hover the map to read a cell.`, false, warnings);
+      } else {
+        const words = LEVEL_WORDS[difference.compare_data_freshness];
+        const changes = `${difference.slower_cells} cells slower, ${difference.faster_cells} faster, ${difference.lost_cells} lost, ${difference.gained_cells} gained`;
+        setStatus(`Realtime against the ${words}${departuresWords()}: ${changes}. Hover the map to read a cell.`, false, warnings);
+      }
     } else if (view === 'heat_maps') {
       const reached = drawHeatMap(body.heat_maps[0].heat_matrix, maxDuration);
       if (reached > 0) setStatus(`${reached.toLocaleString('en')} cells reached within ${minutes} min${departuresWords()}. Hover the map to read a cell.`, false, warnings);
@@ -569,6 +603,8 @@ async function draw(event) {
 const rampColour = (fraction) => rampAt(RAMP, fraction);
 
 const LEVEL_WORDS = { base_schedule: 'base schedule', adapted_schedule: 'adapted schedule', realtime: 'realtime' };
+/** A scenario compared with, in words: `base` is today's timetable. */
+const scenarioWords = (name) => (name === 'base' ? 'base schedule' : `scenario ${name}`);
 
 /**
  * A difference's colour, as the PNG format draws it: the markers of lost (+max_duration) and gained
@@ -611,7 +647,7 @@ function drawHeatMap(matrix, maxDuration, difference = null) {
   // Leaflet's SVG overlay positions any element over a box; a canvas is one
   state.heatLayer = L.svgOverlay(canvas, [[south, west], [north, east]], { opacity: 0.7, className: 'heat-layer', interactive: false }).addTo(map);
   // an empty map has no cell to read: the readout stays silent over it
-  state.heat = reached > 0 ? { matrix, south, north, west, east, maxDuration, difference: difference !== null } : null;
+  state.heat = reached > 0 ? { matrix, south, north, west, east, maxDuration, difference: difference && differenceSides(difference) } : null;
   if (difference) showDivergingLegend(maxDuration);
   else showRampLegend(maxDuration);
   return reached;
@@ -629,10 +665,16 @@ function showDivergingLegend(maxDuration) {
   $('legend').hidden = false;
 }
 
+/** A difference's two sides in words: what the map is (realtime, a scenario) and what it is compared with. */
+function differenceSides(difference) {
+  if (difference.compare_scenario !== undefined) return { own: `with ${difference.scenario}`, other: `on the ${scenarioWords(difference.compare_scenario)}` };
+  return { own: 'at realtime', other: 'on the schedule compared' };
+}
+
 /** A cell of a difference map in words. */
-function differenceWords(seconds, maxDuration) {
-  if (seconds >= maxDuration) return 'access lost: reached only on the schedule compared';
-  if (seconds <= -maxDuration) return 'access gained: reached only at realtime';
+function differenceWords(seconds, maxDuration, sides) {
+  if (seconds >= maxDuration) return `access lost: reached only ${sides.other}`;
+  if (seconds <= -maxDuration) return `access gained: reached only ${sides.own}`;
   if (seconds === 0) return 'no change';
   return `${seconds > 0 ? '+' : '−'}${Math.round(Math.abs(seconds) / 60)} min (${seconds > 0 ? '+' : ''}${seconds} s) ${seconds > 0 ? 'slower' : 'faster'}`;
 }
@@ -678,17 +720,20 @@ map.on('mousemove', (event) => {
   }
   const seconds = columns[i].duration[j];
   if (seconds === null) $('cell-readout').textContent = heat.difference ? 'reached by neither' : 'not reached';
-  else $('cell-readout').textContent = heat.difference ? differenceWords(seconds, heat.maxDuration) : `${Math.round(seconds / 60)} min (${seconds} s)`;
+  else $('cell-readout').textContent = heat.difference ? differenceWords(seconds, heat.maxDuration, heat.difference) : `${Math.round(seconds / 60)} min (${seconds} s)`;
 });
+
+/** The coverage's scenarios (scenarios.js): the timetable picker, "compare with the base", the plan's lines on the map. */
+const scenarios = scenarioControls({ map, api, coverageBase, onChange: holdFreshness });
 
 /** The accessibility panel (accessibility.js), on the page's map, requests and journey settings. */
 const access = accessibilityPanel({
   map,
   api,
   coverageBase,
-  journeyParams: (q) => {
+  journeyParams: (q, { compare = false } = {}) => {
     q.set('datetime', datetimeParam());
-    modeParams(q);
+    modeParams(q, compare);
   },
   setStatus,
 });
@@ -848,6 +893,8 @@ const formatTime = (hhmmss) => (hhmmss && hhmmss.length >= 4 ? `${hhmmss.slice(0
 
 function showTab(name) {
   if (name !== 'trips') clearTrip();
+  // the scenario's lines over the heat maps and accessibility, not over today's trips
+  scenarios.show(name !== 'trips');
   if (name !== 'access') access.clear();
   // one picture at a time: the origins' circles are not read over a heat map
   if (name === 'access') clearDrawings();
@@ -857,6 +904,7 @@ function showTab(name) {
   $('trips-panel').hidden = name !== 'trips';
   // the journeys' date, time and modes: for the heat maps and accessibility, not the trips
   $('journey').hidden = name === 'trips';
+  showCompare();
   if (name === 'trips') loadLines();
 }
 

@@ -61,6 +61,7 @@ export function registerExplorer(app: FastifyInstance, registry: CoverageRegistr
     ['/explorer/explorer.js', file(PAGE_DIR, 'explorer.js')],
     ['/explorer/accessibility.js', file(PAGE_DIR, 'accessibility.js')],
     ['/explorer/ramp.js', file(PAGE_DIR, 'ramp.js')],
+    ['/explorer/scenarios.js', file(PAGE_DIR, 'scenarios.js')],
     ['/explorer/explorer.css', file(PAGE_DIR, 'explorer.css')],
     ['/explorer/leaflet/leaflet.js', file(LEAFLET_DIR, 'leaflet.js')],
     ['/explorer/leaflet/leaflet.css', file(LEAFLET_DIR, 'leaflet.css')],
