@@ -105,7 +105,8 @@ export function scenarioControls({ map, api, coverageBase, onChange }) {
     const features = scenario.geojson?.features ?? [];
     layer = L.geoJSON(features, {
       renderer,
-      style: (f) => ({ ...(LINE_STYLE[f.properties.kind] ?? LINE_STYLE.added), className: `scenario-line scenario-${f.properties.kind}` }),
+      // the lines' style (a new stop keeps its circle's, set below)
+      style: (f) => (f.properties.kind === 'new_stop' ? {} : { ...(LINE_STYLE[f.properties.kind] ?? LINE_STYLE.added), className: `scenario-line scenario-${f.properties.kind}` }),
       pointToLayer: (f, latlng) => L.circleMarker(latlng, { renderer, className: 'scenario-stop', radius: 6, color: LINE_COLOUR, weight: 3, fillColor: '#fff', fillOpacity: 1 }),
       onEachFeature: (f, l) => {
         const p = f.properties;

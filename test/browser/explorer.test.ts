@@ -5,7 +5,9 @@
  * - the demo town: the page loads with no outside request and no accessibility tab (no point set),
  *   a point clicked on the map gives a heat map painted on the canvas and a readout of the cell
  *   under the pointer, the isochrones are drawn as shapes, and the trips browser goes from a line to
- *   a trip's stop times;
+ *   a trip's stop times; its scenario, plan2030, picked on the heat-map tab, draws its new line and
+ *   stop, holds the data freshness at the base schedule, and compared with the base gives a
+ *   difference map with cells gained; picking the base again takes the line away;
  * - Porto Alegre's two feeds and street extract (../shared/data), a planner's first look: the map
  *   opens on the streets (they span most of it), OpenStreetMap and the bus feed's publisher are
  *   credited, the page opens on a day and hour of bus service, so a heat map drawn with the
@@ -161,6 +163,66 @@ test('the explorer: a heat map from a clicked point, its cells read by hovering,
     await page.selectOption('#freshness', 'base_schedule');
   });
 
+  await step('a scenario: picked, its line drawn, compared with the base, then the base again', async () => {
+    // the demo town has one scenario, once /scenarios has answered
+    await page.waitForSelector('#scenario-label[data-scenarios]', { state: 'attached', timeout: 20_000 });
+    assert.equal(await page.getAttribute('#scenario-label', 'data-scenarios'), '1');
+    assert.deepEqual(await page.locator('#scenario option').allTextContents(), ["today's (base)", 'plan2030']);
+    assert.equal(await page.isVisible('#scenario-compare'), false, 'nothing to compare on the base');
+    assert.equal(await page.locator('path.scenario-line').count(), 0);
+    // a scenario is a plan over the base schedule: picking one holds the freshness there
+    await page.selectOption('#freshness', 'realtime');
+    await page.selectOption('#scenario', 'plan2030');
+    assert.equal(await page.inputValue('#freshness'), 'base_schedule');
+    assert.equal(await page.isDisabled('#freshness'), true);
+    assert.equal(await page.isVisible('#compare'), false, 'no realtime comparison beside a scenario');
+    assert.match((await page.textContent('#scenario-description'))!, /^Ligne 7 from Valmont Gare/);
+    // its new line (both directions) and its new stop on the map, named in the legend
+    await page.waitForFunction(() => document.querySelectorAll('path.scenario-line').length > 0, null, { timeout: 20_000 });
+    assert.equal(await page.locator('path.scenario-line.scenario-added').count(), 2);
+    assert.equal(await page.locator('path.scenario-stop').count(), 1);
+    const line = (await page.locator('path.scenario-line').first().boundingBox())!;
+    assert.ok(line.width > 20 && line.height > 20, `the line spans ${line.width} × ${line.height} px`);
+    assert.deepEqual(await page.locator('#scenario-legend div').allTextContents(), ['Ligne 7: added', 'new stop: Les Jardins']);
+    // from the start of line 2, 25 % faster in the plan, on a Tuesday morning (the plan's weekdays)
+    await page.fill('#place-search', 'Tuileries');
+    await page.waitForSelector('#place-results li', { timeout: 20_000 });
+    await page.locator('#place-results li').first().click();
+    assert.match((await page.textContent('#place-chosen'))!, /^Les Tuileries \(/);
+    await page.fill('#datetime', '2026-11-24T08:00');
+    await page.check('#scenario-compare');
+    await page.click('#draw');
+    await page.waitForFunction(() => /^plan2030 against the base schedule/.test(document.querySelector('#status')?.textContent ?? ''), null, { timeout: 30_000 });
+    const url = (await page.getAttribute('#request-url', 'href'))!;
+    assert.match(url, /&datetime=20261124T080000&max_duration=1200&.*&data_freshness=base_schedule&scenario=plan2030&compare_scenario=base/);
+    assert.doesNotMatch(url, /compare_data_freshness/);
+    const status = (await page.textContent('#status'))!;
+    const counts = /: (\d+) cells gained, (\d+) lost, (\d+) faster, (\d+) slower\./.exec(status);
+    assert.ok(counts, status);
+    // the status's counts are the answer's, and the faster line 2 brings cells within reach
+    const difference = await page.evaluate(async (u: string) => ((await (await fetch(u)).json()) as any).heat_maps[0].difference, url);
+    assert.deepEqual(counts.slice(1).map(Number), [difference.gained_cells, difference.lost_cells, difference.faster_cells, difference.slower_cells]);
+    assert.ok(difference.gained_cells > 0, status);
+    const { painted } = await paintedPixels();
+    assert.ok(painted > 0, `painted cells: ${painted}`);
+    assert.equal(await page.locator('#legend .swatch').count(), 2);
+    // the scenario's line stays drawn over the difference map
+    assert.ok((await page.locator('path.scenario-line').count()) > 0);
+    // isochrones take no comparison
+    await page.selectOption('#view', 'isochrones');
+    assert.equal(await page.isDisabled('#scenario-compare'), true);
+    await page.selectOption('#view', 'heat_maps');
+    // the base again: the line and its legend go, the freshness is free
+    await page.selectOption('#scenario', '');
+    await page.waitForFunction(() => document.querySelectorAll('path.scenario-line, path.scenario-stop').length === 0, null, { timeout: 5000 });
+    assert.equal(await page.isVisible('#scenario-legend'), false);
+    assert.equal(await page.isVisible('#scenario-compare'), false);
+    assert.equal(await page.isDisabled('#freshness'), false);
+    await page.click('#draw');
+    await page.waitForFunction(() => /cells reached within 20 min/.test(document.querySelector('#status')?.textContent ?? ''), null, { timeout: 30_000 });
+    assert.doesNotMatch((await page.getAttribute('#request-url', 'href'))!, /scenario/);
+  });
+
   await step('isochrones', async () => {
     await page.selectOption('#view', 'isochrones');
     await page.click('#draw');
@@ -187,6 +249,14 @@ test('the explorer: a heat map from a clicked point, its cells read by hovering,
     assert.equal(await page.locator('#stop-times tbody tr td:nth-child(4)').count(), 0);
     assert.equal(await page.isVisible('#realtime-head'), false);
     assert.equal(await page.isVisible('#realtime-note'), true);
+  });
+
+  await step('a scenario named in the address', async () => {
+    await page.goto(`${origin}/?coverage=demo&scenario=plan2030`);
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 20_000 });
+    await page.waitForFunction(() => document.querySelectorAll('path.scenario-line').length > 0, null, { timeout: 20_000 });
+    assert.equal(await page.inputValue('#scenario'), 'plan2030');
+    assert.equal(await page.inputValue('#freshness'), 'base_schedule');
   });
 
   assert.deepEqual(outside, [], 'the page asks nothing of other hosts');
