@@ -9,8 +9,9 @@
  * - a heat map (resolution 500, max_duration 3600) and a matrix row (the travel times to 1,600
  *   places) with the scenario against the same without, measured in turns in the same run: target
  *   at most 1.1×;
- * - the bytes the scenario adds (its overlay) against the timetable's (the RAPTOR data): target at
- *   most 5 %; and the resident memory of 20 such scenarios loaded: target at most 20 % more.
+ * - the bytes the scenario adds (its overlay) against the timetable's (the compiled feed and its
+ *   RAPTOR data): target at most 5 %; and the resident memory of 20 such scenarios loaded: target at
+ *   most 20 % more.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -99,9 +100,13 @@ const bytesOf = (o: object): number => {
   }
   return n;
 };
-const base = raptorDataBytes(data.raptor);
+const raptorBytes = raptorDataBytes(data.raptor);
+const timetableBytes = bytesOf(generation.tt) + raptorBytes;
 const own = bytesOf(overlay!);
-console.log(`the scenario's overlay ${(own / 1e6).toFixed(2)} MB against the timetable's ${(base / 1e6).toFixed(1)} MB = ${((100 * own) / base).toFixed(2)} % (target <= 5 %)`);
+console.log(
+  `the scenario's overlay ${(own / 1e6).toFixed(2)} MB against the timetable's ${(timetableBytes / 1e6).toFixed(1)} MB (compiled feed ${((timetableBytes - raptorBytes) / 1e6).toFixed(1)} MB ` +
+    `and its RAPTOR data ${(raptorBytes / 1e6).toFixed(1)} MB) = ${((100 * own) / timetableBytes).toFixed(2)} % (target <= 5 %; ${((100 * own) / raptorBytes).toFixed(2)} % of the RAPTOR data alone)`,
+);
 global.gc?.();
 const rssBefore = process.memoryUsage().rss;
 const kept = Array.from({ length: 20 }, (_, k) => compileScenario(generation, `plan${k}`, readScenarioFile(text.replace('"scale": 1.25', `"scale": ${1.05 + k / 100}`)).scenario));
