@@ -1,6 +1,7 @@
 /**
- * A scenario on Porto Alegre (two feeds; test/fixtures/scenarios/poa-plan.json: a new bus through a
- * new stop near Rio Branco, line 510 removed, the T1 20 % faster) against the GTFS oracle
+ * Scenarios on Porto Alegre (two feeds) against the GTFS oracle: `plan` (poa-plan.json: a new bus
+ * through a new stop near Rio Branco, line 510 removed, the T1 20 % faster) and `mixed`
+ * (poa-mixed.json: a new frequency, longer stops, stops removed, a reroute through a new stop)
  * (scenario-oracle.ts), with accessibility to the hexagons' jobs and schools; and the commands:
  * `navette accessibility --grid --scenario --compare-scenario base` writes signed differences, each
  * cell the API's difference from its centre, read back by GDAL, and `navette matrix --scenario`
@@ -19,6 +20,7 @@ import { bothAnswers, compareHeatMaps, serveWithOracles, type OracleServed } fro
 
 const run = promisify(execFile);
 const PLAN = path.resolve('test/fixtures/scenarios/poa-plan.json');
+const MIXED = path.resolve('test/fixtures/scenarios/poa-mixed.json');
 const HEXGRID = sharedFeed('porto-alegre', 'hexgrid.csv');
 const DATETIME = '20190513T140000';
 const GTFS = [sharedFeed('porto-alegre', 'gtfs-eptc.zip'), sharedFeed('porto-alegre', 'gtfs-trensurb.zip')];
@@ -33,7 +35,7 @@ before(async () => {
   const rows = readFileSync(HEXGRID, 'utf8').trim().split('\n');
   const sample = path.join(dir, 'sample.csv');
   writeFileSync(sample, [rows[0]!, ...rows.slice(1).filter((_, k) => k % 97 === 0).slice(0, 12)].join('\n') + '\n');
-  city = await serveWithOracles({ id: 'poa', gtfs: GTFS, changedFeed: 0, feedKey: 'gtfs-eptc', osm: OSM, scenarios: { plan: PLAN } }, [
+  city = await serveWithOracles({ id: 'poa', gtfs: GTFS, changedFeed: 0, feedKey: 'gtfs-eptc', osm: OSM, scenarios: { plan: PLAN, mixed: MIXED } }, [
     { name: 'hexgrid', file: HEXGRID },
     { name: 'sample', file: sample },
   ]);
@@ -43,25 +45,32 @@ before(async () => {
 
 after(() => city?.close());
 
-/** The new line's ends, its new stop, and a place it leaves alone. */
-const CENTRES = ['1511', '2935', '-51.209;-30.029', '-51.1800;-30.0500'];
+/** Per scenario, places its changes touch, and one they leave alone. */
+const CENTRES: Record<string, string[]> = {
+  plan: ['1511', '2935', '-51.209;-30.029', '-51.1800;-30.0500'],
+  mixed: ['3836', '-51.1735;-29.9905', '1456', '853', '5233'],
+};
 
-test('plan: heat maps, a window\'s percentiles and accessibility agree with the oracle\'s', async () => {
-  const app = city.served.app;
-  const oracle = city.oracleOf['plan']!;
-  for (const from of CENTRES) {
-    const a = await compareHeatMaps(app, 'poa', oracle, 'plan', `from=${from}&datetime=${DATETIME}&max_duration=3600&resolution=150`);
-    assert.equal(a.unreachedDisagree, 0, `${from}: ${JSON.stringify(a)}`);
-    assert.ok(a.within60 / a.cells >= 0.99, `${from}: ${JSON.stringify(a)}`);
-    process.stdout.write(`# plan from ${from}: ${a.cells} cells, ${((100 * a.within60) / a.cells).toFixed(2)} % within 60 s, differences from ${a.maxBelow} to +${a.maxAbove} s\n`);
-  }
-  for (const from of CENTRES.slice(0, 3)) {
-    const [ours, theirs] = await bothAnswers(app, 'poa', oracle, 'plan', `heat_maps?from=${from}&datetime=${DATETIME}&max_duration=2700&resolution=60&departure_window=1800&percentiles[]=10&percentiles[]=50&percentiles[]=90`);
-    assert.deepEqual(ours.heat_maps, theirs.heat_maps, `${from}: windowed map`);
-    const [a, b] = await bothAnswers(app, 'poa', oracle, 'plan', `accessibility?from=${from}&datetime=${DATETIME}&opportunities[]=hexgrid:jobs&opportunities[]=hexgrid:schools&cutoffs[]=1800&cutoffs[]=3600`);
-    assert.deepEqual(a.accessibility, b.accessibility, `${from}: accessibility`);
-  }
-});
+for (const scenario of ['plan', 'mixed']) {
+  test(`${scenario}: heat maps, a window's percentiles and accessibility agree with the oracle's`, async () => {
+    const app = city.served.app;
+    const oracle = city.oracleOf[scenario]!;
+    const report = (await getOk(app, '/v1/coverage/poa/scenarios')).scenarios.find((s: any) => s.name === scenario);
+    assert.equal(report.status, 'ok', JSON.stringify(report.errors));
+    for (const from of CENTRES[scenario]!) {
+      const a = await compareHeatMaps(app, 'poa', oracle, scenario, `from=${from}&datetime=${DATETIME}&max_duration=3600&resolution=150`);
+      assert.equal(a.unreachedDisagree, 0, `${from}: ${JSON.stringify(a)}`);
+      assert.ok(a.within60 / a.cells >= 0.99, `${from}: ${JSON.stringify(a)}`);
+      process.stdout.write(`# ${scenario} from ${from}: ${a.cells} cells, ${((100 * a.within60) / a.cells).toFixed(2)} % within 60 s, differences from ${a.maxBelow} to +${a.maxAbove} s\n`);
+    }
+    for (const from of CENTRES[scenario]!.slice(0, 3)) {
+      const [ours, theirs] = await bothAnswers(app, 'poa', oracle, scenario, `heat_maps?from=${from}&datetime=${DATETIME}&max_duration=2700&resolution=60&departure_window=1800&percentiles[]=10&percentiles[]=50&percentiles[]=90`);
+      assert.deepEqual(ours.heat_maps, theirs.heat_maps, `${from}: windowed map`);
+      const [a, b] = await bothAnswers(app, 'poa', oracle, scenario, `accessibility?from=${from}&datetime=${DATETIME}&opportunities[]=hexgrid:jobs&opportunities[]=hexgrid:schools&cutoffs[]=1800&cutoffs[]=3600`);
+      assert.deepEqual(a.accessibility, b.accessibility, `${from}: accessibility`);
+    }
+  });
+}
 
 const navette = (...args: string[]) =>
   run(process.execPath, ['dist/src/cli/main.js', ...args, '--config', config, '--coverage', 'poa', '--datetime', DATETIME, '--max-nb-transfers', '2'], { maxBuffer: 1 << 26 });
