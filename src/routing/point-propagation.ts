@@ -14,7 +14,7 @@
 import type { Layer } from '../model/street-layers.js';
 import { pointCount, type LinkedPoints } from '../model/linked-points.js';
 import { toSeconds } from './raster.js';
-import { buildEgressTable, MAX_EGRESS_ENTRIES, sameEgressKey, valueFromStops, type EgressKey, type EgressTable } from './egress-table.js';
+import { buildEgressTable, egressTableBytes, MAX_EGRESS_ENTRIES, sameEgressKey, valueFromStops, type EgressKey, type EgressTable } from './egress-table.js';
 import type { StreetSearch } from './street-search.js';
 import { centreSnaps, countUnlinked, streetLegs } from './street-legs.js';
 import { directLimitDs, mapLegs, type ModeLeg } from './mode-legs.js';
@@ -80,6 +80,22 @@ export class PointPropagation {
     const base = this.egressTable(key);
     const added = q.overlay?.stops;
     return added ? [base, this.newStopTable(added, key)] : [base];
+  }
+
+  /** The bytes of the egress tables kept. */
+  get egressBytes(): number {
+    return this.egressTables.reduce((sum, t) => sum + egressTableBytes(t), 0);
+  }
+
+  /**
+   * Drop the egress tables used longest ago until those kept hold at most `maxBytes` (the latest
+   * used is kept whatever its size: the next origin of a matrix reads it). The engine cache asks it
+   * when its thread's cache is past its bound (service/engine-cache.ts).
+   */
+  trimEgressTables(maxBytes: number): void {
+    let bytes = 0;
+    const kept = this.egressTables.findIndex((t, k) => (bytes += egressTableBytes(t)) > maxBytes && k > 0);
+    if (kept > 0) this.egressTables.length = kept;
   }
 
   /**
