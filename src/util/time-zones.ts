@@ -114,6 +114,8 @@ export const TIME_ZONE_DAYS_KEPT = 1024;
 export const TIME_ZONES_KEPT = 64;
 const DAY_BYTES = 96;
 const ZONE_BYTES = 4096;
+/** The most the cache holds, bytes (as many unknown names as zones). */
+export const TIME_ZONE_CACHE_BOUND_BYTES = TIME_ZONES_KEPT * (TIME_ZONE_DAYS_KEPT * DAY_BYTES + ZONE_BYTES) + TIME_ZONES_KEPT * ZONE_BYTES;
 
 /** What the cache holds now: the zones (unknown names included) and the days over all zones. */
 export function timeZoneCacheSize(): { zones: number; days: number } {

@@ -6,7 +6,7 @@
  *       kind: coverage | trips | heat_maps | isochrones | other; coverage: a known coverage id, else ""
  *   navette_heat_map_queue_depth                         gauge, heat maps running or waiting (read at scrape)
  *   navette_heat_map_compute_seconds{coverage, outcome}  histogram around the runner (its fair queue's wait included)
- *       outcome: ok | queue_full | timeout | error
+ *       outcome: ok | queue_full | timeout | deadline | error
  *   navette_coverage_load_seconds{coverage}              gauge, duration of the coverage's last load
  *   navette_coverage_generation{coverage}                gauge, its data generation number (read at scrape)
  *   navette_coverage_ready{coverage}                     gauge, 1 when it answers from data (read at scrape)
