@@ -82,20 +82,20 @@ export class PointPropagation {
     return added ? [base, this.newStopTable(added, key)] : [base];
   }
 
-  /** The bytes of the egress tables kept. */
+  /** The bytes of the egress tables kept, the timetable's and the overlays' new stops'. */
   get egressBytes(): number {
-    return this.egressTables.reduce((sum, t) => sum + egressTableBytes(t), 0);
+    return this.baseTables.reduce((sum, t) => sum + egressTableBytes(t), 0) + this.newStopTables.reduce((sum, t) => sum + egressTableBytes(t.table), 0);
   }
 
   /**
-   * Drop the egress tables used longest ago until those kept hold at most `maxBytes` (the latest
-   * used is kept whatever its size: the next origin of a matrix reads it). The engine cache asks it
+   * Drop the egress tables used longest ago until those kept hold at most `maxBytes`, the
+   * timetable's served first, then the overlays' new stops' with what is left (the latest used of
+   * each is kept whatever its size: the next origin of a matrix reads it). The engine cache asks it
    * when its thread's cache is past its bound (service/engine-cache.ts).
    */
   trimEgressTables(maxBytes: number): void {
-    let bytes = 0;
-    const kept = this.egressTables.findIndex((t, k) => (bytes += egressTableBytes(t)) > maxBytes && k > 0);
-    if (kept > 0) this.egressTables.length = kept;
+    const kept = keepWithin(this.baseTables, maxBytes, egressTableBytes);
+    keepWithin(this.newStopTables, maxBytes - kept, (t) => egressTableBytes(t.table));
   }
 
   /**
@@ -124,6 +124,20 @@ export class PointPropagation {
     if (this.newStopTables.length > NEW_STOP_TABLES_KEPT) this.newStopTables.length = NEW_STOP_TABLES_KEPT;
     return table;
   }
+}
+
+/** Cut `list` (the latest used first) after the entries that fit in `maxBytes`, the first kept whatever its size; the bytes kept. */
+function keepWithin<T>(list: T[], maxBytes: number, bytesOf: (t: T) => number): number {
+  let bytes = 0;
+  for (let k = 0; k < list.length; k++) {
+    const next = bytes + bytesOf(list[k]!);
+    if (next > maxBytes && k > 0) {
+      list.length = k;
+      break;
+    }
+    bytes = next;
+  }
+  return bytes;
 }
 
 /** The egress table's key of a leg of `q` to the points of a set. */
