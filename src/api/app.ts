@@ -82,7 +82,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.shard) registerShardReadiness(app, registry);
   const runner = options.heatMaps ?? lazyInProcessRunner(limits);
   if (!options.heatMaps) app.addHook('onClose', async () => runner.close());
-  registerCoverageRoutes(app, { registry, limits, heatMaps: app.operations.instrument(runner), cache: app.operations.cache, shard: options.shard });
+  registerCoverageRoutes(app, { registry, limits, heatMaps: app.operations.instrument(runner), cache: app.operations.cache, shard: options.shard, clientOf: app.operations.clientOf });
   registerSchemaRoutes(app, limits);
   registerApiIndex(app);
   registerExplorer(app, registry, options.explorer);

@@ -49,10 +49,12 @@ export interface CoverageRoutesOptions {
   heatMaps: HeatMapRunner;
   cache: HttpCache;
   shard: ShardOptions | undefined;
+  /** who asked, for the worker pool's turns between the clients of a coverage */
+  clientOf(req: FastifyRequest): string;
 }
 
 export function registerCoverageRoutes(app: FastifyInstance, options: CoverageRoutesOptions): void {
-  const { registry, limits, heatMaps, cache, shard } = options;
+  const { registry, limits, heatMaps, cache, shard, clientOf } = options;
   const answer = async (req: FastifyRequest, reply: FastifyReply) => {
     const target = targetOf(req);
     const endpoint = endpointOf(target);
@@ -66,7 +68,7 @@ export function registerCoverageRoutes(app: FastifyInstance, options: CoverageRo
     reply.raw.once('close', () => {
       if (!reply.raw.writableFinished) abandoned.abort();
     });
-    return send(reply, await endpoint.answer(target, { registry, limits, heatMaps, acceptEncoding: req.headers['accept-encoding'], signal: abandoned.signal }));
+    return send(reply, await endpoint.answer(target, { registry, limits, heatMaps, acceptEncoding: req.headers['accept-encoding'], signal: abandoned.signal, client: clientOf(req) }));
   };
   app.get('/v1/coverage', answer);
   app.get('/v1/coverage/*', answer);

@@ -31,6 +31,8 @@ export interface EndpointContext {
   acceptEncoding: string | undefined;
   /** aborted when the client goes away before its answer is sent: long work stops starting more */
   signal: AbortSignal;
+  /** who asked (a configured token, else the address): the worker pool's turns rotate between clients */
+  client: string;
 }
 
 /** An answer: its body, and its headers when it has others than `content-type: application/json`. */

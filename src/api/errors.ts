@@ -175,6 +175,7 @@ const QUERY_ERROR_WIRES: Record<QueryErrorCode, Wire> = {
   computationsQueueFull: { family: 'engine', id: 'service_unavailable' },
   // a busy coverage is no dead one: `dead_socket` is for a coverage whose data failed to load
   computationTimedOut: { family: 'engine', id: 'service_unavailable' },
+  computationDeadline: { family: 'engine', id: 'service_unavailable' },
   requestDeadline: { family: 'engine', id: 'service_unavailable' },
 };
 

@@ -154,6 +154,9 @@ function limitsOf(obj: Record<string, unknown>, file: string): Limits {
     maxDurationSec: numberOr(heatMaps['maxDurationSec'], d.maxDurationSec, `${file}: heatMaps.maxDurationSec`),
     maxResolution: numberOr(heatMaps['maxResolution'], d.maxResolution, `${file}: heatMaps.maxResolution`),
     requestDeadlineSec: numberOr(heatMaps['requestDeadlineSec'], d.requestDeadlineSec, `${file}: heatMaps.requestDeadlineSec`),
+    mapDeadlineSec: numberOr(heatMaps['mapDeadlineSec'], d.mapDeadlineSec, `${file}: heatMaps.mapDeadlineSec`),
+    accessibilityDeadlineSec: numberOr(heatMaps['accessibilityDeadlineSec'], d.accessibilityDeadlineSec, `${file}: heatMaps.accessibilityDeadlineSec`),
+    engineCacheBytes: numberOr(heatMaps['engineCacheBytes'], d.engineCacheBytes, `${file}: heatMaps.engineCacheBytes`),
   };
 }
 

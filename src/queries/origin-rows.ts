@@ -12,7 +12,7 @@ import { buildQuery, streetLegs, type JourneyParams } from './journey-query.js';
 import { vertexBox, type StreetGraph } from '../model/street-graph.js';
 import { departuresOf, requestDepartures } from './departure-window.js';
 import { runPoints } from './run-computation.js';
-import { refuse } from './query-errors.js';
+import { QueryError, refuse } from './query-errors.js';
 import type { Comparison } from '../maps/difference-map.js';
 import { boardSlackOf, type CoverageConfig } from '../service/coverage-config.js';
 import { MAX_ACCESSIBILITY_SEARCHES, MAX_MATRIX_ORIGINS, MAX_MATRIX_PAIRS } from '../service/limits.js';
@@ -189,6 +189,8 @@ export function originMeasureValues(
 export interface Stop {
   signal?: AbortSignal;
   deadline?: { seconds: number; startedMs: number; now?: () => number };
+  /** whose request it is: the pool's turns rotate between the clients of a coverage */
+  client?: string;
 }
 
 /** The deadline of a request of many origins starting now. */
@@ -214,14 +216,17 @@ async function inOrder<T>(
   const signal = stop?.signal;
   const deadline = stop?.deadline;
   // past its deadline, no origin starts: the request answers what stopped it
+  const leftMs = () => (deadline ? deadline.seconds * 1000 - ((deadline.now ?? Date.now)() - deadline.startedMs) : Infinity);
+  const pastDeadline = (done: number) =>
+    refuse('requestDeadline', { seconds: String(deadline!.seconds), done: String(done), origins: String(to - from), retryAfterSec: '5' });
   const checkDeadline = (done: number) => {
-    if (deadline && (deadline.now ?? Date.now)() - deadline.startedMs >= deadline.seconds * 1000) {
-      throw refuse('requestDeadline', { seconds: String(deadline.seconds), done: String(done), origins: String(to - from), retryAfterSec: '5' });
-    }
+    if (leftMs() <= 0) throw pastDeadline(done);
   };
   const pending = new Map<number, Promise<T>>();
   const start = (origin: number) => {
-    const result = runPoints(runner, job.coverageId, job.generation, originQuery(job, origin), request).then(read);
+    // an origin still waiting for a thread when the request's deadline passes is withdrawn
+    const turn = { client: stop?.client, deadlineMs: deadline ? leftMs() : undefined };
+    const result = runPoints(runner, job.coverageId, job.generation, originQuery(job, origin), request, turn).then(read);
     // a failure is read when its turn comes; until then it must not count as unhandled
     result.catch(() => {});
     pending.set(origin, result);
@@ -231,7 +236,9 @@ async function inOrder<T>(
   let next = from;
   while (next < to && pending.size < inFlight) start(next++);
   for (let origin = from; origin < to; origin++) {
-    const result = await pending.get(origin)!;
+    const result = await pending.get(origin)!.catch((e: unknown) => {
+      throw e instanceof QueryError && e.code === 'computationDeadline' ? pastDeadline(origin - from) : e;
+    });
     pending.delete(origin);
     if (signal?.aborted) throw new RequestAbandoned();
     if (next < to) {

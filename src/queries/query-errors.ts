@@ -79,6 +79,9 @@ export const QUERY_ERRORS = {
   /** a request of many origins past its deadline: no further origin started */
   requestDeadline: (d: { seconds: string; done: string; origins: string; retryAfterSec: string }) =>
     `The request ran past its deadline of ${d.seconds} s with ${d.done} of its ${d.origins} origins computed, and was stopped: ask for fewer origins or a shorter window, or use the navette command`,
+  /** a computation not done by its request's deadline (its wait for a thread and its run): withdrawn from the queue, or stopped */
+  computationDeadline: (d: { coverage: string; seconds: string; retryAfterSec: string }) =>
+    `The computation on ${d.coverage} was not done within its request's deadline of ${d.seconds} s (its wait for a thread and its run) and was stopped: retry later, or ask for less (a shorter window or max_duration, slower modes)`,
   /** a computation past its time budget (its thread was stopped): the coverage is alive, the request asked too much of it */
   computationTimedOut: (d: { coverage: string; retryAfterSec: string }) =>
     `The computation on ${d.coverage} took longer than its time budget and was stopped: ask for less (a shorter window or max_duration, fewer origins, slower modes) or retry later`,

@@ -117,6 +117,11 @@ export function buildEgressTable(graph: StreetGraph, snaps: StopSnaps, key: Egre
   return { ...key, firstStop, offset, point: point.slice(0, n), costDs: costDs.slice(0, n) };
 }
 
+/** The memory a table holds, bytes. */
+export function egressTableBytes(table: EgressTable): number {
+  return table.offset.byteLength + table.point.byteLength + table.costDs.byteLength;
+}
+
 /**
  * Value the points from the stops a search reached (the first `reachedCount` of `reached`, each
  * `vehicleSec` after the start), plus `extraDs`: a point keeps the least value under `limitDs`.

@@ -107,6 +107,16 @@ export class HeatMapEngine {
     return this.toPoints.egressTables(points, leg, q);
   }
 
+  /** The bytes of the egress tables the engine keeps (point-propagation.ts). */
+  get egressBytes(): number {
+    return this.toPoints.egressBytes;
+  }
+
+  /** Drop the egress tables used longest ago until the others hold at most `maxBytes` (the latest kept). */
+  trimEgressTables(maxBytes: number): void {
+    this.toPoints.trimEgressTables(maxBytes);
+  }
+
   /** The grid around the centre and the stops of `pass`, each stop as far as the time left there (map-grid.ts). */
   private passGrid(q: HeatMapQuery, pass: TransitPass, legs: MapLeg[], snaps: ReturnType<typeof centreSnaps>): Grid {
     const { vehicleSec, reached, reachedCount } = pass;

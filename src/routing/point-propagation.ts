@@ -14,7 +14,7 @@
 import type { Layer } from '../model/street-layers.js';
 import { pointCount, type LinkedPoints } from '../model/linked-points.js';
 import { toSeconds } from './raster.js';
-import { buildEgressTable, MAX_EGRESS_ENTRIES, sameEgressKey, valueFromStops, type EgressKey, type EgressTable } from './egress-table.js';
+import { buildEgressTable, egressTableBytes, MAX_EGRESS_ENTRIES, sameEgressKey, valueFromStops, type EgressKey, type EgressTable } from './egress-table.js';
 import type { StreetSearch } from './street-search.js';
 import { centreSnaps, countUnlinked, streetLegs } from './street-legs.js';
 import { directLimitDs, mapLegs, type ModeLeg } from './mode-legs.js';
@@ -82,6 +82,22 @@ export class PointPropagation {
     return added ? [base, this.newStopTable(added, key)] : [base];
   }
 
+  /** The bytes of the egress tables kept, the timetable's and the overlays' new stops'. */
+  get egressBytes(): number {
+    return this.baseTables.reduce((sum, t) => sum + egressTableBytes(t), 0) + this.newStopTables.reduce((sum, t) => sum + egressTableBytes(t.table), 0);
+  }
+
+  /**
+   * Drop the egress tables used longest ago until those kept hold at most `maxBytes`, the
+   * timetable's served first, then the overlays' new stops' with what is left (the latest used of
+   * each is kept whatever its size: the next origin of a matrix reads it). The engine cache asks it
+   * when its thread's cache is past its bound (service/engine-cache.ts).
+   */
+  trimEgressTables(maxBytes: number): void {
+    const kept = keepWithin(this.baseTables, maxBytes, egressTableBytes);
+    keepWithin(this.newStopTables, maxBytes - kept, (t) => egressTableBytes(t.table));
+  }
+
   /**
    * The timetable's egress table of `key` (egress-table.ts): made on first use and kept for the next
    * computations alike (the origins of a matrix), the last few of them.
@@ -108,6 +124,20 @@ export class PointPropagation {
     if (this.newStopTables.length > NEW_STOP_TABLES_KEPT) this.newStopTables.length = NEW_STOP_TABLES_KEPT;
     return table;
   }
+}
+
+/** Cut `list` (the latest used first) after the entries that fit in `maxBytes`, the first kept whatever its size; the bytes kept. */
+function keepWithin<T>(list: T[], maxBytes: number, bytesOf: (t: T) => number): number {
+  let bytes = 0;
+  for (let k = 0; k < list.length; k++) {
+    const next = bytes + bytesOf(list[k]!);
+    if (next > maxBytes && k > 0) {
+      list.length = k;
+      break;
+    }
+    bytes = next;
+  }
+  return bytes;
 }
 
 /** The egress table's key of a leg of `q` to the points of a set. */

@@ -6,6 +6,19 @@
 export interface Limits {
   /** The longest a request of many origins (a matrix, regional accessibility) may take in all, seconds. */
   requestDeadlineSec: number;
+  /**
+   * The longest a heat map or an isochrone may take in all, its wait in the pool's queue and its run,
+   * seconds, times its budget's scale (a window's minutes, a difference map: maps/heat-map-pool.ts).
+   */
+  mapDeadlineSec: number;
+  /** The same for an accessibility from one place (times the point sets it values, as its budget). */
+  accessibilityDeadlineSec: number;
+  /**
+   * The bytes a worker thread keeps in its engine cache (service/engine-cache.ts): the engines'
+   * scratch, per coverage, and the egress tables they keep. Past it the coverages' engines used
+   * longest ago are dropped, then the egress tables used longest ago.
+   */
+  engineCacheBytes: number;
   /** Largest `count`; larger values are lowered to it (Navitia: 1000). */
   maxCount: number;
   /** Largest heat-map `resolution`; larger values are lowered to it (Navitia: 1000). */
@@ -14,7 +27,16 @@ export interface Limits {
   maxDurationSec: number;
 }
 
-export const DEFAULT_LIMITS: Limits = { maxCount: 1000, maxResolution: 1000, maxDurationSec: 86400, requestDeadlineSec: 60 };
+export const DEFAULT_LIMITS: Limits = {
+  maxCount: 1000,
+  maxResolution: 1000,
+  maxDurationSec: 86400,
+  requestDeadlineSec: 60,
+  // a map's budget (10 s) and as long again, twice, for its turn in the queue
+  mapDeadlineSec: 30,
+  accessibilityDeadlineSec: 30,
+  engineCacheBytes: 256 * 2 ** 20,
+};
 
 /**
  * Longest departure window of a heat map or isochrone (`departure_window`), seconds: three hours,
@@ -22,8 +44,8 @@ export const DEFAULT_LIMITS: Limits = { maxCount: 1000, maxResolution: 1000, max
  */
 export const MAX_DEPARTURE_WINDOW_SEC = 10_800;
 
-/** The largest map a heat-map engine is sized for. */
-export type EngineLimits = Pick<Limits, 'maxDurationSec' | 'maxResolution'>;
+/** The largest map a heat-map engine is sized for, and the bytes a thread's engines keep (default: DEFAULT_LIMITS's). */
+export type EngineLimits = Pick<Limits, 'maxDurationSec' | 'maxResolution'> & Partial<Pick<Limits, 'engineCacheBytes'>>;
 
 /** Most `cutoffs[]` of an accessibility request (R5's regional analyses take 12). */
 export const MAX_CUTOFFS = 12;

@@ -11,6 +11,7 @@ import type { RealtimeRuns } from '../live/realtime/trip-updates.js';
 import { runKey } from '../model/realtime-runs.js';
 import type { RaptorData } from '../routing/raptor-data.js';
 import { buildRaptorOverlay, type RaptorOverlay } from '../routing/raptor-overlay.js';
+import { typedArrayBytes } from '../util/typed-array-bytes.js';
 
 export class RaptorOverlays {
   private adapted: RaptorOverlay | undefined;
@@ -24,6 +25,14 @@ export class RaptorOverlays {
     /** runs of the realtime sources */
     private readonly realtimeRuns: RealtimeRuns | undefined,
   ) {}
+
+  /**
+   * The bytes of the overlays built (on shared memory, their own). Not a cache that grows with use:
+   * two at most, dropped with their generation when the next one is swapped in.
+   */
+  get bytes(): number {
+    return typedArrayBytes([this.adapted, this.realtime], undefined, true);
+  }
 
   /** The overlay of `level`, null for the base schedule. */
   of(level: FreshnessLevel): RaptorOverlay | null {

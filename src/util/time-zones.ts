@@ -28,6 +28,10 @@ export function utcOffsetSec(timeZone: string, epochSec: number): number {
   let offsets = zone.lastDay === day ? zone.lastOffsets : zone.days.get(day);
   if (offsets === undefined) {
     offsets = scanDayOffsets(zone.format, day);
+    keep(zone.days, day, offsets, TIME_ZONE_DAYS_KEPT);
+  } else if (zone.lastDay !== day) {
+    // used now: the last to go
+    zone.days.delete(day);
     zone.days.set(day, offsets);
   }
   zone.lastDay = day;
@@ -72,7 +76,7 @@ export function isValidTimeZone(name: string): boolean {
     zoneCache(name);
     return true;
   } catch {
-    invalidZones.add(name);
+    keep(invalidZones, name, true, TIME_ZONES_KEPT);
     return false;
   }
 }
@@ -99,8 +103,44 @@ interface ZoneCache {
   lastOffsets: DayOffsets | undefined;
 }
 
+/**
+ * The cache's bounds: the days kept per zone and the zones kept, each the one used longest ago
+ * dropped first (a request may name any day, and a feed any zone name), and what they weigh in
+ * bytes, estimated (a Map entry with its object of three numbers; a zone's formatter and map).
+ * At most 64 zones × (1,024 days × 96 bytes + 4 KiB), 6.5 MB; a coverage uses one zone and the days
+ * of its production period.
+ */
+export const TIME_ZONE_DAYS_KEPT = 1024;
+export const TIME_ZONES_KEPT = 64;
+const DAY_BYTES = 96;
+const ZONE_BYTES = 4096;
+/** The most the cache holds, bytes (as many unknown names as zones). */
+export const TIME_ZONE_CACHE_BOUND_BYTES = TIME_ZONES_KEPT * (TIME_ZONE_DAYS_KEPT * DAY_BYTES + ZONE_BYTES) + TIME_ZONES_KEPT * ZONE_BYTES;
+
+/** What the cache holds now: the zones (unknown names included) and the days over all zones. */
+export function timeZoneCacheSize(): { zones: number; days: number } {
+  let days = 0;
+  for (const zone of zones.values()) days += zone.days.size;
+  return { zones: zones.size + invalidZones.size, days };
+}
+
+/** The bytes the cache holds now (estimated, as above). */
+export function timeZoneCacheBytes(): number {
+  const { zones, days } = timeZoneCacheSize();
+  return days * DAY_BYTES + zones * ZONE_BYTES;
+}
+
+/** `map.set(key, value)`, the entries set longest ago dropped past `max` (a Map iterates in the order of setting). */
+function keep<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
+  map.set(key, value);
+  for (const old of map.keys()) {
+    if (map.size <= max) return;
+    map.delete(old);
+  }
+}
+
 const zones = new Map<string, ZoneCache>();
-const invalidZones = new Set<string>();
+const invalidZones = new Map<string, true>();
 let lastZoneName: string | undefined;
 let lastZone: ZoneCache | undefined;
 
@@ -113,6 +153,9 @@ function zoneCache(timeZone: string): ZoneCache {
       year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
     });
     zone = { format, days: new Map(), lastDay: Number.NaN, lastOffsets: undefined };
+    keep(zones, timeZone, zone, TIME_ZONES_KEPT);
+  } else {
+    zones.delete(timeZone);
     zones.set(timeZone, zone);
   }
   lastZoneName = timeZone;

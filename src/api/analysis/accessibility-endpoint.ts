@@ -19,7 +19,8 @@ import { WARNINGS, type Warning } from '../../maps/map-warnings.js';
 import { placeMap, refuseRidesharing } from '../../queries/map-prologue.js';
 import { measuresOf, measuresRequest, type Measures } from '../../queries/measures.js';
 import { requestNow, type ParamsOf } from '../../queries/param-table.js';
-import { runPoints } from '../../queries/run-computation.js';
+import { requestTurn, runPoints } from '../../queries/run-computation.js';
+import { setsOf, type PointsRequest } from '../../maps/points.js';
 import { accessibilityParams } from '../../queries/analysis-params.js';
 import { opportunityRefs } from '../../queries/point-set-refs.js';
 import { answerRegional } from './regional-accessibility-endpoint.js';
@@ -58,7 +59,9 @@ function answerPlace(ctx: EndpointContext, coverageRef: CoverageRef, params: Acc
     const refs = opportunityRefs(generation, params.opportunities);
     const percentiles = departureLabels(place.query.window);
     const reduce = measuresRequest(measures, refs, percentiles.length);
-    const result = await runPoints(ctx.heatMaps, coverage.id, generation, place.query, { kind: 'measures', ...reduce });
+    const request: PointsRequest = { kind: 'measures', ...reduce };
+    const turn = requestTurn(ctx.client, ctx.limits.accessibilityDeadlineSec, place.query, setsOf(request).length);
+    const result = await runPoints(ctx.heatMaps, coverage.id, generation, place.query, request, turn);
     if (result.reachedPoints === 0) warnings.push(WARNINGS.nothingReached(String(maxDurationSec)));
     const accessibility = {
       labels: refs.map((ref) => ref.label),

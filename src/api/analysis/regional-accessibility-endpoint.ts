@@ -45,7 +45,7 @@ export async function answerRegional(ctx: EndpointContext, coverageRef: Coverage
     const per = measureCount(reduce.layout);
     await originMeasureValues(ctx.heatMaps, job, reduce, 0, originCount, ORIGINS_IN_FLIGHT, (origin, values) => {
       refs.forEach((_, k) => regional.add(k, origin, values, k * per));
-    }, { signal: ctx.signal, deadline: deadlineFrom(ctx.limits.requestDeadlineSec) });
+    }, { signal: ctx.signal, deadline: deadlineFrom(ctx.limits.requestDeadlineSec), client: ctx.client });
     const decayName = JSON.stringify(measures.decay.name);
     const cumulative = regional.measures.cumulative.map(
       (m) => `{"opportunities":${JSON.stringify(m.opportunities)},"percentile":${m.percentile},"cutoff":${m.cutoff},"decay_function":${decayName},"values":${JSON.stringify(m.values)}}`,

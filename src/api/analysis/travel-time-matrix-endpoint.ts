@@ -42,7 +42,7 @@ export const travelTimeMatrixEndpoint: Endpoint<TargetOf<'travel_time_matrix'>> 
         seconds.forEach((row, p) => {
           rows[p]![origin] = `[${Array.from(row, (s) => (s < 0 ? 'null' : String(s))).join(',')}]`;
         });
-      }, { signal: ctx.signal, deadline: deadlineFrom(ctx.limits.requestDeadlineSec) });
+      }, { signal: ctx.signal, deadline: deadlineFrom(ctx.limits.requestDeadlineSec), client: ctx.client });
       const matrix =
         `{"origins":${JSON.stringify(streets.pointSets[origins]!.ids)},"destinations":${JSON.stringify(streets.pointSets[destinations]!.ids)},` +
         `"percentiles":[${percentiles.join(',')}],"durations":[${rows.map((r) => `[${r.join(',')}]`).join(',')}]}`;

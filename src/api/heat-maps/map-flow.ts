@@ -14,7 +14,7 @@ import type { Direction } from '../../queries/departure-window.js';
 import type { MapParams } from '../../queries/journey-params.js';
 import { placeMap, refuseRidesharing, type PlaceMap } from '../../queries/map-prologue.js';
 import { requestNow, type ParamSpec } from '../../queries/param-table.js';
-import { runGrid } from '../../queries/run-computation.js';
+import { requestTurn, runGrid } from '../../queries/run-computation.js';
 import { formatLocal } from '../../util/time-zones.js';
 import { resolveCoverage, type CoverageRef } from '../coverage/coverage-resolution.js';
 import { inCoverage, type Answer, type EndpointContext, type EnvelopeOf } from '../endpoint.js';
@@ -61,7 +61,7 @@ export async function answerMap(ctx: EndpointContext, coverageRef: CoverageRef, 
       maxDurationSec: map.maxDurationSec,
       warnings,
     };
-    const result = await runGrid(ctx.heatMaps, coverage.id, generation, query, render);
+    const result = await runGrid(ctx.heatMaps, coverage.id, generation, query, render, requestTurn(ctx.client, ctx.limits.mapDeadlineSec, query));
     const body = Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength);
     const headers = answerHeaders(result.contentType, result.warnings);
     if (result.encoding) headers['content-encoding'] = result.encoding;

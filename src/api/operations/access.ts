@@ -29,6 +29,16 @@ export function tokenOf(header: string | undefined): string | undefined {
   return value === '' ? undefined : value;
 }
 
+/**
+ * Who a request is, for the rate limit and the worker pool's turns: its token when it is a
+ * configured one, else its address (`req.ip`: behind trusted proxies, the client they name).
+ */
+export function clientOf(req: FastifyRequest, tokens: ReadonlySet<string>): string {
+  const header = req.headers['authorization'];
+  const token = tokenOf(Array.isArray(header) ? header[0] : header);
+  return token !== undefined && tokens.has(token) ? `token ${token}` : `address ${req.ip}`;
+}
+
 export interface AccessOptions {
   rateLimit: RateLimitSettings;
   tokens: string[];
@@ -49,7 +59,7 @@ export const access = fp<AccessOptions>(
       const token = tokenOf(Array.isArray(header) ? header[0] : header);
       const known = token !== undefined && tokens.has(token);
       if (buckets) {
-        const taken = buckets.take(known ? `token ${token}` : `address ${req.ip}`);
+        const taken = buckets.take(clientOf(req, tokens));
         if (!taken.allowed) throw tooManyRequests(requestsPerSecond, burst, taken.retryAfterSec);
       }
       if (tokens.size > 0 && !known) throw token === undefined ? noToken() : unknownToken();

@@ -6,19 +6,22 @@
  *       kind: coverage | trips | heat_maps | isochrones | other; coverage: a known coverage id, else ""
  *   navette_heat_map_queue_depth                         gauge, heat maps running or waiting (read at scrape)
  *   navette_heat_map_compute_seconds{coverage, outcome}  histogram around the runner (its fair queue's wait included)
- *       outcome: ok | queue_full | timeout | error
+ *       outcome: ok | queue_full | timeout | deadline | error
  *   navette_coverage_load_seconds{coverage}              gauge, duration of the coverage's last load
  *   navette_coverage_generation{coverage}                gauge, its data generation number (read at scrape)
  *   navette_coverage_ready{coverage}                     gauge, 1 when it answers from data (read at scrape)
  *   navette_realtime_apply_seconds{coverage}             histogram of applying realtime messages
  *   navette_disruptions_file_reads_total{coverage, outcome}  counter of disruptions file reads (read at scrape)
  *       outcome: applied | refused
+ *   navette_cache_bytes{cache}                           gauge, bytes held by each cache that grows with use (read at scrape)
+ *       cache: engines | egress_tables | time_zones | raptor_overlays
  *   process_*, nodejs_*                                  prom-client's default metrics (memory, event loop, GC)
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { CoverageRegistry } from '../../service/coverage-registry.js';
 import { WorkUnavailable } from '../../service/worker-pool.js';
 import { type HeatMapRunner } from '../../maps/heat-map-runner.js';
+import { timeZoneCacheBytes } from '../../util/time-zones.js';
 
 export type RouteKind = 'coverage' | 'trips' | 'heat_maps' | 'isochrones' | 'other';
 
@@ -31,6 +34,8 @@ export class Metrics {
   /** heat maps handed to the runner and not finished */
   private heatMapsInFlight = 0;
   private watched: CoverageRegistry | undefined;
+  /** the runner whose caches are measured (instrument) */
+  private runner: HeatMapRunner | undefined;
 
   constructor() {
     const registers = [this.registry];
@@ -56,6 +61,16 @@ export class Metrics {
       registers,
       collect() {
         this.set(inFlight());
+      },
+    });
+    const caches = () => this.cacheBytes();
+    new Gauge({
+      name: 'navette_cache_bytes',
+      help: 'Bytes held by each cache that grows with use, over the main thread and the worker threads (each bounded: docs/operating.md, Memory)',
+      labelNames: ['cache'],
+      registers,
+      collect() {
+        for (const [cache, bytes] of Object.entries(caches())) this.set({ cache }, bytes);
       },
     });
     this.loadSeconds = new Gauge({ name: 'navette_coverage_load_seconds', help: 'Duration of the last load of the coverage', labelNames: ['coverage'], registers });
@@ -115,6 +130,17 @@ export class Metrics {
     });
   }
 
+  /**
+   * What the caches hold now, bytes: the runner's (the engines and egress tables of its threads, their
+   * time zones), this thread's time zones, and the RAPTOR overlays of the coverages' generations.
+   */
+  cacheBytes(): Record<string, number> {
+    const runner = this.runner?.cacheBytes?.() ?? { engines: 0, egress_tables: 0, time_zones: 0 };
+    let overlays = 0;
+    for (const c of this.watched?.list() ?? []) overlays += c.generation?.overlays?.bytes ?? 0;
+    return { ...runner, time_zones: runner.time_zones + timeZoneCacheBytes(), raptor_overlays: overlays };
+  }
+
   observeRequest(kind: RouteKind, coverage: string, status: number, seconds: number): void {
     this.requestSeconds.observe({ kind, coverage, status: String(status) }, seconds);
   }
@@ -127,11 +153,13 @@ export class Metrics {
     this.realtimeApplySeconds.observe({ coverage }, seconds);
   }
 
-  /** The runner, timed and counted. */
+  /** The runner, timed and counted, its caches' bytes read at each scrape. */
   instrument(runner: HeatMapRunner): HeatMapRunner {
+    this.runner = runner;
     return {
-      grid: (coverageId, generation, query, render) => this.timed(coverageId, () => runner.grid(coverageId, generation, query, render)),
-      points: (coverageId, generation, query, request) => this.timed(coverageId, () => runner.points(coverageId, generation, query, request)),
+      grid: (coverageId, generation, query, render, turn) => this.timed(coverageId, () => runner.grid(coverageId, generation, query, render, turn)),
+      points: (coverageId, generation, query, request, turn) => this.timed(coverageId, () => runner.points(coverageId, generation, query, request, turn)),
+      cacheBytes: () => runner.cacheBytes?.() ?? { engines: 0, egress_tables: 0, time_zones: 0 },
       close: () => runner.close(),
     };
   }

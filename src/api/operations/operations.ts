@@ -7,7 +7,8 @@
 import fp from 'fastify-plugin';
 import type { CoverageRegistry } from '../../service/coverage-registry.js';
 import type { HeatMapRunner } from '../../maps/heat-map-runner.js';
-import { access } from './access.js';
+import type { FastifyRequest } from 'fastify';
+import { access, clientOf } from './access.js';
 import { health } from './health.js';
 import { cacheValidators, HttpCache } from './http-cache.js';
 import { Metrics } from './metrics.js';
@@ -27,6 +28,8 @@ export interface Operations {
   metrics: Metrics;
   /** The heat-map runner, timed and counted. */
   instrument(runner: HeatMapRunner): HeatMapRunner;
+  /** Who asked (the rate limit's client: a configured token, else the address), for the worker pool's turns. */
+  clientOf(req: FastifyRequest): string;
 }
 
 declare module 'fastify' {
@@ -48,7 +51,13 @@ export const operations = fp<OperationsOptions>(
     await app.register(requestMetrics, { registry, metrics, allow: settings.metricsAllow });
     await app.register(cacheValidators);
     await app.register(health, { registry, heatMapQueueDepth: () => metrics.heatMapQueueDepth });
-    app.decorate('operations', { cache: new HttpCache(registry, settings.cache), metrics, instrument: (runner: HeatMapRunner) => metrics.instrument(runner) });
+    const tokens = new Set(settings.tokens);
+    app.decorate('operations', {
+      cache: new HttpCache(registry, settings.cache),
+      metrics,
+      instrument: (runner: HeatMapRunner) => metrics.instrument(runner),
+      clientOf: (req: FastifyRequest) => clientOf(req, tokens),
+    });
   },
   { name: 'navette-operations', fastify: '5.x' },
 );

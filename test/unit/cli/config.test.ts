@@ -36,7 +36,15 @@ test('coverages: paths relative to the file, realtime sources as paths, URLs or 
   ]);
   assert.deepEqual(config.heatMaps, DEFAULT_HEAT_MAP_SETTINGS);
   assert.equal(config.port, 9090);
-  assert.deepEqual(config.limits, { maxCount: 1000, maxDurationSec: 86400, maxResolution: 1000, requestDeadlineSec: 60 });
+  assert.deepEqual(config.limits, {
+    maxCount: 1000,
+    maxDurationSec: 86400,
+    maxResolution: 1000,
+    requestDeadlineSec: 60,
+    mapDeadlineSec: 30,
+    accessibilityDeadlineSec: 30,
+    engineCacheBytes: 268_435_456,
+  });
 });
 
 test('the disruptions file of a coverage: a path or { path, intervalSec }, relative to the configuration', () => {
@@ -61,9 +69,9 @@ test('board slack: the default where a coverage sets none, its own value (0 too)
 });
 
 test('heat-map settings', () => {
-  const config = readConfigFile(write({ coverages: [], heatMaps: { threads: 3, maxQueue: 5, budgetMs: 2000, maxDurationSec: 7200, maxResolution: 300, requestDeadlineSec: 90 } }));
+  const config = readConfigFile(write({ coverages: [], heatMaps: { threads: 3, maxQueue: 5, budgetMs: 2000, maxDurationSec: 7200, maxResolution: 300, requestDeadlineSec: 90, mapDeadlineSec: 20, accessibilityDeadlineSec: 40, engineCacheBytes: 1_000_000 } }));
   assert.deepEqual(config.heatMaps, { threads: 3, maxQueue: 5, budgetMs: 2000 });
-  assert.deepEqual(config.limits, { maxCount: 1000, maxDurationSec: 7200, maxResolution: 300, requestDeadlineSec: 90 });
+  assert.deepEqual(config.limits, { maxCount: 1000, maxDurationSec: 7200, maxResolution: 300, requestDeadlineSec: 90, mapDeadlineSec: 20, accessibilityDeadlineSec: 40, engineCacheBytes: 1_000_000 });
 });
 
 test('errors name the file and the key', () => {

@@ -6,6 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildApp } from '../../../../src/api/app.js';
+import { DEFAULT_LIMITS } from '../../../../src/service/limits.js';
 import { Coverage, CoverageRegistry } from '../../../../src/service/coverage-registry.js';
 import { withRealtime } from '../../../../src/service/generation.js';
 import { budgetScale, HeatMapPool } from '../../../../src/maps/heat-map-pool.js';
@@ -169,6 +170,37 @@ describe('heat-map worker pool', () => {
     assert.match(error.message, /^The computation on main_routing_test took longer than its time budget and was stopped: ask for less/);
     // the coverage itself answers on
     assert.equal((await app.inject({ method: 'GET', url: '/v1/coverage/main_routing_test' })).statusCode, 200);
+  });
+
+  test('past its deadline (its wait and its run), a map is stopped: 503 service_unavailable with Retry-After, saying so; the next map is answered', async () => {
+    const pool = new HeatMapPool({ ...limits, threads: 1, budgetMs: 600_000, workerModule: new globalThis.URL('./spinning-worker.js', import.meta.url) });
+    pools.push(pool);
+    const app = await buildApp({ registry, heatMaps: pool, limits: { ...DEFAULT_LIMITS, mapDeadlineSec: 5 } });
+    assert.equal((await app.inject({ method: 'GET', url: URL })).statusCode, 200);
+    // a map that never ends, with a budget of ten minutes: its deadline stops it
+    const stuck = await app.inject({ method: 'GET', url: URL.replace('max_duration=3600', `max_duration=${SPINNING_DURATION_SEC}`) });
+    assert.equal(stuck.statusCode, 503);
+    assert.equal(stuck.headers['retry-after'], '5');
+    const error = JSON.parse(stuck.body).error;
+    assert.equal(error.id, 'service_unavailable');
+    assert.match(error.message, /^The computation on main_routing_test was not done within its request's deadline of 5 s \(its wait for a thread and its run\)/);
+    assert.equal((await app.inject({ method: 'GET', url: URL })).statusCode, 200);
+  });
+
+  test('the worker threads report their caches: /metrics shows the bytes an in-process cache holds after the same maps', async () => {
+    const pooled = await appWith({ ...limits, threads: 1 });
+    const local = await buildApp({ registry });
+    const bytes = async (app: typeof local, cache: string) => {
+      const text = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+      return Number(new RegExp(`^navette_cache_bytes\\{cache="${cache}"\\} (\\S+)$`, 'm').exec(text)?.[1]);
+    };
+    assert.equal(await bytes(pooled, 'engines'), 0);
+    for (const app of [pooled, local]) assert.equal((await app.inject({ method: 'GET', url: URL })).statusCode, 200);
+    const engines = await bytes(pooled, 'engines');
+    assert.ok(engines > 0);
+    assert.equal(engines, await bytes(local, 'engines'));
+    assert.equal(await bytes(pooled, 'egress_tables'), 0);
+    await local.close();
   });
 
   test('a computation that never ends is cut off at the budget: its thread is replaced and the next map is answered', async () => {

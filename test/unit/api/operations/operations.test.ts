@@ -15,7 +15,8 @@ import { type HeatMapRunner } from '../../../../src/maps/heat-map-runner.js';
 import { loadCoverage } from '../../../../src/service/load-coverage.js';
 import { RealtimeUpdater } from '../../../../src/service/realtime-updater.js';
 import { DEFAULT_LIMITS } from '../../../../src/service/limits.js';
-import { tokenOf } from '../../../../src/api/operations/access.js';
+import { clientOf, tokenOf } from '../../../../src/api/operations/access.js';
+import type { FastifyRequest } from 'fastify';
 import { noToken, unknownToken } from '../../../../src/api/errors.js';
 import { matches } from '../../../../src/api/operations/http-cache.js';
 import { Metrics } from '../../../../src/api/operations/metrics.js';
@@ -348,6 +349,15 @@ describe('tokens', () => {
     assert.equal(tokenOf(' secret '), 'secret');
     assert.equal(tokenOf(undefined), undefined);
     assert.equal(tokenOf(''), undefined);
+  });
+
+  test('the client of the rate limit and of the pool\'s turns: a configured token, else the address (a made-up token buys no turn of its own)', () => {
+    const req = (authorization: string | undefined, ip: string) => ({ headers: authorization === undefined ? {} : { authorization }, ip }) as unknown as FastifyRequest;
+    const tokens = new Set(['t1']);
+    assert.equal(clientOf(req('t1', '10.0.0.1'), tokens), 'token t1');
+    assert.equal(clientOf(req('made-up', '10.0.0.1'), tokens), 'address 10.0.0.1');
+    assert.equal(clientOf(req(undefined, '10.0.0.2'), tokens), 'address 10.0.0.2');
+    assert.equal(clientOf(req('t1', '10.0.0.1'), new Set()), 'address 10.0.0.1');
   });
 
   test('without configured tokens a token is accepted and ignored', async () => {
