@@ -672,7 +672,9 @@ export class RaptorSearch {
       this.vehicleSec[p] = best.time1[p]!;
     }
     this.stats.reachedStops = best.count;
-    return { vehicleSec: this.vehicleSec, reached: best.touched, reachedCount: best.count };
+    // one entry per stop of the search: the timetable's, and its overlay's new ones (the scratch has room for more)
+    const stops = this.overlayStops?.count ?? this.data.stopCount;
+    return { vehicleSec: this.vehicleSec.subarray(0, stops), reached: best.touched, reachedCount: best.count };
   }
 }
 

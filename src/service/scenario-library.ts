@@ -15,6 +15,7 @@ import type { Timetable } from '../model/timetable.js';
 import { readScenarioFile, type ScenarioError } from '../scenarios/scenario-file.js';
 import { SCENARIO_LIMITS } from '../scenarios/scenario-limits.js';
 import { inSlices } from '../util/stepwise.js';
+import { typedArrayBytes } from '../util/typed-array-bytes.js';
 import { compileSteps } from './scenario-compile.js';
 import type { ScenarioSourceConfig } from './coverage-config.js';
 import type { Coverage } from './coverage-registry.js';
@@ -82,6 +83,12 @@ export class ScenarioLibrary implements Scenarios {
     const status = statusOf(source, generation);
     if (status === 'ok') return { kind: 'ok', applied: applied! };
     return status === 'preparing' ? { kind: 'preparing' } : { kind: 'refused', errors: source.errors };
+  }
+
+  bytes(): number {
+    let bytes = 0;
+    for (const s of this.sources) if (s.applied) bytes += typedArrayBytes(s.applied.overlay, undefined, true);
+    return bytes;
   }
 
   names(): string[] {

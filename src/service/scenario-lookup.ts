@@ -49,6 +49,8 @@ export interface Scenarios {
   reports(generation: { tt: Timetable }): ScenarioReport[];
   /** bumped at each change of any scenario's state: answers that read a scenario are cached under it */
   readonly version: number;
+  /** the bytes of the scenarios' overlays in service (each version's, for the timetable it was applied to) */
+  bytes(): number;
   /** read the files that changed, and apply the good versions to the current timetable when they are not yet */
   check(): Promise<void>;
   stop(): void;

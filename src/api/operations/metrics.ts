@@ -14,7 +14,8 @@
  *   navette_disruptions_file_reads_total{coverage, outcome}  counter of disruptions file reads (read at scrape)
  *       outcome: applied | refused
  *   navette_cache_bytes{cache}                           gauge, bytes held by each cache that grows with use (read at scrape)
- *       cache: engines | egress_tables | time_zones | raptor_overlays
+ *       cache: engines | egress_tables | time_zones | raptor_overlays | scenario_overlays (one per
+ *       scenario and timetable, which do not grow with use but are counted with the rest)
  *   process_*, nodejs_*                                  prom-client's default metrics (memory, event loop, GC)
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -132,13 +133,18 @@ export class Metrics {
 
   /**
    * What the caches hold now, bytes: the runner's (the engines and egress tables of its threads, their
-   * time zones), this thread's time zones, and the RAPTOR overlays of the coverages' generations.
+   * time zones), this thread's time zones, the RAPTOR overlays of the coverages' generations, and
+   * their scenarios' overlays.
    */
   cacheBytes(): Record<string, number> {
     const runner = this.runner?.cacheBytes?.() ?? { engines: 0, egress_tables: 0, time_zones: 0 };
     let overlays = 0;
-    for (const c of this.watched?.list() ?? []) overlays += c.generation?.overlays?.bytes ?? 0;
-    return { ...runner, time_zones: runner.time_zones + timeZoneCacheBytes(), raptor_overlays: overlays };
+    let scenarios = 0;
+    for (const c of this.watched?.list() ?? []) {
+      overlays += c.generation?.overlays?.bytes ?? 0;
+      scenarios += c.scenarios?.bytes() ?? 0;
+    }
+    return { ...runner, time_zones: runner.time_zones + timeZoneCacheBytes(), raptor_overlays: overlays, scenario_overlays: scenarios };
   }
 
   observeRequest(kind: RouteKind, coverage: string, status: number, seconds: number): void {
