@@ -225,3 +225,23 @@ function runningDays(applied: AppliedScenario, s: number): number[] {
   for (let d = 0; d < dayCount; d++) if ((row[d >>> 5]! >>> (d & 31)) & 1) days.push(firstDay + d);
   return days;
 }
+
+test('ids in R5\'s feed-scoped form (the feed\'s key, then its id) name the same objects', () => {
+  const scoped = assertNoErrors(apply([{ type: 'adjust-speed', routes: ['town:B1'], scale: 2, hops: [['town:MARCHE', 'town:PARC']] }]));
+  const plain = assertNoErrors(apply([{ type: 'adjust-speed', routes: ['B1'], scale: 2, hops: [['MARCHE', 'PARC']] }]));
+  assert.deepEqual(scoped.trips, plain.trips);
+  const unknown = applyScenario(tt, PERIOD, readScenarioFile(JSON.stringify({ modifications: [{ type: 'remove-trips', routes: ['other:B1'] }] })).scenario, 'plan');
+  assert.deepEqual(unknown.errors.map((e) => [e.field, e.value]), [['routes', 'other:B1']]);
+});
+
+test('a reroute whose stops no chosen pattern visits in that order is refused, naming the stop', () => {
+  const read = readScenarioFile(JSON.stringify({ modifications: [{ type: 'reroute', routes: ['B2'], fromStop: 'MARCHE', toStop: 'PARC', stops: [], dwellTimes: [0, 0], hopTimes: [60] }] }));
+  const applied = applyScenario(tt, PERIOD, read.scenario, 'plan');
+  assert.deepEqual(
+    applied.errors.map((e) => [e.modification, e.field, e.value, e.reason]),
+    [[0, 'fromStop', 'MARCHE', 'a chosen pattern does not visit this stop (and toStop after fromStop)']],
+  );
+  // chosen by pattern, one that does not visit them refuses it too
+  const byPattern = applyScenario(tt, PERIOD, readScenarioFile(JSON.stringify({ modifications: [{ type: 'reroute', patterns: ['B1-1700'], fromStop: 'MARCHE', toStop: 'MUSEE', stops: [], dwellTimes: [0, 0], hopTimes: [60] }] })).scenario, 'plan');
+  assert.equal(byPattern.errors[0]!.reason, 'a chosen pattern does not visit this stop (and toStop after fromStop)');
+});

@@ -46,6 +46,9 @@ test('accessibility with a scenario, and compared with the base schedule', async
   assert.equal((await getOk(app, `${query}&scenario=faster`)).accessibility[0].value, 2);
   const compared = (await getOk(app, `${query}&scenario=faster&compare_scenario=base`)).accessibility[0];
   assert.deepEqual([compared.value, compared.compare_scenario, compared.compared_value, compared.difference], [2, 'base', 1, 1]);
+  // the path that names the coverage by a point answers the same
+  const byPoint = await getOk(app, `/v1/coverage/${coord(1500)}/accessibility?from=${coord(0)}&${at0800}&opportunities[]=places:schools&cutoffs[]=300&scenario=faster&compare_scenario=base`);
+  assert.deepEqual(byPoint.accessibility, (await getOk(app, `${query}&scenario=faster&compare_scenario=base`)).accessibility);
   // the other way round: base against the scenario
   const back = (await getOk(app, `${query}&compare_scenario=faster`)).accessibility[0];
   assert.deepEqual([back.value, back.compare_scenario, back.compared_value, back.difference], [1, 'faster', 2, -1]);
