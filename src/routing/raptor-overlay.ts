@@ -34,6 +34,8 @@ export interface RaptorOverlay {
   tripChanged: Uint8Array;
   /** the changed runs' keys, ascending */
   changedRuns: Float64Array;
+  /** per timetable route: 1 when the overlay removes or replaces every run of it (a search skips it whole); absent: none */
+  routeGone?: Uint8Array | null;
   /** a scenario's new stops (numbered from the timetable's stop count, visited by `routes`), with the timetable's; none: the timetable's stops alone */
   stops?: OverlayStops | null;
 }

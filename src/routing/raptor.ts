@@ -356,6 +356,8 @@ export class RaptorSearch {
    * Its runs are numbered from `runSpace`; `masked`: the overlay whose changed runs are skipped.
    */
   private scanRoute(d: RouteTable, marks: RouteMarks, r: number, start: number, runSpace: number, masked: RaptorOverlay | null): void {
+    // a route the overlay takes every run of (a scenario's removed or retimed route): nothing to board
+    if (masked?.routeGone?.[r] === 1) return;
     const dir = this.dir;
     const fwd = dir === 1;
     const limit = this.limit;

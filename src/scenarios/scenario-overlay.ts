@@ -41,8 +41,15 @@ export function buildScenarioOverlay(tt: Timetable, data: RaptorData, applied: A
   const tripChanged = sharedArray(Uint8Array, data.tripCount);
   applied.masked.forEach((m, t) => m && (tripChanged[t] = EVERY_RUN));
   const stopCount = data.stopCount + applied.newStops.length;
+  // the timetable's routes all of whose runs the scenario takes, skipped whole by a search
+  const routeGone = sharedArray(Uint8Array, data.routeCount);
+  for (let r = 0; r < data.routeCount; r++) {
+    let gone = 1;
+    for (let rt = data.routeTripOffset[r]!; gone && rt < data.routeTripOffset[r + 1]!; rt++) gone = applied.masked[data.routeTripTrip[rt]!]!;
+    routeGone[r] = gone;
+  }
   const stops = streets && applied.newStops.length > 0 ? buildOverlayStops(streets.data.graph, streets.data.snaps, streets.data.stopLon, streets.data.stopLat, applied.newStops, streets.maxWalkM) : null;
-  return { routes: layOutScenarioRoutes(tt, data, applied, stopCount), tripChanged, changedRuns: sharedArray(Float64Array, 0), stops };
+  return { routes: layOutScenarioRoutes(tt, data, applied, stopCount), tripChanged, changedRuns: sharedArray(Float64Array, 0), routeGone, stops };
 }
 
 function layOutScenarioRoutes(tt: Timetable, data: RaptorData, applied: AppliedScenario, stopCount: number): RouteTable {
