@@ -65,6 +65,7 @@ export function* applyScenarioSteps(tt: Timetable, period: ProductionPeriod, sce
   for (const m of ordered) {
     if (run.overBudget()) break;
     yield* run.apply(m);
+    yield;
   }
   return run.result();
 }

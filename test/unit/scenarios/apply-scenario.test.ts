@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadTimetable } from '../../../src/gtfs/gtfs-loader.js';
 import type { Timetable } from '../../../src/model/timetable.js';
-import { applyScenario, type AppliedScenario } from '../../../src/scenarios/apply-scenario.js';
+import { applyScenario, applyScenarioSteps, type AppliedScenario } from '../../../src/scenarios/apply-scenario.js';
 import { readScenarioFile } from '../../../src/scenarios/scenario-file.js';
 import { weekdayOf } from '../../../src/scenarios/scenario-calendars.js';
 import { writeFeed } from '../../helpers/gtfs-fixture.js';
@@ -244,4 +244,13 @@ test('a reroute whose stops no chosen pattern visits in that order is refused, n
   // chosen by pattern, one that does not visit them refuses it too
   const byPattern = applyScenario(tt, PERIOD, readScenarioFile(JSON.stringify({ modifications: [{ type: 'reroute', patterns: ['B1-1700'], fromStop: 'MARCHE', toStop: 'MUSEE', stops: [], dwellTimes: [0, 0], hopTimes: [60] }] })).scenario, 'plan');
   assert.equal(byPattern.errors[0]!.reason, 'a chosen pattern does not visit this stop (and toStop after fromStop)');
+});
+
+test('applying gives the event loop a turn every 256 trips it looks at, not only between modifications', () => {
+  // one modification making 2 × 1,440 trips (every minute of a day, both ways): one step alone would hold the loop
+  const read = readScenarioFile(JSON.stringify({ modifications: [{ type: 'add-trips', stops: [{ id: 'GARE_1' }, { id: 'PARC' }], frequencies: [{ startTime: 0, endTime: 86400, headwaySecs: 60, hopTimes: [60], dwellTimes: [0, 0], monday: true }] }] }));
+  const steps = applyScenarioSteps(tt, PERIOD, read.scenario, 'plan');
+  let yields = 0;
+  for (let step = steps.next(); !step.done; step = steps.next()) yields++;
+  assert.equal(yields, Math.floor(2880 / 256) + 1);
 });
