@@ -16,7 +16,8 @@
 import { sharedArray, sharedCopy } from '../model/shared-arrays.js';
 import type { Timetable } from '../model/timetable.js';
 import type { AddedRun, RealtimeRun } from '../model/realtime-runs.js';
-import { boardAlightFlags, indexStops, type RaptorData, type RouteTable } from './raptor-data.js';
+import { boardAlightFlags, indexStops, routeDays, type RaptorData, type RouteTable } from './raptor-data.js';
+import { overlayNeeds, type OverlayNeeds } from './transfer-pruning.js';
 import type { OverlayStops } from './overlay-stops.js';
 
 /** `changedRuns` key of run (trip, day index): trip × DAY_SPAN + day - serviceFirstDay. */
@@ -36,19 +37,21 @@ export interface RaptorOverlay {
   changedRuns: Float64Array;
   /** per timetable route: 1 when the overlay removes or replaces every run of it (a search skips it whole); absent: none */
   routeGone?: Uint8Array | null;
+  /** the timetable's connections its routes need beside those a search's pruning keeps (transfer-pruning.ts) */
+  needs: OverlayNeeds;
   /** a scenario's new stops (numbered from the timetable's stop count, visited by `routes`), with the timetable's; none: the timetable's stops alone */
   stops?: OverlayStops | null;
 }
 
-/** One run as a one-trip route: its trip (timetable index, or >= tripCount when added), stops and times. */
-interface OverlayRun {
+/** One run of an overlay's routes: its trip (timetable index, or >= tripCount when added), calendar, time zone, stops, times and CAN_BOARD | CAN_ALIGHT flags. */
+export interface OverlayRun {
   trip: number;
-  dayIndex: number;
+  service: number;
   timezone: number;
   stops: ArrayLike<number>;
   arrivalSec: ArrayLike<number>;
   departureSec: ArrayLike<number>;
-  flags: Uint8Array;
+  flags: ArrayLike<number>;
 }
 
 export function buildRaptorOverlay(tt: Timetable, data: RaptorData, changed: Iterable<RealtimeRun>, added: readonly AddedRun[]): RaptorOverlay {
@@ -56,6 +59,8 @@ export function buildRaptorOverlay(tt: Timetable, data: RaptorData, changed: Ite
   const tripChanged = sharedArray(Uint8Array, data.tripCount);
   const keys: number[] = [];
   const runs: OverlayRun[] = [];
+  /** the day of each run: each is its own one-day calendar */
+  const days: number[] = [];
   for (const run of changed) {
     if (!inCalendar(run.day)) continue;
     const dayIndex = run.day - data.serviceFirstDay;
@@ -67,9 +72,10 @@ export function buildRaptorOverlay(tt: Timetable, data: RaptorData, changed: Ite
     const o = tt.trips.stopTimeOffset[t]!;
     const flags = new Uint8Array(run.arrivalSec.length);
     for (let k = 0; k < flags.length; k++) flags[k] = run.skipped[k] ? 0 : boardAlightFlags(tt.stopTimes.pickDrop[o + k]!);
+    days.push(dayIndex);
     runs.push({
       trip: t,
-      dayIndex,
+      service: runs.length,
       timezone: tt.agencyTimezone[tt.trips.agency[t]!]!,
       stops: tt.patterns.stops.subarray(tt.patterns.stopOffset[p]!, tt.patterns.stopOffset[p + 1]!),
       arrivalSec: run.arrivalSec,
@@ -81,9 +87,10 @@ export function buildRaptorOverlay(tt: Timetable, data: RaptorData, changed: Ite
   const coverageZone = Math.max(0, tt.timezones.indexOf(tt.timezone));
   added.forEach((run, i) => {
     if (!inCalendar(run.day)) return;
+    days.push(run.day - data.serviceFirstDay);
     runs.push({
       trip: data.tripCount + i,
-      dayIndex: run.day - data.serviceFirstDay,
+      service: runs.length,
       timezone: coverageZone,
       stops: run.stops,
       arrivalSec: run.arrivalSec,
@@ -92,7 +99,16 @@ export function buildRaptorOverlay(tt: Timetable, data: RaptorData, changed: Ite
     });
   });
   keys.sort((a, b) => a - b);
-  return { routes: layOut(runs, data), tripChanged, changedRuns: sharedCopy(Float64Array, keys) };
+  const words = data.serviceWords;
+  const serviceBits = sharedArray(Uint32Array, runs.length * words);
+  days.forEach((day, r) => (serviceBits[r * words + (day >>> 5)] = 1 << (day & 31)));
+  const routes = layOutOverlayRoutes(
+    runs.map((run) => [run]),
+    data.stopCount,
+    words,
+    serviceBits,
+  );
+  return { routes, tripChanged, changedRuns: sharedCopy(Float64Array, keys), needs: overlayNeeds(data, routes) };
 }
 
 /** Whether run (trip, dayIndex) is changed by the overlay. */
@@ -111,65 +127,81 @@ export function runChanged(overlay: RaptorOverlay, trip: number, dayIndex: numbe
   return a < keys.length && keys[a] === key;
 }
 
-function layOut(runs: OverlayRun[], data: RaptorData): RouteTable {
-  const routeCount = runs.length;
-  let slots = 0;
-  for (const run of runs) slots += run.stops.length;
-  const words = data.serviceWords;
+/**
+ * Routes of runs as a RouteTable over `stopCount` stops: each route's runs share their stops and
+ * time zone and are in order, none overtaking another; `serviceBits` holds the calendars the runs
+ * name (`serviceWords` words each).
+ */
+export function layOutOverlayRoutes(routes: readonly (readonly OverlayRun[])[], stopCount: number, serviceWords: number, serviceBits: Uint32Array): RouteTable {
+  const routeCount = routes.length;
+  let stopSlots = 0;
+  let tripSlots = 0;
+  let timeSlots = 0;
+  for (const route of routes) {
+    const S = route[0]!.stops.length;
+    stopSlots += S;
+    tripSlots += route.length;
+    timeSlots += S * route.length;
+  }
   const routeStopOffset = sharedArray(Uint32Array, routeCount + 1);
-  const routeStops = sharedArray(Uint32Array, slots);
+  const routeStops = sharedArray(Uint32Array, stopSlots);
   const routeTripOffset = sharedArray(Uint32Array, routeCount + 1);
+  const routeStopTimeOffset = sharedArray(Uint32Array, routeCount + 1);
   const routeTimezone = sharedArray(Uint16Array, routeCount);
   const routeMinSec = sharedArray(Int32Array, routeCount);
   const routeMaxSec = sharedArray(Int32Array, routeCount);
-  const routeTripTrip = sharedArray(Uint32Array, routeCount);
-  const routeTripService = sharedArray(Uint32Array, routeCount);
-  const serviceBits = sharedArray(Uint32Array, routeCount * words);
-  const arrivalSec = sharedArray(Int32Array, slots);
-  const departureSec = sharedArray(Int32Array, slots);
-  const boardAlight = sharedArray(Uint8Array, slots);
+  const routeTripTrip = sharedArray(Uint32Array, tripSlots);
+  const routeTripService = sharedArray(Uint32Array, tripSlots);
+  const arrivalSec = sharedArray(Int32Array, timeSlots);
+  const departureSec = sharedArray(Int32Array, timeSlots);
+  const boardAlight = sharedArray(Uint8Array, timeSlots);
   let minTimeSec = routeCount === 0 ? 0 : Infinity;
   let maxTimeSec = routeCount === 0 ? 0 : -Infinity;
-  let pos = 0;
-  runs.forEach((run, r) => {
-    routeStopOffset[r] = pos;
-    routeTripOffset[r] = r;
-    routeTimezone[r] = run.timezone;
-    routeTripTrip[r] = run.trip;
-    routeTripService[r] = r; // each run is its own one-day service
-    serviceBits[r * words + (run.dayIndex >>> 5)] = 1 << (run.dayIndex & 31);
+  let stopPos = 0;
+  let tripPos = 0;
+  let timePos = 0;
+  routes.forEach((route, r) => {
+    const first = route[0]!;
+    routeStopOffset[r] = stopPos;
+    routeTripOffset[r] = tripPos;
+    routeStopTimeOffset[r] = timePos;
+    routeTimezone[r] = first.timezone;
+    for (let i = 0; i < first.stops.length; i++) routeStops[stopPos++] = first.stops[i]!;
     let lo = Infinity;
     let hi = -Infinity;
-    for (let k = 0; k < run.stops.length; k++, pos++) {
-      routeStops[pos] = run.stops[k]!;
-      arrivalSec[pos] = run.arrivalSec[k]!;
-      departureSec[pos] = run.departureSec[k]!;
-      boardAlight[pos] = run.flags[k]!;
-      lo = Math.min(lo, departureSec[pos]!);
-      hi = Math.max(hi, arrivalSec[pos]!);
+    for (const run of route) {
+      routeTripTrip[tripPos] = run.trip;
+      routeTripService[tripPos++] = run.service;
+      for (let i = 0; i < first.stops.length; i++, timePos++) {
+        arrivalSec[timePos] = run.arrivalSec[i]!;
+        departureSec[timePos] = run.departureSec[i]!;
+        boardAlight[timePos] = run.flags[i]!;
+        lo = Math.min(lo, departureSec[timePos]!);
+        hi = Math.max(hi, arrivalSec[timePos]!);
+      }
     }
     routeMinSec[r] = lo;
     routeMaxSec[r] = hi;
     minTimeSec = Math.min(minTimeSec, lo);
     maxTimeSec = Math.max(maxTimeSec, hi);
   });
-  routeStopOffset[routeCount] = pos;
-  routeTripOffset[routeCount] = routeCount;
-  const stopIndex = indexStops(data.stopCount, routeStopOffset, routeStops);
+  routeStopOffset[routeCount] = stopPos;
+  routeTripOffset[routeCount] = tripPos;
+  routeStopTimeOffset[routeCount] = timePos;
+  const stopIndex = indexStops(stopCount, routeStopOffset, routeStops);
   return {
     routeCount,
-    routeTripCount: routeCount,
+    routeTripCount: tripSlots,
     minTimeSec,
     maxTimeSec,
     routeStopOffset,
     routeStops,
     routeTripOffset,
-    // one trip per route: its stop times start where its stops do
-    routeStopTimeOffset: routeStopOffset,
+    routeStopTimeOffset,
     routeTimezone,
     routeMinSec,
     routeMaxSec,
-    routeDayBits: serviceBits,
+    routeDayBits: routeDays(routeTripOffset, routeTripService, serviceBits, serviceWords),
     routeTripTrip,
     routeTripService,
     arrivalSec,
@@ -178,7 +210,7 @@ function layOut(runs: OverlayRun[], data: RaptorData): RouteTable {
     stopRouteOffset: stopIndex.offset,
     stopRoutes: stopIndex.routes,
     stopRoutePos: stopIndex.pos,
-    serviceWords: words,
+    serviceWords,
     serviceBits,
   };
 }

@@ -58,7 +58,7 @@
 import { CAN_ALIGHT, CAN_BOARD, footpathSec, NO_STAY, transferSec, type RaptorData, type RouteTable } from './raptor-data.js';
 import { runChanged, type RaptorOverlay } from './raptor-overlay.js';
 import { connectionRows, MAX_OVERLAY_STOPS, type OverlayStops } from './overlay-stops.js';
-import { overlayNeeds, pruneTransfers, routeGaps, type OverlayNeeds, type PrunedTransfers, type RouteGaps } from './transfer-pruning.js';
+import { pruneTransfers, routeGaps, type OverlayNeeds, type PrunedTransfers, type RouteGaps } from './transfer-pruning.js';
 import { foldBounds, type RangeBounds } from './range-bounds.js';
 import { NOT_MARKED, RouteMarks } from './route-marks.js';
 import { NO_RUN, TwoBest } from './two-best.js';
@@ -188,7 +188,6 @@ export class RaptorSearch {
   private pruned: PrunedTransfers | null = null;
   /** with an overlay, the connections its routes need beside the pruned ones, and the routes they were made for */
   private needs: OverlayNeeds | null = null;
-  private needsMadeFor: { routes: RouteTable; needs: OverlayNeeds } | null = null;
   /** the connections needed at the last few walking speeds, and the routes' bounds they are made from */
   private readonly prunedBySpeed: PrunedTransfers[] = [];
   private gaps: RouteGaps | null = null;
@@ -246,12 +245,6 @@ export class RaptorSearch {
     return made;
   }
 
-  /** The connections `overlay`'s routes need, made once for its routes (a window's searches share them). */
-  private needsOf(overlay: RaptorOverlay): OverlayNeeds {
-    if (this.needsMadeFor?.routes !== overlay.routes) this.needsMadeFor = { routes: overlay.routes, needs: overlayNeeds(this.data, overlay.routes) };
-    return this.needsMadeFor.needs;
-  }
-
   search(q: RaptorQuery): RaptorResult {
     this.reset();
     const d = this.data;
@@ -276,7 +269,7 @@ export class RaptorSearch {
     // the bounds behind the pruning hold for the timetable's trips (and any subset) and every stop
     // (transfer-pruning.ts); an overlay's routes need the connections to their stops beside them
     this.pruned = q.stopAllowed === null && !q.wheelchair ? this.transfersFor(q.walkingSpeed) : null;
-    this.needs = this.pruned !== null && overlay !== null ? this.needsOf(overlay) : null;
+    this.needs = this.pruned !== null && overlay !== null ? overlay.needs : null;
     this.range = q.range?.bounds ?? null;
     this.rangeShift = q.range?.shiftSec ?? 0;
     if (this.range && this.range.rounds < maxVehicles) throw new RangeError(`range bounds of ${this.range.rounds} rounds for a search of ${maxVehicles}`);

@@ -28,6 +28,7 @@
  * (`overlayNeeds`: into it for departure searches, out of it for arrival searches). One that
  * excludes stops (forbidden ones, or inaccessible ones for wheelchairs) uses every connection.
  */
+import { sharedArray } from '../model/shared-arrays.js';
 import { CAN_ALIGHT, CAN_BOARD, transferSec, type RaptorData, type RouteTable } from './raptor-data.js';
 
 /** Per position of every route (indexed like `routeStops`): the longest times from its first stop, and whether every trip boards / alights there. */
@@ -218,8 +219,9 @@ export function overlayNeeds(d: RaptorData, routes: RouteTable): OverlayNeeds {
     if (s < n) served[s] = 1;
   }
   // departure searches: every connection p → q with q served, listed by p
-  const outCount = new Uint32Array(n + 1);
-  const inCount = new Uint32Array(n + 1);
+  // on shared memory: made once with the overlay, they travel with it to the worker threads
+  const outCount = sharedArray(Uint32Array, n + 1);
+  const inCount = sharedArray(Uint32Array, n + 1);
   for (let q = 0; q < n; q++) {
     if (!served[q]) continue;
     for (let k = d.transferInOffset[q]!; k < d.transferInOffset[q + 1]!; k++) outCount[d.transferInFrom[k]! + 1]!++;
@@ -229,10 +231,10 @@ export function overlayNeeds(d: RaptorData, routes: RouteTable): OverlayNeeds {
     outCount[p + 1]! += outCount[p]!;
     inCount[p + 1]! += inCount[p]!;
   }
-  const outTo = new Uint32Array(outCount[n]!);
-  const outEdge = new Uint32Array(outCount[n]!);
-  const inFrom = new Uint32Array(inCount[n]!);
-  const inEdge = new Uint32Array(inCount[n]!);
+  const outTo = sharedArray(Uint32Array, outCount[n]!);
+  const outEdge = sharedArray(Uint32Array, outCount[n]!);
+  const inFrom = sharedArray(Uint32Array, inCount[n]!);
+  const inEdge = sharedArray(Uint32Array, inCount[n]!);
   const outFill = outCount.slice(0, n);
   const inFill = inCount.slice(0, n);
   for (let q = 0; q < n; q++) {
