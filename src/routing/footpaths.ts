@@ -18,18 +18,23 @@ import type { Footpaths } from './raptor-data.js';
 import { UNREACHED } from './unreached.js';
 import { StreetSearch } from './street-search.js';
 
+/** The street search footpaths of at most `maxM` metres are walked with (a caller walking several lists lends one). */
+export function footpathSearch(g: StreetGraph, maxM: number): StreetSearch {
+  // lengths in decimetres through a search at 1 m/s (its costs are then tenths of metres)
+  return new StreetSearch(g, Math.round(maxM * 10));
+}
+
 /**
  * Walking footpaths between stop points at most `maxM` metres apart along the walking layer (each
  * direction listed), off-street offsets included; from the stops of `sources` only when given.
  */
-export function walkingFootpaths(g: StreetGraph, snaps: StopSnaps, maxM: number, sources?: ArrayLike<number>): Footpaths {
+export function walkingFootpaths(g: StreetGraph, snaps: StopSnaps, maxM: number, sources?: ArrayLike<number>, search = footpathSearch(g, maxM)): Footpaths {
   const alongOf = snaps.alongM[Layer.Walk]!;
   const offsetOf = snaps.offsetM[Layer.Walk]!;
   const stopCount = alongOf.length;
   const edgeStops = stopsByEdge(snaps);
   // lengths in decimetres through a search at 1 m/s (its costs are then tenths of metres)
   const limit = Math.round(maxM * 10);
-  const search = new StreetSearch(g, limit);
   const out = new FootpathList();
   const best = new Map<number, number>();
   const count = sources ? sources.length : stopCount;
@@ -79,12 +84,11 @@ export function walkingFootpaths(g: StreetGraph, snaps: StopSnaps, maxM: number,
  * truncated to a decimetre as the forward search seeds it) joined to the end, plus the target's
  * side of its edge, untruncated, as the forward search reaches it.
  */
-export function walkingFootpathsTo(g: StreetGraph, snaps: StopSnaps, maxM: number, targets: ArrayLike<number>, fromBelow: number): Footpaths {
+export function walkingFootpathsTo(g: StreetGraph, snaps: StopSnaps, maxM: number, targets: ArrayLike<number>, fromBelow: number, search = footpathSearch(g, maxM)): Footpaths {
   const alongOf = snaps.alongM[Layer.Walk]!;
   const offsetOf = snaps.offsetM[Layer.Walk]!;
   const edgeStops = stopsByEdge(snaps, fromBelow);
   const limit = Math.round(maxM * 10);
-  const search = new StreetSearch(g, limit);
   const out = new FootpathList();
   const best = new Map<number, number>();
   const walkForward = forwardBit(Layer.Walk);

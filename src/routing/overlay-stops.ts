@@ -18,7 +18,8 @@ import { groupBy } from '../model/csr.js';
 import { sharedArray, sharedCopy } from '../model/shared-arrays.js';
 import { emptySnaps, snapRange, type StopSnaps } from '../model/stop-snaps.js';
 import type { StreetGraph } from '../model/street-graph.js';
-import { walkingFootpaths, walkingFootpathsTo } from './footpaths.js';
+import { footpathSearch, walkingFootpaths, walkingFootpathsTo } from './footpaths.js';
+import { inOnePiece } from '../util/stepwise.js';
 import type { Footpaths } from './raptor-data.js';
 
 /** The most new stops an overlay may have: the engines' per-stop scratch keeps room for them. */
@@ -60,6 +61,14 @@ export interface NewStopPlace {
  * linked to `graph` and joined to every stop within `maxWalkM` (the timetable's footpath horizon).
  */
 export function buildOverlayStops(graph: StreetGraph, baseSnaps: StopSnaps, baseLon: Float64Array, baseLat: Float64Array, newStops: readonly NewStopPlace[], maxWalkM: number): OverlayStops {
+  return inOnePiece(overlayStopsSteps(graph, baseSnaps, baseLon, baseLat, newStops, maxWalkM));
+}
+
+/** New stops whose walks are found between two yields (a few milliseconds' street searches). */
+const STOPS_PER_STEP = 16;
+
+/** `buildOverlayStops` a few new stops at a time (a server runs it in slices, answering requests between). */
+export function* overlayStopsSteps(graph: StreetGraph, baseSnaps: StopSnaps, baseLon: Float64Array, baseLat: Float64Array, newStops: readonly NewStopPlace[], maxWalkM: number): Generator<void, OverlayStops> {
   if (newStops.length > MAX_OVERLAY_STOPS) throw new RangeError(`${newStops.length} new stops: at most ${MAX_OVERLAY_STOPS}`);
   const baseCount = baseLon.length;
   const count = baseCount + newStops.length;
@@ -79,11 +88,15 @@ export function buildOverlayStops(graph: StreetGraph, baseSnaps: StopSnaps, base
     snaps.unsnapped[layer] = baseSnaps.unsnapped[layer]!;
   });
   snapRange(graph, lon, lat, snaps, baseCount, count);
-  const added = Array.from(newStops, (_, k) => baseCount + k);
   // from each new stop to every stop; into each new stop from the timetable's (new to new is in the first)
-  const out = walkingFootpaths(graph, snaps, maxWalkM, added);
-  const into = walkingFootpathsTo(graph, snaps, maxWalkM, added, baseCount);
-  return { id: randomUUID(), baseCount, count, lon, lat, snaps, ...connections(count, [out, into]) };
+  const search = footpathSearch(graph, maxWalkM);
+  const parts: Footpaths[] = [];
+  for (let from = baseCount; from < count; from += STOPS_PER_STEP) {
+    const added = Array.from({ length: Math.min(STOPS_PER_STEP, count - from) }, (_, k) => from + k);
+    parts.push(walkingFootpaths(graph, snaps, maxWalkM, added, search), walkingFootpathsTo(graph, snaps, maxWalkM, added, baseCount, search));
+    yield;
+  }
+  return { id: randomUUID(), baseCount, count, lon, lat, snaps, ...connections(count, parts) };
 }
 
 type Connections = Pick<OverlayStops, 'transferOffset' | 'transferTo' | 'transferLengthM' | 'transferInOffset' | 'transferInFrom' | 'transferInLengthM'>;

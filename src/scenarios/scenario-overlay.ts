@@ -15,7 +15,8 @@ import type { Timetable } from '../model/timetable.js';
 import { boardAlightFlags, dealIntoRoutes, type RaptorData } from '../routing/raptor-data.js';
 import { EVERY_RUN, layOutOverlayRoutes, type OverlayRun, type RaptorOverlay } from '../routing/raptor-overlay.js';
 import { overlayNeeds } from '../routing/transfer-pruning.js';
-import { buildOverlayStops } from '../routing/overlay-stops.js';
+import { overlayStopsSteps } from '../routing/overlay-stops.js';
+import { inOnePiece } from '../util/stepwise.js';
 import type { HeatMapData } from '../routing/heat-map-types.js';
 import type { AppliedScenario } from './apply-scenario.js';
 import type { ScenarioTrip } from './scenario-trips.js';
@@ -31,6 +32,11 @@ export interface ScenarioStreets {
  * `streets` (null, a coverage without streets: they are served by vehicles only, with no walk).
  */
 export function buildScenarioOverlay(tt: Timetable, data: RaptorData, applied: AppliedScenario, streets: ScenarioStreets | null): RaptorOverlay {
+  return inOnePiece(scenarioOverlaySteps(tt, data, applied, streets));
+}
+
+/** `buildScenarioOverlay` in steps: its new stops' walks found a few stops at a time. */
+export function* scenarioOverlaySteps(tt: Timetable, data: RaptorData, applied: AppliedScenario, streets: ScenarioStreets | null): Generator<void, RaptorOverlay> {
   const tripChanged = sharedArray(Uint8Array, data.tripCount);
   applied.masked.forEach((m, t) => m && (tripChanged[t] = EVERY_RUN));
   const stopCount = data.stopCount + applied.newStops.length;
@@ -41,7 +47,7 @@ export function buildScenarioOverlay(tt: Timetable, data: RaptorData, applied: A
     for (let rt = data.routeTripOffset[r]!; gone && rt < data.routeTripOffset[r + 1]!; rt++) gone = applied.masked[data.routeTripTrip[rt]!]!;
     routeGone[r] = gone;
   }
-  const stops = streets && applied.newStops.length > 0 ? buildOverlayStops(streets.data.graph, streets.data.snaps, streets.data.stopLon, streets.data.stopLat, applied.newStops, streets.maxWalkM) : null;
+  const stops = streets && applied.newStops.length > 0 ? yield* overlayStopsSteps(streets.data.graph, streets.data.snaps, streets.data.stopLon, streets.data.stopLat, applied.newStops, streets.maxWalkM) : null;
   // the overlay's calendars: the timetable's, then the scenario's
   const serviceBits = sharedArray(Uint32Array, tt.services.bits.length + applied.newServiceBits.length);
   serviceBits.set(tt.services.bits);

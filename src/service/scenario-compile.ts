@@ -7,7 +7,7 @@
 import { applyScenarioSteps } from '../scenarios/apply-scenario.js';
 import type { ScenarioError, ScenarioFile } from '../scenarios/scenario-file.js';
 import { scenarioGeoJson } from '../scenarios/scenario-geojson.js';
-import { buildScenarioOverlay } from '../scenarios/scenario-overlay.js';
+import { scenarioOverlaySteps } from '../scenarios/scenario-overlay.js';
 import { inOnePiece } from '../util/stepwise.js';
 import type { Generation } from './generation.js';
 import type { AppliedVersion } from './scenario-lookup.js';
@@ -22,7 +22,7 @@ export function* compileSteps(generation: Generation, name: string, scenario: Sc
   const applied = yield* applyScenarioSteps(tt, period, scenario, name);
   if (applied.errors.length > 0) return { errors: applied.errors };
   // its new stops linked to the streets and joined to their neighbours as the timetable's stops are
-  const overlay = buildScenarioOverlay(tt, streets.data.raptor, applied, { data: streets.data, maxWalkM: TRANSFER_HORIZON_M });
+  const overlay = yield* scenarioOverlaySteps(tt, streets.data.raptor, applied, { data: streets.data, maxWalkM: TRANSFER_HORIZON_M });
   yield;
   const geojson = scenarioGeoJson(tt, applied);
   yield;

@@ -32,6 +32,7 @@ import type { Grid } from '../../../src/routing/grid.js';
 import { applyScenario } from '../../../src/scenarios/apply-scenario.js';
 import { readScenarioFile } from '../../../src/scenarios/scenario-file.js';
 import { buildScenarioOverlay } from '../../../src/scenarios/scenario-overlay.js';
+import { buildOverlayStops, overlayStopsSteps } from '../../../src/routing/overlay-stops.js';
 import { TRANSFER_HORIZON_M } from '../../../src/service/street-network-build.js';
 import { dayNumber } from '../../../src/util/calendar.js';
 import { zonedToEpoch } from '../../../src/util/time-zones.js';
@@ -374,4 +375,26 @@ test('an overlay without new stops (a line W → M) answers as the same line wri
   }
   // W 08:02 → M 08:07, then L2 at 08:11 to F at 08:13
   assert.equal(raptorFrom(base, 'W', 'departure', at(8, 0), overlay)['F'], 780);
+});
+
+test('the new stops\' walks are found a few stops at a time, the walks one search list of them all finds', async () => {
+  const base = await world(FEED);
+  const { snaps, stopLon, stopLat } = base.data;
+  const places = Array.from({ length: 40 }, (_, k) => ({ lon: lonOfX(X.W + 50 * k), lat: 0 }));
+  const steps = overlayStopsSteps(graph, snaps, stopLon, stopLat, places, TRANSFER_HORIZON_M);
+  let yields = 0;
+  let step = steps.next();
+  for (; !step.done; step = steps.next()) yields++;
+  // 40 stops, 16 a step
+  assert.equal(yields, 3);
+  // the walks from the new stops, found for all of them in one search list
+  const o = step.value;
+  const all = walkingFootpaths(graph, o.snaps, TRANSFER_HORIZON_M, Array.from({ length: 40 }, (_, k) => o.baseCount + k));
+  for (let p = o.baseCount; p < o.count; p++) {
+    const stepped = Array.from(o.transferTo.subarray(o.transferOffset[p]!, o.transferOffset[p + 1]!)).sort((a, b) => a - b);
+    const expected = Array.from(all.to.filter((_, k) => all.from[k] === p)).sort((a, b) => a - b);
+    assert.deepEqual(stepped, expected, `walks from new stop ${p}`);
+  }
+  assert.ok(all.to.length > 40);
+  assert.equal(buildOverlayStops(graph, snaps, stopLon, stopLat, places, TRANSFER_HORIZON_M).transferTo.length, o.transferTo.length);
 });
