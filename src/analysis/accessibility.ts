@@ -60,3 +60,8 @@ const ROUNDED_BELOW = 2 ** 53 / 1e6;
 export function roundMeasure(value: number): number {
   return Math.abs(value) < ROUNDED_BELOW ? Math.round(value * 1e6) / 1e6 : value;
 }
+
+/** A measure against the same on another timetable (a comparison): their difference, NaN (null) when either is. */
+export function measureDifference(own: number, other: number): number {
+  return Number.isNaN(own) || Number.isNaN(other) ? NaN : roundMeasure(own - other);
+}

@@ -19,6 +19,7 @@ import { accessibilityCommandParams, matrixCommandParams } from '../queries/anal
 import { measuresOf, measuresRequest } from '../queries/measures.js';
 import { jobPercentiles, originJob, originMeasureValues, originTimes, type OriginJobParts, type OriginTimesJob } from '../queries/origin-rows.js';
 import { measureCount } from '../analysis/travel-time-reducer.js';
+import { measureDifference } from '../analysis/accessibility.js';
 import { opportunityRefs, pointSetIndex } from '../queries/point-set-refs.js';
 import { TIFF_NODATA, writeGeoTiff, type TiffBand } from '../formats/geotiff.js';
 import { HeatMapPool } from '../maps/heat-map-pool.js';
@@ -333,7 +334,7 @@ export function accessibilityCommand(args: string[]): Promise<number> {
         if (!isTiff && slice.first) await file.write(`origin_id,percentile,cutoff,${refs.map((r) => csvField(r.label + suffix)).join(',')}\n`);
         let done = 0;
         // an origin reaching no point counts 0 here (the API's regional answer says null); with a comparison, its difference
-        const valueAt = (reduced: Float64Array, compared: Float64Array | null, i: number) => orZero(reduced[i]!) - (compared ? orZero(compared[i]!) : 0);
+        const valueAt = (reduced: Float64Array, compared: Float64Array | null, i: number) => (compared ? measureDifference(orZero(reduced[i]!), orZero(compared[i]!)) : orZero(reduced[i]!));
         await originMeasureValues(loaded.pool, job, reduce, slice.from, slice.to, loaded.threads * COMMAND_ORIGINS_PER_THREAD, async (origin, reduced, compared) => {
           let at = (origin - slice.from) * measuresPerOrigin;
           const id = csvField(origins.ids[origin]!);

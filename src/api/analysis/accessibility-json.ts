@@ -5,7 +5,7 @@
  * column, percentile and N; with a comparison, each beside the other level's value and the
  * difference. NaN, the reducer's null, is written null, as any non-finite number would be.
  */
-import { roundMeasure } from '../../analysis/accessibility.js';
+import { measureDifference } from '../../analysis/accessibility.js';
 import type { MeasureLayout } from '../../analysis/travel-time-reducer.js';
 import type { HeatMapBodyParts } from '../../maps/heat-map-json.js';
 import { warningsJson } from '../../maps/map-warnings.js';
@@ -28,7 +28,7 @@ const numberJson = (value: number) => (Number.isFinite(value) ? String(value) : 
 
 /** The compared side's value and the difference (null when either side is). */
 function comparedJson(compared: { param: string; name: string }, own: number, other: number): string {
-  const difference = Number.isNaN(own) || Number.isNaN(other) ? NaN : roundMeasure(own - other);
+  const difference = measureDifference(own, other);
   return `,${JSON.stringify(compared.param)}:${JSON.stringify(compared.name)},"compared_value":${numberJson(other)},"difference":${numberJson(difference)}`;
 }
 
