@@ -136,3 +136,20 @@ test('a new timetable gets the scenarios applied again: refused there when it no
   // and the old timetable's requests still have it
   assert.equal(own.lookup('nobus', generation).kind, 'ok');
 });
+
+test('while a scenario is applied to the coverage\'s new timetable, a request naming it is answered 503 with Retry-After', async () => {
+  const coverage = served.coverages.get('line')!;
+  const before = coverage.generation!;
+  // a new timetable installed, its scenarios not yet applied to it (the library is told of it on the next check)
+  coverage.generation = { ...before, tt: { ...before.tt } };
+  try {
+    const a = await getAnswer(app, `${base}/accessibility?from=${coord(0)}&${at0800}&opportunities[]=places:schools&cutoffs[]=300&scenario=faster`);
+    assert.equal(a.status, 503, a.body);
+    assert.equal(a.headers['retry-after'], '5');
+    assert.match(a.body, /The scenario faster is being applied to the coverage's new data, retry in a few seconds/);
+    // without a scenario the coverage answers as usual
+    assert.equal((await getAnswer(app, `${base}/accessibility?from=${coord(0)}&${at0800}&opportunities[]=places:schools&cutoffs[]=300`)).status, 200);
+  } finally {
+    coverage.generation = before;
+  }
+});
