@@ -278,7 +278,7 @@ class Fields {
     const patterns = this.optionalStrings('patterns');
     const trips = tripsAllowed ? this.optionalStrings('trips') : null;
     const given = [routes, patterns, trips].filter((x) => x !== null).length;
-    if (given !== 1) this.fail(tripsAllowed ? 'routes' : 'routes', null, tripsAllowed ? 'give exactly one of routes, patterns and trips' : 'give exactly one of routes and patterns');
+    if (given !== 1) this.fail('routes', null, tripsAllowed ? 'give exactly one of routes, patterns and trips' : 'give exactly one of routes and patterns');
     return { routes, patterns, trips };
   }
 
