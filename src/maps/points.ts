@@ -9,6 +9,8 @@
 import type { DecaySettings } from '../analysis/decay.js';
 import { TravelTimeReducer, type MeasureLayout } from '../analysis/travel-time-reducer.js';
 import type { HeatMapData, PercentileMap, PointTimes } from '../routing/heat-map.js';
+import type { JourneyParts } from '../routing/heat-map-types.js';
+import { WINDOW_STEP_SEC } from '../routing/window-transit.js';
 import type { EngineCache } from '../service/engine-cache.js';
 import { departureLabels } from './departures.js';
 import type { MapQuery } from './difference-map.js';
@@ -21,12 +23,14 @@ export interface OpportunityColumn {
 
 /** What a points task answers. */
 export type PointsRequest =
-  | { kind: 'travel_times'; /** the point set reached */ set: number }
+  | { kind: 'travel_times'; /** the point set reached */ set: number; /** each travel time's journey in parts (`PointsResult.parts`) */ breakdown?: boolean }
   | { kind: 'measures'; columns: OpportunityColumn[]; layout: MeasureLayout; decay: DecaySettings; maxDurationSec: number };
 
 export interface PointsResult {
   /** travel_times: per percentile, the whole seconds to each point of the set (-1 unreached) */
   times: Int32Array[] | null;
+  /** travel_times with a breakdown: per percentile, the journeys of `times` in parts */
+  parts?: JourneyParts[] | null;
   /** measures: per column, the reducer's numbers (NaN: null) */
   measures: Float64Array | null;
   /** with a comparison (`query.comparison`), the measures at the other level */
@@ -44,6 +48,7 @@ export function computePoints(cache: EngineCache, coverageId: string, dataId: nu
   const { comparison, ...query } = mapQuery;
   const sets = setsOf(request);
   let reachedPoints = 0;
+  if (request.kind === 'travel_times' && request.breakdown) return journeysTo(cache, coverageId, dataId, data, query, request.set);
   const own = pointTimes(cache, coverageId, dataId, data, query, sets, (n) => (reachedPoints += n));
   if (request.kind === 'travel_times') return { times: own(request.set).map((map) => map.seconds), measures: null, compared: null, reachedPoints };
   const reducer = new TravelTimeReducer(request.layout, request.decay, request.maxDurationSec);
@@ -62,6 +67,32 @@ export function computePoints(cache: EngineCache, coverageId: string, dataId: nu
   const compared = comparison ? measuresOf(pointTimes(cache, coverageId, dataId, data, { ...query, overlay: comparison.overlay }, sets, () => {})) : null;
   return { times: null, measures: measuresOf(own), compared, reachedPoints };
 }
+
+/**
+ * The travel times of `query` to the points of `set` with their journeys in parts, off the window
+ * engine (a single departure is a window of one minute there: the same travel times; copies, as
+ * `pointTimes` gives).
+ */
+function journeysTo(cache: EngineCache, coverageId: string, dataId: number, data: HeatMapData, query: Omit<MapQuery, 'comparison'>, set: number): PointsResult {
+  const window = query.window && !query.window.isSingle ? query.window : { windowSec: WINDOW_STEP_SEC, percentiles: departureLabels(query.window), selected: 0 };
+  let result: PointsResult | undefined;
+  cache.window(coverageId, dataId, data).computePointSets({ ...query, window, breakdown: true }, window, [data.pointSets![set]!], (_, times) => {
+    const maps = times.percentiles!;
+    result = { times: maps.map((map) => map.seconds.slice()), parts: maps.map((map) => copyParts(map.parts!)), measures: null, compared: null, reachedPoints: times.reachedPoints };
+  });
+  return result!;
+}
+
+const copyParts = (parts: JourneyParts): JourneyParts => ({
+  access: parts.access.slice(),
+  wait: parts.wait.slice(),
+  ride: parts.ride.slice(),
+  transfer: parts.transfer.slice(),
+  egress: parts.egress.slice(),
+  rides: parts.rides.slice(),
+  tripsFrom: parts.tripsFrom.slice(),
+  trips: parts.trips.slice(),
+});
 
 /**
  * The travel times of `query` to the point sets `sets`, all off one transit search, then read by

@@ -52,3 +52,10 @@ export const growUint32 = (n = 1024) => new Growable(Uint32Array, n);
 export const growUint8 = (n = 1024) => new Growable(Uint8Array, n);
 export const growFloat32 = (n = 1024) => new Growable(Float32Array, n);
 export const growFloat64 = (n = 1024) => new Growable(Float64Array, n);
+
+/** A copy of `a` in a new array of `n` elements (n >= a.length): scratch grown by its owner. */
+export function grownInt32(a: Int32Array, n: number): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(n);
+  b.set(a);
+  return b;
+}

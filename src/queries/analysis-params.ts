@@ -106,9 +106,15 @@ export function accessibilityCommandParams(limits: Limits) {
   return [...journeyParams(), maxDuration(limits, ACCESSIBILITY_MAX_DURATION), ...measureParams(limits), ACCESSIBILITY_COMPARISON, ACCESSIBILITY_SCENARIO_COMPARISON] as const satisfies readonly ParamSpec[];
 }
 
-/** `navette matrix`: the journeys' parameters (origins and destinations are the command's). */
+/** A matrix's skims (docs/analysis.md, "Skims"): each travel time's journey in parts, and the lines it rides. */
+const SKIM_PARAMS = [
+  { name: 'breakdown', kind: 'bool', default: false, description: 'Each travel time\'s journey in parts: access, wait, ride, transfer and egress seconds, and the vehicles boarded (rides); they add up to the travel time.' },
+  { name: 'routes', kind: 'bool', default: false, description: 'With breakdown: the ids of the lines ridden, in order.' },
+] as const satisfies readonly ParamSpec[];
+
+/** `navette matrix`: the journeys' parameters and the skims (origins and destinations are the command's). */
 export function matrixCommandParams(limits: Limits) {
-  return [...journeyParams(), { ...maxDuration(limits, 'longer journeys are null'), default: MATRIX_MAX_DURATION_SEC }] as const satisfies readonly ParamSpec[];
+  return [...journeyParams(), { ...maxDuration(limits, 'longer journeys are null'), default: MATRIX_MAX_DURATION_SEC }, ...SKIM_PARAMS] as const satisfies readonly ParamSpec[];
 }
 
 export function matrixParams(limits: Limits) {

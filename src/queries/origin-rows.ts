@@ -6,6 +6,7 @@
  */
 import type { HeatMapRunner } from '../maps/heat-map-runner.js';
 import type { PointsRequest, PointsResult } from '../maps/points.js';
+import type { JourneyParts } from '../routing/heat-map-types.js';
 import type { MapQuery } from '../maps/difference-map.js';
 import type { Generation } from '../service/generation.js';
 import { buildQuery, streetLegs, type JourneyParams } from './journey-query.js';
@@ -37,10 +38,11 @@ export interface OriginTimesJob {
   comparison: Comparison | null;
 }
 
-/** Per origin: per percentile, the whole seconds to each destination (-1 unreached). */
+/** Per origin: per percentile, the whole seconds to each destination (-1 unreached), and with a breakdown their journeys in parts. */
 export interface OriginRow {
   origin: number;
   seconds: Int32Array[];
+  parts?: JourneyParts[];
 }
 
 /** What a job is made from: the coverage, the request's words, its instant and limit, the sets. */
@@ -155,9 +157,9 @@ export class RequestAbandoned extends Error {
  * wait on the runner at once. `onRow` may be async (a stream's back-pressure): the next rows wait.
  * Once `signal` aborts (the client went away), no origin starts and RequestAbandoned is thrown.
  */
-export function originTimes(runner: HeatMapRunner, job: OriginTimesJob, from: number, to: number, inFlight: number, onRow: (row: OriginRow) => void | Promise<void>, stop?: Stop): Promise<void> {
-  const request: PointsRequest = { kind: 'travel_times', set: job.destinations };
-  return inOrder(runner, job, from, to, inFlight, request, (result) => result.times!, (origin, seconds) => onRow({ origin, seconds }), stop);
+export function originTimes(runner: HeatMapRunner, job: OriginTimesJob, from: number, to: number, inFlight: number, onRow: (row: OriginRow) => void | Promise<void>, stop?: Stop, breakdown = false): Promise<void> {
+  const request: PointsRequest = { kind: 'travel_times', set: job.destinations, breakdown };
+  return inOrder(runner, job, from, to, inFlight, request, (result) => result, (origin, result) => onRow({ origin, seconds: result.times!, ...(result.parts ? { parts: result.parts } : {}) }), stop);
 }
 
 

@@ -49,6 +49,8 @@ export interface HeatMapQuery {
   overlay: RaptorOverlay | null;
   /** a departure window (window-heat-map.ts); none: one departure, at t0 */
   window?: DepartureWindow | null;
+  /** at points, each travel time's journey in parts (`PercentileMap.parts`; departure windows only: a single departure is a window of one minute) */
+  breakdown?: boolean;
 }
 
 /** A map over a window of departures, summarised per cell by percentiles of its travel time. */
@@ -66,6 +68,27 @@ export interface PercentileMap {
   percentile: number;
   /** R × R whole seconds, -1 for null */
   seconds: Int32Array;
+  /** with the query's breakdown, at points: the journey of each travel time in parts */
+  parts?: JourneyParts;
+}
+
+/**
+ * Per target, the journey whose travel time a percentile is, in parts that add up to it exactly
+ * (docs/analysis.md, "Skims"): whole seconds of walking (or the first mode) to the first boarding,
+ * waiting (the first wait, transfer waits and board slack), riding, walking between stops, and
+ * after the last vehicle; the vehicles boarded; -1 everywhere a target is unreached. A target
+ * reached by the street alone is all access, with 0 rides.
+ */
+export interface JourneyParts {
+  access: Int32Array;
+  wait: Int32Array;
+  ride: Int32Array;
+  transfer: Int32Array;
+  egress: Int32Array;
+  rides: Int32Array;
+  /** the trips ridden by target c, in order: trips[tripsFrom[c] .. tripsFrom[c + 1]) (timetable trip indices; an overlay's added trips past them) */
+  tripsFrom: Int32Array;
+  trips: Int32Array;
 }
 
 export interface HeatMapData {

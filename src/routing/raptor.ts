@@ -61,7 +61,8 @@ import { connectionRows, MAX_OVERLAY_STOPS, type OverlayStops } from './overlay-
 import { pruneTransfers, routeGaps, type OverlayNeeds, type PrunedTransfers, type RouteGaps } from './transfer-pruning.js';
 import { foldBounds, type RangeBounds } from './range-bounds.js';
 import { NOT_MARKED, RouteMarks } from './route-marks.js';
-import { NO_RUN, TwoBest } from './two-best.js';
+import { NO_PATH, NO_RUN, TwoBest } from './two-best.js';
+import { JourneyPaths, type JourneyRecord } from './journey-paths.js';
 import { UNREACHED } from './unreached.js';
 
 /** The search never looks further than this from t0 (Navitia caps its RAPTOR bound at 24 h). */
@@ -100,6 +101,8 @@ export interface RaptorQuery {
   overlay?: RaptorOverlay | null;
   /** a departure window's searches, latest minute first: the labels of the later minutes (`RangeBounds`) */
   range?: { bounds: RangeBounds; shiftSec: number } | null;
+  /** keep the journeys behind the labels, to read them back in parts (`journeyTo`; departure searches only) */
+  paths?: boolean;
 }
 
 export interface RaptorResult {
@@ -191,6 +194,11 @@ export class RaptorSearch {
   /** the connections needed at the last few walking speeds, and the routes' bounds they are made from */
   private readonly prunedBySpeed: PrunedTransfers[] = [];
   private gaps: RouteGaps | null = null;
+  /** the journeys behind the labels when the query keeps them (journey-paths.ts), else null */
+  private paths: JourneyPaths | null = null;
+  private readonly pathRecord = new JourneyPaths();
+  /** the board entry of the trip a route scan rides */
+  private boardPath = NO_PATH;
 
   /**
    * @param data     the compiled timetable (shared memory)
@@ -273,6 +281,9 @@ export class RaptorSearch {
     this.range = q.range?.bounds ?? null;
     this.rangeShift = q.range?.shiftSec ?? 0;
     if (this.range && this.range.rounds < maxVehicles) throw new RangeError(`range bounds of ${this.range.rounds} rounds for a search of ${maxVehicles}`);
+    if (q.paths && !fwd) throw new RangeError('journeys are kept for departure searches only');
+    this.paths = q.paths ? this.pathRecord : null;
+    this.paths?.reset();
     this.enterRound(0);
     if (this.limit === 0 || minVehicles > maxVehicles) return this.result();
     this.chooseServiceDays(Math.floor(q.t0));
@@ -280,7 +291,10 @@ export class RaptorSearch {
     // round 0: the access stops, walked to
     this.across = false;
     this.trackBest = minVehicles === 1;
-    for (let i = 0; i < q.count; i++) this.offerWalked(q.accessStops[i]!, Math.max(0, q.accessSec[i]!) + this.walkedSlack, NO_RUN);
+    for (let i = 0; i < q.count; i++) {
+      const stop = q.accessStops[i]!;
+      this.offerWalked(stop, Math.max(0, q.accessSec[i]!) + this.walkedSlack, NO_RUN, this.paths === null ? NO_PATH : this.paths.access(stop));
+    }
     this.swapWalked();
 
     // run ids: the timetable's runs first, then the overlay's
@@ -389,7 +403,7 @@ export class RaptorSearch {
           if (boardAlight[st]! & alightBit) {
             const x = off + dir * alightTimes[st]! + vehicleSlack;
             if (x >= limit) trip = -1; // runs on past the bound: nothing further on this trip counts
-            else this.offerVehicle(p, x, runBase + dir * trip);
+            else this.offerVehicle(p, x, runBase + dir * trip, this.boardPath);
           }
         }
         const w = prevTime1[p]!;
@@ -402,13 +416,21 @@ export class RaptorSearch {
         }
         const below = trip >= 0 ? trip : running;
         let k = this.earliestTrip(d, masked, stBase, rtBase, S, 0, below, i, w - off, slot);
+        let withSecond = false;
         if (k >= 0 && runBase + dir * k === prev.run1[p]) {
           // the best label came off this very run: board it with the other label, or take the next trip
           if (prev.time2[p]! > off + dir * boardTimes[stBase + dir * (k * S + i)]!) k = this.earliestTrip(d, masked, stBase, rtBase, S, k + 1, below, i, w - off, slot);
+          else withSecond = true;
         }
         if (k >= 0) {
           trip = k;
           row = stBase + dir * k * S;
+          const paths = this.paths;
+          if (paths !== null) {
+            const departure = off + dir * boardTimes[row + dir * i]!;
+            const tripIndex = d.routeTripTrip[rtBase + dir * k]!;
+            this.boardPath = withSecond ? paths.board(prev.path2[p]!, p, prev.time2[p]!, departure, tripIndex) : paths.board(prev.path1[p]!, p, w, departure, tripIndex);
+          }
         }
       }
     }
@@ -468,19 +490,19 @@ export class RaptorSearch {
     return -1;
   }
 
-  /** Stop p reached at x by run `run` in the current round. */
-  private offerVehicle(p: number, x: number, run: number): void {
+  /** Stop p reached at x by run `run` (its journey `path`) in the current round. */
+  private offerVehicle(p: number, x: number, run: number, path: number): void {
     // a later minute was there as early in this round
     if (this.vehicleBound !== null && x + this.rangeShift >= this.vehicleBound[p]!) return;
     if (this.across) {
       const best = this.bestVeh;
       const first = best.time1[p] === UNREACHED;
-      if (!best.offer(p, x, run)) return;
+      if (!best.offer(p, x, run, path)) return;
       if (first) best.touched[best.count++] = p;
     }
     const round = this.vehRound;
     if (round.time1[p] === UNREACHED) round.touched[round.count++] = p;
-    round.offer(p, x, run);
+    round.offer(p, x, run, path);
   }
 
   /** Walked labels from this round's vehicle labels: stay at the stop or walk a connection. */
@@ -494,17 +516,21 @@ export class RaptorSearch {
     const pruned = this.pruned;
     const needs = this.needs;
     const stopCount = d.stopCount;
+    const paths = this.paths;
     for (let j = 0; keep && j < veh.count; j++) {
       const p = veh.touched[j]!;
       const x1 = veh.time1[p]!;
       const run1 = veh.run1[p]!;
       const x2 = veh.time2[p]!;
       const run2 = veh.run2[p]!;
+      // the walked labels' journeys: off the vehicle at p
+      const path1 = paths === null ? NO_PATH : paths.alight(veh.path1[p]!, p, x1);
+      const path2 = paths === null || x2 === UNREACHED ? NO_PATH : paths.alight(veh.path2[p]!, p, x2);
       // an overlay's new stop: stay 0 s; its connections are the overlay's (below)
       const stay = p < stopCount ? stopStaySec[p]! : 0;
       if (stay !== NO_STAY) {
-        this.offerWalked(p, x1 + stay + slack, run1);
-        if (x2 !== UNREACHED) this.offerWalked(p, x2 + stay + slack, run2);
+        this.offerWalked(p, x1 + stay + slack, run1, path1);
+        if (x2 !== UNREACHED) this.offerWalked(p, x2 + stay + slack, run2, path2);
       }
       if (pruned !== null) {
         const offset = fwd ? pruned.outOffset : pruned.inOffset;
@@ -513,10 +539,10 @@ export class RaptorSearch {
         for (let k = offset[p]!; k < offset[p + 1]!; k++) {
           const q = other[k]!;
           const sec = seconds[k]! + slack;
-          this.offerWalked(q, x1 + sec, run1);
-          if (x2 !== UNREACHED) this.offerWalked(q, x2 + sec, run2);
+          this.offerWalked(q, x1 + sec, run1, path1);
+          if (x2 !== UNREACHED) this.offerWalked(q, x2 + sec, run2, path2);
         }
-        if (needs !== null && p < stopCount) this.offerNeeded(needs, p, x1, run1, x2, run2);
+        if (needs !== null && p < stopCount) this.offerNeeded(needs, p, x1, run1, path1, x2, run2, path2);
         continue;
       }
       if (p >= stopCount) continue;
@@ -526,8 +552,8 @@ export class RaptorSearch {
         const e = fwd ? k : transferInEdge[k]!;
         const q = fwd ? transferTo[k]! : transferInFrom[k]!;
         const sec = transferSec(d, e, speed) + slack;
-        this.offerWalked(q, x1 + sec, run1);
-        if (x2 !== UNREACHED) this.offerWalked(q, x2 + sec, run2);
+        this.offerWalked(q, x1 + sec, run1, path1);
+        if (x2 !== UNREACHED) this.offerWalked(q, x2 + sec, run2, path2);
       }
     }
     if (keep && this.overlayStops !== null) this.overlayTransfers(this.overlayStops);
@@ -536,7 +562,7 @@ export class RaptorSearch {
   }
 
   /** The walked labels of the connections from stop p an overlay's routes need beside the pruned ones (`needs`). */
-  private offerNeeded(needs: OverlayNeeds, p: number, x1: number, run1: number, x2: number, run2: number): void {
+  private offerNeeded(needs: OverlayNeeds, p: number, x1: number, run1: number, path1: number, x2: number, run2: number, path2: number): void {
     const fwd = this.dir === 1;
     const offset = fwd ? needs.outOffset : needs.inOffset;
     const other = fwd ? needs.outTo : needs.inFrom;
@@ -544,8 +570,8 @@ export class RaptorSearch {
     for (let k = offset[p]!; k < offset[p + 1]!; k++) {
       const sec = transferSec(this.data, edge[k]!, this.walkingSpeed) + this.walkedSlack;
       const q = other[k]!;
-      this.offerWalked(q, x1 + sec, run1);
-      if (x2 !== UNREACHED) this.offerWalked(q, x2 + sec, run2);
+      this.offerWalked(q, x1 + sec, run1, path1);
+      if (x2 !== UNREACHED) this.offerWalked(q, x2 + sec, run2, path2);
     }
   }
 
@@ -555,23 +581,27 @@ export class RaptorSearch {
     const { offset, other, lengthM } = connectionRows(stops, this.dir === -1);
     const speed = this.walkingSpeed;
     const slack = this.walkedSlack;
+    const paths = this.paths;
     for (let j = 0; j < veh.count; j++) {
       const p = veh.touched[j]!;
+      if (offset[p] === offset[p + 1]) continue;
       const x1 = veh.time1[p]!;
       const run1 = veh.run1[p]!;
       const x2 = veh.time2[p]!;
       const run2 = veh.run2[p]!;
+      const path1 = paths === null ? NO_PATH : paths.alight(veh.path1[p]!, p, x1);
+      const path2 = paths === null || x2 === UNREACHED ? NO_PATH : paths.alight(veh.path2[p]!, p, x2);
       for (let k = offset[p]!; k < offset[p + 1]!; k++) {
         const sec = footpathSec(lengthM[k]!, speed) + slack;
         const q = other[k]!;
-        this.offerWalked(q, x1 + sec, run1);
-        if (x2 !== UNREACHED) this.offerWalked(q, x2 + sec, run2);
+        this.offerWalked(q, x1 + sec, run1, path1);
+        if (x2 !== UNREACHED) this.offerWalked(q, x2 + sec, run2, path2);
       }
     }
   }
 
-  /** A walked label x (off run `run`) at stop p for the current round. */
-  private offerWalked(p: number, x: number, run: number): void {
+  /** A walked label x (off run `run`, its journey `path`) at stop p for the current round. */
+  private offerWalked(p: number, x: number, run: number, path: number): void {
     if (x >= this.limit) return;
     // a later minute was there as early in this round
     if (this.walkedBound !== null && x + this.rangeShift >= this.walkedBound[p]!) return;
@@ -580,17 +610,17 @@ export class RaptorSearch {
     if (this.across) {
       // pruned against the best of the rounds that count; what improves it improves this round's too
       const first = best.time1[p] === UNREACHED;
-      if (!best.offer(p, x, run)) return;
+      if (!best.offer(p, x, run, path)) return;
       if (first) best.touched[best.count++] = p;
       if (cur.time1[p] === UNREACHED) cur.touched[cur.count++] = p;
-      cur.offer(p, x, run);
+      cur.offer(p, x, run, path);
     } else {
       const firstHere = cur.time1[p] === UNREACHED;
-      if (!cur.offer(p, x, run)) return;
+      if (!cur.offer(p, x, run, path)) return;
       if (firstHere) cur.touched[cur.count++] = p;
       if (this.trackBest) {
         const first = best.time1[p] === UNREACHED;
-        if (best.offer(p, x, run) && first) best.touched[best.count++] = p;
+        if (best.offer(p, x, run, path) && first) best.touched[best.count++] = p;
       }
     }
   }
@@ -658,6 +688,15 @@ export class RaptorSearch {
     this.overlayMarks.clear();
     const s = this.stats;
     s.rounds = s.routesScanned = s.reachedStops = 0;
+  }
+
+  /**
+   * The journey of the last search's best label at `stop` (reached: `vehicleSec[stop]` >= 0), read
+   * into `out` in parts; the search must have kept its paths (`RaptorQuery.paths`).
+   */
+  journeyTo(stop: number, out: JourneyRecord): void {
+    if (this.paths === null) throw new Error('the last search kept no journeys');
+    this.paths.read(this.bestVeh.path1[stop]!, this.bestVeh.time1[stop]!, this.walkedSlack, out);
   }
 
   private result(): RaptorResult {

@@ -55,6 +55,7 @@ export class TransitSearch {
       boardSlackSec: q.boardSlackSec,
       overlay: q.overlay,
       range,
+      paths: q.breakdown === true,
     });
   }
 }

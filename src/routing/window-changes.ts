@@ -8,6 +8,7 @@
  * Per-engine scratch, sized for the most targets; the change lists grow as a map needs them, up to
  * MAX_CHANGES, past which the map is refused (WindowBudgetError).
  */
+import { grownInt32 } from '../model/growable.js';
 
 /** The most (cell, minute, arrival) changes a windowed map may keep over all its cells (20 bytes each, grouped copy included). */
 export const MAX_CHANGES = 16_000_000;
@@ -30,6 +31,13 @@ export class WindowChanges {
   private changes = new Int32Array(3 * 65536);
   sorted = new Int32Array(2 * 65536);
   private count = 0;
+  /**
+   * With a breakdown (`reset(…, true)`, `keepFrom`): per change, the improvement it came from
+   * (window-transit.ts's index); grouped beside `sorted` in `sortedSource`.
+   */
+  private sources: Int32Array<ArrayBuffer> = new Int32Array(0);
+  sortedSource: Int32Array<ArrayBuffer> = new Int32Array(0);
+  private withSources = false;
 
   constructor(private capacity: number) {
     this.best = new Int32Array(capacity);
@@ -44,10 +52,11 @@ export class WindowChanges {
     this.cellStart = new Int32Array(targets + 1);
   }
 
-  /** Forget the changes, for `targets` targets none reached. */
-  reset(targets: number): void {
+  /** Forget the changes, for `targets` targets none reached; `withSources`: the changes are kept with `keepFrom`. */
+  reset(targets: number, withSources = false): void {
     this.best.fill(NO_ARRIVAL, 0, targets);
     this.count = 0;
+    this.withSources = withSources;
   }
 
   /** Target c reached `whole` tenths after the reference at minute k: a change when it improves on its best. */
@@ -59,6 +68,15 @@ export class WindowChanges {
     this.changes[3 * x] = c;
     this.changes[3 * x + 1] = k;
     this.changes[3 * x + 2] = whole;
+  }
+
+  /** `keep`, remembering the improvement `source` the change came from. */
+  keepFrom(c: number, k: number, whole: number, source: number): void {
+    if (whole >= this.best[c]!) return;
+    const x = this.count;
+    this.keep(c, k, whole);
+    if (this.sources.length <= x) this.sources = grownInt32(this.sources, Math.max(65536, 2 * this.sources.length));
+    this.sources[x] = source;
   }
 
   /** `sorted` and `cellStart` from the changes: a counting sort by target, each target's in the order made. */
@@ -78,6 +96,16 @@ export class WindowChanges {
     }
     for (let c = cells; c > 0; c--) cellStart[c] = cellStart[c - 1]!;
     cellStart[0] = 0;
+    if (this.withSources) this.groupSources(cells);
+  }
+
+  /** `sortedSource` beside `sorted`: the same counting sort, for the changes' sources. */
+  private groupSources(cells: number): void {
+    const { changes, cellStart, sources } = this;
+    const count = this.count;
+    if (this.sortedSource.length < count) this.sortedSource = new Int32Array(Math.max(count, 2 * this.sortedSource.length));
+    const next = cellStart.slice(0, cells);
+    for (let x = 0; x < count; x++) this.sortedSource[next[changes[3 * x]!]!++] = sources[x]!;
   }
 
   private grow(): void {
@@ -88,6 +116,6 @@ export class WindowChanges {
   }
 
   scratchBytes(): number {
-    return this.best.byteLength + this.cellStart.byteLength + this.changes.byteLength + this.sorted.byteLength;
+    return this.best.byteLength + this.cellStart.byteLength + this.changes.byteLength + this.sorted.byteLength + this.sources.byteLength + this.sortedSource.byteLength;
   }
 }

@@ -139,14 +139,17 @@ export class WindowEngine {
       // points (whole seconds: the percentiles compare values with whole seconds only)
       const direct = { ...q, transit: false };
       const directSec = points ? engine.computePoints(direct, points).seconds : engine.compute(direct, grid!).seconds;
-      // 4. the end legs from the stops, minute by minute
-      this.changes.reset(cells);
+      // 4. the end legs from the stops, minute by minute (at points with a breakdown, each change with the improvement it came from)
+      const breakdown = points !== null && q.breakdown === true;
+      this.changes.reset(cells, breakdown);
       const transitLegs = legs.filter((leg) => leg.fromStops);
-      if (transit.improved > 0 && points) this.propagateToPoints(q, n, points, transitLegs);
+      if (transit.improved > 0 && points) this.propagateToPoints(q, n, points, transitLegs, breakdown);
       else if (transit.improved > 0 && transitLegs.length > 0) this.toGrid.propagate(q, n, grid!, transitLegs, transit, this.changes);
       // 6. the percentiles, from the changes grouped by cell
       this.changes.groupChanges(cells);
-      const { percentiles, reached } = this.reducer.select(w.percentiles, n, q.maxDurationSec, this.changes, directSec, cells);
+      const { percentiles, reached } = breakdown
+        ? this.reducer.selectWithParts(w.percentiles, n, q.maxDurationSec, this.changes, directSec, cells, transit.improvedSec, transit.journeys)
+        : this.reducer.select(w.percentiles, n, q.maxDurationSec, this.changes, directSec, cells);
       each(t, { grid, reached, vehicleStops: transit.reachedCount, unlinkedStops, percentiles });
     }
   }
@@ -163,21 +166,21 @@ export class WindowEngine {
    * tables (latest first, every leg within a minute: the changes are kept in that order): as the
    * grid's propagation, without a street search.
    */
-  private propagateToPoints(q: HeatMapQuery, n: number, points: LinkedPoints, legs: MapLeg[]): void {
+  private propagateToPoints(q: HeatMapQuery, n: number, points: LinkedPoints, legs: MapLeg[], breakdown: boolean): void {
     // per leg the timetable's table, and its overlay's new stops' beside it
     const tables = legs.flatMap((leg) => this.engine.egressTables(points, leg, q).map((table) => ({ table, extraDs: leg.extraDs })));
     const { minuteFrom, minuteTo } = this.transit;
     for (let k = n - 1; k >= 0; k--) {
       const minuteLimitDs = (k * WINDOW_STEP_SEC + q.maxDurationSec) * 10;
-      for (const { table, extraDs } of tables) this.valueFromImproved(table, minuteFrom[k]!, minuteTo[k]!, extraDs, k, minuteLimitDs);
+      for (const { table, extraDs } of tables) this.valueFromImproved(table, minuteFrom[k]!, minuteTo[k]!, extraDs, k, minuteLimitDs, breakdown);
     }
   }
 
   /**
    * The points the stops improved at minute k (improvedStop/improvedSec[from .. to)) reach through
-   * `table`, each kept with a change where it improves.
+   * `table`, each kept with a change where it improves (with `sources`, and the improvement it came from).
    */
-  private valueFromImproved(table: EgressTable, from: number, to: number, extraDs: number, k: number, minuteLimitDs: number): void {
+  private valueFromImproved(table: EgressTable, from: number, to: number, extraDs: number, k: number, minuteLimitDs: number, sources: boolean): void {
     const { offset, point, costDs, firstStop } = table;
     const rows = offset.length - 1;
     const { improvedStop, improvedSec } = this.transit;
@@ -190,7 +193,9 @@ export class WindowEngine {
       // whole tenths throughout: the arrival's and the table's
       for (let e = offset[row]!; e < offset[row + 1]!; e++) {
         const whole = base + costDs[e]!;
-        if (whole < minuteLimitDs) changes.keep(point[e]!, k, whole);
+        if (whole >= minuteLimitDs) continue;
+        if (sources) changes.keepFrom(point[e]!, k, whole, x);
+        else changes.keep(point[e]!, k, whole);
       }
     }
   }

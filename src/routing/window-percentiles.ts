@@ -7,9 +7,17 @@
  * Per-engine scratch: one target's minutes, and one array of seconds per percentile, sized for the
  * most targets.
  */
-import type { PercentileMap } from './heat-map-types.js';
+import type { JourneyParts, PercentileMap } from './heat-map-types.js';
 import { WINDOW_STEP_SEC } from './window-transit.js';
 import type { WindowChanges } from './window-changes.js';
+import type { WindowJourneys } from './window-journeys.js';
+import { grownInt32 } from '../model/growable.js';
+
+/** `minuteSource` of a minute valued by the direct path (the street alone), and of one unreached. */
+const DIRECT = -1;
+const UNREACHED_MINUTE = -2;
+/** The parts of a journey, in `JourneyParts`' order. */
+const PART_COUNT = 6;
 
 /** A window's percentiles at its targets, and how many targets the lowest reaches. */
 export interface WindowPercentileMaps {
@@ -21,6 +29,11 @@ export class WindowPercentiles {
   private percentileSeconds: Int32Array[] = [];
   /** one target's value at each minute, whole seconds (sorted in place to select its percentiles) */
   private minuteSec = new Int32Array(0);
+  /** with a breakdown: one target's values unsorted, and where each came from (a change's source, DIRECT, UNREACHED_MINUTE) */
+  private minuteValue = new Int32Array(0);
+  private minuteSource = new Int32Array(0);
+  /** with a breakdown: per percentile its parts (PART_COUNT arrays sized for the most targets) and its trips */
+  private percentileParts: { parts: Int32Array[]; tripsFrom: Int32Array; trips: Int32Array<ArrayBuffer> }[] = [];
 
   constructor(private capacity: number) {}
 
@@ -29,6 +42,7 @@ export class WindowPercentiles {
     if (targets <= this.capacity) return;
     this.capacity = targets;
     this.percentileSeconds = [];
+    this.percentileParts = [];
   }
 
   /**
@@ -37,7 +51,7 @@ export class WindowPercentiles {
    * scratch memory valid until the next window.
    */
   select(of: number[], n: number, T: number, changes: WindowChanges, directSec: Int32Array, cells: number): WindowPercentileMaps {
-    if (this.minuteSec.length < n) this.minuteSec = new Int32Array(n);
+    this.ensureMinutes(n);
     const seconds = of.map((_, p) => this.secondsFor(p).subarray(0, cells));
     const ranks = of.map((p) => Math.max(1, Math.ceil((p / 100) * n)));
     for (let c = 0; c < cells; c++) this.selectPercentiles(c, n, T, ranks, seconds, changes, directSec);
@@ -48,29 +62,46 @@ export class WindowPercentiles {
   }
 
   /**
-   * The percentiles of cell c over the n minutes: its value at minute k is the smaller of the direct
-   * path and its arrival at k (the change of the smallest minute at or after k) less k minutes, in
-   * whole seconds (T when unreached). The minutes' values are listed from the cell's changes (read
-   * backwards, minutes ascending), sorted, and the p-th percentile is the value of rank
-   * ceil(p / 100 × n), null from T on. At most 180 values a cell: listing and a native sort cost
-   * less than counting the runs of minutes at each step of a halving search.
+   * The percentiles of cell c over the n minutes: its minutes' values (`listMinutes`) sorted, and the
+   * p-th percentile the value of rank ceil(p / 100 × n), null from T on. At most 180 values a cell:
+   * listing and a native sort cost less than counting the runs of minutes at each step of a halving
+   * search.
    */
   private selectPercentiles(c: number, n: number, T: number, ranks: number[], out: Int32Array[], changes: WindowChanges, directSecs: Int32Array): void {
+    if (changes.cellStart[c] === changes.cellStart[c + 1]) {
+      // no change: the direct path at every minute, or nothing
+      const directSec = directSecs[c]!;
+      const sec = directSec >= 0 && directSec < T ? directSec : -1;
+      for (let p = 0; p < ranks.length; p++) out[p]![c] = sec;
+      return;
+    }
+    const { minuteSec } = this;
+    this.listMinutes(c, n, T, changes, directSecs, minuteSec);
+    const values = minuteSec.subarray(0, n).sort();
+    for (let p = 0; p < ranks.length; p++) {
+      const sec = values[ranks[p]! - 1]!;
+      out[p]![c] = sec < T ? sec : -1;
+    }
+  }
+
+  /**
+   * Cell c's value at each of the n minutes into `minuteSec`, and where it came from into
+   * `minuteSource`: the smaller of the direct path and its arrival at k (the change of the smallest
+   * minute at or after k) less k minutes, in whole seconds (T when unreached), listed from the
+   * cell's changes read backwards (minutes ascending).
+   */
+  private listMinutes(c: number, n: number, T: number, changes: WindowChanges, directSecs: Int32Array, minuteSec: Int32Array): void {
+    const { minuteSource } = this;
     const directSec = directSecs[c]!;
     // in tenths, a whole second's: every comparison below is with a whole second
     const direct = directSec < 0 ? Infinity : directSec * 10;
     const first = changes.cellStart[c]!;
     const end = changes.cellStart[c + 1]!;
     const limit = T * 10;
-    if (first === end) {
-      const sec = direct < limit ? Math.floor(direct / 10) : -1;
-      for (let p = 0; p < ranks.length; p++) out[p]![c] = sec;
-      return;
-    }
-    const { sorted } = changes;
-    const { minuteSec } = this;
-    const stepDs = WINDOW_STEP_SEC * 10;
     const directWhole = direct < limit ? directSec : T;
+    const directSource = direct < limit ? DIRECT : UNREACHED_MINUTE;
+    const { sorted, sortedSource } = changes;
+    const stepDs = WINDOW_STEP_SEC * 10;
     let k = 0;
     // the cell's changes were made minutes descending: read backwards, minutes ascend
     for (let x = end - 1; x >= first; x--) {
@@ -80,17 +111,60 @@ export class WindowPercentiles {
       const arrival = sorted[2 * x + 1]!;
       for (; k <= to; k++) {
         const v = arrival - stepDs * k;
-        const value = v < direct ? v : direct;
-        minuteSec[k] = value < limit ? Math.floor(value / 10) : T;
+        if (v < direct) {
+          minuteSec[k] = v < limit ? Math.floor(v / 10) : T;
+          minuteSource[k] = v < limit ? (sortedSource[x] ?? 0) : UNREACHED_MINUTE;
+        } else {
+          minuteSec[k] = directWhole;
+          minuteSource[k] = directSource;
+        }
       }
     }
     // minutes after the last change: the direct path or nothing
-    for (; k < n; k++) minuteSec[k] = directWhole;
-    const values = minuteSec.subarray(0, n).sort();
-    for (let p = 0; p < ranks.length; p++) {
-      const sec = values[ranks[p]! - 1]!;
-      out[p]![c] = sec < T ? sec : -1;
+    for (; k < n; k++) {
+      minuteSec[k] = directWhole;
+      minuteSource[k] = directSource;
     }
+  }
+
+  /**
+   * `select`, each percentile with the journey its travel time is, in parts (`JourneyParts`): at
+   * cell c the journey of the earliest minute whose value is the percentile's, from the window's
+   * improvements (`improvedSec`, seconds from the reference, and their `journeys`) or the direct
+   * path. Views on scratch memory valid until the next window.
+   */
+  selectWithParts(of: number[], n: number, T: number, changes: WindowChanges, directSec: Int32Array, cells: number, improvedSec: Int32Array, journeys: WindowJourneys): WindowPercentileMaps {
+    const selected = this.select(of, n, T, changes, directSec, cells);
+    const { minuteValue, minuteSource } = this;
+    const parts = of.map((_, p) => this.partsFor(p));
+    for (let c = 0; c < cells; c++) {
+      this.listMinutes(c, n, T, changes, directSec, minuteValue);
+      for (let p = 0; p < of.length; p++) {
+        const value = selected.percentiles[p]!.seconds[c]!;
+        const k = value < 0 ? -1 : minuteValue.subarray(0, n).indexOf(value);
+        writeParts(parts[p]!, c, value, k < 0 ? UNREACHED_MINUTE : minuteSource[k]!, k, improvedSec, journeys);
+      }
+    }
+    const percentiles = selected.percentiles.map((map, p) => {
+      const { parts: [access, wait, ride, transfer, egress, rides], tripsFrom, trips } = parts[p]!;
+      const viewed: JourneyParts = { access: access!.subarray(0, cells), wait: wait!.subarray(0, cells), ride: ride!.subarray(0, cells), transfer: transfer!.subarray(0, cells), egress: egress!.subarray(0, cells), rides: rides!.subarray(0, cells), tripsFrom: tripsFrom.subarray(0, cells + 1), trips: trips.subarray(0, tripsFrom[cells]!) };
+      return { ...map, parts: viewed };
+    });
+    return { percentiles, reached: selected.reached };
+  }
+
+  private ensureMinutes(n: number): void {
+    if (this.minuteSec.length >= n) return;
+    this.minuteSec = new Int32Array(n);
+    this.minuteValue = new Int32Array(n);
+    this.minuteSource = new Int32Array(n);
+  }
+
+  private partsFor(p: number): { parts: Int32Array[]; tripsFrom: Int32Array; trips: Int32Array<ArrayBuffer> } {
+    while (this.percentileParts.length <= p) {
+      this.percentileParts.push({ parts: Array.from({ length: PART_COUNT }, () => new Int32Array(this.capacity)), tripsFrom: new Int32Array(this.capacity + 1), trips: new Int32Array(1024) });
+    }
+    return this.percentileParts[p]!;
   }
 
   private secondsFor(p: number): Int32Array {
@@ -101,6 +175,41 @@ export class WindowPercentiles {
   scratchBytes(): number {
     let total = 0;
     for (const seconds of this.percentileSeconds) total += seconds.byteLength;
+    for (const { parts, tripsFrom, trips } of this.percentileParts) total += parts.reduce((sum, a) => sum + a.byteLength, 0) + tripsFrom.byteLength + trips.byteLength;
     return total;
   }
+}
+
+/**
+ * Cell c's journey in parts for a percentile whose value is `value` (-1: unreached), found at
+ * minute k from `source` (an improvement, DIRECT, UNREACHED_MINUTE): the improvement's journey
+ * reached its stop `improvedSec[source]` after the reference, k minutes before which the rider
+ * leaves; what follows the stop is the egress, what the journey does not ride or walk is waiting.
+ */
+function writeParts(out: { parts: Int32Array[]; tripsFrom: Int32Array; trips: Int32Array<ArrayBuffer> }, c: number, value: number, source: number, k: number, improvedSec: Int32Array, journeys: WindowJourneys): void {
+  const [access, wait, ride, transfer, egress, rides] = out.parts as [Int32Array, Int32Array, Int32Array, Int32Array, Int32Array, Int32Array];
+  const from = c === 0 ? 0 : out.tripsFrom[c]!;
+  if (c === 0) out.tripsFrom[0] = 0;
+  out.tripsFrom[c + 1] = from;
+  if (source === UNREACHED_MINUTE) {
+    access[c] = wait[c] = ride[c] = transfer[c] = egress[c] = rides[c] = -1;
+    return;
+  }
+  if (source === DIRECT) {
+    access[c] = value;
+    wait[c] = ride[c] = transfer[c] = egress[c] = rides[c] = 0;
+    return;
+  }
+  const atStop = improvedSec[source]! - k * WINDOW_STEP_SEC;
+  access[c] = journeys.accessSec[source]!;
+  ride[c] = journeys.rideSec[source]!;
+  transfer[c] = journeys.transferSec[source]!;
+  egress[c] = value - atStop;
+  wait[c] = atStop - access[c]! - ride[c]! - transfer[c]!;
+  const count = journeys.rides[source]!;
+  rides[c] = count;
+  if (from + count > out.trips.length) out.trips = grownInt32(out.trips, Math.max(2 * out.trips.length, from + count));
+  const start = journeys.tripsFrom[source]!;
+  out.trips.set(journeys.trips.subarray(start, start + count), from);
+  out.tripsFrom[c + 1] = from + count;
 }

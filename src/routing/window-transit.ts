@@ -11,6 +11,8 @@
 import { RangeBounds } from './range-bounds.js';
 import type { TransitSearch } from './transit-pass.js';
 import type { HeatMapQuery } from './heat-map-types.js';
+import { journeyRecord } from './journey-paths.js';
+import { WindowJourneys } from './window-journeys.js';
 
 /** One departure per this many seconds of the window. */
 export const WINDOW_STEP_SEC = 60;
@@ -38,6 +40,10 @@ export class WindowTransit {
   readonly reachedStops: Uint32Array;
   reachedCount = 0;
   private bounds: RangeBounds | null = null;
+  /** with a query's breakdown: the journey of each improvement (improvedStop/improvedSec's index) */
+  readonly journeys = new WindowJourneys();
+  private readonly journey = journeyRecord();
+  private keepJourneys = false;
 
   constructor(
     private readonly transit: TransitSearch,
@@ -59,6 +65,8 @@ export class WindowTransit {
     this.stopBest.fill(NOT_IMPROVED);
     this.stopRemaining.fill(-1);
     this.improved = 0;
+    this.keepJourneys = q.breakdown === true;
+    this.journeys.reset();
     const accessCount = q.transit ? this.transit.accessFrom(q) : 0;
     const rounds = Math.max(0, Math.floor(q.maxTransfers)) + 1;
     // (past MAX_RANGE_ROUNDS, each minute a whole search)
@@ -87,6 +95,10 @@ export class WindowTransit {
       if (fromReference >= stopBest[s]!) continue;
       stopBest[s] = fromReference;
       if (this.improved === this.improvedStop.length) this.growImproved();
+      if (this.keepJourneys) {
+        this.transit.raptor.journeyTo(s, this.journey);
+        this.journeys.keep(this.improved, this.journey);
+      }
       this.improvedStop[this.improved] = s;
       this.improvedSec[this.improved++] = fromReference;
     }
@@ -111,7 +123,7 @@ export class WindowTransit {
   /** Bytes of this step's scratch (the window's minutes and reached stops included). */
   scratchBytes(): number {
     let total = this.stopBest.byteLength + this.stopRemaining.byteLength + this.improvedStop.byteLength + this.improvedSec.byteLength;
-    total += this.minuteFrom.byteLength + this.minuteTo.byteLength + this.reachedStops.byteLength;
+    total += this.minuteFrom.byteLength + this.minuteTo.byteLength + this.reachedStops.byteLength + this.journeys.scratchBytes();
     return total + (this.bounds?.bytes() ?? 0);
   }
 }

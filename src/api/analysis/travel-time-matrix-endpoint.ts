@@ -18,6 +18,10 @@ import { matrixParams } from '../../queries/analysis-params.js';
 import { jobPercentiles, originJob, originTimes, admitManyOrigins, deadlineFrom } from '../../queries/origin-rows.js';
 import { pointSetIndex } from '../../queries/point-set-refs.js';
 import { requestNow } from '../../queries/param-table.js';
+import { linesRidden } from '../../queries/ridden-lines.js';
+import { PART_NAMES } from '../../queries/skim-parts.js';
+import type { JourneyParts } from '../../routing/heat-map-types.js';
+import type { Timetable } from '../../model/timetable.js';
 
 export const travelTimeMatrixEndpoint: Endpoint<TargetOf<'travel_time_matrix'>> = {
   params: (_, limits) => matrixParams(limits),
@@ -36,18 +40,40 @@ export const travelTimeMatrixEndpoint: Endpoint<TargetOf<'travel_time_matrix'>> 
       admitManyOrigins(generation, { kind: 'matrix', set: params.origins, origins: originCount, destinations: destinationCount, params });
       const job = originJob({ coverage, generation, params, t0, timeZone, maxDurationSec: params.max_duration, destinations, originLon: originSet.lon, originLat: originSet.lat });
       const percentiles = jobPercentiles(job);
-      // per percentile, per origin, the row of durations
+      // per percentile, per origin, the row of durations; with a breakdown, per percentile and part
       const rows: string[][] = percentiles.map(() => new Array<string>(originCount));
-      await originTimes(ctx.heatMaps, job, 0, originCount, ORIGINS_IN_FLIGHT, ({ origin, seconds }) => {
+      const skims = params.breakdown ? percentiles.map(() => skimRows(originCount, params.routes)) : null;
+      await originTimes(ctx.heatMaps, job, 0, originCount, ORIGINS_IN_FLIGHT, ({ origin, seconds, parts }) => {
         seconds.forEach((row, p) => {
-          rows[p]![origin] = `[${Array.from(row, (s) => (s < 0 ? 'null' : String(s))).join(',')}]`;
+          rows[p]![origin] = jsonRow(row);
+          if (skims) addSkimRow(skims[p]!, origin, parts![p]!, generation.tt);
         });
-      }, { signal: ctx.signal, deadline: deadlineFrom(ctx.limits.requestDeadlineSec), client: ctx.client });
+      }, { signal: ctx.signal, deadline: deadlineFrom(ctx.limits.requestDeadlineSec), client: ctx.client }, params.breakdown);
+      const breakdown = skims ? `,"breakdown":[${skims.map((skim, p) => skimJson(percentiles[p]!, skim)).join(',')}]` : '';
       const matrix =
         `{"origins":${JSON.stringify(streets.pointSets[origins]!.ids)},"destinations":${JSON.stringify(streets.pointSets[destinations]!.ids)},` +
-        `"percentiles":[${percentiles.join(',')}],"durations":[${rows.map((r) => `[${r.join(',')}]`).join(',')}]}`;
+        `"percentiles":[${percentiles.join(',')}],"durations":[${rows.map((r) => `[${r.join(',')}]`).join(',')}]${breakdown}}`;
       const body = `{"travel_time_matrix":${matrix},"requested_date_time":"${formatLocal(t0, timeZone)}","feed_publishers":${publishersWithOsm(generation)},"links":[],"warnings":${warningsJson(warnings)},"context":${contextJson(nowSec, timeZone)}}`;
       return { body };
     });
   },
 };
+
+/** A row of whole seconds as JSON, null where unreached. */
+const jsonRow = (row: Int32Array) => `[${Array.from(row, (s) => (s < 0 ? 'null' : String(s))).join(',')}]`;
+
+/** A percentile's skims as they come, per part (PART_NAMES) per origin its JSON row, and the lines ridden when asked. */
+interface SkimRows {
+  parts: string[][];
+  routes: string[] | null;
+}
+
+const skimRows = (origins: number, routes: boolean): SkimRows => ({ parts: PART_NAMES.map(() => new Array<string>(origins)), routes: routes ? new Array<string>(origins) : null });
+
+function addSkimRow(skim: SkimRows, origin: number, parts: JourneyParts, tt: Timetable): void {
+  PART_NAMES.forEach((name, k) => (skim.parts[k]![origin] = jsonRow(parts[name])));
+  if (skim.routes) skim.routes[origin] = JSON.stringify(Array.from(parts.rides, (rides, d) => (rides < 0 ? null : linesRidden(tt, parts, d))));
+}
+
+const skimJson = (percentile: number, skim: SkimRows) =>
+  `{"percentile":${percentile},${PART_NAMES.map((name, k) => `"${name}":[${skim.parts[k]!.join(',')}]`).join(',')}${skim.routes ? `,"routes":[${skim.routes.join(',')}]` : ''}}`;
