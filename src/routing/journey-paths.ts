@@ -11,6 +11,9 @@
  *     label's own time is its arrival, so one entry serves every stop the trip reaches;
  *   - an alight entry: a walked label after a vehicle (staying at the stop or walking a connection):
  *     the vehicle label it came from (its board entry, stop and arrival).
+ * Each access and board entry also holds the seconds walked before it (to the first stop and
+ * between stops), with which a route scan boards a trip where its riders walked least (raptor.ts).
+ *
  * Times are the search's seconds from t0 (departure searches: the clock), so the parts are
  * differences of times on the journey and add up to its arrival exactly; what is not riding,
  * walking to the first stop or walking between stops is waiting (board slack and a stop's own
@@ -45,20 +48,44 @@ export class JourneyPaths {
   private departure: Int32Array<ArrayBuffer> = new Int32Array(4096);
   /** board: the trip */
   private trip: Int32Array<ArrayBuffer> = new Int32Array(4096);
+  /** access and board: the seconds walked so far */
+  private walk: Int32Array<ArrayBuffer> = new Int32Array(4096);
   private count = 0;
+  /** the board slack the search adds to walked labels: waiting, not walking */
+  private slack = 0;
 
-  /** Forget the previous search's journeys. */
-  reset(): void {
+  /** Forget the previous search's journeys; `slack`: the new search's board slack. */
+  reset(slack: number): void {
     this.count = 0;
+    this.slack = slack;
   }
 
-  /** A round-0 walked label at `stop`. */
-  access(stop: number): number {
+  /** A round-0 walked label at `stop`, `walkSec` from the centre. */
+  access(stop: number, walkSec: number): number {
     const e = this.next();
     this.kind[e] = ACCESS;
     this.parent[e] = -1;
     this.stop[e] = stop;
+    this.walk[e] = walkSec;
     return e;
+  }
+
+  /** The seconds walked by the journey of walked label `path` (at `stop`, time `walked`). */
+  walkedTo(path: number, stop: number, walked: number): number {
+    if (this.kind[path] === ACCESS) return this.walk[path]!;
+    // off a vehicle: what its journey walked before boarding, and the connection to `stop`
+    const before = this.walk[this.parent[path]!]!;
+    return this.stop[path] === stop ? before : before + walked - this.slack - this.at[path]!;
+  }
+
+  /** The seconds board entry `path`'s journey walked before boarding. */
+  walkedBefore(path: number): number {
+    return this.walk[path]!;
+  }
+
+  /** The trip of board entry `path`. */
+  tripOf(path: number): number {
+    return this.trip[path]!;
   }
 
   /** Trip `trip` boarded at `stop`, leaving at `departure`, from the walked label `from` of time `walked`. */
@@ -70,6 +97,7 @@ export class JourneyPaths {
     this.at[e] = walked;
     this.departure[e] = departure;
     this.trip[e] = trip;
+    this.walk[e] = this.walkedTo(from, stop, walked);
     return e;
   }
 
@@ -85,9 +113,10 @@ export class JourneyPaths {
 
   /**
    * The journey of a vehicle label (its board entry `path`, arriving at `arrival`) in parts, into
-   * `out`; `slack` is the board slack the search added to walked labels (waiting, not walking).
+   * `out`.
    */
-  read(path: number, arrival: number, slack: number, out: JourneyRecord): void {
+  read(path: number, arrival: number, out: JourneyRecord): void {
+    const slack = this.slack;
     let ride = 0;
     let transfer = 0;
     let rides = 0;
@@ -116,7 +145,7 @@ export class JourneyPaths {
 
   /** Bytes of the record. */
   bytes(): number {
-    return this.kind.byteLength + this.parent.byteLength + this.stop.byteLength + this.at.byteLength + this.departure.byteLength + this.trip.byteLength;
+    return this.kind.byteLength + this.parent.byteLength + this.stop.byteLength + this.at.byteLength + this.departure.byteLength + this.trip.byteLength + this.walk.byteLength;
   }
 
   private next(): number {
@@ -134,6 +163,7 @@ export class JourneyPaths {
     this.at = grownInt32(this.at, n);
     this.departure = grownInt32(this.departure, n);
     this.trip = grownInt32(this.trip, n);
+    this.walk = grownInt32(this.walk, n);
   }
 }
 

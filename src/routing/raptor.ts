@@ -283,7 +283,7 @@ export class RaptorSearch {
     if (this.range && this.range.rounds < maxVehicles) throw new RangeError(`range bounds of ${this.range.rounds} rounds for a search of ${maxVehicles}`);
     if (q.paths && !fwd) throw new RangeError('journeys are kept for departure searches only');
     this.paths = q.paths ? this.pathRecord : null;
-    this.paths?.reset();
+    this.paths?.reset(this.walkedSlack);
     this.enterRound(0);
     if (this.limit === 0 || minVehicles > maxVehicles) return this.result();
     this.chooseServiceDays(Math.floor(q.t0));
@@ -293,7 +293,8 @@ export class RaptorSearch {
     this.trackBest = minVehicles === 1;
     for (let i = 0; i < q.count; i++) {
       const stop = q.accessStops[i]!;
-      this.offerWalked(stop, Math.max(0, q.accessSec[i]!) + this.walkedSlack, NO_RUN, this.paths === null ? NO_PATH : this.paths.access(stop));
+      const walkSec = Math.max(0, q.accessSec[i]!);
+      this.offerWalked(stop, walkSec + this.walkedSlack, NO_RUN, this.paths === null ? NO_PATH : this.paths.access(stop, walkSec));
     }
     this.swapWalked();
 
@@ -412,7 +413,11 @@ export class RaptorSearch {
           // only an earlier trip than the current one can help, and trips never overtake:
           // nothing to search when the current trip leaves before w, or the one before it does
           if (w > off + dir * boardTimes[row + dir * i]!) continue;
-          if (trip === 0 || off + dir * boardTimes[row + dir * (i - S)]! < w) continue;
+          if (trip === 0 || off + dir * boardTimes[row + dir * (i - S)]! < w) {
+            // the current trip is caught here too: a kept journey boards it where it walked least
+            if (this.paths !== null) this.boardAgain(prev, p, runBase + dir * trip, off + dir * boardTimes[row + dir * i]!);
+            continue;
+          }
         }
         const below = trip >= 0 ? trip : running;
         let k = this.earliestTrip(d, masked, stBase, rtBase, S, 0, below, i, w - off, slot);
@@ -434,6 +439,22 @@ export class RaptorSearch {
         }
       }
     }
+  }
+
+  /**
+   * The trip a route scan rides (its run `run`), caught at stop p too, leaving at `departure`: its
+   * kept journey boards at p instead when the walked label there (not off this run) walked less to
+   * get there. Every label of a round has as many vehicles behind it, and the trip arrives
+   * downstream as it did: of the journeys arriving as early, the one walking least is kept.
+   */
+  private boardAgain(prev: TwoBest, p: number, run: number, departure: number): void {
+    const paths = this.paths!;
+    const second = prev.run1[p] === run;
+    const walked = second ? prev.time2[p]! : prev.time1[p]!;
+    if (walked === UNREACHED || walked > departure) return;
+    const path = second ? prev.path2[p]! : prev.path1[p]!;
+    if (paths.walkedTo(path, p, walked) >= paths.walkedBefore(this.boardPath)) return;
+    this.boardPath = paths.board(path, p, walked, departure, paths.tripOf(this.boardPath));
   }
 
   /** 1 + the last virtual trip of route r running on the slot's day (0 when none), computed once per search. */
@@ -696,7 +717,7 @@ export class RaptorSearch {
    */
   journeyTo(stop: number, out: JourneyRecord): void {
     if (this.paths === null) throw new Error('the last search kept no journeys');
-    this.paths.read(this.bestVeh.path1[stop]!, this.bestVeh.time1[stop]!, this.walkedSlack, out);
+    this.paths.read(this.bestVeh.path1[stop]!, this.bestVeh.time1[stop]!, out);
   }
 
   private result(): RaptorResult {

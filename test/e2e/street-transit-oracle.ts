@@ -21,6 +21,11 @@
  *   - The scan: a connection scan (earliest arrival) over the connections departing within
  *     [t0, t0 + horizon], as many vehicles as it likes. Two labels per stop: when a rider can be
  *     there (to board) and when a vehicle brings one there (to walk on from).
+ *   - Among journeys arriving at the same time (at a stop, aboard a run, at a point), the one with
+ *     fewer vehicles (RAPTOR's rule, round by round), then the one walking least: a run already
+ *     boarded is boarded again at a later stop where a rider with fewer vehicles behind them, or as
+ *     many having walked less, can be. The parts of the journeys (`legs`) follow from that choice;
+ *     their arrival does not.
  *   - A point's value: the best of the direct walk from the centre and, over the stops a vehicle
  *     reaches, that arrival plus the walk to the point; minus t0, truncated to whole seconds like
  *     the API's values; null beyond the horizon. The points' rule (R5's, by default): the direct
@@ -40,6 +45,53 @@ export interface OracleAnswer {
   /** stops reached on foot from the centre, and by a vehicle */
   stopsWalkedTo: number;
   stopsRidden: number;
+  /** per point, the journey of its value in parts (null where `values` is) */
+  legs: (OracleLegs | null)[];
+}
+
+/**
+ * A journey in parts, seconds (not rounded): the walk to the first stop (or the whole walk), the
+ * time in vehicles, the walks between stops, the walk from the last stop, and what is left of the
+ * travel time, waiting; the vehicles boarded.
+ */
+export interface OracleLegs {
+  access: number;
+  wait: number;
+  ride: number;
+  transfer: number;
+  egress: number;
+  rides: number;
+}
+
+/** Whether arriving at `t` with `rides` vehicles beats arriving at `bestT` with `bestRides`: earlier, or as early with fewer vehicles. */
+const better = (t: number, rides: number, bestT: number, bestRides: number) => t < bestT || (t === bestT && rides < bestRides);
+
+/** Whether label `a` of `aParts` has fewer vehicles behind it than label `b` of `bParts`, or as many and less walking. */
+function fewerOrLessWalked(aParts: LabelParts, a: number, bParts: LabelParts, b: number): boolean {
+  const ridesA = aParts.rides[a]!;
+  const ridesB = bParts.rides[b]!;
+  return ridesA < ridesB || (ridesA === ridesB && aParts.access[a]! + aParts.transfer[a]! < bParts.access[b]! + bParts.transfer[b]!);
+}
+
+/** The parts of a label: access, ride and transfer seconds, rides (a journey up to a stop). */
+class LabelParts {
+  readonly access: Float64Array;
+  readonly ride: Float64Array;
+  readonly transfer: Float64Array;
+  readonly rides: Int32Array;
+  constructor(n: number) {
+    this.access = new Float64Array(n);
+    this.ride = new Float64Array(n);
+    this.transfer = new Float64Array(n);
+    this.rides = new Int32Array(n);
+  }
+  /** label `to` is label `from` of `source`, plus `rideSec` in a vehicle (one more ride when given) and `walkSec` between stops */
+  copy(to: number, source: LabelParts, from: number, rideSec = 0, walkSec = 0, boarded = 0): void {
+    this.access[to] = source.access[from]!;
+    this.ride[to] = source.ride[from]! + rideSec;
+    this.transfer[to] = source.transfer[from]! + walkSec;
+    this.rides[to] = source.rides[from]! + boarded;
+  }
 }
 
 export interface OracleOptions {
@@ -104,40 +156,86 @@ export class StreetTransitOracle {
     const n = this.stops.length;
     const stopAt = new Float64Array(n).fill(Infinity);
     const vehicleAt = new Float64Array(n).fill(Infinity);
+    // the journeys behind the labels, in parts: at the stops (to board), off a vehicle, aboard a run (from its boarding)
+    const stopParts = new LabelParts(n);
+    const vehicleParts = new LabelParts(n);
     // walks between linked points only
     const walks = async (from: LinkedPoint[], to: LinkedPoint[], maxM: number) =>
       (await this.network.walksWithin(from, to, maxM)).filter((w) => isLinked(from[w.source]!) && isLinked(to[w.target]!));
     const access = await walks([origin!], this.stops, RULES.accessMaxSec * speed);
-    for (const w of access) stopAt[w.target] = Math.min(stopAt[w.target]!, t0 + w.metres / speed);
-    if (atStop >= 0) stopAt[atStop] = t0;
+    for (const w of access) {
+      if (t0 + w.metres / speed >= stopAt[w.target]!) continue;
+      stopAt[w.target] = t0 + w.metres / speed;
+      stopParts.access[w.target] = w.metres / speed;
+    }
+    if (atStop >= 0) {
+      stopAt[atStop] = t0;
+      stopParts.access[atStop] = 0;
+    }
 
     const c = this.timetable.departingWithin(t0, t0 + horizonSec);
     const boarded = new Uint8Array(c.runCount);
+    const runParts = new LabelParts(c.runCount);
+    const runDeparture = new Float64Array(c.runCount);
     for (let k = 0; k < c.dep.length; k++) {
       const run = c.run[k]!;
-      if (!boarded[run]) {
-        if (!(c.flags[k]! & BOARD) || stopAt[c.from[k]!]! + RULES.boardSlackSec > c.dep[k]!) continue;
+      const from = c.from[k]!;
+      const canBoard = (c.flags[k]! & BOARD) !== 0 && stopAt[from]! + RULES.boardSlackSec <= c.dep[k]!;
+      if (!boarded[run] && !canBoard) continue;
+      // boarded here: the first time, or again with fewer vehicles behind
+      if (canBoard && (!boarded[run] || fewerOrLessWalked(stopParts, from, runParts, run))) {
         boarded[run] = 1;
+        runParts.copy(run, stopParts, from);
+        runDeparture[run] = c.dep[k]!;
       }
       if (!(c.flags[k]! & ALIGHT)) continue;
       const to = c.to[k]!;
       const arr = c.arr[k]!;
-      if (arr >= vehicleAt[to]!) continue;
+      const rides = runParts.rides[run]! + 1;
+      if (!better(arr, rides, vehicleAt[to]!, vehicleParts.rides[to]!)) continue;
       vehicleAt[to] = arr;
-      if (arr < stopAt[to]!) stopAt[to] = arr;
+      vehicleParts.copy(to, runParts, run, arr - runDeparture[run]!, 0, 1);
+      if (better(arr, rides, stopAt[to]!, stopParts.rides[to]!)) {
+        stopAt[to] = arr;
+        stopParts.copy(to, vehicleParts, to);
+      }
       for (let f = this.transferFrom[to]!; f < this.transferFrom[to + 1]!; f++) {
-        const t = arr + this.transferM[f]! / speed;
-        if (t < stopAt[this.transferTo[f]!]!) stopAt[this.transferTo[f]!] = t;
+        const walkSec = this.transferM[f]! / speed;
+        const t = arr + walkSec;
+        const next = this.transferTo[f]!;
+        if (!better(t, rides, stopAt[next]!, stopParts.rides[next]!)) continue;
+        stopAt[next] = t;
+        stopParts.copy(next, vehicleParts, to, 0, walkSec);
       }
     }
 
     const best = new Float64Array(cells.length).fill(Infinity);
+    // per point, the stop of its best journey's last vehicle (-1: the direct walk) and the walk from it
+    const lastStop = new Int32Array(cells.length).fill(-1);
+    const lastWalk = new Float64Array(cells.length);
     const directMaxSec = options.cells ? horizonSec : Math.min(horizonSec, RULES.accessMaxSec);
     for (const w of await walks([origin!], cells, directMaxSec * speed)) best[w.target] = Math.min(best[w.target]!, t0 + w.metres / speed);
     const ridden = [...vehicleAt.keys()].filter((s) => vehicleAt[s]! < Infinity);
     const egress = await walks(cells, ridden.map((s) => this.stops[s]!), (options.cells ? horizonSec : RULES.egressMaxSec) * speed);
-    for (const w of egress) best[w.source] = Math.min(best[w.source]!, vehicleAt[ridden[w.target]!]! + w.metres / speed);
+    for (const w of egress) {
+      const stop = ridden[w.target]!;
+      const t = vehicleAt[stop]! + w.metres / speed;
+      const bestRides = lastStop[w.source]! < 0 ? 0 : vehicleParts.rides[lastStop[w.source]!]!;
+      if (!better(t, vehicleParts.rides[stop]!, best[w.source]!, bestRides)) continue;
+      best[w.source] = t;
+      lastStop[w.source] = stop;
+      lastWalk[w.source] = w.metres / speed;
+    }
+    const legsOf = (p: number): OracleLegs | null => {
+      const total = best[p]! - t0;
+      if (!(total <= horizonSec)) return null;
+      const s = lastStop[p]!;
+      if (s < 0) return { access: total, wait: 0, ride: 0, transfer: 0, egress: 0, rides: 0 };
+      const moving = vehicleParts.access[s]! + vehicleParts.ride[s]! + vehicleParts.transfer[s]! + lastWalk[p]!;
+      return { access: vehicleParts.access[s]!, wait: total - moving, ride: vehicleParts.ride[s]!, transfer: vehicleParts.transfer[s]!, egress: lastWalk[p]!, rides: vehicleParts.rides[s]! };
+    };
     return {
+      legs: cells.map((_, p) => legsOf(p)),
       values: [...best].map((t) => (t - t0 <= horizonSec ? Math.floor(t - t0) : null)),
       offsetsM: cells.map((c) => c.offsetM),
       stopsWalkedTo: new Set(access.map((w) => w.target)).size,
