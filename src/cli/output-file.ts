@@ -36,8 +36,10 @@ function unwritable(path: string, e: unknown): OutputUnwritable {
  * no folder. A bad argument (ConfigError) when not.
  */
 export function checkWritable(path: string): void {
+  const folder = dirname(path);
   try {
-    accessSync(dirname(path), constants.W_OK);
+    if (!statSync(folder).isDirectory()) throw Object.assign(new Error(folder), { code: 'ENOTDIR' });
+    accessSync(folder, constants.W_OK);
   } catch (e) {
     throw new ConfigError(unwritable(path, e).message);
   }
