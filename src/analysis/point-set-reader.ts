@@ -166,6 +166,46 @@ function chooseColumns(source: PointSetSource, available: string[], placeColumns
   return chosen;
 }
 
+/** A CSV header's opportunity columns, once its id and position columns are found and no column is named twice. */
+function headerColumns(source: PointSetSource, names: string[], limits: PointSetLimits): string[] {
+  const file = source.file;
+  const idName = source.idColumn ?? 'id';
+  const lonName = source.lonColumn ?? 'lon';
+  const latName = source.latColumn ?? 'lat';
+  requiredColumn(file, names, idName, 'the id');
+  requiredColumn(file, names, lonName, 'the longitude');
+  requiredColumn(file, names, latName, 'the latitude');
+  const named = names.filter((name) => name !== '');
+  const repeatedHeader = named.find((name, i) => named.indexOf(name) !== i);
+  if (repeatedHeader !== undefined) throw new Error(`${file}: the column "${repeatedHeader}" appears twice in the header`);
+  return chooseColumns(source, named, [idName, lonName, latName], limits, 'column');
+}
+
+/**
+ * The opportunity columns a CSV point set will have once loaded, from its header alone (what a
+ * command refuses before its coverage loads); undefined for a GeoJSON set (its columns are known
+ * once it is parsed whole) and for a file the load will refuse, in its own words.
+ */
+export async function pointSetColumns(source: PointSetSource, limits: PointSetLimits = DEFAULT_LIMITS): Promise<string[] | undefined> {
+  if (path.extname(source.file).toLowerCase() !== '.csv') return undefined;
+  let header: string[] | undefined;
+  const lines = new PointSetLines((_, row, unterminated) => {
+    if (header === undefined && !unterminated && !('malformed' in row)) header = row.fields;
+  }, MAX_CSV_LINE_BYTES);
+  const stream = createReadStream(source.file, { highWaterMark: 1 << 16 });
+  try {
+    for await (const chunk of stream) {
+      lines.push(chunk as Buffer);
+      if (header !== undefined) break;
+    }
+    return header === undefined ? undefined : headerColumns(source, header, limits);
+  } catch {
+    return undefined;
+  } finally {
+    stream.destroy();
+  }
+}
+
 async function readCsvPointSet(source: PointSetSource, report: LoadReport, limits: PointSetLimits): Promise<PointSetData> {
   const file = source.file;
   const idName = source.idColumn ?? 'id';
@@ -215,15 +255,12 @@ async function readCsvPointSet(source: PointSetSource, report: LoadReport, limit
     if (unterminated) throw new Error(`${file}: the header row has no line end (the file is cut short or still being written)`);
     const names = row.fields;
     width = names.length;
-    idColumn = requiredColumn(file, names, idName, 'the id');
-    lonColumn = requiredColumn(file, names, lonName, 'the longitude');
-    latColumn = requiredColumn(file, names, latName, 'the latitude');
     const unnamed = names.filter((name) => name === '').length;
     if (unnamed > 0) report.note(`${file}: ${unnamed} column(s) without a name in the header, ignored`);
-    const named = names.filter((name) => name !== '');
-    const repeatedHeader = named.find((name, i) => named.indexOf(name) !== i);
-    if (repeatedHeader !== undefined) throw new Error(`${file}: the column "${repeatedHeader}" appears twice in the header`);
-    const chosen = chooseColumns(source, named, [idName, lonName, latName], limits, 'column');
+    const chosen = headerColumns(source, names, limits);
+    idColumn = names.indexOf(idName);
+    lonColumn = names.indexOf(lonName);
+    latColumn = names.indexOf(latName);
     countColumns = chosen.map((name) => names.indexOf(name));
     counts = new Float64Array(chosen.length);
     return new PointCollector(source, report, limits, 'row', chosen);

@@ -154,6 +154,8 @@ const QUERY_ERROR_WIRES: Record<QueryErrorCode, Wire> = {
   tooManyNearest: PLAIN_400,
   unknownOpportunities: PLAIN_400,
   unknownPointSet: PLAIN_400,
+  unknownPointIds: PLAIN_400,
+  repeatedPointId: PLAIN_400,
   badDecay: PLAIN_400,
   accessibilityNoPlace: PLAIN_400,
   accessibilityOriginsAndPlace: PLAIN_400,

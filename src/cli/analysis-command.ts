@@ -1,32 +1,25 @@
 /**
  * Batch analyses from the command line, the work a GET should not carry (docs/analysis.md):
+ * `navette matrix`, `navette accessibility` and `navette merge` (their usage: command-usage.ts).
  *
- *   navette matrix --config F --coverage ID --origins SET [--destinations SET] --out FILE.csv[.gz]
- *   navette accessibility --config F --coverage ID (--origins SET | --grid METRES)
- *                         --opportunities SET:COL[,…] [--cutoffs S[,…]] --out FILE.csv[.gz] | FILE.tif
- *   both: [--snapshots DIR] [--threads N] [--shard K/N] and every map parameter as --kebab-case
- *         (--datetime, --departure-window, --percentiles 5,50,95, --max-duration, --walking-speed…)
- *   navette merge --out FILE PART…
- *
- * The coverage loads (from its snapshot when one is valid), every origin is one computation on the
+ * Bad arguments are refused before the coverage loads (analysis-preflight.ts), the rest once it has
+ * loaded and before any search. The coverage loads (from its snapshot when one is valid), every origin is one computation on the
  * worker pool (every core), rows are written in the origins' order as they come, with a progress
  * bar; the output file appears only once complete (output-file.ts). `--shard K/N` computes slice K
  * of N equal slices of the origins (0 ≤ K < N), slice 0 alone writing the CSV header, so that the
  * parts concatenated in order are the whole run's file byte for byte.
  */
-import { availableParallelism } from 'node:os';
 import { accessibilityCommandParams, matrixCommandParams } from '../queries/analysis-params.js';
 import { measuresOf, measuresRequest } from '../queries/measures.js';
 import { jobPercentiles, originJob, originMeasureValues, originTimes, type OriginJobParts, type OriginTimesJob } from '../queries/origin-rows.js';
 import { measureCount } from '../analysis/travel-time-reducer.js';
 import { measureDifference } from '../analysis/accessibility.js';
-import { opportunityRefs, pointSetIndex } from '../queries/point-set-refs.js';
+import { atSelected, opportunityRefs, opportunityRefsIn, pointSetIndex, selectPoints, setIndexIn } from '../queries/point-set-refs.js';
 import { TIFF_NODATA, writeGeoTiff, type TiffBand } from '../formats/geotiff.js';
 import { HeatMapPool } from '../maps/heat-map-pool.js';
-import { COMMAND_ORIGINS_PER_THREAD, COMMAND_THREADS_PER_CORE, DEFAULT_LIMITS, GRID_CELL_MAX_M, GRID_CELL_MIN_M } from '../service/limits.js';
+import { COMMAND_ORIGINS_PER_THREAD, DEFAULT_LIMITS, GRID_CELL_MAX_M, GRID_CELL_MIN_M } from '../service/limits.js';
 import { parseParams, type ParamSpec } from '../queries/param-table.js';
-import { checkDay } from '../queries/production-day.js';
-import { QueryError, type Namer } from '../queries/query-errors.js';
+import { QueryError } from '../queries/query-errors.js';
 import { requestInstant } from '../queries/map-prologue.js';
 import { LINK_RADIUS_M, snapPoint, unprojectLat, unprojectLon, vertexBox } from '../model/street-graph.js';
 import { Layer } from '../model/street-layers.js';
@@ -36,25 +29,18 @@ import type { Generation } from '../service/generation.js';
 import { loadGeneration } from '../service/load-coverage.js';
 import { ScenarioLibrary } from '../service/scenario-library.js';
 import { comparedSide, comparisonOf, type ComparedSide } from '../queries/timetable-choice.js';
-import { ConfigError, readConfigFile } from './config.js';
-import { abandonOnSignals, OutputBusy, OutputFile } from './output-file.js';
+import { ConfigError } from './config.js';
+import { checkCommandDay, checkDayBeforeLoad, commandCoverage, commandDatetime, configuredSets, type CommandCoverage } from './analysis-preflight.js';
+import { flagName, refusalText } from './refusal-text.js';
+import { manyOriginsWarnings } from '../api/heat-maps/map-flow.js';
+import { abandonOnSignals, checkWritable, OutputBusy, OutputFile } from './output-file.js';
 import { appendParts, checkedParts, runIdentity, writeManifest, type PartManifest } from './shard-parts.js';
 import { workProgress } from './progress.js';
-
-export const ANALYSIS_USAGE = `  navette matrix --config FILE --coverage ID --origins SET [--destinations SET] --out FILE.csv[.gz]
-  navette accessibility --config FILE --coverage ID (--origins SET | --grid METRES) --opportunities SET:COLUMN[,…]
-                        [--cutoffs SECONDS[,…]] [--decay-function NAME …] --out FILE.csv[.gz] | FILE.tif
-                        [--compare-scenario NAME|base | --compare-data-freshness LEVEL]: each value the difference
-     both: [--snapshots DIR] [--threads N] [--shard K/N] [--datetime D] [--departure-window S] [--percentiles 5,50,95]
-           [--scenario NAME] (one of the coverage's scenarios)
-           and every heat-map parameter as --kebab-case (--max-duration, --walking-speed, --max-nb-transfers…)
-  navette merge --out FILE PART…     (the parts of --shard runs, in order)`;
 
 /** The options the commands read themselves; every other --name is a parameter of the command's table. */
 const OWN_OPTIONS = new Set(['config', 'coverage', 'snapshots', 'threads', 'shard', 'origins', 'destinations', 'grid', 'out']);
 
-/** A parameter of a table as the command line names it: `max_nb_transfers` is `--max-nb-transfers`, `percentiles[]` `--percentiles`. */
-export const flagName: Namer = (param) => `--${param.replace(/\[\]$/, '').replace(/_/g, '-')}`;
+export { flagName };
 
 interface CommandArgs {
   own: Map<string, string>;
@@ -102,50 +88,70 @@ function commandParams<const T extends readonly ParamSpec[]>(specs: T, args: Com
   return parseParams(specs, (spec) => args.values.get(spec.name) ?? []);
 }
 
-/**
- * `--shard K/N`: the origins [from, to) of slice K of N, K from 0 to N − 1 (a Kubernetes Indexed
- * Job's completion index, given as `$(JOB_COMPLETION_INDEX)`).
- */
-export function shardSlice(text: string | undefined, count: number): { from: number; to: number; first: boolean; index: number; count?: number } {
-  if (text === undefined) return { from: 0, to: count, first: true, index: 0 };
+/** `--shard K/N`: slice K of N, K from 0 to N − 1 (a Kubernetes Indexed Job's completion index, given as `$(JOB_COMPLETION_INDEX)`); undefined when not given. */
+export function parseShard(text: string | undefined): { index: number; count: number } | undefined {
+  if (text === undefined) return undefined;
   const m = /^(\d+)\/(\d+)$/.exec(text);
   const k = Number(m?.[1]);
   const n = Number(m?.[2]);
   if (!m || !(n >= 1) || !(k >= 0 && k < n)) throw new ConfigError(`--shard must be K/N with 0 ≤ K < N (slice K of N), not ${text}`);
+  return { index: k, count: n };
+}
+
+/** `--shard K/N`: the origins [from, to) of slice K of N. */
+export function shardSlice(text: string | undefined, count: number): { from: number; to: number; first: boolean; index: number; count?: number } {
+  const shard = parseShard(text);
+  if (shard === undefined) return { from: 0, to: count, first: true, index: 0 };
+  const { index: k, count: n } = shard;
   return { from: Math.floor((k * count) / n), to: Math.floor(((k + 1) * count) / n), first: k === 0, index: k, count: n };
 }
 
 interface Loaded {
   config: CoverageConfig;
   generation: Generation;
-  pool: HeatMapPool;
-  threads: number;
 }
 
-/** The coverage of `--config`/`--coverage`, loaded (its snapshot when valid), and a pool of `--threads` workers. */
-async function loadForAnalysis(own: Map<string, string>, maxDurationSec: number): Promise<Loaded> {
-  const file = own.get('config');
-  const id = own.get('coverage');
-  if (!file || !id) throw new ConfigError('give --config FILE and --coverage ID');
-  const server = readConfigFile(file);
-  const config = server.coverages.find((c) => c.id === id);
-  if (!config) throw new ConfigError(`no coverage ${id} in ${file} (${server.coverages.map((c) => c.id).join(', ')})`);
-  const threadsText = own.get('threads');
-  const cores = Math.max(1, availableParallelism());
-  const maxThreads = COMMAND_THREADS_PER_CORE * cores;
-  const threads = threadsText === undefined ? cores : Number(threadsText);
-  // each thread holds an engine's scratch: past a few per core they cost memory and win nothing
-  if (!(Number.isInteger(threads) && threads >= 1 && threads <= maxThreads)) throw new ConfigError(`--threads must be a whole number from 1 to ${maxThreads} (${COMMAND_THREADS_PER_CORE} per core of this machine), not ${threadsText}`);
+/** The coverage, loaded (its snapshot when valid), with its scenarios. */
+async function loadForAnalysis(coverage: CommandCoverage): Promise<Loaded> {
+  const { config, snapshotDir } = coverage;
+  const id = config.id;
   process.stderr.write(`loading ${id}…\n`);
-  const snapshotDir = own.get('snapshots') ?? server.snapshots;
   const loaded = await loadGeneration(config, { snapshotDir });
   process.stderr.write(`${id} loaded from its ${loaded.from} in ${loaded.seconds.toFixed(1)} s\n`);
   const generation = await withScenarios(loaded.generation, config);
   if (!generation.streets) throw new ConfigError(`coverage ${id} has no street network (no OpenStreetMap extract): nothing to analyse`);
+  return { config, generation };
+}
+
+/** The worker threads of a run (`--threads`), made once its arguments are all accepted. */
+function analysisPool(coverage: CommandCoverage, maxDurationSec: number): HeatMapPool {
+  const { threads, server } = coverage;
   // no time budget per origin: the command runs as long as its work takes
   // the queue holds what the commands keep in flight beyond the running ones
-  const pool = new HeatMapPool({ threads, maxQueue: threads * COMMAND_ORIGINS_PER_THREAD, budgetMs: 0, maxDurationSec: Math.max(maxDurationSec, server.limits.maxDurationSec), maxResolution: server.limits.maxResolution });
-  return { config, generation, pool, threads };
+  return new HeatMapPool({ threads, maxQueue: threads * COMMAND_ORIGINS_PER_THREAD, budgetMs: 0, maxDurationSec: Math.max(maxDurationSec, server.limits.maxDurationSec), maxResolution: server.limits.maxResolution });
+}
+
+/**
+ * What is refused before the coverage loads: --config and --coverage, --threads, --datetime, --out
+ * (its folder), the point sets (`sets`: the set a flag names) and the opportunities, --shard.
+ */
+async function preflight(own: Map<string, string>, request: { datetime: string | undefined; out: string; sets: [string, string | undefined][]; opportunities?: string[] }): Promise<CommandCoverage> {
+  const datetime = commandDatetime(request.datetime);
+  parseShard(own.get('shard'));
+  const coverage = commandCoverage(own);
+  checkWritable(request.out);
+  const sets = await configuredSets(coverage.config);
+  if (sets) {
+    for (const [param, name] of request.sets) if (name !== undefined) setIndexIn(sets, param, name);
+    if (request.opportunities) opportunityRefsIn(sets, request.opportunities);
+  }
+  await checkDayBeforeLoad(coverage, datetime);
+  return coverage;
+}
+
+/** The warnings the API gives the same request (no trip running in its window…), said before the run starts. */
+function sayWarnings(command: string, generation: Generation, job: OriginTimesJob): void {
+  for (const w of manyOriginsWarnings(generation, job, generation.tt.timezone)) process.stderr.write(`navette ${command}: warning: ${w.message} (${w.id})\n`);
 }
 
 /** The generation with its coverage's scenarios read and applied (their refusals said on stderr), when it has some. */
@@ -168,9 +174,10 @@ function commandJob(
 ): OriginTimesJob {
   const { generation, config } = loaded;
   const timeZone = generation.tt.timezone;
-  if (params.datetime === undefined) throw new ConfigError('give --datetime (YYYYMMDDThhmmss, the coverage\'s local time)');
+  const datetime = commandDatetime(params.datetime);
+  // known before the load from a current snapshot; else here, before any search
+  checkCommandDay(generation, datetime, timeZone);
   const t0 = requestInstant(params, 0, timeZone);
-  checkDay(generation, t0, timeZone);
   const comparison = compared ? comparisonOf(params, generation, compared) : null;
   return originJob({ coverage: { id: config.id, config }, generation, params, t0, timeZone, maxDurationSec, destinations, originLon: origins.lon, originLat: origins.lat, comparison });
 }
@@ -212,13 +219,6 @@ async function closePart(file: OutputFile, kind: PartManifest['kind'], slice: Re
   if (slice.count !== undefined) writeManifest(file.path, kind, run, slice.index, slice.count, written);
 }
 
-/** A refusal of the query layer in the command's words: its parameters named as flags, the parameter's help, the details. */
-function refusalText(e: QueryError): string {
-  const data = e.data as Record<string, string>;
-  const help = e.code === 'invalidParameter' ? ` (${data['help']})` : '';
-  return `${e.text(flagName)}${help}${e.details ? `: ${e.details}` : ''}`;
-}
-
 const orZero = (v: number) => (Number.isNaN(v) ? 0 : v);
 
 /** The seconds since `started` (performance.now()), for the closing line. */
@@ -247,16 +247,23 @@ export function matrixCommand(args: string[]): Promise<number> {
     const originsName = own.get('origins');
     if (!originsName) throw new ConfigError('give --origins SET, a point set of the coverage');
     const probe = commandParams(specs, parsed);
-    const loaded = await loadForAnalysis(own, probe.max_duration);
+    const destinationsName = own.get('destinations');
+    const coverage = await preflight(own, { datetime: probe.datetime, out, sets: [['origins', originsName], ['destinations', destinationsName]] });
+    const loaded = await loadForAnalysis(coverage);
+    const { generation } = loaded;
+    const streets = generation.streets!;
+    const origins = pointSetIndex(generation, 'origins', originsName);
+    const destinations = destinationsName === undefined ? origins : pointSetIndex(generation, 'destinations', destinationsName);
+    // the points --origin-ids and --destination-ids name, in their order (all by default)
+    const originPoints = selectPoints(generation, origins, 'origin_ids[]', probe.origin_ids);
+    const destinationPoints = selectPoints(generation, destinations, 'destination_ids[]', probe.destination_ids);
+    const originSet = streets.data.pointSets![origins]!;
+    const job = commandJob(loaded, probe, probe.max_duration, destinations, { lon: atSelected(originSet.lon, originPoints.indices), lat: atSelected(originSet.lat, originPoints.indices) });
+    sayWarnings('matrix', generation, job);
+    const pool = analysisPool(coverage, probe.max_duration);
     try {
-      const { generation } = loaded;
-      const streets = generation.streets!;
-      const origins = pointSetIndex(generation, 'origins', originsName);
-      const destinationsName = own.get('destinations');
-      const destinations = destinationsName === undefined ? origins : pointSetIndex(generation, 'destinations', destinationsName);
-      const job = commandJob(loaded, probe, probe.max_duration, destinations, streets.data.pointSets![origins]!);
-      const originIds = streets.pointSets[origins]!.ids;
-      const destinationIds = streets.pointSets[destinations]!.ids.map(csvField);
+      const originIds = originPoints.ids;
+      const destinationIds = destinationPoints.ids.map(csvField);
       const percentiles = jobPercentiles(job);
       const slice = shardSlice(own.get('shard'), originIds.length);
       const file = new OutputFile(out);
@@ -266,13 +273,14 @@ export function matrixCommand(args: string[]): Promise<number> {
         if (slice.first) await file.write(`from_id,to_id,${percentiles.map((p) => `travel_time_p${p}`).join(',')}\n`);
         let done = 0;
         const csvSeconds = csvSecondsTexts(probe.max_duration);
-        await originTimes(loaded.pool, job, slice.from, slice.to, loaded.threads * COMMAND_ORIGINS_PER_THREAD, async ({ origin, seconds }) => {
+        await originTimes(pool, job, slice.from, slice.to, coverage.threads * COMMAND_ORIGINS_PER_THREAD, async ({ origin, seconds }) => {
           // one string per origin, built by concatenation: a row costs no array (1.5 M rows for Porto Alegre)
           const from = csvField(originIds[origin]!);
+          const rows = destinationPoints.indices === null ? seconds : seconds.map((row) => atSelected(row, destinationPoints.indices));
           let text = '';
           for (let d = 0; d < destinationIds.length; d++) {
             text += from + ',' + destinationIds[d];
-            for (const row of seconds) text += csvSeconds(row[d]!);
+            for (const row of rows) text += csvSeconds(row[d]!);
             text += '\n';
           }
           await file.write(text);
@@ -287,7 +295,7 @@ export function matrixCommand(args: string[]): Promise<number> {
       }
       process.stderr.write(`${out}: ${slice.to - slice.from} origins × ${destinationIds.length} destinations in ${elapsed(started)}, ${peakMemory()}\n`);
     } finally {
-      await loaded.pool.close();
+      await pool.close();
     }
   });
 }
@@ -308,14 +316,18 @@ export function accessibilityCommand(args: string[]): Promise<number> {
     const params = commandParams(specs, parsed);
     if (params.nearest.length > 0) throw new ConfigError('--nearest (dual access) is the API\'s: the command writes the cumulative measures');
     const measures = measuresOf(params, DEFAULT_LIMITS.maxDurationSec);
-    const loaded = await loadForAnalysis(own, measures.maxDurationSec);
+    if (gridText !== undefined) gridMetres(gridText);
+    const coverage = await preflight(own, { datetime: params.datetime, out, sets: [['origins', originsName]], opportunities: params.opportunities });
+    const loaded = await loadForAnalysis(coverage);
+    const { generation } = loaded;
+    const refs = opportunityRefs(generation, params.opportunities);
+    const set = refs[0]!.set;
+    const origins = gridText === undefined ? pointSetOrigins(generation, originsName!) : gridOrigins(generation, gridText);
+    const compared = comparedSide(params);
+    const job = commandJob(loaded, params, measures.maxDurationSec, set, origins, compared);
+    sayWarnings('accessibility', generation, job);
+    const pool = analysisPool(coverage, measures.maxDurationSec);
     try {
-      const { generation } = loaded;
-      const refs = opportunityRefs(generation, params.opportunities);
-      const set = refs[0]!.set;
-      const origins = gridText === undefined ? pointSetOrigins(generation, originsName!) : gridOrigins(generation, gridText);
-      const compared = comparedSide(params);
-      const job = commandJob(loaded, params, measures.maxDurationSec, set, origins, compared);
       const percentiles = jobPercentiles(job);
       // reduced in the workers, as regional accessibility is (regional-accessibility.ts): per column, per percentile, per cutoff
       const reduce = measuresRequest(measures, refs, percentiles.length);
@@ -335,7 +347,7 @@ export function accessibilityCommand(args: string[]): Promise<number> {
         let done = 0;
         // an origin reaching no point counts 0 here (the API's regional answer says null); with a comparison, its difference
         const valueAt = (reduced: Float64Array, compared: Float64Array | null, i: number) => (compared ? measureDifference(orZero(reduced[i]!), orZero(compared[i]!)) : orZero(reduced[i]!));
-        await originMeasureValues(loaded.pool, job, reduce, slice.from, slice.to, loaded.threads * COMMAND_ORIGINS_PER_THREAD, async (origin, reduced, compared) => {
+        await originMeasureValues(pool, job, reduce, slice.from, slice.to, coverage.threads * COMMAND_ORIGINS_PER_THREAD, async (origin, reduced, compared) => {
           let at = (origin - slice.from) * measuresPerOrigin;
           const id = csvField(origins.ids[origin]!);
           let lines = '';
@@ -361,7 +373,7 @@ export function accessibilityCommand(args: string[]): Promise<number> {
       }
       process.stderr.write(`${out}: ${slice.to - slice.from} origins, ${measuresPerOrigin} measures each in ${elapsed(started)}, ${peakMemory()}\n`);
     } finally {
-      await loaded.pool.close();
+      await pool.close();
     }
   });
 }
@@ -383,13 +395,19 @@ function pointSetOrigins(generation: Generation, name: string): Origins {
   return { ids: streets.pointSets[index]!.ids, lon: set.lon, lat: set.lat };
 }
 
+/** `--grid METRES`: a cell size within the bounds. */
+function gridMetres(text: string): number {
+  const metres = Number(text);
+  if (!(metres >= GRID_CELL_MIN_M && metres <= GRID_CELL_MAX_M)) throw new ConfigError(`--grid must be a cell size from ${GRID_CELL_MIN_M} to ${GRID_CELL_MAX_M} metres, not ${text}`);
+  return metres;
+}
+
 /**
  * `--grid METRES`: the cells of a square grid over the street network's extent, cells of about that
  * size, their centres as origins; `i_j` ids (i west to east, j south to north, the heat maps' order).
  */
 function gridOrigins(generation: Generation, text: string): Origins {
-  const metres = Number(text);
-  if (!(metres >= GRID_CELL_MIN_M && metres <= GRID_CELL_MAX_M)) throw new ConfigError(`--grid must be a cell size from ${GRID_CELL_MIN_M} to ${GRID_CELL_MAX_M} metres, not ${text}`);
+  const metres = gridMetres(text);
   const { graph } = generation.streets!.data;
   const box = vertexBox(graph);
   if (!box) throw new ConfigError('the coverage has no street: no grid of origins');

@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, readConfigFile } from './config.js';
 import { nginxConfig, replicaAddresses } from './deploy-nginx.js';
 import { assignShards } from './shards.js';
+import { asksForHelp, helpText } from './command-usage.js';
 
 export const DEPLOY_USAGE = `  navette deploy nginx --config FILE [--shards K] [--replicas N] [--replica-address TEMPLATE] [--first-port N]
                        [--listen ADDRESS] [--workers N|auto] [--snapshots DIR] [--upstream-header] [--out FILE]
@@ -19,6 +20,10 @@ navette-{shard}-{replica}:9090. --listen: default 8080.`;
 
 export async function deploy(args: string[]): Promise<number> {
   const [what, ...rest] = args;
+  if (asksForHelp(args)) {
+    process.stdout.write(helpText(DEPLOY_USAGE));
+    return 0;
+  }
   try {
     if (what !== 'nginx') throw new ConfigError(`deploy: unknown target ${what ?? '(none)'}; navette deploy nginx …`);
     const { values } = parseArgs({

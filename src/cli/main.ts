@@ -22,7 +22,8 @@ import { Coverage, CoverageRegistry } from '../service/coverage-registry.js';
 import { compileCoverage } from '../service/load-coverage.js';
 import { snapshotPath, writeCoverageSnapshot } from '../service/coverage-snapshot.js';
 import { deploy, DEPLOY_USAGE } from './deploy-command.js';
-import { accessibilityCommand, ANALYSIS_USAGE, matrixCommand, mergeCommand } from './analysis-command.js';
+import { accessibilityCommand, matrixCommand, mergeCommand } from './analysis-command.js';
+import { ACCESSIBILITY_HELP, ANALYSIS_USAGE, asksForHelp, BUILD_USAGE, helpText, MATRIX_HELP, MERGE_USAGE, SERVE_USAGE } from './command-usage.js';
 import { ConfigError, onlyCoverages, DEFAULT_HEAT_MAP_SETTINGS, DEFAULT_PORT, DEFAULT_WATCH_INTERVAL_SEC, parseBoardSlack, pointSetsFromFlags, readConfigFile, scenariosFromFlags, watchIntervalOf, type ServerConfig } from './config.js';
 import { progressPrinter } from './progress.js';
 import { ServedCoverages } from './served-coverages.js';
@@ -34,34 +35,33 @@ import { trustProxyOf } from '../api/operations/trust-proxy.js';
 import { VERSION } from '../util/version.js';
 
 const USAGE = `Usage:
-  navette serve --gtfs PATH [--gtfs PATH…] [--osm PATH] [--realtime FILE_OR_URL…] [--realtime-interval SECONDS]
-                [--disruptions FILE] [--disruptions-interval SECONDS] [--id NAME] [--timezone TZ] [--board-slack SECONDS]
-                [--points NAME=FILE…] [--scenario NAME=FILE…] [--port N] [--host HOST] [--rate-limit N] [--trust-proxy VALUE]
-  navette serve --config FILE [--only ID,ID…] [--port N] [--host HOST] [--rate-limit N] [--trust-proxy VALUE]
-  serve options for every form: [--snapshots DIR] [--watch-interval SECONDS]
-  navette build (--config FILE | --gtfs PATH… [--osm PATH] [--id NAME] [--timezone TZ]) --out DIR
+${SERVE_USAGE}
+${BUILD_USAGE}
   navette --version
-
-serve: answers a Navitia-compatible API on http://HOST:PORT/v1/coverage (default port ${DEFAULT_PORT}).
-A GTFS PATH is a zip file or a folder; several feeds make one coverage.
---trust-proxy: true, false (the default) or the reverse proxies' addresses and CIDR ranges,
-comma-separated, whose X-Forwarded-For names the client.
---snapshots: each coverage loads from DIR/<id>.snapshot when it is valid, and writes it when it is
-missing or stale. Coverages reload on SIGHUP, and when their files change (checked every
---watch-interval seconds, default ${DEFAULT_WATCH_INTERVAL_SEC}; 0: never).
-
---only: serve those coverages of the file only, as one replica of a shard behind nginx: the API
-answers 503 until they are loaded, the others are listed from the shards nginx names.
-
-build: compiles each coverage into DIR/<id>.snapshot.
 
 Analyses over a coverage's point sets (its "pointSets"), on every core, with a progress bar:
 ${ANALYSIS_USAGE}
 
-${DEPLOY_USAGE}`;
+${DEPLOY_USAGE}
+
+navette COMMAND --help (or -h): the command's usage.`;
+
+/** The usage each command prints for --help or -h (deploy's: deploy-command.ts). */
+const COMMAND_HELP: Record<string, string> = {
+  serve: SERVE_USAGE,
+  build: BUILD_USAGE,
+  matrix: MATRIX_HELP,
+  accessibility: ACCESSIBILITY_HELP,
+  merge: MERGE_USAGE,
+};
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  const help = command === undefined ? undefined : COMMAND_HELP[command];
+  if (help !== undefined && asksForHelp(rest)) {
+    process.stdout.write(helpText(help));
+    return 0;
+  }
   if (command === 'serve') return serve(rest);
   if (command === 'build') return build(rest);
   if (command === 'deploy') return deploy(rest);

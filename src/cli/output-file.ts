@@ -8,13 +8,43 @@
  *   bytes, nor half of them;
  * - on failure, and on SIGINT or SIGTERM (`abandonOnSignals`), what the run wrote is removed.
  */
-import { createWriteStream, openSync, readFileSync, renameSync, rmSync, writeSync, closeSync, type WriteStream } from 'node:fs';
+import { accessSync, constants, createWriteStream, openSync, readFileSync, renameSync, rmSync, statSync, writeSync, closeSync, type WriteStream } from 'node:fs';
+import { dirname } from 'node:path';
+import { ConfigError } from './config.js';
 import { once } from 'node:events';
 import { createHash, randomBytes, type Hash } from 'node:crypto';
 import { createGzip, type Gzip } from 'node:zlib';
 
 /** A FILE another run is writing (its lock names a living process). */
 export class OutputBusy extends Error {}
+
+/**
+ * FILE cannot be written (its folder missing or read-only, a disk full…): said of FILE as the user
+ * named it, never of the lock or the partial file the run writes beside it.
+ */
+export class OutputUnwritable extends Error {}
+
+/** What went wrong writing FILE, in the user's terms. */
+function unwritable(path: string, e: unknown): OutputUnwritable {
+  const err = e as NodeJS.ErrnoException;
+  const why = err.code === 'ENOENT' ? `its folder ${dirname(path)} does not exist` : err.code === 'ENOTDIR' ? `${dirname(path)} is not a folder` : err.code === 'EACCES' || err.code === 'EPERM' || err.code === 'EROFS' ? `its folder ${dirname(path)} is not writable` : err.code === 'ENOSPC' ? 'the disk is full' : (err.code ?? err.message);
+  return new OutputUnwritable(`${path} cannot be written: ${why}`);
+}
+
+/**
+ * Whether FILE can be written, checked before any work: its folder exists and is writable, FILE is
+ * no folder. A bad argument (ConfigError) when not.
+ */
+export function checkWritable(path: string): void {
+  const folder = dirname(path);
+  try {
+    if (!statSync(folder).isDirectory()) throw Object.assign(new Error(folder), { code: 'ENOTDIR' });
+    accessSync(folder, constants.W_OK);
+  } catch (e) {
+    throw new ConfigError(unwritable(path, e).message);
+  }
+  if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) throw new ConfigError(`${path} cannot be written: it is a folder`);
+}
 
 /** The files of this process being written, removed if it is stopped by a signal. */
 const open = new Set<OutputFile>();
@@ -33,7 +63,11 @@ export class OutputFile {
 
   constructor(readonly path: string) {
     this.lock = `${path}.lock`;
-    takeLock(this.lock, path);
+    try {
+      takeLock(this.lock, path);
+    } catch (e) {
+      throw e instanceof OutputBusy ? e : unwritable(path, e);
+    }
     this.partial = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.partial`;
     // opened here, not when the stream gets to it: a signal's cleanup finds the file to remove
     let fd: number;
@@ -41,7 +75,7 @@ export class OutputFile {
       fd = openSync(this.partial, 'wx');
     } catch (e) {
       rmSync(this.lock, { force: true });
-      throw e;
+      throw unwritable(path, e);
     }
     this.file = createWriteStream(this.partial, { fd });
     this.sink = path.endsWith('.gz') ? createGzip({ level: 6 }) : this.file;
@@ -50,8 +84,9 @@ export class OutputFile {
       this.sink.pipe(this.file);
     }
     this.failed = new Promise<never>((_, reject) => {
-      this.file.once('error', reject);
-      if (this.sink !== this.file) this.sink.once('error', reject);
+      const fail = (e: unknown) => reject(unwritable(path, e));
+      this.file.once('error', fail);
+      if (this.sink !== this.file) this.sink.once('error', fail);
     });
     // read by `write` and `close`; until then it must not count as unhandled
     this.failed.catch(() => {});
@@ -68,7 +103,11 @@ export class OutputFile {
   async close(): Promise<{ bytes: number; sha256: string }> {
     this.sink.end();
     await Promise.race([once(this.file, 'close'), this.failed]);
-    renameSync(this.partial, this.path);
+    try {
+      renameSync(this.partial, this.path);
+    } catch (e) {
+      throw unwritable(this.path, e);
+    }
     rmSync(this.lock, { force: true });
     open.delete(this);
     return { bytes: this.bytes, sha256: this.digest.digest('hex') };

@@ -3,7 +3,7 @@
  * parameter of a map (modes, speeds, limits, windows, percentiles, freshness…), then their own.
  */
 import { DECAY_NAMES } from '../analysis/decay.js';
-import { DEFAULT_CUTOFF_SEC, MATRIX_MAX_DURATION_SEC, MAX_ACCESSIBILITY_SEARCHES, MAX_CUTOFFS, MAX_NEAREST, type Limits } from '../service/limits.js';
+import { DEFAULT_CUTOFF_SEC, MATRIX_MAX_DURATION_SEC, MAX_ACCESSIBILITY_SEARCHES, MAX_CUTOFFS, MAX_MATRIX_ORIGINS, MAX_NEAREST, type Limits } from '../service/limits.js';
 import { refuse } from './query-errors.js';
 import type { ParamSpec } from './param-table.js';
 import { COMPARE_DATA_FRESHNESS, COMPARE_SCENARIO, mapParams } from './journey-params.js';
@@ -112,9 +112,28 @@ const SKIM_PARAMS = [
   { name: 'routes', kind: 'bool', default: false, description: 'With breakdown: the ids of the lines ridden, in order.' },
 ] as const satisfies readonly ParamSpec[];
 
-/** `navette matrix`: the journeys' parameters and the skims (origins and destinations are the command's). */
+/**
+ * Which points of the origins' and destinations' sets a matrix computes: the API's `origin_ids[]`
+ * and `destination_ids[]`, the command's `--origin-ids` and `--destination-ids` (docs/analysis.md).
+ */
+const POINT_IDS = [
+  {
+    name: 'origin_ids',
+    kind: 'string',
+    array: true,
+    description: `Only these points of the origins' set, by id, in the order given (each once): the matrix's rows. All of the set's points by default. The limits count the points named (at most ${MAX_MATRIX_ORIGINS} origins).`,
+  },
+  {
+    name: 'destination_ids',
+    kind: 'string',
+    array: true,
+    description: 'Only these points of the destinations\' set, by id, in the order given (each once): the matrix\'s columns. All of the set\'s points by default.',
+  },
+] as const satisfies readonly ParamSpec[];
+
+/** `navette matrix`: the journeys' parameters, the points' ids and the skims (origins and destinations are the command's). */
 export function matrixCommandParams(limits: Limits) {
-  return [...journeyParams(), { ...maxDuration(limits, 'longer journeys are null'), default: MATRIX_MAX_DURATION_SEC }, ...SKIM_PARAMS] as const satisfies readonly ParamSpec[];
+  return [...journeyParams(), { ...maxDuration(limits, 'longer journeys are null'), default: MATRIX_MAX_DURATION_SEC }, ...POINT_IDS, ...SKIM_PARAMS] as const satisfies readonly ParamSpec[];
 }
 
 export function matrixParams(limits: Limits) {

@@ -12,7 +12,8 @@ import type { Timetable } from '../model/timetable.js';
 import { readSnapshotFile, SnapshotError, writeSnapshotFile } from '../model/snapshot-file.js';
 import { VERSION } from '../util/version.js';
 import type { CoverageConfig } from './coverage-config.js';
-import { checkSnapshotMeta, checkSnapshotTree, type SnapshotMeta, type SnapshotTree } from './snapshot-schema.js';
+import { checkSnapshotMeta, checkSnapshotTree, type SnapshotMeta, type SnapshotProduction, type SnapshotTree } from './snapshot-schema.js';
+import { productionPeriod } from './generation.js';
 import { coverageSourcePaths, describeSourceFiles, sourcesDiffer } from './source-files.js';
 import { withStreetDataId, type StreetData } from './street-data.js';
 
@@ -36,6 +37,7 @@ export async function writeCoverageSnapshot(file: string, config: CoverageConfig
     builtAt: new Date().toISOString(),
     timezone: config.timezone ?? null,
     sources: await describeSourceFiles(coverageSourcePaths(config)),
+    production: productionOf(compiled.tt),
   };
   const streets = compiled.streets ? { data: compiled.streets.data, names: compiled.streets.names, stats: compiled.streets.stats, pointSets: compiled.streets.pointSets } : null;
   const tree: SnapshotTree = { tt: compiled.tt, report: compiled.report.state(), streets };
@@ -62,3 +64,34 @@ export async function readCoverageSnapshot(file: string, config: CoverageConfig)
   const { tt, report, streets } = tree;
   return { tt, report: LoadReport.restore(report), streets: streets ? withStreetDataId(streets) : undefined };
 }
+
+function productionOf(tt: Timetable): SnapshotProduction {
+  const [firstDay, lastDay] = productionPeriod(tt);
+  return { firstDay, lastDay, timeZone: tt.timezone };
+}
+
+/**
+ * The production period a coverage's snapshot records, from its header alone (none of its data is
+ * read): when the snapshot is current (built from the coverage's sources, in its time zone) and
+ * records one; undefined otherwise (no snapshot, another coverage's data, or written before the
+ * period was recorded), and the period is known once the coverage has loaded.
+ */
+export async function snapshotProduction(file: string, config: CoverageConfig): Promise<SnapshotProduction | undefined> {
+  let production: SnapshotProduction | undefined;
+  try {
+    await readSnapshotFile<unknown>(file, async (meta) => {
+      checkSnapshotMeta(meta, file);
+      const recorded = meta.production;
+      const current = (meta.timezone ?? null) === (config.timezone ?? null) && !(await sourcesDiffer(meta.sources, coverageSourcePaths(config)));
+      if (current && recorded && Number.isInteger(recorded.firstDay) && Number.isInteger(recorded.lastDay) && typeof recorded.timeZone === 'string') production = recorded;
+      // the header is all that is wanted: the data is not read
+      throw new SnapshotError(HEADER_READ);
+    });
+  } catch (e) {
+    if (!(e instanceof SnapshotError)) throw e;
+  }
+  return production;
+}
+
+/** Why a read of a snapshot's header stops before its data. */
+const HEADER_READ = 'header read';

@@ -148,8 +148,8 @@ export function withDisruptions(generation: Generation, file: Disruption[], aler
   return withChanges(generation, { file, alerts, adaptedRuns, built });
 }
 
-/** Days on which at least one trip's service runs. */
-function productionPeriod(tt: Timetable): [number, number] {
+/** Days on which at least one trip's service runs (day numbers; -1 and -1 when none). */
+export function productionPeriod(tt: Timetable): [number, number] {
   const { words, bits, firstDay, dayCount } = tt.services;
   const used = new Uint8Array(tt.services.ids.length);
   for (let t = 0; t < tt.trips.service.length; t++) used[tt.trips.service[t]!] = 1;

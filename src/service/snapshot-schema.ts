@@ -46,6 +46,18 @@ export interface SnapshotMeta {
   builtAt: string;
   timezone: string | null;
   sources: SourceFile[];
+  /**
+   * The timetable's production period and time zone, for what is refused before the snapshot's data
+   * is read (the analysis commands' --datetime); absent from snapshots written before it was recorded.
+   */
+  production?: SnapshotProduction;
+}
+
+/** A production period as a snapshot's header records it: day numbers (-1 when no trip runs), the timetable's time zone. */
+export interface SnapshotProduction {
+  firstDay: number;
+  lastDay: number;
+  timeZone: string;
 }
 
 /** The tree of a coverage's snapshot. */

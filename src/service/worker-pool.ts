@@ -102,6 +102,8 @@ export class WorkerPool {
   private readonly maxQueuedPerClient: number;
   /** the worker threads */
   readonly threads: number;
+  /** close() was called: what the threads still send is no one's */
+  private closing = false;
   /** each task as it starts, its key and client (for tests and metrics) */
   onStart: ((key: string, client: string) => void) | undefined;
 
@@ -112,6 +114,15 @@ export class WorkerPool {
     this.maxQueuedPerKey = shareOf(this.maxQueue);
     this.maxQueuedPerClient = shareOf(this.maxQueuedPerKey);
     this.pool = new Piscina({ filename: options.module.href, minThreads: threads, maxThreads: threads, maxQueue: threads, idleTimeout: 60_000 });
+    this.pool.on('error', (e: unknown) => {
+      // Closed with tasks running (a command failing mid-run: its output folder gone, a full disk),
+      // piscina forgets their tasks as it terminates the threads, but an answer already sent is
+      // still delivered, and piscina reports it as an 'error' event ("Unexpected message from
+      // Worker", from WorkerInfo._handleResponse): an answer nobody waits for any more, not a
+      // failure. Unhandled, the event would end the process with a stack trace in place of the
+      // command's own message. Before the pool closes, an error stays the failure it was.
+      if (!this.closing) throw e;
+    });
     this.budgetMs = options.budgetMs ?? DEFAULT_BUDGET_MS;
   }
 
@@ -264,6 +275,7 @@ export class WorkerPool {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await this.pool.destroy();
   }
 }

@@ -43,6 +43,17 @@ export function parseDatetimeParam(value: string, timeZone: string): number {
   return dayNumber(f.y, f.m, f.d) * SEC_PER_DAY + f.h * SEC_PER_HOUR + f.mi * 60 + f.s - f.offsetSec;
 }
 
+/**
+ * Whether a datetime (one `parseDatetimeParam` accepts) names a time of day: `20190513` and
+ * `2019-05-13` name a day alone, which the API reads as its midnight.
+ */
+export function datetimeHasTime(value: string): boolean {
+  const text = value.trim();
+  const f: DatetimeScan = { y: 0, m: 0, d: 0, h: 0, mi: 0, s: 0, offsetSec: NAIVE, hasSeconds: false, timeDone: false };
+  const i = scanDate(text, f);
+  return f.timeDone || scanTime(text, i, f) > i;
+}
+
 /** `offsetSec` of a datetime written without `Z` or offset. */
 const NAIVE = null;
 

@@ -4206,6 +4206,10 @@ export interface operations {
                 "percentiles[]"?: number[];
                 /** @description Longest journey considered, seconds (at most 86400); longer journeys are null. */
                 max_duration?: number;
+                /** @description Only these points of the origins' set, by id, in the order given (each once): the matrix's rows. All of the set's points by default. The limits count the points named (at most 200 origins). */
+                "origin_ids[]"?: string[];
+                /** @description Only these points of the destinations' set, by id, in the order given (each once): the matrix's columns. All of the set's points by default. */
+                "destination_ids[]"?: string[];
                 /** @description The point set the journeys leave from (GET /v1/coverage/{region}/point_sets lists them). */
                 origins: string;
                 /** @description The point set the journeys reach (the origins' by default). */

@@ -298,3 +298,47 @@ test('navette matrix stopped by SIGTERM or SIGINT: the signal\'s exit code, why 
     assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith(`stopped-${signal}.csv.gz`)), []);
   }
 });
+
+/** Three hexagons of the centre and two of the sample, as ids. */
+const NAMED = [...hexagons.slice(0, 3), ...SAMPLE.slice(1, 3)].map((h) => h.id);
+
+test('travel_time_matrix on the 1,227 hexagons: refused whole, answered for the rows and columns origin_ids[] and destination_ids[] name, as navette matrix writes them', async () => {
+  const whole = await served.app.inject(`/v1/coverage/poa/travel_time_matrix?origins=hexgrid&${QUERY}`);
+  assert.equal(whole.statusCode, 400);
+  assert.deepEqual(whole.json(), { message: 'a matrix of 1227 origins × 1227 destinations is larger than a request computes (at most 200 origins and 250000 pairs): use navette matrix' });
+  const origins = NAMED.slice(0, 3);
+  const destinations = [...NAMED].reverse();
+  const ids = [...origins.map((id) => `origin_ids[]=${id}`), ...destinations.map((id) => `destination_ids[]=${id}`)].join('&');
+  const api = (await getOk(served.app, `/v1/coverage/poa/travel_time_matrix?origins=hexgrid&${ids}&${QUERY}`)).travel_time_matrix;
+  assert.deepEqual([api.origins, api.destinations], [origins, destinations]);
+  const out = path.join(dir, 'named.csv');
+  await navette('matrix', '--origins', 'hexgrid', '--origin-ids', origins.join(','), '--destination-ids', destinations.join(','), '--out', out);
+  const rows = readFileSync(out, 'utf8').trim().split('\n').slice(1).map((line) => line.split(','));
+  assert.deepEqual(
+    rows.map(([from, to]) => `${from} ${to}`),
+    origins.flatMap((from) => destinations.map((to) => `${from} ${to}`)),
+  );
+  rows.forEach(([from, to, seconds], k) => assert.equal(seconds === '' ? null : Number(seconds), api.durations[0][origins.indexOf(from!)][destinations.indexOf(to!)], `row ${k}`));
+});
+
+test('navette accessibility as a planner meets it: a day without a time and a day outside the period refused before the coverage loads; the API\'s warnings said before the run', async () => {
+  // its own options, not OPTIONS' --datetime
+  const planner = (...args: string[]) => run(process.execPath, ['dist/src/cli/main.js', 'accessibility', '--config', config, '--coverage', 'poa', '--origins', 'sample', '--opportunities', 'hexgrid:schools', '--out', path.join(dir, 'planner.csv'), ...args]);
+  for (const [datetime, message] of [
+    ['2019-05-13', 'navette accessibility: --datetime 2019-05-13 names a day without a time of day (it would mean midnight): give one, as 20190513T080000'],
+    ['20230513T140000', 'navette accessibility: --datetime 20230513T140000: date is not in data production period: 2023-05-13 is outside the production period, 2019-03-01 to 2019-12-31'],
+  ]) {
+    const e = await planner('--datetime', datetime!).then(
+      () => assert.fail(`${datetime} not refused`),
+      (e: { code: number; stderr: string }) => e,
+    );
+    assert.equal(e.code, 2, e.stderr);
+    // all it said: nothing loaded first
+    assert.equal(e.stderr, `${message}\n`);
+  }
+  // at midnight the buses of EPTC do not run within half an hour: the API's warning, before the run
+  const { stderr } = await planner('--datetime', '20190513T000000', '--cutoffs', '1800');
+  const lines = stderr.split('\n');
+  const warning = lines.indexOf('navette accessibility: warning: no trip of the feed gtfs-eptc runs between 2019-05-13 00:00 and 2019-05-13 00:30: the map leaves it out; its trips run from 2019-04-15 to 2019-07-15 (no_service_in_feed)');
+  assert.ok(warning > 0 && lines.findIndex((line) => line.startsWith('accessibility: ')) > warning, stderr);
+});

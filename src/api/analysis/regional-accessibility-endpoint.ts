@@ -14,7 +14,7 @@ import { formatLocal } from '../../util/time-zones.js';
 import { inCoverage, type Answer, type EndpointContext } from '../endpoint.js';
 import { contextJson } from '../serialize.js';
 import type { CoverageRef } from '../coverage/coverage-resolution.js';
-import { failedAnswerEnvelope, publishersWithOsm } from '../heat-maps/map-flow.js';
+import { failedAnswerEnvelope, manyOriginsWarnings, publishersWithOsm } from '../heat-maps/map-flow.js';
 import { mapStart, refuseRidesharing } from '../../queries/map-prologue.js';
 import type { accessibilityParams } from '../../queries/analysis-params.js';
 import { measuresRequest, type Measures } from '../../queries/measures.js';
@@ -38,6 +38,7 @@ export async function answerRegional(ctx: EndpointContext, coverageRef: Coverage
     // (the destinations: the opportunities' sets, below)
     const job = originJob({ coverage, generation, params, t0, timeZone, maxDurationSec: measures.maxDurationSec, destinations: refs[0]!.set, originLon: originSet.lon, originLat: originSet.lat });
     const percentiles = jobPercentiles(job);
+    const answerWarnings = [...warnings, ...manyOriginsWarnings(generation, job, timeZone)];
     // one search per origin for every set the opportunities are in, every column reduced in the
     // workers from the origin's rows: a few numbers come back per origin
     const reduce = measuresRequest(measures, refs, percentiles.length);
@@ -56,7 +57,7 @@ export async function answerRegional(ctx: EndpointContext, coverageRef: Coverage
       `"measures":[${cumulative.join(',')}],"nearest":[${nearest.join(',')}]}`;
     const body =
       `{"accessibility_by_origin":${byOrigin},"requested_date_time":"${formatLocal(t0, timeZone)}","feed_publishers":${publishersWithOsm(generation)},` +
-      `"links":[],"warnings":${warningsJson(warnings)},"context":${contextJson(nowSec, timeZone)}}`;
+      `"links":[],"warnings":${warningsJson(answerWarnings)},"context":${contextJson(nowSec, timeZone)}}`;
     return { body };
   });
 }

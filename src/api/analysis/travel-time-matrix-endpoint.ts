@@ -11,12 +11,12 @@ import { inCoverage, type Endpoint } from '../endpoint.js';
 import { parseParams } from '../params.js';
 import { contextJson } from '../serialize.js';
 import type { TargetOf } from '../targets.js';
-import { failedAnswerEnvelope, parameterWarnings, publishersWithOsm } from '../heat-maps/map-flow.js';
+import { failedAnswerEnvelope, manyOriginsWarnings, parameterWarnings, publishersWithOsm } from '../heat-maps/map-flow.js';
 import { mapStart, refuseRidesharing } from '../../queries/map-prologue.js';
 import { warningsJson } from '../../maps/map-warnings.js';
 import { matrixParams } from '../../queries/analysis-params.js';
 import { jobPercentiles, originJob, originTimes, admitManyOrigins, deadlineFrom } from '../../queries/origin-rows.js';
-import { pointSetIndex } from '../../queries/point-set-refs.js';
+import { atSelected, pointSetIndex, selectPoints } from '../../queries/point-set-refs.js';
 import { requestNow } from '../../queries/param-table.js';
 import { linesRidden } from '../../queries/ridden-lines.js';
 import { PART_NAMES } from '../../queries/skim-parts.js';
@@ -28,30 +28,34 @@ export const travelTimeMatrixEndpoint: Endpoint<TargetOf<'travel_time_matrix'>> 
   answer(target, ctx) {
     const specs = matrixParams(ctx.limits);
     const params = parseParams(specs, target.info.pairs);
-    const warnings = parameterWarnings(specs, target.info.pairs);
     refuseRidesharing(params);
     return inCoverage(ctx, target.coverageRef, requestNow(params), failedAnswerEnvelope('travel_time_matrix', 'null'), async ({ coverage, generation, nowSec, timeZone }) => {
       const { t0, streets } = mapStart(generation, params, nowSec, timeZone);
       const origins = pointSetIndex(generation, 'origins', params.origins);
       const destinations = params.destinations === undefined ? origins : pointSetIndex(generation, 'destinations', params.destinations);
+      // the points named by origin_ids[] and destination_ids[] (all by default): the limits count them
+      const originPoints = selectPoints(generation, origins, 'origin_ids[]', params.origin_ids);
+      const destinationPoints = selectPoints(generation, destinations, 'destination_ids[]', params.destination_ids);
       const originSet = streets.data.pointSets![origins]!;
-      const originCount = originSet.lon.length;
-      const destinationCount = streets.pointSets[destinations]!.ids.length;
-      admitManyOrigins(generation, { kind: 'matrix', set: params.origins, origins: originCount, destinations: destinationCount, params });
-      const job = originJob({ coverage, generation, params, t0, timeZone, maxDurationSec: params.max_duration, destinations, originLon: originSet.lon, originLat: originSet.lat });
+      const originCount = originPoints.ids.length;
+      admitManyOrigins(generation, { kind: 'matrix', set: params.origins, origins: originCount, destinations: destinationPoints.ids.length, params });
+      const originLon = atSelected(originSet.lon, originPoints.indices);
+      const originLat = atSelected(originSet.lat, originPoints.indices);
+      const job = originJob({ coverage, generation, params, t0, timeZone, maxDurationSec: params.max_duration, destinations, originLon, originLat });
       const percentiles = jobPercentiles(job);
+      const warnings = [...parameterWarnings(specs, target.info.pairs), ...manyOriginsWarnings(generation, job, timeZone)];
       // per percentile, per origin, the row of durations; with a breakdown, per percentile and part
       const rows: string[][] = percentiles.map(() => new Array<string>(originCount));
       const skims = params.breakdown ? percentiles.map(() => skimRows(originCount, params.routes)) : null;
       await originTimes(ctx.heatMaps, job, 0, originCount, ORIGINS_IN_FLIGHT, ({ origin, seconds, parts }) => {
         seconds.forEach((row, p) => {
-          rows[p]![origin] = jsonRow(row);
-          if (skims) addSkimRow(skims[p]!, origin, parts![p]!, generation.tt);
+          rows[p]![origin] = jsonRow(row, destinationPoints.indices);
+          if (skims) addSkimRow(skims[p]!, origin, parts![p]!, generation.tt, destinationPoints.indices);
         });
       }, { signal: ctx.signal, deadline: deadlineFrom(ctx.limits.requestDeadlineSec), client: ctx.client }, params.breakdown);
       const breakdown = skims ? `,"breakdown":[${skims.map((skim, p) => skimJson(percentiles[p]!, skim)).join(',')}]` : '';
       const matrix =
-        `{"origins":${JSON.stringify(streets.pointSets[origins]!.ids)},"destinations":${JSON.stringify(streets.pointSets[destinations]!.ids)},` +
+        `{"origins":${JSON.stringify(originPoints.ids)},"destinations":${JSON.stringify(destinationPoints.ids)},` +
         `"percentiles":[${percentiles.join(',')}],"durations":[${rows.map((r) => `[${r.join(',')}]`).join(',')}]${breakdown}}`;
       const body = `{"travel_time_matrix":${matrix},"requested_date_time":"${formatLocal(t0, timeZone)}","feed_publishers":${publishersWithOsm(generation)},"links":[],"warnings":${warningsJson(warnings)},"context":${contextJson(nowSec, timeZone)}}`;
       return { body };
@@ -59,8 +63,8 @@ export const travelTimeMatrixEndpoint: Endpoint<TargetOf<'travel_time_matrix'>> 
   },
 };
 
-/** A row of whole seconds as JSON, null where unreached. */
-const jsonRow = (row: Int32Array) => `[${Array.from(row, (s) => (s < 0 ? 'null' : String(s))).join(',')}]`;
+/** A row of whole seconds as JSON at the destinations named (`indices`; null: all), null where unreached. */
+const jsonRow = (row: Int32Array, indices: Int32Array | null) => `[${Array.from(atSelected(row, indices), (s) => (s < 0 ? 'null' : String(s))).join(',')}]`;
 
 /** A percentile's skims as they come, per part (PART_NAMES) per origin its JSON row, and the lines ridden when asked. */
 interface SkimRows {
@@ -70,9 +74,10 @@ interface SkimRows {
 
 const skimRows = (origins: number, routes: boolean): SkimRows => ({ parts: PART_NAMES.map(() => new Array<string>(origins)), routes: routes ? new Array<string>(origins) : null });
 
-function addSkimRow(skim: SkimRows, origin: number, parts: JourneyParts, tt: Timetable): void {
-  PART_NAMES.forEach((name, k) => (skim.parts[k]![origin] = jsonRow(parts[name])));
-  if (skim.routes) skim.routes[origin] = JSON.stringify(Array.from(parts.rides, (rides, d) => (rides < 0 ? null : linesRidden(tt, parts, d))));
+function addSkimRow(skim: SkimRows, origin: number, parts: JourneyParts, tt: Timetable, indices: Int32Array | null): void {
+  PART_NAMES.forEach((name, k) => (skim.parts[k]![origin] = jsonRow(parts[name], indices)));
+  const destinations = indices ?? parts.rides.keys();
+  if (skim.routes) skim.routes[origin] = JSON.stringify(Array.from(destinations, (d) => (parts.rides[d]! < 0 ? null : linesRidden(tt, parts, d))));
 }
 
 const skimJson = (percentile: number, skim: SkimRows) =>

@@ -34,19 +34,29 @@ export function mapWarnings(g: Generation, lon: number, lat: number, window: Map
     const lonLat = `${lon};${lat}`;
     warnings.push(ringContains(g.shape, lat, lon) ? WARNINGS.centreOutsideDataSwapped(lonLat, `${lat};${lon}`) : WARNINGS.centreOutsideData(lonLat));
   }
-  if (transit && g.productionStartDay >= 0) {
-    const { fromSec, toSec, timeZone } = window;
-    const from = localTimeWords(fromSec, timeZone);
-    const to = localTimeWords(toSec, timeZone);
-    if (!runsWithin(g.ref.days, fromSec, toSec)) warnings.push(WARNINGS.noService(from, to, isoDay(g.productionStartDay), isoDay(g.productionEndDay)));
-    else if (g.tt.feeds.length > 1) {
-      // some feed runs, another not: the map shows part of the network (one operator's trains, not the other's buses)
-      const periods = feedPeriods(g.ref.days);
-      g.tt.feeds.forEach((feed, f) => {
-        const period = periods[f];
-        if (period && !runsWithin(g.ref.days, fromSec, toSec, f)) warnings.push(WARNINGS.feedNoService(feed.key, from, to, isoDay(period.first), isoDay(period.last)));
-      });
-    }
+  if (transit) warnings.push(...serviceWarnings(g, window));
+  return warnings;
+}
+
+/**
+ * Whether trips run in the window: none at all (`no_service`), or none of one of the coverage's
+ * feeds (`no_service_in_feed`). Whatever the centre: a request of many origins (a matrix, every
+ * point of a set, the commands) is told the same as a map.
+ */
+export function serviceWarnings(g: Generation, window: MapWindow): Warning[] {
+  if (g.productionStartDay < 0) return [];
+  const warnings: Warning[] = [];
+  const { fromSec, toSec, timeZone } = window;
+  const from = localTimeWords(fromSec, timeZone);
+  const to = localTimeWords(toSec, timeZone);
+  if (!runsWithin(g.ref.days, fromSec, toSec)) warnings.push(WARNINGS.noService(from, to, isoDay(g.productionStartDay), isoDay(g.productionEndDay)));
+  else if (g.tt.feeds.length > 1) {
+    // some feed runs, another not: the map shows part of the network (one operator's trains, not the other's buses)
+    const periods = feedPeriods(g.ref.days);
+    g.tt.feeds.forEach((feed, f) => {
+      const period = periods[f];
+      if (period && !runsWithin(g.ref.days, fromSec, toSec, f)) warnings.push(WARNINGS.feedNoService(feed.key, from, to, isoDay(period.first), isoDay(period.last)));
+    });
   }
   return warnings;
 }

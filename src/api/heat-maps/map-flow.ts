@@ -21,7 +21,8 @@ import { inCoverage, type Answer, type EndpointContext, type EnvelopeOf } from '
 import { unknownParameters } from '../params.js';
 import type { QueryPair } from '../query-string.js';
 import { contextJson, publishersJson } from '../serialize.js';
-import { mapWarnings, type MapWindow } from './map-checks.js';
+import { mapWarnings, serviceWarnings, type MapWindow } from './map-checks.js';
+import type { OriginTimesJob } from '../../queries/origin-rows.js';
 import { placeJson } from './place-json.js';
 
 export type { Direction } from '../../queries/departure-window.js';
@@ -122,6 +123,15 @@ export function placeEnvelope(generation: Generation, place: PlaceMap, nowSec: n
 /** What can be told of a place's map before it is computed (map-checks.ts). */
 export function placeWarnings(generation: Generation, place: PlaceMap, maxDurationSec: number, timeZone: string): Warning[] {
   return mapWarnings(generation, place.centre.lon, place.centre.lat, mapWindow(place.t0, maxDurationSec, place.direction, timeZone), place.query.transit);
+}
+
+/**
+ * What can be told of a request of many origins (a matrix, every point of a set, the commands)
+ * before it is computed: whether trips run in its window, as a departure map's from any of them.
+ */
+export function manyOriginsWarnings(generation: Generation, job: Pick<OriginTimesJob, 't0' | 'maxDurationSec' | 'params'>, timeZone: string): Warning[] {
+  if (job.params.direct_path === 'only') return [];
+  return serviceWarnings(generation, mapWindow(job.t0, job.maxDurationSec, 'departure', timeZone));
 }
 
 /** The answer's headers: its type, and the ids of its warnings (for every format: the GeoTIFF and the PNG have no place for them in their body). */

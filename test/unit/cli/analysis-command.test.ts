@@ -191,8 +191,95 @@ test('--threads is bounded by the machine\'s cores', () => {
   const config = path.join(dir, 'navette.json');
   writeFileSync(config, JSON.stringify({ coverages: [{ id: 'c', gtfs: 'g', osm: 'o.pbf', pointSets: { p: 'p.csv' } }] }));
   for (const threads of ['1000000000', '0', '1.5']) {
-    const run = spawnSync(process.execPath, ['dist/src/cli/main.js', 'matrix', '--config', config, '--coverage', 'c', '--origins', 'p', '--threads', threads, '--out', path.join(dir, 'm.csv')], { encoding: 'utf8' });
+    const run = spawnSync(process.execPath, ['dist/src/cli/main.js', 'matrix', '--config', config, '--coverage', 'c', '--origins', 'p', '--threads', threads, '--datetime', '20190513T140000', '--out', path.join(dir, 'm.csv')], { encoding: 'utf8' });
     assert.equal(run.status, 2, run.stderr);
     assert.match(run.stderr, new RegExp(`--threads must be a whole number from 1 to ${4 * availableParallelism()} \\(4 per core of this machine\\), not ${threads.replace('.', '\\.')}`));
   }
+});
+
+/** `navette …` run as a process on the built command: its exit code and what it said. */
+const navette = (...args: string[]) => spawnSync(process.execPath, ['dist/src/cli/main.js', ...args], { encoding: 'utf8' });
+
+test('--help and -h: every command\'s usage on stdout, exit 0; what is required is out of brackets', () => {
+  for (const command of [['matrix'], ['accessibility'], ['merge'], ['build'], ['serve'], ['deploy', 'nginx'], ['deploy']]) {
+    for (const flag of ['--help', '-h']) {
+      const run = navette(...command, flag);
+      assert.equal(run.status, 0, `${command.join(' ')} ${flag}: ${run.stderr}`);
+      assert.equal(run.stderr, '');
+      assert.ok(run.stdout.startsWith(`Usage:\n  navette ${command[0]}`), `${command.join(' ')} ${flag}: ${run.stdout}`);
+    }
+  }
+  // --datetime is required: in the first line, out of brackets
+  const matrix = navette('matrix', '--help').stdout;
+  assert.match(matrix.split('\n')[1]!, /--origins SET --datetime YYYYMMDDThhmmss --out FILE\.csv\[\.gz\]$/);
+  assert.match(matrix, /\[--origin-ids ID,…\] \[--destination-ids ID,…\]/);
+  assert.match(navette('accessibility', '--help').stdout.split('\n')[2]!, /^ +--datetime YYYYMMDDThhmmss --out/);
+  // the full usage holds each command's
+  assert.ok(navette('--help').stdout.includes(matrix.slice('Usage:\n'.length, matrix.indexOf('\n\n'))));
+});
+
+/** The demo town with a point set of three places, its snapshot built: a coverage whose loads are quick. */
+function demoWithPlaces(snapshots = true): { dir: string; config: string } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'navette-cli-demo-'));
+  writeFileSync(path.join(dir, 'places.csv'), 'id,lon,lat,jobs\na,4.85,45.74,10\nb,4.84,45.73,5\nc,4.86,45.75,7\n');
+  const demo = path.resolve('data/demo');
+  const coverage = { id: 'demo', gtfs: [path.join(demo, 'gtfs')], osm: path.join(demo, 'valmont.osm'), timezone: 'Europe/Paris', pointSets: { places: path.join(dir, 'places.csv') } };
+  const config = path.join(dir, 'navette.json');
+  writeFileSync(config, JSON.stringify({ coverages: [coverage], ...(snapshots ? { snapshots: path.join(dir, 'snapshots') } : {}) }));
+  if (snapshots) assert.equal(navette('build', '--config', config, '--out', path.join(dir, 'snapshots')).status, 0);
+  return { dir, config };
+}
+
+test('bad arguments on a real coverage are refused before it loads, in the API\'s words with the command\'s flags', () => {
+  const { dir, config } = demoWithPlaces();
+  const on = (...args: string[]) => ['--config', config, '--coverage', 'demo', ...args];
+  const out = path.join(dir, 'm.csv');
+  const cases: [string[], string][] = [
+    [['matrix', ...on('--origins', 'places', '--datetime', '2026-11-24', '--out', out)], 'navette matrix: --datetime 2026-11-24 names a day without a time of day (it would mean midnight): give one, as 20261124T080000'],
+    [['matrix', ...on('--origins', 'places', '--out', out)], "navette matrix: give --datetime YYYYMMDDThhmmss (the coverage's local time)"],
+    [['matrix', ...on('--origins', 'places', '--datetime', '20300513T080000', '--out', out)], 'navette matrix: --datetime 20300513T080000: date is not in data production period: 2030-05-13 is outside the production period, 2026-01-01 to 2028-12-31'],
+    [['matrix', ...on('--origins', 'places', '--datetime', '20261124T080000', '--shard', '2/2', '--out', out)], 'navette matrix: --shard must be K/N with 0 ≤ K < N (slice K of N), not 2/2'],
+    [['matrix', ...on('--origins', 'hexgrid', '--datetime', '20261124T080000', '--out', out)], 'navette matrix: --origins hexgrid names no point set; the coverage has places (jobs)'],
+    [['matrix', ...on('--origins', 'places', '--destinations', 'schools', '--datetime', '20261124T080000', '--out', out)], 'navette matrix: --destinations schools names no point set; the coverage has places (jobs)'],
+    [['accessibility', ...on('--origins', 'places', '--opportunities', 'places:schools', '--datetime', '20261124T080000', '--out', out)], 'navette accessibility: --opportunities places:schools names no point set column; the coverage has places (jobs)'],
+    [['matrix', ...on('--origins', 'places', '--datetime', '20261124T080000', '--out', path.join(dir, 'no-such-dir', 'm.csv'))], `navette matrix: ${path.join(dir, 'no-such-dir', 'm.csv')} cannot be written: its folder ${path.join(dir, 'no-such-dir')} does not exist`],
+    [['accessibility', ...on('--grid', '100', '--opportunities', 'places:jobs', '--datetime', '20261124T080000', '--out', dir)], `navette accessibility: give --out FILE.csv, FILE.csv.gz or FILE.tif`],
+    [['matrix', ...on('--origins', 'places', '--datetime', '20261124T080000', '--out', path.join(dir, 'places.csv', 'm.csv'))], `navette matrix: ${path.join(dir, 'places.csv', 'm.csv')} cannot be written: ${path.join(dir, 'places.csv')} is not a folder`],
+  ];
+  for (const [args, message] of cases) {
+    const run = navette(...args);
+    assert.equal(run.status, 2, `${args.join(' ')}: ${run.stderr}`);
+    // the whole of what it said: no "loading demo…" before it
+    assert.equal(run.stderr, `${message}\n`);
+  }
+  assert.deepEqual(readdirSync(dir).sort(), ['navette.json', 'places.csv', 'snapshots']);
+});
+
+test('without a current snapshot, a day outside the production period is refused once the coverage has loaded, before any search', () => {
+  const { dir, config } = demoWithPlaces(false);
+  const run = navette('matrix', '--config', config, '--coverage', 'demo', '--origins', 'places', '--datetime', '20300513T080000', '--out', path.join(dir, 'm.csv'));
+  assert.equal(run.status, 2, run.stderr);
+  const lines = run.stderr.trim().split('\n');
+  assert.deepEqual([lines[0], lines.length], ['loading demo…', 3]);
+  assert.match(lines[1]!, /^demo loaded from its sources in \d+\.\d s$/);
+  assert.equal(lines[2], 'navette matrix: --datetime 20300513T080000: date is not in data production period: 2030-05-13 is outside the production period, 2026-01-01 to 2028-12-31');
+});
+
+test('navette matrix --origin-ids, --destination-ids: the rows of the points named, in their order; an unknown id refused by name; the API\'s warnings said first', () => {
+  const { dir, config } = demoWithPlaces();
+  const out = path.join(dir, 'm.csv');
+  const matrix = (...args: string[]) => navette('matrix', '--config', config, '--coverage', 'demo', '--origins', 'places', '--out', out, ...args);
+  let run = matrix('--datetime', '20261124T080000', '--origin-ids', 'c,a', '--destination-ids', 'b,c');
+  assert.equal(run.status, 0, run.stderr);
+  assert.deepEqual(readFileSync(out, 'utf8').split('\n').map((line) => line.split(',').slice(0, 2).join(',')), ['from_id,to_id', 'c,b', 'c,c', 'a,b', 'a,c', '']);
+  assert.doesNotMatch(run.stderr, /warning/);
+  run = matrix('--datetime', '20261124T080000', '--origin-ids', 'c,zz,a,yy');
+  assert.equal(run.status, 2, run.stderr);
+  assert.equal(run.stderr.trim().split('\n').pop(), 'navette matrix: --origin-ids names no point of places: zz, yy');
+  // at 03:00 no trip runs within 10 minutes: the API's no_service, on stderr before the run
+  run = matrix('--datetime', '20261124T030000', '--max-duration', '600');
+  assert.equal(run.status, 0, run.stderr);
+  const lines = run.stderr.split('\n');
+  const warning = lines.indexOf('navette matrix: warning: no trip runs between 2026-11-24 03:00 and 2026-11-24 03:10; the production period is 2026-01-01 to 2028-12-31 (no_service)');
+  assert.ok(warning > 0 && lines.findIndex((line) => line.startsWith('matrix: ')) > warning, run.stderr);
 });

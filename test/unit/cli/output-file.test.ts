@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { OutputBusy, OutputFile } from '../../../src/cli/output-file.js';
+import { OutputBusy, OutputFile, OutputUnwritable } from '../../../src/cli/output-file.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'navette-output-'));
 /** The files beside `name` in the folder that are not it (its partial files, its lock). */
@@ -42,8 +42,11 @@ test('abandoned: neither the file nor its partial stays', async () => {
   assert.deepEqual(leftovers('dropped.csv'), []);
 });
 
-test('a folder that does not exist: an error to catch before anything is written, the process lives on', () => {
-  for (const gz of [false, true]) assert.throws(() => new OutputFile(path.join(dir, 'missing', gz ? 'x.csv.gz' : 'x.csv')), /ENOENT/);
+test('a folder that does not exist: an error to catch before anything is written, the process lives on; it names the file asked for', () => {
+  for (const name of ['x.csv', 'x.csv.gz']) {
+    const out = path.join(dir, 'missing', name);
+    assert.throws(() => new OutputFile(out), (e: Error) => e instanceof OutputUnwritable && e.message === `${out} cannot be written: its folder ${path.join(dir, 'missing')} does not exist`);
+  }
 });
 
 test('a stream that fails while written (a full disk): writing or closing rejects with its error, and abandoning leaves nothing', async () => {
@@ -58,7 +61,8 @@ test('a stream that fails while written (a full disk): writing or closing reject
         for (let k = 0; k < 100; k++) await file.write('x'.repeat(65536));
         await file.close();
       })(),
-      /ENOSPC/,
+      // the file asked for, not the partial one the stream wrote
+      (e: Error) => e instanceof OutputUnwritable && e.message === `${path.join(dir, name)} cannot be written: the disk is full`,
     );
     file.abandon();
     assert.equal(existsSync(path.join(dir, name)), false);

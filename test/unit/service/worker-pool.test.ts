@@ -130,3 +130,28 @@ test('a deadline counts the wait and the run: a task waiting past it is withdraw
   assert.deepEqual(starts, ['a', 'b']);
   await p.close();
 });
+
+test('closed with tasks running (a command failing mid-run): an answer the threads had already sent is dropped, the process does not end on it', async () => {
+  const uncaught: unknown[] = [];
+  const onUncaught = (e: unknown) => uncaught.push(e);
+  process.on('uncaughtException', onUncaught);
+  try {
+    // piscina delivers an answer still on its way after the pool has forgotten the task, and reports
+    // it as an 'error' event ("Unexpected message from Worker", WorkerInfo._handleResponse): the
+    // rounds close the pool as the first answer comes, others on their way, many times over
+    for (let round = 0; round < 40; round++) {
+      const p = new WorkerPool({ module: MODULE, threads: 2, maxQueue: 32, budgetMs: 0 });
+      const tasks = Array.from({ length: 20 }, (_, k) => p.run({ id: `t${k}`, ms: 0 }).catch(() => 'closed'));
+      await tasks[0];
+      await p.close();
+    }
+    // and whether or not a round met the race: the report of such an answer, once closing, is no failure
+    const p = new WorkerPool({ module: MODULE, threads: 1, maxQueue: 4, budgetMs: 0 });
+    await p.close();
+    (p as unknown as { pool: NodeJS.EventEmitter }).pool.emit('error', new Error('Unexpected message from Worker: { taskId: 2 }'));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(uncaught, []);
+  } finally {
+    process.off('uncaughtException', onUncaught);
+  }
+});
