@@ -4210,6 +4210,10 @@ export interface operations {
                 "origin_ids[]"?: string[];
                 /** @description Only these points of the destinations' set, by id, in the order given (each once): the matrix's columns. All of the set's points by default. */
                 "destination_ids[]"?: string[];
+                /** @description Each travel time's journey in parts: access, wait, ride, transfer and egress seconds, and the vehicles boarded (rides); they add up to the travel time. */
+                breakdown?: boolean;
+                /** @description With breakdown: the ids of the lines ridden, in order. */
+                routes?: boolean;
                 /** @description The point set the journeys leave from (GET /v1/coverage/{region}/point_sets lists them). */
                 origins: string;
                 /** @description The point set the journeys reach (the origins' by default). */
