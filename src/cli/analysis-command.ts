@@ -63,7 +63,9 @@ export function commandArgs(args: string[], specs: readonly ParamSpec[]): Comman
     if (!arg.startsWith('--')) throw new ConfigError(`unexpected argument ${arg}`);
     const eq = arg.indexOf('=');
     const name = arg.slice(2, eq < 0 ? undefined : eq);
-    const value = eq < 0 ? args[++k] : arg.slice(eq + 1);
+    // a switch (a yes/no parameter) alone is true: `--breakdown`, as `--breakdown true`
+    const alone = eq < 0 && byFlag.get(`--${name}`)?.kind === 'bool' && (k + 1 === args.length || args[k + 1]!.startsWith('--'));
+    const value = alone ? 'true' : eq < 0 ? args[++k] : arg.slice(eq + 1);
     if (value === undefined) throw new ConfigError(`--${name} needs a value`);
     if (OWN_OPTIONS.has(name)) {
       if (own.has(name)) throw new ConfigError(`--${name} is given twice`);

@@ -283,3 +283,18 @@ test('navette matrix --origin-ids, --destination-ids: the rows of the points nam
   const warning = lines.indexOf('navette matrix: warning: no trip runs between 2026-11-24 03:00 and 2026-11-24 03:10; the production period is 2026-01-01 to 2028-12-31 (no_service)');
   assert.ok(warning > 0 && lines.findIndex((line) => line.startsWith('matrix: ')) > warning, run.stderr);
 });
+
+test('a switch alone is true (--breakdown, --routes), and still takes a value (--breakdown false)', () => {
+  const specs = matrixCommandParams(DEFAULT_LIMITS);
+  const alone = commandArgs(['--breakdown', '--routes', '--out', 'm.csv'], specs);
+  assert.deepEqual([...alone.values], [
+    ['breakdown', ['true']],
+    ['routes', ['true']],
+  ]);
+  assert.deepEqual([...commandArgs(['--breakdown', 'false', '--routes'], specs).values], [
+    ['breakdown', ['false']],
+    ['routes', ['true']],
+  ]);
+  // a parameter that is no switch still needs its value
+  assert.throws(() => commandArgs(['--breakdown', '--max-duration'], specs), /--max-duration needs a value/);
+});
