@@ -40,6 +40,9 @@ import { ConfigError, readConfigFile } from './config.js';
 import { abandonOnSignals, OutputBusy, OutputFile } from './output-file.js';
 import { appendParts, checkedParts, runIdentity, writeManifest, type PartManifest } from './shard-parts.js';
 import { workProgress } from './progress.js';
+import { matrixFormat, openMatrixOutput } from './matrix-output.js';
+import { writingFigures } from './table-output.js';
+import { matrixColumns, matrixRows } from '../queries/matrix-table.js';
 
 export const ANALYSIS_USAGE = `  navette matrix --config FILE --coverage ID --origins SET [--destinations SET] --out FILE.csv[.gz]
   navette accessibility --config FILE --coverage ID (--origins SET | --grid METRES) --opportunities SET:COLUMN[,…]
@@ -226,14 +229,6 @@ const elapsed = (started: number) => `${((performance.now() - started) / 1000).t
 /** The process's peak resident memory, its worker threads included. */
 const peakMemory = () => `peak memory ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`;
 
-/**
- * Seconds below `limit` as CSV fields, each after its comma (empty when unreached): the texts made
- * once, not a number formatted for each of a matrix's millions of fields.
- */
-function csvSecondsTexts(limit: number): (s: number) => string {
-  const texts = Array.from({ length: limit }, (_, s) => `,${s}`);
-  return (s) => (s < 0 ? ',' : (texts[s] ?? `,${s}`));
-}
 /** An id as a CSV field (quoted when it holds a comma, a quote or a line break). */
 const csvField = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
 
@@ -242,10 +237,10 @@ export function matrixCommand(args: string[]): Promise<number> {
     const specs = matrixCommandParams(DEFAULT_LIMITS);
     const parsed = commandArgs(args, specs);
     const { own } = parsed;
-    const out = own.get('out');
-    if (!out || !/\.csv(\.gz)?$/.test(out)) throw new ConfigError('give --out FILE.csv or FILE.csv.gz');
+    const out = own.get('out')!;
     const originsName = own.get('origins');
     if (!originsName) throw new ConfigError('give --origins SET, a point set of the coverage');
+    const format = matrixFormat(own);
     const probe = commandParams(specs, parsed);
     const loaded = await loadForAnalysis(own, probe.max_duration);
     try {
@@ -256,36 +251,28 @@ export function matrixCommand(args: string[]): Promise<number> {
       const destinations = destinationsName === undefined ? origins : pointSetIndex(generation, 'destinations', destinationsName);
       const job = commandJob(loaded, probe, probe.max_duration, destinations, streets.data.pointSets![origins]!);
       const originIds = streets.pointSets[origins]!.ids;
-      const destinationIds = streets.pointSets[destinations]!.ids.map(csvField);
+      const destinationIds = streets.pointSets[destinations]!.ids;
       const percentiles = jobPercentiles(job);
       const slice = shardSlice(own.get('shard'), originIds.length);
-      const file = new OutputFile(out);
+      const output = await openMatrixOutput(out, format, matrixColumns(originIds, destinationIds, percentiles), { header: slice.first, lookup: originsName });
+      const rowsOf = matrixRows(destinationIds.length);
       const progress = workProgress('matrix', slice.to - slice.from, 'origins');
       const started = performance.now();
       try {
-        if (slice.first) await file.write(`from_id,to_id,${percentiles.map((p) => `travel_time_p${p}`).join(',')}\n`);
         let done = 0;
-        const csvSeconds = csvSecondsTexts(probe.max_duration);
         await originTimes(loaded.pool, job, slice.from, slice.to, loaded.threads * COMMAND_ORIGINS_PER_THREAD, async ({ origin, seconds }) => {
-          // one string per origin, built by concatenation: a row costs no array (1.5 M rows for Porto Alegre)
-          const from = csvField(originIds[origin]!);
-          let text = '';
-          for (let d = 0; d < destinationIds.length; d++) {
-            text += from + ',' + destinationIds[d];
-            for (const row of seconds) text += csvSeconds(row[d]!);
-            text += '\n';
-          }
-          await file.write(text);
+          await output.write(rowsOf(origin, seconds));
           progress.update(++done);
         });
+        await output.finish();
         progress.done();
-        await closePart(file, 'matrix', slice, runIdentity('matrix', decisiveArgs(own, parsed.values)));
+        await closePart(output.file, 'matrix', slice, runIdentity('matrix', decisiveArgs(own, parsed.values)));
       } catch (e) {
         progress.done();
-        file.abandon();
+        output.file.abandon();
         throw e;
       }
-      process.stderr.write(`${out}: ${slice.to - slice.from} origins × ${destinationIds.length} destinations in ${elapsed(started)}, ${peakMemory()}\n`);
+      process.stderr.write(`${out}: ${slice.to - slice.from} origins × ${destinationIds.length} destinations in ${elapsed(started)} (${writingFigures(output)}), ${peakMemory()}\n`);
     } finally {
       await loaded.pool.close();
     }

@@ -23,15 +23,22 @@ export class OutputFile {
   /** the run's own temporary file */
   readonly partial: string;
   private readonly lock: string;
-  private readonly file: WriteStream;
-  private readonly sink: WriteStream | Gzip;
+  private readonly file: WriteStream | null;
+  private readonly sink: WriteStream | Gzip | null;
   /** the bytes the file receives (compressed ones for .gz), counted and digested as they go: a part's manifest reads them here, not from the disk again */
   private readonly digest: Hash = createHash('sha256');
   private bytes = 0;
   /** rejected with the first error of either stream (a folder that does not exist, a full disk) */
   private readonly failed: Promise<never>;
 
-  constructor(readonly path: string) {
+  /**
+   * `byPath`: a library writes the partial file itself, by its name (h5wasm's HDF5): the file is
+   * created, locked and renamed here, nothing is streamed.
+   */
+  constructor(
+    readonly path: string,
+    options: { byPath?: boolean } = {},
+  ) {
     this.lock = `${path}.lock`;
     takeLock(this.lock, path);
     this.partial = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.partial`;
@@ -43,15 +50,25 @@ export class OutputFile {
       rmSync(this.lock, { force: true });
       throw e;
     }
-    this.file = createWriteStream(this.partial, { fd });
-    this.sink = path.endsWith('.gz') ? createGzip({ level: 6 }) : this.file;
-    if (this.sink !== this.file) {
-      this.sink.on('data', (chunk: Buffer) => this.count(chunk));
-      this.sink.pipe(this.file);
+    if (options.byPath) {
+      closeSync(fd);
+      this.file = null;
+      this.sink = null;
+      this.failed = new Promise<never>(() => {});
+      open.add(this);
+      return;
+    }
+    const file = createWriteStream(this.partial, { fd });
+    const sink = path.endsWith('.gz') ? createGzip({ level: 6 }) : file;
+    this.file = file;
+    this.sink = sink;
+    if (sink !== file) {
+      sink.on('data', (chunk: Buffer) => this.count(chunk));
+      sink.pipe(file);
     }
     this.failed = new Promise<never>((_, reject) => {
-      this.file.once('error', reject);
-      if (this.sink !== this.file) this.sink.once('error', reject);
+      file.once('error', reject);
+      if (sink !== file) sink.once('error', reject);
     });
     // read by `write` and `close`; until then it must not count as unhandled
     this.failed.catch(() => {});
@@ -60,14 +77,17 @@ export class OutputFile {
 
   /** Write text or bytes, waiting when the stream asks to (back-pressure); a stream's error is thrown. */
   async write(data: string | Uint8Array): Promise<void> {
+    if (!this.sink) throw new Error(`${this.path} is written by its library, not streamed`);
     if (this.sink === this.file) this.count(typeof data === 'string' ? Buffer.from(data) : data);
     if (!this.sink.write(data)) await Promise.race([once(this.sink, 'drain'), this.failed]);
   }
 
   /** Finish the file and give it its name; its size and SHA-256. */
   async close(): Promise<{ bytes: number; sha256: string }> {
-    this.sink.end();
-    await Promise.race([once(this.file, 'close'), this.failed]);
+    if (this.sink && this.file) {
+      this.sink.end();
+      await Promise.race([once(this.file, 'close'), this.failed]);
+    }
     renameSync(this.partial, this.path);
     rmSync(this.lock, { force: true });
     open.delete(this);
@@ -81,8 +101,8 @@ export class OutputFile {
 
   /** Drop what was written. */
   abandon(): void {
-    this.sink.destroy();
-    this.file.destroy();
+    this.sink?.destroy();
+    this.file?.destroy();
     rmSync(this.partial, { force: true });
     rmSync(this.lock, { force: true });
     open.delete(this);
