@@ -41,6 +41,7 @@ import { abandonOnSignals, OutputBusy, OutputFile } from './output-file.js';
 import { appendParts, checkedParts, runIdentity, writeManifest, type PartManifest } from './shard-parts.js';
 import { workProgress } from './progress.js';
 import { matrixFormat, openMatrixOutput } from './matrix-output.js';
+import { accessibilityFormat, openAccessibilityOutput } from './accessibility-output.js';
 import { writingFigures } from './table-output.js';
 import { matrixColumns, matrixRows } from '../queries/matrix-table.js';
 
@@ -229,8 +230,6 @@ const elapsed = (started: number) => `${((performance.now() - started) / 1000).t
 /** The process's peak resident memory, its worker threads included. */
 const peakMemory = () => `peak memory ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`;
 
-/** An id as a CSV field (quoted when it holds a comma, a quote or a line break). */
-const csvField = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
 
 export function matrixCommand(args: string[]): Promise<number> {
   return runCommand('matrix', async () => {
@@ -284,8 +283,8 @@ export function accessibilityCommand(args: string[]): Promise<number> {
     const specs = accessibilityCommandParams(DEFAULT_LIMITS);
     const parsed = commandArgs(args, specs);
     const { own } = parsed;
-    const out = own.get('out');
-    if (!out || !/\.(csv(\.gz)?|tiff?)$/.test(out)) throw new ConfigError('give --out FILE.csv, FILE.csv.gz or FILE.tif');
+    const format = accessibilityFormat(own.get('out'));
+    const out = own.get('out')!;
     const gridText = own.get('grid');
     const originsName = own.get('origins');
     if ((gridText === undefined) === (originsName === undefined)) throw new ConfigError('give either --origins SET or --grid METRES');
@@ -312,34 +311,35 @@ export function accessibilityCommand(args: string[]): Promise<number> {
       const started = performance.now();
       // per origin of the slice, per percentile, cutoff and column: the measure
       const measuresPerOrigin = percentiles.length * measures.cutoffsSec.length * refs.length;
-      const values = new Float64Array((slice.to - slice.from) * measuresPerOrigin);
-      const file = new OutputFile(out);
-      const isTiff = out.endsWith('.tif') || out.endsWith('.tiff');
+      const isTiff = format === 'tiff';
+      // the GeoTIFF is written whole at the end: it holds every origin's measures until then
+      const values = new Float64Array(isTiff ? (slice.to - slice.from) * measuresPerOrigin : 0);
+      // with a comparison, each column is the difference: its name says with what
+      const suffix = compared === undefined ? '' : ` minus ${compared.param === 'compare_scenario' ? compared.scenario : compared.level}`;
+      const layout = { ids: origins.ids, lon: origins.lon, lat: origins.lat, percentiles, cutoffs: measures.cutoffsSec, labels: refs.map((r) => r.label + suffix) };
+      const output = isTiff ? null : openAccessibilityOutput(out, format, layout, { header: slice.first, origins: slice.to - slice.from });
+      const file = output?.file ?? new OutputFile(out);
       try {
-        // with a comparison, each column is the difference: its header says with what
-        const suffix = compared === undefined ? '' : ` minus ${compared.param === 'compare_scenario' ? compared.scenario : compared.level}`;
-        if (!isTiff && slice.first) await file.write(`origin_id,percentile,cutoff,${refs.map((r) => csvField(r.label + suffix)).join(',')}\n`);
         let done = 0;
         // an origin reaching no point counts 0 here (the API's regional answer says null); with a comparison, its difference
         const valueAt = (reduced: Float64Array, compared: Float64Array | null, i: number) => (compared ? measureDifference(orZero(reduced[i]!), orZero(compared[i]!)) : orZero(reduced[i]!));
         await originMeasureValues(loaded.pool, job, reduce, slice.from, slice.to, loaded.threads * COMMAND_ORIGINS_PER_THREAD, async (origin, reduced, compared) => {
-          let at = (origin - slice.from) * measuresPerOrigin;
-          const id = csvField(origins.ids[origin]!);
-          let lines = '';
-          percentiles.forEach((percentile, p) => {
-            measures.cutoffsSec.forEach((cutoff, c) => {
-              const line = refs.map((_, k) => valueAt(reduced, compared, k * perColumn + p * measures.cutoffsSec.length + c));
-              values.set(line, at);
-              at += line.length;
-              lines += `${id},${percentile},${cutoff},${line.join(',')}\n`;
+          // per percentile, cutoff and column
+          const line = new Float64Array(measuresPerOrigin);
+          let at = 0;
+          percentiles.forEach((_, p) => {
+            measures.cutoffsSec.forEach((_, c) => {
+              refs.forEach((_, k) => (line[at++] = valueAt(reduced, compared, k * perColumn + p * measures.cutoffsSec.length + c)));
             });
           });
-          if (!isTiff) await file.write(lines);
+          if (output) await output.writeOrigin(origin, line);
+          else values.set(line, (origin - slice.from) * measuresPerOrigin);
           progress.update(++done);
         });
         progress.done();
         const versus = compared === undefined ? null : `${compared.param}=${compared.param === 'compare_scenario' ? compared.scenario : compared.level}`;
         if (isTiff) await file.write(accessibilityTiff(origins, slice, values, percentiles, measures.cutoffsSec, refs.map((r) => r.label), versus));
+        await output?.finish();
         await closePart(file, 'accessibility', slice, runIdentity('accessibility', decisiveArgs(own, parsed.values)));
       } catch (e) {
         progress.done();
