@@ -1,9 +1,9 @@
 /**
  * Batch analyses from the command line, the work a GET should not carry (docs/analysis.md):
  *
- *   navette matrix --config F --coverage ID --origins SET [--destinations SET] --out FILE.csv[.gz]
+ *   navette matrix --config F --coverage ID --origins SET [--destinations SET] --out FILE.csv[.gz] | .parquet | .omx
  *   navette accessibility --config F --coverage ID (--origins SET | --grid METRES)
- *                         --opportunities SET:COL[,…] [--cutoffs S[,…]] --out FILE.csv[.gz] | FILE.tif
+ *                         --opportunities SET:COL[,…] [--cutoffs S[,…]] --out FILE.csv[.gz] | .parquet | .geoparquet | .fgb | .tif
  *   both: [--snapshots DIR] [--threads N] [--shard K/N] and every map parameter as --kebab-case
  *         (--datetime, --departure-window, --percentiles 5,50,95, --max-duration, --walking-speed…)
  *   navette merge --out FILE PART…
@@ -38,16 +38,17 @@ import { ScenarioLibrary } from '../service/scenario-library.js';
 import { comparedSide, comparisonOf, type ComparedSide } from '../queries/timetable-choice.js';
 import { ConfigError, readConfigFile } from './config.js';
 import { abandonOnSignals, OutputBusy, OutputFile } from './output-file.js';
-import { appendParts, checkedParts, runIdentity, writeManifest, type PartManifest } from './shard-parts.js';
+import { appendParts, checkedParts, refuseUnmergeable, runIdentity, writeManifest, type PartManifest } from './shard-parts.js';
 import { workProgress } from './progress.js';
 import { matrixFormat, openMatrixOutput } from './matrix-output.js';
 import { accessibilityFormat, openAccessibilityOutput } from './accessibility-output.js';
 import { writingFigures } from './table-output.js';
 import { matrixColumns, matrixRows } from '../queries/matrix-table.js';
 
-export const ANALYSIS_USAGE = `  navette matrix --config FILE --coverage ID --origins SET [--destinations SET] --out FILE.csv[.gz]
+export const ANALYSIS_USAGE = `  navette matrix --config FILE --coverage ID --origins SET [--destinations SET] --out FILE.csv[.gz] | FILE.parquet | FILE.omx
   navette accessibility --config FILE --coverage ID (--origins SET | --grid METRES) --opportunities SET:COLUMN[,…]
-                        [--cutoffs SECONDS[,…]] [--decay-function NAME …] --out FILE.csv[.gz] | FILE.tif
+                        [--cutoffs SECONDS[,…]] [--decay-function NAME …]
+                        --out FILE.csv[.gz] | FILE.parquet | FILE.geoparquet | FILE.fgb | FILE.tif
                         [--compare-scenario NAME|base | --compare-data-freshness LEVEL]: each value the difference
      both: [--snapshots DIR] [--threads N] [--shard K/N] [--datetime D] [--departure-window S] [--percentiles 5,50,95]
            [--scenario NAME] (one of the coverage's scenarios)
@@ -458,6 +459,7 @@ export function mergeCommand(args: string[]): Promise<number> {
     if (!out || parts.length === 0) throw new ConfigError('give --out FILE and the parts, in order');
     const option = parts.find((part) => part.startsWith('--'));
     if (option) throw new ConfigError(`merge takes --out FILE and the parts only, not ${option}`);
+    refuseUnmergeable(out, parts);
     const manifests = checkedParts(parts);
     const file = new OutputFile(out);
     try {
