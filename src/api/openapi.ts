@@ -10,6 +10,7 @@
  * The response schemas are openapi-schemas.ts's; this file holds the operations, their parameters
  * (the tables) and answers, and the two documents.
  */
+import { PARQUET_MEDIA_TYPE } from './analysis/travel-time-matrix-endpoint.js';
 import { heatMapParams, isochroneParams } from './heat-maps/heat-maps-params.js';
 import { accessibilityParams, matrixParams } from '../queries/analysis-params.js';
 import { swaggerParameters } from './params.js';
@@ -138,10 +139,11 @@ function operations(limits: Limits): Operation[] {
       path: '/coverage/{region}/travel_time_matrix',
       operationId: 'getCoverageRegionTravelTimeMatrix',
       tag: 'accessibility',
-      summary: 'The travel times from every point of one point set to every point of another, per percentile (small matrices; larger ones: navette matrix).',
+      summary: 'The travel times from every point of one point set to every point of another, per percentile (small matrices; larger ones: navette matrix); with format=parquet, a Parquet file of the command\'s columns.',
       pathParams: [REGION],
       query: matrix,
       ok: 'TravelTimeMatrix',
+      formats: { [PARQUET_MEDIA_TYPE]: { type: 'string', format: 'binary' } },
     },
     { path: '/coverage/{region}/scenarios', operationId: 'getCoverageRegionScenarios', tag: 'accessibility', summary: 'The coverage\'s scenarios: their status, what they change, their faults and the lines they draw.', pathParams: [REGION], query: [], ok: 'Scenarios' },
     { path: '/coverage/{region}/point_sets', operationId: 'getCoverageRegionPointSets', tag: 'accessibility', summary: 'The coverage\'s point sets, their columns and totals.', pathParams: [REGION], query: [], ok: 'PointSets' },

@@ -34,7 +34,11 @@ import { checkCommandDay, checkDayBeforeLoad, commandCoverage, commandDatetime, 
 import { flagName, refusalText } from './refusal-text.js';
 import { manyOriginsWarnings } from '../api/heat-maps/map-flow.js';
 import { abandonOnSignals, checkWritable, OutputBusy, OutputFile } from './output-file.js';
-import { appendParts, checkedParts, runIdentity, writeManifest, type PartManifest } from './shard-parts.js';
+import { appendParts, checkedParts, refuseUnmergeable, runIdentity, writeManifest, type PartManifest } from './shard-parts.js';
+import { matrixFormat, openMatrixOutput } from './matrix-output.js';
+import { accessibilityFormat, openAccessibilityOutput } from './accessibility-output.js';
+import { writingFigures } from './table-output.js';
+import { matrixTable } from '../queries/matrix-table.js';
 import { workProgress } from './progress.js';
 
 /** The options the commands read themselves; every other --name is a parameter of the command's table. */
@@ -228,27 +232,17 @@ const elapsed = (started: number) => `${((performance.now() - started) / 1000).t
 /** The process's peak resident memory, its worker threads included. */
 const peakMemory = () => `peak memory ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`;
 
-/**
- * Seconds below `limit` as CSV fields, each after its comma (empty when unreached): the texts made
- * once, not a number formatted for each of a matrix's millions of fields.
- */
-function csvSecondsTexts(limit: number): (s: number) => string {
-  const texts = Array.from({ length: limit }, (_, s) => `,${s}`);
-  return (s) => (s < 0 ? ',' : (texts[s] ?? `,${s}`));
-}
-/** An id as a CSV field (quoted when it holds a comma, a quote or a line break). */
-const csvField = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
-
 export function matrixCommand(args: string[]): Promise<number> {
   return runCommand('matrix', async () => {
     const specs = matrixCommandParams(DEFAULT_LIMITS);
     const parsed = commandArgs(args, specs);
     const { own } = parsed;
-    const out = own.get('out');
-    if (!out || !/\.csv(\.gz)?$/.test(out)) throw new ConfigError('give --out FILE.csv or FILE.csv.gz');
+    const format = matrixFormat(own);
+    const out = own.get('out')!;
     const originsName = own.get('origins');
     if (!originsName) throw new ConfigError('give --origins SET, a point set of the coverage');
     const probe = commandParams(specs, parsed);
+    if (probe.routes && !probe.breakdown) throw new ConfigError('--routes names the lines of the journeys --breakdown gives: give --breakdown too');
     const destinationsName = own.get('destinations');
     const coverage = await preflight(own, { datetime: probe.datetime, out, sets: [['origins', originsName], ['destinations', destinationsName]] });
     const loaded = await loadForAnalysis(coverage);
@@ -265,37 +259,39 @@ export function matrixCommand(args: string[]): Promise<number> {
     const pool = analysisPool(coverage, probe.max_duration);
     try {
       const originIds = originPoints.ids;
-      const destinationIds = destinationPoints.ids.map(csvField);
+      const destinationIds = destinationPoints.ids;
       const percentiles = jobPercentiles(job);
       const slice = shardSlice(own.get('shard'), originIds.length);
-      const file = new OutputFile(out);
+      // skims: a row per percentile in CSV and Parquet, a matrix per part and percentile in OMX
+      const skims = !probe.breakdown ? 'none' : format === 'omx' ? 'wide' : 'long';
+      const table = matrixTable({ originIds, destinationIds, destinationIndices: destinationPoints.indices, percentiles, skims, routes: skims === 'long' && probe.routes ? generation.tt : null });
+      const output = await openMatrixOutput(out, format, table.columns, { header: slice.first, lookup: originsName });
       const progress = workProgress('matrix', slice.to - slice.from, 'origins');
       const started = performance.now();
       try {
-        if (slice.first) await file.write(`from_id,to_id,${percentiles.map((p) => `travel_time_p${p}`).join(',')}\n`);
         let done = 0;
-        const csvSeconds = csvSecondsTexts(probe.max_duration);
-        await originTimes(pool, job, slice.from, slice.to, coverage.threads * COMMAND_ORIGINS_PER_THREAD, async ({ origin, seconds }) => {
-          // one string per origin, built by concatenation: a row costs no array (1.5 M rows for Porto Alegre)
-          const from = csvField(originIds[origin]!);
-          const rows = destinationPoints.indices === null ? seconds : seconds.map((row) => atSelected(row, destinationPoints.indices));
-          let text = '';
-          for (let d = 0; d < destinationIds.length; d++) {
-            text += from + ',' + destinationIds[d];
-            for (const row of rows) text += csvSeconds(row[d]!);
-            text += '\n';
-          }
-          await file.write(text);
-          progress.update(++done);
-        });
+        await originTimes(
+          pool,
+          job,
+          slice.from,
+          slice.to,
+          coverage.threads * COMMAND_ORIGINS_PER_THREAD,
+          async (row) => {
+            await output.write(table.block(row));
+            progress.update(++done);
+          },
+          undefined,
+          probe.breakdown,
+        );
+        await output.finish();
         progress.done();
-        await closePart(file, 'matrix', slice, runIdentity('matrix', decisiveArgs(own, parsed.values)));
+        await closePart(output.file, 'matrix', slice, runIdentity('matrix', decisiveArgs(own, parsed.values)));
       } catch (e) {
         progress.done();
-        file.abandon();
+        output.file.abandon();
         throw e;
       }
-      process.stderr.write(`${out}: ${slice.to - slice.from} origins × ${destinationIds.length} destinations in ${elapsed(started)}, ${peakMemory()}\n`);
+      process.stderr.write(`${out}: ${slice.to - slice.from} origins × ${destinationIds.length} destinations in ${elapsed(started)} (${writingFigures(output)}), ${peakMemory()}\n`);
     } finally {
       await pool.close();
     }
@@ -307,8 +303,8 @@ export function accessibilityCommand(args: string[]): Promise<number> {
     const specs = accessibilityCommandParams(DEFAULT_LIMITS);
     const parsed = commandArgs(args, specs);
     const { own } = parsed;
-    const out = own.get('out');
-    if (!out || !/\.(csv(\.gz)?|tiff?)$/.test(out)) throw new ConfigError('give --out FILE.csv, FILE.csv.gz or FILE.tif');
+    const format = accessibilityFormat(own.get('out'));
+    const out = own.get('out')!;
     const gridText = own.get('grid');
     const originsName = own.get('origins');
     if ((gridText === undefined) === (originsName === undefined)) throw new ConfigError('give either --origins SET or --grid METRES');
@@ -339,34 +335,35 @@ export function accessibilityCommand(args: string[]): Promise<number> {
       const started = performance.now();
       // per origin of the slice, per percentile, cutoff and column: the measure
       const measuresPerOrigin = percentiles.length * measures.cutoffsSec.length * refs.length;
-      const values = new Float64Array((slice.to - slice.from) * measuresPerOrigin);
-      const file = new OutputFile(out);
-      const isTiff = out.endsWith('.tif') || out.endsWith('.tiff');
+      const isTiff = format === 'tiff';
+      // the GeoTIFF is written whole at the end: it holds every origin's measures until then
+      const values = new Float64Array(isTiff ? (slice.to - slice.from) * measuresPerOrigin : 0);
+      // with a comparison, each column is the difference: its name says with what
+      const suffix = compared === undefined ? '' : ` minus ${compared.param === 'compare_scenario' ? compared.scenario : compared.level}`;
+      const layout = { ids: origins.ids, lon: origins.lon, lat: origins.lat, percentiles, cutoffs: measures.cutoffsSec, labels: refs.map((r) => r.label + suffix) };
+      const output = isTiff ? null : openAccessibilityOutput(out, format, layout, { header: slice.first, origins: slice.to - slice.from });
+      const file = output?.file ?? new OutputFile(out);
       try {
-        // with a comparison, each column is the difference: its header says with what
-        const suffix = compared === undefined ? '' : ` minus ${compared.param === 'compare_scenario' ? compared.scenario : compared.level}`;
-        if (!isTiff && slice.first) await file.write(`origin_id,percentile,cutoff,${refs.map((r) => csvField(r.label + suffix)).join(',')}\n`);
         let done = 0;
         // an origin reaching no point counts 0 here (the API's regional answer says null); with a comparison, its difference
         const valueAt = (reduced: Float64Array, compared: Float64Array | null, i: number) => (compared ? measureDifference(orZero(reduced[i]!), orZero(compared[i]!)) : orZero(reduced[i]!));
         await originMeasureValues(pool, job, reduce, slice.from, slice.to, coverage.threads * COMMAND_ORIGINS_PER_THREAD, async (origin, reduced, compared) => {
-          let at = (origin - slice.from) * measuresPerOrigin;
-          const id = csvField(origins.ids[origin]!);
-          let lines = '';
-          percentiles.forEach((percentile, p) => {
-            measures.cutoffsSec.forEach((cutoff, c) => {
-              const line = refs.map((_, k) => valueAt(reduced, compared, k * perColumn + p * measures.cutoffsSec.length + c));
-              values.set(line, at);
-              at += line.length;
-              lines += `${id},${percentile},${cutoff},${line.join(',')}\n`;
+          // per percentile, cutoff and column
+          const line = new Float64Array(measuresPerOrigin);
+          let at = 0;
+          percentiles.forEach((_, p) => {
+            measures.cutoffsSec.forEach((_, c) => {
+              refs.forEach((_, k) => (line[at++] = valueAt(reduced, compared, k * perColumn + p * measures.cutoffsSec.length + c)));
             });
           });
-          if (!isTiff) await file.write(lines);
+          if (output) await output.writeOrigin(origin, line);
+          else values.set(line, (origin - slice.from) * measuresPerOrigin);
           progress.update(++done);
         });
         progress.done();
         const versus = compared === undefined ? null : `${compared.param}=${compared.param === 'compare_scenario' ? compared.scenario : compared.level}`;
         if (isTiff) await file.write(accessibilityTiff(origins, slice, values, percentiles, measures.cutoffsSec, refs.map((r) => r.label), versus));
+        await output?.finish();
         await closePart(file, 'accessibility', slice, runIdentity('accessibility', decisiveArgs(own, parsed.values)));
       } catch (e) {
         progress.done();
@@ -491,6 +488,7 @@ export function mergeCommand(args: string[]): Promise<number> {
     if (!out || parts.length === 0) throw new ConfigError('give --out FILE and the parts, in order');
     const option = parts.find((part) => part.startsWith('--'));
     if (option) throw new ConfigError(`merge takes --out FILE and the parts only, not ${option}`);
+    refuseUnmergeable(out, parts);
     const manifests = checkedParts(parts);
     const file = new OutputFile(out);
     try {

@@ -30,14 +30,18 @@ const ANALYSIS_OPTIONS = `  both: [--snapshots DIR] [--threads N] [--shard K/N] 
         and every heat-map parameter as --kebab-case (--max-duration, --walking-speed, --max-nb-transfers…);
         a list is comma-separated. --datetime is the coverage's local time, a day and a time of day.`;
 
-export const MATRIX_USAGE = `  navette matrix --config FILE --coverage ID --origins SET --datetime YYYYMMDDThhmmss --out FILE.csv[.gz]
-                 [--destinations SET] [--origin-ids ID,…] [--destination-ids ID,…]
+export const MATRIX_USAGE = `  navette matrix --config FILE --coverage ID --origins SET --datetime YYYYMMDDThhmmss
+                 --out FILE.csv[.gz] | FILE.parquet | FILE.omx
+                 [--destinations SET] [--origin-ids ID,…] [--destination-ids ID,…] [--breakdown [--routes]]
 
 matrix: the travel times from every point of --origins (or those --origin-ids names, in that order)
-to every point of --destinations (the origins' set by default; or those --destination-ids names).`;
+to every point of --destinations (the origins' set by default; or those --destination-ids names).
+--breakdown: each travel time's journey in parts (access, wait, ride, transfer, egress, rides), a row
+per percentile (in OMX, a matrix per part and percentile); --routes: the lines ridden.`;
 
 export const ACCESSIBILITY_USAGE = `  navette accessibility --config FILE --coverage ID (--origins SET | --grid METRES) --opportunities SET:COLUMN[,…]
-                        --datetime YYYYMMDDThhmmss --out FILE.csv[.gz] | FILE.tif
+                        --datetime YYYYMMDDThhmmss
+                        --out FILE.csv[.gz] | FILE.parquet | FILE.geoparquet | FILE.fgb | FILE.tif
                         [--cutoffs SECONDS[,…]] [--decay-function NAME …]
                         [--compare-scenario NAME|base | --compare-data-freshness LEVEL]: each value the difference
 

@@ -53,15 +53,22 @@ export class OutputFile {
   /** the run's own temporary file */
   readonly partial: string;
   private readonly lock: string;
-  private readonly file: WriteStream;
-  private readonly sink: WriteStream | Gzip;
+  private readonly file: WriteStream | null;
+  private readonly sink: WriteStream | Gzip | null;
   /** the bytes the file receives (compressed ones for .gz), counted and digested as they go: a part's manifest reads them here, not from the disk again */
   private readonly digest: Hash = createHash('sha256');
   private bytes = 0;
   /** rejected with the first error of either stream (a folder that does not exist, a full disk) */
   private readonly failed: Promise<never>;
 
-  constructor(readonly path: string) {
+  /**
+   * `byPath`: a library writes the partial file itself, by its name (h5wasm's HDF5): the file is
+   * created, locked and renamed here, nothing is streamed.
+   */
+  constructor(
+    readonly path: string,
+    options: { byPath?: boolean } = {},
+  ) {
     this.lock = `${path}.lock`;
     try {
       takeLock(this.lock, path);
@@ -77,16 +84,26 @@ export class OutputFile {
       rmSync(this.lock, { force: true });
       throw unwritable(path, e);
     }
-    this.file = createWriteStream(this.partial, { fd });
-    this.sink = path.endsWith('.gz') ? createGzip({ level: 6 }) : this.file;
-    if (this.sink !== this.file) {
-      this.sink.on('data', (chunk: Buffer) => this.count(chunk));
-      this.sink.pipe(this.file);
+    if (options.byPath) {
+      closeSync(fd);
+      this.file = null;
+      this.sink = null;
+      this.failed = new Promise<never>(() => {});
+      open.add(this);
+      return;
+    }
+    const file = createWriteStream(this.partial, { fd });
+    const sink = path.endsWith('.gz') ? createGzip({ level: 6 }) : file;
+    this.file = file;
+    this.sink = sink;
+    if (sink !== file) {
+      sink.on('data', (chunk: Buffer) => this.count(chunk));
+      sink.pipe(file);
     }
     this.failed = new Promise<never>((_, reject) => {
       const fail = (e: unknown) => reject(unwritable(path, e));
-      this.file.once('error', fail);
-      if (this.sink !== this.file) this.sink.once('error', fail);
+      file.once('error', fail);
+      if (sink !== file) sink.once('error', fail);
     });
     // read by `write` and `close`; until then it must not count as unhandled
     this.failed.catch(() => {});
@@ -95,14 +112,17 @@ export class OutputFile {
 
   /** Write text or bytes, waiting when the stream asks to (back-pressure); a stream's error is thrown. */
   async write(data: string | Uint8Array): Promise<void> {
+    if (!this.sink) throw new Error(`${this.path} is written by its library, not streamed`);
     if (this.sink === this.file) this.count(typeof data === 'string' ? Buffer.from(data) : data);
     if (!this.sink.write(data)) await Promise.race([once(this.sink, 'drain'), this.failed]);
   }
 
   /** Finish the file and give it its name; its size and SHA-256. */
   async close(): Promise<{ bytes: number; sha256: string }> {
-    this.sink.end();
-    await Promise.race([once(this.file, 'close'), this.failed]);
+    if (this.sink && this.file) {
+      this.sink.end();
+      await Promise.race([once(this.file, 'close'), this.failed]);
+    }
     try {
       renameSync(this.partial, this.path);
     } catch (e) {
@@ -120,8 +140,8 @@ export class OutputFile {
 
   /** Drop what was written. */
   abandon(): void {
-    this.sink.destroy();
-    this.file.destroy();
+    this.sink?.destroy();
+    this.file?.destroy();
     rmSync(this.partial, { force: true });
     rmSync(this.lock, { force: true });
     open.delete(this);

@@ -99,3 +99,15 @@ export async function appendParts(out: OutputFile, parts: string[], manifests: P
     if (hash.digest('hex') !== manifests[k]!.sha256) throw new ConfigError(`${part} is damaged: its bytes differ from those written (SHA-256)`);
   }
 }
+
+/** The parts `navette merge` joins: CSV, whose slices concatenate into the whole run's file. */
+const MERGEABLE = /\.csv(\.gz)?$/;
+
+/**
+ * Parquet, GeoParquet and FlatGeobuf parts are each a complete file of their slice (its own footer or
+ * header): they are read together, not joined into one, and merge refuses them saying so.
+ */
+export function refuseUnmergeable(out: string, parts: string[]): void {
+  const other = [out, ...parts].find((name) => !MERGEABLE.test(name));
+  if (other !== undefined) throw new ConfigError(`navette merge joins CSV parts (.csv, .csv.gz), not ${other}: each Parquet, GeoParquet or FlatGeobuf part of --shard is a complete file of its slice, read together as one table (DuckDB: SELECT * FROM read_parquet('matrix-part-*.parquet'))`);
+}

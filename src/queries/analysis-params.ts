@@ -146,5 +146,15 @@ export function matrixParams(limits: Limits) {
       description: 'The point set the journeys leave from (GET /v1/coverage/{region}/point_sets lists them).',
     },
     { name: 'destinations', kind: 'string', description: 'The point set the journeys reach (the origins\' by default).' },
+    {
+      name: 'format',
+      kind: 'enum',
+      values: MATRIX_FORMATS,
+      default: 'json',
+      description: 'json: the durations as arrays; parquet: a Parquet file of the command\'s columns, from_id, to_id, travel_time_pNN (seconds, null when unreached), one row per origin and destination.',
+    },
   ] as const satisfies readonly ParamSpec[];
 }
+
+/** What the travel_time_matrix endpoint can answer (`format`). */
+export const MATRIX_FORMATS = ['json', 'parquet'] as const;

@@ -296,7 +296,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The travel times from every point of one point set to every point of another, per percentile (small matrices; larger ones: navette matrix). */
+        /** The travel times from every point of one point set to every point of another, per percentile (small matrices; larger ones: navette matrix); with format=parquet, a Parquet file of the command's columns. */
         get: operations["getCoverageRegionTravelTimeMatrix"];
         put?: never;
         post?: never;
@@ -4218,6 +4218,8 @@ export interface operations {
                 origins: string;
                 /** @description The point set the journeys reach (the origins' by default). */
                 destinations?: string;
+                /** @description json: the durations as arrays; parquet: a Parquet file of the command's columns, from_id, to_id, travel_time_pNN (seconds, null when unreached), one row per origin and destination. */
+                format?: "json" | "parquet";
             };
             header?: never;
             path: {
@@ -4228,13 +4230,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The travel times from every point of one point set to every point of another, per percentile (small matrices; larger ones: navette matrix). */
+            /** @description The travel times from every point of one point set to every point of another, per percentile (small matrices; larger ones: navette matrix); with format=parquet, a Parquet file of the command's columns. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TravelTimeMatrix"];
+                    "application/vnd.apache.parquet": string;
                 };
             };
             /** @description Not modified: the If-None-Match ETag is the answer's (same data generation and query). */

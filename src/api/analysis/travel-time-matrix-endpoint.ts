@@ -15,13 +15,31 @@ import { failedAnswerEnvelope, manyOriginsWarnings, parameterWarnings, publisher
 import { mapStart, refuseRidesharing } from '../../queries/map-prologue.js';
 import { warningsJson } from '../../maps/map-warnings.js';
 import { matrixParams } from '../../queries/analysis-params.js';
-import { jobPercentiles, originJob, originTimes, admitManyOrigins, deadlineFrom } from '../../queries/origin-rows.js';
+import { jobPercentiles, originJob, originTimes, admitManyOrigins, deadlineFrom, type OriginRow } from '../../queries/origin-rows.js';
 import { atSelected, pointSetIndex, selectPoints } from '../../queries/point-set-refs.js';
 import { requestNow } from '../../queries/param-table.js';
 import { linesRidden } from '../../queries/ridden-lines.js';
 import { PART_NAMES } from '../../queries/skim-parts.js';
 import type { JourneyParts } from '../../routing/heat-map-types.js';
 import type { Timetable } from '../../model/timetable.js';
+import { matrixTable, type MatrixTable } from '../../queries/matrix-table.js';
+import { parquetTableWriter } from '../../formats/parquet-table.js';
+import { answerHeaders } from '../heat-maps/map-flow.js';
+
+/** The media type of a Parquet file (registered with IANA in 2024). */
+export const PARQUET_MEDIA_TYPE = 'application/vnd.apache.parquet';
+
+/**
+ * The matrix as a Parquet file, in memory (an API matrix is small: MAX_MATRIX_PAIRS), the command's
+ * columns and rows (queries/matrix-table.ts): one row group per ROW_GROUP_ROWS rows as origins come.
+ */
+async function matrixParquet(run: (row: (r: OriginRow) => Promise<void>) => Promise<void>, rows: MatrixTable): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  const table = parquetTableWriter(rows.columns, async (bytes) => void chunks.push(bytes));
+  await run((row) => table.write(rows.block(row)));
+  await table.finish();
+  return Buffer.concat(chunks);
+}
 
 export const travelTimeMatrixEndpoint: Endpoint<TargetOf<'travel_time_matrix'>> = {
   params: (_, limits) => matrixParams(limits),
@@ -44,15 +62,20 @@ export const travelTimeMatrixEndpoint: Endpoint<TargetOf<'travel_time_matrix'>> 
       const job = originJob({ coverage, generation, params, t0, timeZone, maxDurationSec: params.max_duration, destinations, originLon, originLat });
       const percentiles = jobPercentiles(job);
       const warnings = [...parameterWarnings(specs, target.info.pairs), ...manyOriginsWarnings(generation, job, timeZone)];
+      const run = (row: (r: OriginRow) => void | Promise<void>) => originTimes(ctx.heatMaps, job, 0, originCount, ORIGINS_IN_FLIGHT, row, { signal: ctx.signal, deadline: deadlineFrom(ctx.limits.requestDeadlineSec), client: ctx.client }, params.breakdown);
+      if (params.format === 'parquet') {
+        const table = matrixTable({ originIds: originPoints.ids, destinationIds: destinationPoints.ids, destinationIndices: destinationPoints.indices, percentiles, skims: params.breakdown ? 'long' : 'none', routes: params.breakdown && params.routes ? generation.tt : null });
+        return { body: await matrixParquet(run, table), headers: answerHeaders(PARQUET_MEDIA_TYPE, warnings) };
+      }
       // per percentile, per origin, the row of durations; with a breakdown, per percentile and part
       const rows: string[][] = percentiles.map(() => new Array<string>(originCount));
       const skims = params.breakdown ? percentiles.map(() => skimRows(originCount, params.routes)) : null;
-      await originTimes(ctx.heatMaps, job, 0, originCount, ORIGINS_IN_FLIGHT, ({ origin, seconds, parts }) => {
+      await run(({ origin, seconds, parts }) => {
         seconds.forEach((row, p) => {
           rows[p]![origin] = jsonRow(row, destinationPoints.indices);
           if (skims) addSkimRow(skims[p]!, origin, parts![p]!, generation.tt, destinationPoints.indices);
         });
-      }, { signal: ctx.signal, deadline: deadlineFrom(ctx.limits.requestDeadlineSec), client: ctx.client }, params.breakdown);
+      });
       const breakdown = skims ? `,"breakdown":[${skims.map((skim, p) => skimJson(percentiles[p]!, skim)).join(',')}]` : '';
       const matrix =
         `{"origins":${JSON.stringify(originPoints.ids)},"destinations":${JSON.stringify(destinationPoints.ids)},` +
