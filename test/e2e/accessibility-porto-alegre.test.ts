@@ -342,3 +342,47 @@ test('navette accessibility as a planner meets it: a day without a time and a da
   const warning = lines.indexOf('navette accessibility: warning: no trip of the feed gtfs-eptc runs between 2019-05-13 00:00 and 2019-05-13 00:30: the map leaves it out; its trips run from 2019-04-15 to 2019-07-15 (no_service_in_feed)');
   assert.ok(warning > 0 && lines.findIndex((line) => line.startsWith('accessibility: ')) > warning, stderr);
 });
+
+test('navette matrix --breakdown --routes: the same travel times, a row per percentile whose parts add up to them, the lines ridden; as the API gives them', async () => {
+  const plain = path.join(dir, 'skims-plain.csv');
+  const skims = path.join(dir, 'skims.csv');
+  const window = ['--origins', 'sample', '--destinations', 'hexgrid', '--max-duration', '3600', '--departure-window', '600', '--percentiles', '5,95'];
+  await navette('matrix', ...window, '--out', plain);
+  await navette('matrix', ...window, '--breakdown', '--routes', '--out', skims);
+  const lines = readFileSync(skims, 'utf8').trim().split('\n');
+  assert.equal(lines[0], 'from_id,to_id,percentile,travel_time,access,wait,ride,transfer,egress,rides,routes');
+  const times = new Map<string, string>();
+  for (const line of readFileSync(plain, 'utf8').trim().split('\n').slice(1)) {
+    const [from, to, p5, p95] = line.split(',');
+    times.set(`${from} ${to} 5`, p5!);
+    times.set(`${from} ${to} 95`, p95!);
+  }
+  assert.equal(lines.length - 1, times.size);
+  let ridden = 0;
+  for (const line of lines.slice(1)) {
+    const [from, to, percentile, total, access, wait, ride, transfer, egress, rides, routes] = line.split(',');
+    assert.equal(total, times.get(`${from} ${to} ${percentile}`), line);
+    if (total === '') {
+      assert.equal([access, wait, ride, transfer, egress, rides, routes].join(''), '', line);
+      continue;
+    }
+    const parts = [access, wait, ride, transfer, egress].map(Number);
+    assert.equal(parts.reduce((a, b) => a + b, 0), Number(total), line);
+    assert.ok(parts.every((p) => p >= 0), line);
+    assert.equal(routes === '' ? 0 : routes!.split('|').length, Number(rides), line);
+    if (Number(rides) > 0) ridden++;
+  }
+  assert.ok(ridden > 1000, `${ridden} pairs by public transport`);
+  // the first origin's row as the API gives it, part by part
+  const origin = SAMPLE[0]!;
+  const api = (await getOk(served.app, `/v1/coverage/poa/travel_time_matrix?origins=sample&origin_ids[]=${origin.id}&destinations=hexgrid&${QUERY}&max_duration=3600&departure_window=600&percentiles[]=5&percentiles[]=95&breakdown=true&routes=true`)).travel_time_matrix;
+  const rows = lines.slice(1).filter((line) => line.startsWith(`${origin.id},`));
+  for (const line of rows) {
+    const [, to, percentile, ...fields] = line.split(',');
+    const d = api.destinations.indexOf(to);
+    const p = api.percentiles.indexOf(Number(percentile));
+    const skim = api.breakdown[p];
+    const fromApi = [api.durations[p][0][d], ...['access', 'wait', 'ride', 'transfer', 'egress', 'rides'].map((name) => skim[name][0][d]), skim.routes[0][d]?.join('|')];
+    assert.deepEqual(fromApi.map((v) => (v === null || v === undefined ? '' : String(v))), fields, line);
+  }
+});
