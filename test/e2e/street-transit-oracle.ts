@@ -21,11 +21,12 @@
  *   - The scan: a connection scan (earliest arrival) over the connections departing within
  *     [t0, t0 + horizon], as many vehicles as it likes. Two labels per stop: when a rider can be
  *     there (to board) and when a vehicle brings one there (to walk on from).
- *   - Among journeys arriving at the same time (at a stop, aboard a run, at a point), the one with
- *     fewer vehicles (RAPTOR's rule, round by round), then the one walking least: a run already
- *     boarded is boarded again at a later stop where a rider with fewer vehicles behind them, or as
- *     many having walked less, can be. The parts of the journeys (`legs`) follow from that choice;
- *     their arrival does not.
+ *   - Among journeys arriving at the same time at a point, the one with fewer vehicles (RAPTOR's
+ *     rule, round by round), then the one walking least: labels are kept per stop and per number of
+ *     vehicles behind them (up to MAX_RIDES), so that a later label with fewer vehicles survives an
+ *     earlier one with more; a run already boarded is boarded again at a later stop where a rider
+ *     with fewer vehicles behind them, or as many having walked less, can be. The parts of the
+ *     journeys (`legs`) follow from that choice; their arrival does not.
  *   - A point's value: the best of the direct walk from the centre and, over the stops a vehicle
  *     reaches, that arrival plus the walk to the point; minus t0, truncated to whole seconds like
  *     the API's values; null beyond the horizon. The points' rule (R5's, by default): the direct
@@ -66,12 +67,11 @@ export interface OracleLegs {
 /** Whether arriving at `t` with `rides` vehicles beats arriving at `bestT` with `bestRides`: earlier, or as early with fewer vehicles. */
 const better = (t: number, rides: number, bestT: number, bestRides: number) => t < bestT || (t === bestT && rides < bestRides);
 
-/** Whether label `a` of `aParts` has fewer vehicles behind it than label `b` of `bParts`, or as many and less walking. */
-function fewerOrLessWalked(aParts: LabelParts, a: number, bParts: LabelParts, b: number): boolean {
-  const ridesA = aParts.rides[a]!;
-  const ridesB = bParts.rides[b]!;
-  return ridesA < ridesB || (ridesA === ridesB && aParts.access[a]! + aParts.transfer[a]! < bParts.access[b]! + bParts.transfer[b]!);
-}
+/** The seconds label `a` of `parts` walked: to the first stop and between stops. */
+const walkedSec = (parts: LabelParts, a: number) => parts.access[a]! + parts.transfer[a]!;
+
+/** Labels per stop for journeys of up to this many vehicles: more than any journey the checks compare rides (ours: max_nb_transfers + 1). */
+const MAX_RIDES = 12;
 
 /** The parts of a label: access, ride and transfer seconds, rides (a journey up to a stop). */
 class LabelParts {
@@ -154,11 +154,14 @@ export class StreetTransitOracle {
     const speed = this.city.walkingSpeed;
     const [origin, ...cells] = await this.network.link([centre, ...points]);
     const n = this.stops.length;
-    const stopAt = new Float64Array(n).fill(Infinity);
-    const vehicleAt = new Float64Array(n).fill(Infinity);
+    // labels per stop and per number of vehicles behind them (layer 0: the walk from the centre), so
+    // that a journey with fewer vehicles is kept beside an earlier one with more: index layer × n + stop
+    const L = MAX_RIDES + 1;
+    const stopAt = new Float64Array(L * n).fill(Infinity);
+    const vehicleAt = new Float64Array(L * n).fill(Infinity);
     // the journeys behind the labels, in parts: at the stops (to board), off a vehicle, aboard a run (from its boarding)
-    const stopParts = new LabelParts(n);
-    const vehicleParts = new LabelParts(n);
+    const stopParts = new LabelParts(L * n);
+    const vehicleParts = new LabelParts(L * n);
     // walks between linked points only
     const walks = async (from: LinkedPoint[], to: LinkedPoint[], maxM: number) =>
       (await this.network.walksWithin(from, to, maxM)).filter((w) => isLinked(from[w.source]!) && isLinked(to[w.target]!));
@@ -174,62 +177,69 @@ export class StreetTransitOracle {
     }
 
     const c = this.timetable.departingWithin(t0, t0 + horizonSec);
-    const boarded = new Uint8Array(c.runCount);
+    // per run: the layer of the label it was boarded from (-1: not boarded), that label's parts, the departure
+    const runLayer = new Int32Array(c.runCount).fill(-1);
     const runParts = new LabelParts(c.runCount);
     const runDeparture = new Float64Array(c.runCount);
     for (let k = 0; k < c.dep.length; k++) {
       const run = c.run[k]!;
       const from = c.from[k]!;
-      const canBoard = (c.flags[k]! & BOARD) !== 0 && stopAt[from]! + RULES.boardSlackSec <= c.dep[k]!;
-      if (!boarded[run] && !canBoard) continue;
-      // boarded here: the first time, or again with fewer vehicles behind
-      if (canBoard && (!boarded[run] || fewerOrLessWalked(stopParts, from, runParts, run))) {
-        boarded[run] = 1;
-        runParts.copy(run, stopParts, from);
-        runDeparture[run] = c.dep[k]!;
+      if (c.flags[k]! & BOARD) {
+        // the fewest vehicles a rider here in time has behind them
+        let layer = 0;
+        while (layer < MAX_RIDES && stopAt[layer * n + from]! + RULES.boardSlackSec > c.dep[k]!) layer++;
+        const at = layer * n + from;
+        const board = layer < MAX_RIDES && (runLayer[run]! < 0 || layer < runLayer[run]! || (layer === runLayer[run]! && walkedSec(stopParts, at) < walkedSec(runParts, run)));
+        if (board) {
+          runLayer[run] = layer;
+          runParts.copy(run, stopParts, at);
+          runDeparture[run] = c.dep[k]!;
+        }
       }
-      if (!(c.flags[k]! & ALIGHT)) continue;
-      const to = c.to[k]!;
+      if (runLayer[run]! < 0 || !(c.flags[k]! & ALIGHT)) continue;
+      const layer = runLayer[run]! + 1;
+      const to = layer * n + c.to[k]!;
       const arr = c.arr[k]!;
-      const rides = runParts.rides[run]! + 1;
-      if (!better(arr, rides, vehicleAt[to]!, vehicleParts.rides[to]!)) continue;
+      if (arr >= vehicleAt[to]!) continue;
       vehicleAt[to] = arr;
       vehicleParts.copy(to, runParts, run, arr - runDeparture[run]!, 0, 1);
-      if (better(arr, rides, stopAt[to]!, stopParts.rides[to]!)) {
+      if (arr < stopAt[to]!) {
         stopAt[to] = arr;
         stopParts.copy(to, vehicleParts, to);
       }
-      for (let f = this.transferFrom[to]!; f < this.transferFrom[to + 1]!; f++) {
+      for (let f = this.transferFrom[c.to[k]!]!; f < this.transferFrom[c.to[k]! + 1]!; f++) {
         const walkSec = this.transferM[f]! / speed;
         const t = arr + walkSec;
-        const next = this.transferTo[f]!;
-        if (!better(t, rides, stopAt[next]!, stopParts.rides[next]!)) continue;
+        const next = layer * n + this.transferTo[f]!;
+        if (t >= stopAt[next]!) continue;
         stopAt[next] = t;
         stopParts.copy(next, vehicleParts, to, 0, walkSec);
       }
     }
 
     const best = new Float64Array(cells.length).fill(Infinity);
-    // per point, the stop of its best journey's last vehicle (-1: the direct walk) and the walk from it
-    const lastStop = new Int32Array(cells.length).fill(-1);
+    // per point, the label (layer × n + stop) of its best journey's last vehicle (-1: the direct walk) and the walk from it
+    const lastLabel = new Int32Array(cells.length).fill(-1);
     const lastWalk = new Float64Array(cells.length);
     const directMaxSec = options.cells ? horizonSec : Math.min(horizonSec, RULES.accessMaxSec);
     for (const w of await walks([origin!], cells, directMaxSec * speed)) best[w.target] = Math.min(best[w.target]!, t0 + w.metres / speed);
-    const ridden = [...vehicleAt.keys()].filter((s) => vehicleAt[s]! < Infinity);
+    const ridden = [...Array(n).keys()].filter((s) => Array.from({ length: L }, (_, layer) => vehicleAt[layer * n + s]!).some((t) => t < Infinity));
     const egress = await walks(cells, ridden.map((s) => this.stops[s]!), (options.cells ? horizonSec : RULES.egressMaxSec) * speed);
     for (const w of egress) {
-      const stop = ridden[w.target]!;
-      const t = vehicleAt[stop]! + w.metres / speed;
-      const bestRides = lastStop[w.source]! < 0 ? 0 : vehicleParts.rides[lastStop[w.source]!]!;
-      if (!better(t, vehicleParts.rides[stop]!, best[w.source]!, bestRides)) continue;
-      best[w.source] = t;
-      lastStop[w.source] = stop;
-      lastWalk[w.source] = w.metres / speed;
+      for (let layer = 1; layer < L; layer++) {
+        const label = layer * n + ridden[w.target]!;
+        const t = vehicleAt[label]! + w.metres / speed;
+        const bestRides = lastLabel[w.source]! < 0 ? 0 : vehicleParts.rides[lastLabel[w.source]!]!;
+        if (!better(t, layer, best[w.source]!, bestRides)) continue;
+        best[w.source] = t;
+        lastLabel[w.source] = label;
+        lastWalk[w.source] = w.metres / speed;
+      }
     }
     const legsOf = (p: number): OracleLegs | null => {
       const total = best[p]! - t0;
       if (!(total <= horizonSec)) return null;
-      const s = lastStop[p]!;
+      const s = lastLabel[p]!;
       if (s < 0) return { access: total, wait: 0, ride: 0, transfer: 0, egress: 0, rides: 0 };
       const moving = vehicleParts.access[s]! + vehicleParts.ride[s]! + vehicleParts.transfer[s]! + lastWalk[p]!;
       return { access: vehicleParts.access[s]!, wait: total - moving, ride: vehicleParts.ride[s]!, transfer: vehicleParts.transfer[s]!, egress: lastWalk[p]!, rides: vehicleParts.rides[s]! };
