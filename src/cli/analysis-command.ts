@@ -237,10 +237,10 @@ export function matrixCommand(args: string[]): Promise<number> {
     const specs = matrixCommandParams(DEFAULT_LIMITS);
     const parsed = commandArgs(args, specs);
     const { own } = parsed;
+    const format = matrixFormat(own);
     const out = own.get('out')!;
     const originsName = own.get('origins');
     if (!originsName) throw new ConfigError('give --origins SET, a point set of the coverage');
-    const format = matrixFormat(own);
     const probe = commandParams(specs, parsed);
     const loaded = await loadForAnalysis(own, probe.max_duration);
     try {
