@@ -15,16 +15,14 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { getAnswer, getOk, serveCoverages, type ServedApp } from '../helpers/app.js';
+import { getAnswer, getOk, type ServedApp } from '../helpers/app.js';
 import { duckRows, h5pyOmx, ogrinfo, parquetKeyValues, sqlText, wkbPoint } from '../helpers/columnar-readers.js';
-import { sharedFeed } from './coverage-app.js';
+import { HEXGRID, poaSampleCoverage } from './poa-sample-coverage.js';
 
 const run = promisify(execFile);
-const HEXGRID = sharedFeed('porto-alegre', 'hexgrid.csv');
 const JOURNEYS = ['--datetime', '20190513T140000', '--walking-speed', '1', '--max-walking-duration-to-pt', '1800', '--max-nb-transfers', '2'];
 const WINDOW = ['--departure-window', '600', '--percentiles', '5,50,95'];
 const ACCESS = ['--opportunities', 'hexgrid:schools,hexgrid:jobs', '--cutoffs', '1800,3600'];
@@ -43,18 +41,7 @@ let config: string;
 let served: ServedApp;
 
 before(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'navette-poa-columnar-'));
-  writeFileSync(path.join(dir, 'sample.csv'), ['id,lon,lat', ...SAMPLE.map((h) => `${h.id},${h.lon},${h.lat}`)].join('\n') + '\n');
-  const coverage = {
-    id: 'poa',
-    gtfs: [sharedFeed('porto-alegre', 'gtfs-eptc.zip'), sharedFeed('porto-alegre', 'gtfs-trensurb.zip')],
-    osm: sharedFeed('porto-alegre', 'osm.pbf'),
-    pointSets: { hexgrid: HEXGRID, sample: path.join(dir, 'sample.csv') },
-  };
-  config = path.join(dir, 'navette.json');
-  writeFileSync(config, JSON.stringify({ coverages: [coverage], snapshots: path.join(dir, 'snapshots') }));
-  await run(process.execPath, ['dist/src/cli/main.js', 'build', '--config', config, '--out', path.join(dir, 'snapshots')]);
-  served = await serveCoverages([{ ...coverage, pointSets: Object.entries(coverage.pointSets).map(([name, file]) => ({ name, file })) }], { load: { snapshotDir: path.join(dir, 'snapshots') } });
+  ({ dir, config, served } = await poaSampleCoverage('navette-poa-columnar-', SAMPLE));
 });
 
 after(async () => served?.close());
