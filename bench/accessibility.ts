@@ -14,8 +14,7 @@
  *   decay sums) in a CPU profile of the run.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { getOk, serveCoverages } from '../test/helpers/app.js';
@@ -26,19 +25,11 @@ import { parseQueryString } from '../src/api/query-string.js';
 import { HeatMapEngine } from '../src/routing/heat-map.js';
 import { DEFAULT_LIMITS } from '../src/service/limits.js';
 import { zonedToEpoch } from '../src/util/time-zones.js';
+import { POA_COVERAGE, poaSnapshot } from './poa-snapshot.js';
 
 const run = promisify(execFile);
-const data = path.resolve('../shared/data/porto-alegre');
-const dir = mkdtempSync(path.join(tmpdir(), 'navette-bench-access-'));
-const coverage = {
-  id: 'poa',
-  gtfs: [path.join(data, 'gtfs-eptc.zip'), path.join(data, 'gtfs-trensurb.zip')],
-  osm: path.join(data, 'osm.pbf'),
-  pointSets: { hexgrid: path.join(data, 'hexgrid.csv') },
-};
-const config = path.join(dir, 'navette.json');
-writeFileSync(config, JSON.stringify({ coverages: [coverage], snapshots: path.join(dir, 'snapshots') }));
-await run(process.execPath, ['dist/src/cli/main.js', 'build', '--config', config, '--out', path.join(dir, 'snapshots')]);
+const coverage = POA_COVERAGE;
+const { dir, config } = await poaSnapshot('navette-bench-access-');
 const JOURNEYS = ['--datetime', '20190513T140000', '--walking-speed', '1', '--max-walking-duration-to-pt', '1800', '--max-nb-transfers', '2'];
 
 /** A command's wall time and the closing line it printed (its own time and peak memory). */

@@ -16,16 +16,14 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
-import { getOk, serveCoverages, type ServedApp } from '../helpers/app.js';
-import { sharedFeed } from './coverage-app.js';
+import { getOk, type ServedApp } from '../helpers/app.js';
+import { HEXGRID, poaSampleCoverage } from './poa-sample-coverage.js';
 
 const run = promisify(execFile);
-const HEXGRID = sharedFeed('porto-alegre', 'hexgrid.csv');
 const JOURNEYS = { datetime: '20190513T140000', walking_speed: '1', max_walking_duration_to_pt: '1800', max_nb_transfers: '2' };
 const QUERY = new URLSearchParams(JOURNEYS).toString();
 const LONG_WALKS = new URLSearchParams({ ...JOURNEYS, max_walking_duration_to_pt: '3600' }).toString();
@@ -56,19 +54,7 @@ let config: string;
 let served: ServedApp;
 
 before(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'navette-poa-access-'));
-  writeFileSync(path.join(dir, 'sample.csv'), ['id,lon,lat', ...SAMPLE.map((h) => `${h.id},${h.lon},${h.lat}`)].join('\n') + '\n');
-  const coverage = {
-    id: 'poa',
-    gtfs: [sharedFeed('porto-alegre', 'gtfs-eptc.zip'), sharedFeed('porto-alegre', 'gtfs-trensurb.zip')],
-    osm: sharedFeed('porto-alegre', 'osm.pbf'),
-    pointSets: { hexgrid: HEXGRID, sample: path.join(dir, 'sample.csv') },
-  };
-  config = path.join(dir, 'navette.json');
-  writeFileSync(config, JSON.stringify({ coverages: [coverage], snapshots: path.join(dir, 'snapshots') }));
-  // one compilation: the commands below read the snapshot
-  await run(process.execPath, ['dist/src/cli/main.js', 'build', '--config', config, '--out', path.join(dir, 'snapshots')]);
-  served = await serveCoverages([{ ...coverage, pointSets: Object.entries(coverage.pointSets).map(([name, file]) => ({ name, file })) }], { load: { snapshotDir: path.join(dir, 'snapshots') } });
+  ({ dir, config, served } = await poaSampleCoverage('navette-poa-access-', SAMPLE));
 });
 
 after(async () => served?.close());
