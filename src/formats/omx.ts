@@ -8,7 +8,7 @@
  * Rows are written as they come, a few at a time (OMX_ROWS_PER_WRITE) into chunks of as many rows:
  * memory holds those rows, not the matrices.
  */
-import h5wasm from 'h5wasm/node';
+// h5wasm (a WebAssembly HDF5) is loaded by the first OMX written, not by every command: its start costs tens of milliseconds
 
 export const OMX_VERSION = '0.2';
 /** Rows of each matrix gathered before one write into the file (and the chunks' height). */
@@ -24,6 +24,7 @@ export interface OmxWriter {
 
 /** Create the OMX file `path` of square matrices over `zones` (whose ids become `/lookup/<lookupName>`). */
 export async function createOmx(path: string, zones: readonly string[], lookupName: string, matrices: readonly string[]): Promise<OmxWriter> {
+  const h5wasm = (await import('h5wasm/node')).default;
   const { File } = await h5wasm.ready.then(() => h5wasm);
   const n = zones.length;
   const file = new File(path, 'w');

@@ -12,7 +12,8 @@
  *   - an alight entry: a walked label after a vehicle (staying at the stop or walking a connection):
  *     the vehicle label it came from (its board entry, stop and arrival).
  * Each access and board entry also holds the seconds walked before it (to the first stop and
- * between stops), with which a route scan boards a trip where its riders walked least (raptor.ts).
+ * between stops), with which a route scan boards a trip where its riders walked least
+ * (raptor-journeys.ts).
  *
  * Times are the search's seconds from t0 (departure searches: the clock), so the parts are
  * differences of times on the journey and add up to its arrival exactly; what is not riding,
@@ -51,13 +52,10 @@ export class JourneyPaths {
   /** access and board: the seconds walked so far */
   private walk: Int32Array<ArrayBuffer> = new Int32Array(4096);
   private count = 0;
-  /** the board slack the search adds to walked labels: waiting, not walking */
-  private slack = 0;
 
-  /** Forget the previous search's journeys; `slack`: the new search's board slack. */
-  reset(slack: number): void {
+  /** Forget the previous search's journeys. */
+  reset(): void {
     this.count = 0;
-    this.slack = slack;
   }
 
   /** A round-0 walked label at `stop`, `walkSec` from the centre. */
@@ -70,12 +68,15 @@ export class JourneyPaths {
     return e;
   }
 
-  /** The seconds walked by the journey of walked label `path` (at `stop`, time `walked`). */
-  walkedTo(path: number, stop: number, walked: number): number {
+  /**
+   * The seconds walked by the journey of walked label `path` (at `stop`, time `walked`, which holds
+   * the search's board slack `slack`: waiting, not walking).
+   */
+  walkedTo(path: number, stop: number, walked: number, slack: number): number {
     if (this.kind[path] === ACCESS) return this.walk[path]!;
     // off a vehicle: what its journey walked before boarding, and the connection to `stop`
     const before = this.walk[this.parent[path]!]!;
-    return this.stop[path] === stop ? before : before + walked - this.slack - this.at[path]!;
+    return this.stop[path] === stop ? before : before + walked - slack - this.at[path]!;
   }
 
   /** The seconds board entry `path`'s journey walked before boarding. */
@@ -88,8 +89,8 @@ export class JourneyPaths {
     return this.trip[path]!;
   }
 
-  /** Trip `trip` boarded at `stop`, leaving at `departure`, from the walked label `from` of time `walked`. */
-  board(from: number, stop: number, walked: number, departure: number, trip: number): number {
+  /** Trip `trip` boarded at `stop`, leaving at `departure`, from the walked label `from` of time `walked` (board slack `slack` in it). */
+  board(from: number, stop: number, walked: number, departure: number, trip: number, slack: number): number {
     const e = this.next();
     this.kind[e] = BOARD;
     this.parent[e] = from;
@@ -97,7 +98,7 @@ export class JourneyPaths {
     this.at[e] = walked;
     this.departure[e] = departure;
     this.trip[e] = trip;
-    this.walk[e] = this.walkedTo(from, stop, walked);
+    this.walk[e] = this.walkedTo(from, stop, walked, slack);
     return e;
   }
 
@@ -113,10 +114,9 @@ export class JourneyPaths {
 
   /**
    * The journey of a vehicle label (its board entry `path`, arriving at `arrival`) in parts, into
-   * `out`.
+   * `out`; `slack` the board slack the search added to walked labels.
    */
-  read(path: number, arrival: number, out: JourneyRecord): void {
-    const slack = this.slack;
+  read(path: number, arrival: number, slack: number, out: JourneyRecord): void {
     let ride = 0;
     let transfer = 0;
     let rides = 0;

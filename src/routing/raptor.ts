@@ -61,8 +61,7 @@ import { connectionRows, MAX_OVERLAY_STOPS, type OverlayStops } from './overlay-
 import { pruneTransfers, routeGaps, type OverlayNeeds, type PrunedTransfers, type RouteGaps } from './transfer-pruning.js';
 import { foldBounds, type RangeBounds } from './range-bounds.js';
 import { NOT_MARKED, RouteMarks } from './route-marks.js';
-import { NO_PATH, NO_RUN, TwoBest } from './two-best.js';
-import { JourneyPaths, type JourneyRecord } from './journey-paths.js';
+import { NO_RUN, TwoBest } from './two-best.js';
 import { UNREACHED } from './unreached.js';
 
 /** The search never looks further than this from t0 (Navitia caps its RAPTOR bound at 24 h). */
@@ -101,8 +100,6 @@ export interface RaptorQuery {
   overlay?: RaptorOverlay | null;
   /** a departure window's searches, latest minute first: the labels of the later minutes (`RangeBounds`) */
   range?: { bounds: RangeBounds; shiftSec: number } | null;
-  /** keep the journeys behind the labels, to read them back in parts (`journeyTo`; departure searches only) */
-  paths?: boolean;
 }
 
 export interface RaptorResult {
@@ -137,13 +134,13 @@ export class RaptorSearch {
   private readonly originFirstDay: number;
 
   // walked labels of the previous and the current round, with their touched stops
-  private walkPrev: TwoBest;
-  private walkCur: TwoBest;
+  protected walkPrev: TwoBest;
+  protected walkCur: TwoBest;
   // vehicle labels of the current round
-  private readonly vehRound: TwoBest;
+  protected readonly vehRound: TwoBest;
   // best labels over the rounds that count; bestVeh.time1 is the result
-  private readonly bestVeh: TwoBest;
-  private readonly bestWalk: TwoBest;
+  protected readonly bestVeh: TwoBest;
+  protected readonly bestWalk: TwoBest;
   private readonly vehicleSec: Int32Array;
   // routes marked for the current round, of the timetable and of the overlay
   private readonly baseMarks: RouteMarks;
@@ -160,13 +157,13 @@ export class RaptorSearch {
   private generation = 0;
 
   // the current search (set by `search`, read by the scans)
-  private dir = 1;
+  protected dir = 1;
   private limit = 0;
   private across = false;
   private trackBest = false;
   private walkingSpeed = 1;
   /** board slack added to walked labels (departure searches) and to vehicle labels (arrival searches) */
-  private walkedSlack = 0;
+  protected walkedSlack = 0;
   private vehicleSlack = 0;
   private tripAllowed: Uint8Array | null = null;
   private stopAllowed: Uint8Array | null = null;
@@ -194,11 +191,8 @@ export class RaptorSearch {
   /** the connections needed at the last few walking speeds, and the routes' bounds they are made from */
   private readonly prunedBySpeed: PrunedTransfers[] = [];
   private gaps: RouteGaps | null = null;
-  /** the journeys behind the labels when the query keeps them (journey-paths.ts), else null */
-  private paths: JourneyPaths | null = null;
-  private readonly pathRecord = new JourneyPaths();
-  /** the board entry of the trip a route scan rides */
-  private boardPath = NO_PATH;
+  /** the stop whose vehicle labels the walked labels being offered come from (-1: the access) */
+  protected from = -1;
 
   /**
    * @param data     the compiled timetable (shared memory)
@@ -222,11 +216,11 @@ export class RaptorSearch {
     this.stopWheelchair = new Uint8Array(n);
     this.stopWheelchair.set(data.stopWheelchair);
     this.allowedScratch = new Uint8Array(n);
-    this.walkPrev = new TwoBest(n);
-    this.walkCur = new TwoBest(n);
-    this.vehRound = new TwoBest(n);
-    this.bestVeh = new TwoBest(n);
-    this.bestWalk = new TwoBest(n);
+    this.walkPrev = this.newLabels(n);
+    this.walkCur = this.newLabels(n);
+    this.vehRound = this.newLabels(n);
+    this.bestVeh = this.newLabels(n);
+    this.bestWalk = this.newLabels(n);
     this.vehicleSec = new Int32Array(n).fill(-1);
     const zones = Math.max(1, data.timezoneCount);
     this.zoneSlotStart = new Int32Array(zones + 1);
@@ -238,6 +232,19 @@ export class RaptorSearch {
     this.baseMarks = new RouteMarks(data.routeCount, this.slotCapacity);
     this.overlayMarks = new RouteMarks(0, this.slotCapacity);
   }
+
+  /** The labels of `n` stops (a search keeping its journeys keeps them with its labels: raptor-journeys.ts). */
+  protected newLabels(n: number): TwoBest {
+    return new TwoBest(n);
+  }
+
+  /**
+   * Hooks of a search keeping its journeys (raptor-journeys.ts), nothing here: trip k of route
+   * table `d` boarded at stop p (virtual position i, its stop times from `row`, its day's offset
+   * `off`, its route-trips from `rtBase`, its run `run`); and the trip ridden, caught at p too.
+   */
+  protected boarded(_d: RouteTable, _p: number, _k: number, _i: number, _row: number, _off: number, _rtBase: number, _run: number): void {}
+  protected caughtAgain(_d: RouteTable, _p: number, _i: number, _row: number, _off: number, _run: number): void {}
 
   /**
    * The connections a search at `speed` needs (transfer-pruning.ts), made on its first search at
@@ -281,21 +288,15 @@ export class RaptorSearch {
     this.range = q.range?.bounds ?? null;
     this.rangeShift = q.range?.shiftSec ?? 0;
     if (this.range && this.range.rounds < maxVehicles) throw new RangeError(`range bounds of ${this.range.rounds} rounds for a search of ${maxVehicles}`);
-    if (q.paths && !fwd) throw new RangeError('journeys are kept for departure searches only');
-    this.paths = q.paths ? this.pathRecord : null;
-    this.paths?.reset(this.walkedSlack);
     this.enterRound(0);
     if (this.limit === 0 || minVehicles > maxVehicles) return this.result();
     this.chooseServiceDays(Math.floor(q.t0));
 
     // round 0: the access stops, walked to
+    this.from = -1;
     this.across = false;
     this.trackBest = minVehicles === 1;
-    for (let i = 0; i < q.count; i++) {
-      const stop = q.accessStops[i]!;
-      const walkSec = Math.max(0, q.accessSec[i]!);
-      this.offerWalked(stop, walkSec + this.walkedSlack, NO_RUN, this.paths === null ? NO_PATH : this.paths.access(stop, walkSec));
-    }
+    for (let i = 0; i < q.count; i++) this.offerWalked(q.accessStops[i]!, Math.max(0, q.accessSec[i]!) + this.walkedSlack, NO_RUN);
     this.swapWalked();
 
     // run ids: the timetable's runs first, then the overlay's
@@ -404,7 +405,7 @@ export class RaptorSearch {
           if (boardAlight[st]! & alightBit) {
             const x = off + dir * alightTimes[st]! + vehicleSlack;
             if (x >= limit) trip = -1; // runs on past the bound: nothing further on this trip counts
-            else this.offerVehicle(p, x, runBase + dir * trip, this.boardPath);
+            else this.offerVehicle(p, x, runBase + dir * trip);
           }
         }
         const w = prevTime1[p]!;
@@ -414,47 +415,23 @@ export class RaptorSearch {
           // nothing to search when the current trip leaves before w, or the one before it does
           if (w > off + dir * boardTimes[row + dir * i]!) continue;
           if (trip === 0 || off + dir * boardTimes[row + dir * (i - S)]! < w) {
-            // the current trip is caught here too: a kept journey boards it where it walked least
-            if (this.paths !== null) this.boardAgain(prev, p, runBase + dir * trip, off + dir * boardTimes[row + dir * i]!);
+            this.caughtAgain(d, p, i, row, off, runBase + dir * trip);
             continue;
           }
         }
         const below = trip >= 0 ? trip : running;
         let k = this.earliestTrip(d, masked, stBase, rtBase, S, 0, below, i, w - off, slot);
-        let withSecond = false;
         if (k >= 0 && runBase + dir * k === prev.run1[p]) {
           // the best label came off this very run: board it with the other label, or take the next trip
           if (prev.time2[p]! > off + dir * boardTimes[stBase + dir * (k * S + i)]!) k = this.earliestTrip(d, masked, stBase, rtBase, S, k + 1, below, i, w - off, slot);
-          else withSecond = true;
         }
         if (k >= 0) {
           trip = k;
           row = stBase + dir * k * S;
-          const paths = this.paths;
-          if (paths !== null) {
-            const departure = off + dir * boardTimes[row + dir * i]!;
-            const tripIndex = d.routeTripTrip[rtBase + dir * k]!;
-            this.boardPath = withSecond ? paths.board(prev.path2[p]!, p, prev.time2[p]!, departure, tripIndex) : paths.board(prev.path1[p]!, p, w, departure, tripIndex);
-          }
+          this.boarded(d, p, k, i, row, off, rtBase, runBase + dir * k);
         }
       }
     }
-  }
-
-  /**
-   * The trip a route scan rides (its run `run`), caught at stop p too, leaving at `departure`: its
-   * kept journey boards at p instead when the walked label there (not off this run) walked less to
-   * get there. Every label of a round has as many vehicles behind it, and the trip arrives
-   * downstream as it did: of the journeys arriving as early, the one walking least is kept.
-   */
-  private boardAgain(prev: TwoBest, p: number, run: number, departure: number): void {
-    const paths = this.paths!;
-    const second = prev.run1[p] === run;
-    const walked = second ? prev.time2[p]! : prev.time1[p]!;
-    if (walked === UNREACHED || walked > departure) return;
-    const path = second ? prev.path2[p]! : prev.path1[p]!;
-    if (paths.walkedTo(path, p, walked) >= paths.walkedBefore(this.boardPath)) return;
-    this.boardPath = paths.board(path, p, walked, departure, paths.tripOf(this.boardPath));
   }
 
   /** 1 + the last virtual trip of route r running on the slot's day (0 when none), computed once per search. */
@@ -511,19 +488,19 @@ export class RaptorSearch {
     return -1;
   }
 
-  /** Stop p reached at x by run `run` (its journey `path`) in the current round. */
-  private offerVehicle(p: number, x: number, run: number, path: number): void {
+  /** Stop p reached at x by run `run` in the current round. */
+  protected offerVehicle(p: number, x: number, run: number): void {
     // a later minute was there as early in this round
     if (this.vehicleBound !== null && x + this.rangeShift >= this.vehicleBound[p]!) return;
     if (this.across) {
       const best = this.bestVeh;
       const first = best.time1[p] === UNREACHED;
-      if (!best.offer(p, x, run, path)) return;
+      if (!best.offer(p, x, run)) return;
       if (first) best.touched[best.count++] = p;
     }
     const round = this.vehRound;
     if (round.time1[p] === UNREACHED) round.touched[round.count++] = p;
-    round.offer(p, x, run, path);
+    round.offer(p, x, run);
   }
 
   /** Walked labels from this round's vehicle labels: stay at the stop or walk a connection. */
@@ -537,21 +514,18 @@ export class RaptorSearch {
     const pruned = this.pruned;
     const needs = this.needs;
     const stopCount = d.stopCount;
-    const paths = this.paths;
     for (let j = 0; keep && j < veh.count; j++) {
       const p = veh.touched[j]!;
+      this.from = p;
       const x1 = veh.time1[p]!;
       const run1 = veh.run1[p]!;
       const x2 = veh.time2[p]!;
       const run2 = veh.run2[p]!;
-      // the walked labels' journeys: off the vehicle at p
-      const path1 = paths === null ? NO_PATH : paths.alight(veh.path1[p]!, p, x1);
-      const path2 = paths === null || x2 === UNREACHED ? NO_PATH : paths.alight(veh.path2[p]!, p, x2);
       // an overlay's new stop: stay 0 s; its connections are the overlay's (below)
       const stay = p < stopCount ? stopStaySec[p]! : 0;
       if (stay !== NO_STAY) {
-        this.offerWalked(p, x1 + stay + slack, run1, path1);
-        if (x2 !== UNREACHED) this.offerWalked(p, x2 + stay + slack, run2, path2);
+        this.offerWalked(p, x1 + stay + slack, run1);
+        if (x2 !== UNREACHED) this.offerWalked(p, x2 + stay + slack, run2);
       }
       if (pruned !== null) {
         const offset = fwd ? pruned.outOffset : pruned.inOffset;
@@ -560,10 +534,10 @@ export class RaptorSearch {
         for (let k = offset[p]!; k < offset[p + 1]!; k++) {
           const q = other[k]!;
           const sec = seconds[k]! + slack;
-          this.offerWalked(q, x1 + sec, run1, path1);
-          if (x2 !== UNREACHED) this.offerWalked(q, x2 + sec, run2, path2);
+          this.offerWalked(q, x1 + sec, run1);
+          if (x2 !== UNREACHED) this.offerWalked(q, x2 + sec, run2);
         }
-        if (needs !== null && p < stopCount) this.offerNeeded(needs, p, x1, run1, path1, x2, run2, path2);
+        if (needs !== null && p < stopCount) this.offerNeeded(needs, p, x1, run1, x2, run2);
         continue;
       }
       if (p >= stopCount) continue;
@@ -573,8 +547,8 @@ export class RaptorSearch {
         const e = fwd ? k : transferInEdge[k]!;
         const q = fwd ? transferTo[k]! : transferInFrom[k]!;
         const sec = transferSec(d, e, speed) + slack;
-        this.offerWalked(q, x1 + sec, run1, path1);
-        if (x2 !== UNREACHED) this.offerWalked(q, x2 + sec, run2, path2);
+        this.offerWalked(q, x1 + sec, run1);
+        if (x2 !== UNREACHED) this.offerWalked(q, x2 + sec, run2);
       }
     }
     if (keep && this.overlayStops !== null) this.overlayTransfers(this.overlayStops);
@@ -583,7 +557,7 @@ export class RaptorSearch {
   }
 
   /** The walked labels of the connections from stop p an overlay's routes need beside the pruned ones (`needs`). */
-  private offerNeeded(needs: OverlayNeeds, p: number, x1: number, run1: number, path1: number, x2: number, run2: number, path2: number): void {
+  private offerNeeded(needs: OverlayNeeds, p: number, x1: number, run1: number, x2: number, run2: number): void {
     const fwd = this.dir === 1;
     const offset = fwd ? needs.outOffset : needs.inOffset;
     const other = fwd ? needs.outTo : needs.inFrom;
@@ -591,8 +565,8 @@ export class RaptorSearch {
     for (let k = offset[p]!; k < offset[p + 1]!; k++) {
       const sec = transferSec(this.data, edge[k]!, this.walkingSpeed) + this.walkedSlack;
       const q = other[k]!;
-      this.offerWalked(q, x1 + sec, run1, path1);
-      if (x2 !== UNREACHED) this.offerWalked(q, x2 + sec, run2, path2);
+      this.offerWalked(q, x1 + sec, run1);
+      if (x2 !== UNREACHED) this.offerWalked(q, x2 + sec, run2);
     }
   }
 
@@ -602,27 +576,24 @@ export class RaptorSearch {
     const { offset, other, lengthM } = connectionRows(stops, this.dir === -1);
     const speed = this.walkingSpeed;
     const slack = this.walkedSlack;
-    const paths = this.paths;
     for (let j = 0; j < veh.count; j++) {
       const p = veh.touched[j]!;
-      if (offset[p] === offset[p + 1]) continue;
+      this.from = p;
       const x1 = veh.time1[p]!;
       const run1 = veh.run1[p]!;
       const x2 = veh.time2[p]!;
       const run2 = veh.run2[p]!;
-      const path1 = paths === null ? NO_PATH : paths.alight(veh.path1[p]!, p, x1);
-      const path2 = paths === null || x2 === UNREACHED ? NO_PATH : paths.alight(veh.path2[p]!, p, x2);
       for (let k = offset[p]!; k < offset[p + 1]!; k++) {
         const sec = footpathSec(lengthM[k]!, speed) + slack;
         const q = other[k]!;
-        this.offerWalked(q, x1 + sec, run1, path1);
-        if (x2 !== UNREACHED) this.offerWalked(q, x2 + sec, run2, path2);
+        this.offerWalked(q, x1 + sec, run1);
+        if (x2 !== UNREACHED) this.offerWalked(q, x2 + sec, run2);
       }
     }
   }
 
-  /** A walked label x (off run `run`, its journey `path`) at stop p for the current round. */
-  private offerWalked(p: number, x: number, run: number, path: number): void {
+  /** A walked label x (off run `run`) at stop p for the current round. */
+  protected offerWalked(p: number, x: number, run: number): void {
     if (x >= this.limit) return;
     // a later minute was there as early in this round
     if (this.walkedBound !== null && x + this.rangeShift >= this.walkedBound[p]!) return;
@@ -631,17 +602,17 @@ export class RaptorSearch {
     if (this.across) {
       // pruned against the best of the rounds that count; what improves it improves this round's too
       const first = best.time1[p] === UNREACHED;
-      if (!best.offer(p, x, run, path)) return;
+      if (!best.offer(p, x, run)) return;
       if (first) best.touched[best.count++] = p;
       if (cur.time1[p] === UNREACHED) cur.touched[cur.count++] = p;
-      cur.offer(p, x, run, path);
+      cur.offer(p, x, run);
     } else {
       const firstHere = cur.time1[p] === UNREACHED;
-      if (!cur.offer(p, x, run, path)) return;
+      if (!cur.offer(p, x, run)) return;
       if (firstHere) cur.touched[cur.count++] = p;
       if (this.trackBest) {
         const first = best.time1[p] === UNREACHED;
-        if (best.offer(p, x, run, path) && first) best.touched[best.count++] = p;
+        if (best.offer(p, x, run) && first) best.touched[best.count++] = p;
       }
     }
   }
@@ -709,15 +680,6 @@ export class RaptorSearch {
     this.overlayMarks.clear();
     const s = this.stats;
     s.rounds = s.routesScanned = s.reachedStops = 0;
-  }
-
-  /**
-   * The journey of the last search's best label at `stop` (reached: `vehicleSec[stop]` >= 0), read
-   * into `out` in parts; the search must have kept its paths (`RaptorQuery.paths`).
-   */
-  journeyTo(stop: number, out: JourneyRecord): void {
-    if (this.paths === null) throw new Error('the last search kept no journeys');
-    this.paths.read(this.bestVeh.path1[stop]!, this.bestVeh.time1[stop]!, out);
   }
 
   private result(): RaptorResult {

@@ -8,6 +8,8 @@ import { projectX, projectY } from '../model/street-graph.js';
 import type { RaptorQuery, RaptorResult, RaptorSearch } from './raptor.js';
 import type { AccessSearch } from './access.js';
 import type { HeatMapData, HeatMapQuery } from './heat-map-types.js';
+import { JourneyRaptorSearch } from './raptor-journeys.js';
+import type { JourneyRecord } from './journey-paths.js';
 
 /** What RAPTOR left at the stops: each reached stop's time from the centre (seconds), none without public transport. */
 export type TransitPass = Pick<RaptorResult, 'reached' | 'reachedCount'> & { vehicleSec: Int32Array | null };
@@ -15,11 +17,24 @@ export type TransitPass = Pick<RaptorResult, 'reached' | 'reachedCount'> & { veh
 export const NO_TRANSIT: TransitPass = { vehicleSec: null, reached: new Uint32Array(0), reachedCount: 0 };
 
 export class TransitSearch {
+  /** the search of skims' queries (`breakdown`), made on the first: it keeps its journeys */
+  private journeys: JourneyRaptorSearch | null = null;
+
   constructor(
     private readonly data: HeatMapData,
     readonly access: AccessSearch,
     readonly raptor: RaptorSearch,
   ) {}
+
+  /** The journey of the last `breakdown` search's best label at `stop`, in parts (raptor-journeys.ts). */
+  journeyTo(stop: number, out: JourneyRecord): void {
+    this.journeySearch().journeyTo(stop, out);
+  }
+
+  private journeySearch(): JourneyRaptorSearch {
+    this.journeys ??= new JourneyRaptorSearch(this.data.raptor, this.data.serviceDayOrigins, this.data.serviceFirstDay);
+    return this.journeys;
+  }
 
   /** The access, then RAPTOR from it at q.t0 (no stop reached without public transport or access). */
   pass(q: HeatMapQuery): TransitPass {
@@ -39,7 +54,8 @@ export class TransitSearch {
 
   /** RAPTOR from the first `accessCount` stops of the access, by the query's rules, from `t0` (a window's minute: with its range bounds). */
   from(q: HeatMapQuery, t0: number, accessCount: number, range: RaptorQuery['range'] = null): RaptorResult {
-    return this.raptor.search({
+    const raptor = q.breakdown === true ? this.journeySearch() : this.raptor;
+    return raptor.search({
       direction: q.direction,
       t0,
       maxDurationSec: q.maxDurationSec,
@@ -55,7 +71,6 @@ export class TransitSearch {
       boardSlackSec: q.boardSlackSec,
       overlay: q.overlay,
       range,
-      paths: q.breakdown === true,
     });
   }
 }

@@ -8,8 +8,6 @@ import { UNREACHED } from './unreached.js';
 
 /** Run of an access label: no vehicle (run ids are >= 0). */
 export const NO_RUN = -1;
-/** Journey of a label whose path is not recorded (a search without paths). */
-export const NO_PATH = -1;
 
 /**
  * Per stop, the two best labels of distinct runs: (time1, run1) the best, (time2, run2) the best of
@@ -21,9 +19,6 @@ export class TwoBest {
   readonly run1: Int32Array;
   readonly time2: Int32Array;
   readonly run2: Int32Array;
-  /** each label's journey in the search's path record (journey-paths.ts), NO_PATH when not recorded */
-  readonly path1: Int32Array;
-  readonly path2: Int32Array;
   readonly touched: Uint32Array;
   count = 0;
 
@@ -32,33 +27,27 @@ export class TwoBest {
     this.run1 = new Int32Array(n).fill(NO_RUN);
     this.time2 = new Int32Array(n).fill(UNREACHED);
     this.run2 = new Int32Array(n).fill(NO_RUN);
-    this.path1 = new Int32Array(n).fill(NO_PATH);
-    this.path2 = new Int32Array(n).fill(NO_PATH);
     this.touched = new Uint32Array(n);
   }
 
-  /** Offer label x of run `run` (its journey `path`) at stop p; true when it changed the pair (it was not dominated). */
-  offer(p: number, x: number, run: number, path: number): boolean {
+  /** Offer label x of run `run` at stop p; true when it changed the pair (it was not dominated). */
+  offer(p: number, x: number, run: number): boolean {
     const t1 = this.time1[p]!;
     if (this.run1[p] === run && t1 !== UNREACHED) {
       if (x >= t1) return false;
       this.time1[p] = x;
-      this.path1[p] = path;
       return true;
     }
     if (x < t1) {
       this.time2[p] = t1;
       this.run2[p] = this.run1[p]!;
-      this.path2[p] = this.path1[p]!;
       this.time1[p] = x;
       this.run1[p] = run;
-      this.path1[p] = path;
       return true;
     }
     if (x < this.time2[p]!) {
       this.time2[p] = x;
       this.run2[p] = run;
-      this.path2[p] = path;
       return true;
     }
     return false;

@@ -96,7 +96,7 @@ export class WindowTransit {
       stopBest[s] = fromReference;
       if (this.improved === this.improvedStop.length) this.growImproved();
       if (this.keepJourneys) {
-        this.transit.raptor.journeyTo(s, this.journey);
+        this.transit.journeyTo(s, this.journey);
         this.journeys.keep(this.improved, this.journey);
       }
       this.improvedStop[this.improved] = s;

@@ -1,0 +1,88 @@
+/**
+ * RAPTOR keeping the journeys behind its labels, for skims (docs/analysis.md, "Skims"): the same
+ * search as raptor.ts's (the same labels, the same travel times), whose labels each point at an
+ * entry of a journey record (journey-paths.ts), from which the journey reaching a stop is read back
+ * in parts (`journeyTo`). A search of its own, beside the engine's: the plain search, which every
+ * map and matrix without skims runs, carries none of this (its hooks are empty).
+ *
+ * Of the journeys arriving as early, the search keeps the one with the fewest vehicles (RAPTOR's
+ * rounds), then the one walking least: a trip a route scan rides that can be caught at a later stop
+ * too is boarded there when its rider walked less to get there (every label of a round has as many
+ * vehicles behind it, and the trip arrives downstream as it did).
+ *
+ * Departure searches only (the matrices' and accessibility's).
+ */
+import { RaptorSearch, type RaptorQuery, type RaptorResult, type ServiceDayOrigins } from './raptor.js';
+import type { RaptorData, RouteTable } from './raptor-data.js';
+import { JourneyPaths, type JourneyRecord } from './journey-paths.js';
+import { NO_PATH, TwoBestPaths } from './two-best-paths.js';
+import type { TwoBest } from './two-best.js';
+import { UNREACHED } from './unreached.js';
+
+export class JourneyRaptorSearch extends RaptorSearch {
+  private readonly paths = new JourneyPaths();
+  /** the board entry of the trip a route scan rides */
+  private boardPath = NO_PATH;
+
+  constructor(data: RaptorData, days: ServiceDayOrigins | Float64Array[], firstDay?: number) {
+    super(data, days, firstDay);
+  }
+
+  override search(q: RaptorQuery): RaptorResult {
+    if (q.direction !== 'departure') throw new RangeError('journeys are kept for departure searches only');
+    this.paths.reset();
+    return super.search(q);
+  }
+
+  /** The journey of the last search's best label at `stop` (reached: `vehicleSec[stop]` >= 0), read into `out` in parts. */
+  journeyTo(stop: number, out: JourneyRecord): void {
+    const best = this.bestVeh as TwoBestPaths;
+    this.paths.read(best.path1[stop]!, best.time1[stop]!, this.walkedSlack, out);
+  }
+
+  protected override newLabels(n: number): TwoBest {
+    return new TwoBestPaths(n);
+  }
+
+  protected override boarded(d: RouteTable, p: number, k: number, i: number, row: number, off: number, rtBase: number, run: number): void {
+    const prev = this.walkPrev as TwoBestPaths;
+    // the best label at p came off this very run: the trip was boarded with the other one
+    const second = prev.run1[p] === run;
+    const departure = off + d.departureSec[row + i]!;
+    const trip = d.routeTripTrip[rtBase + k]!;
+    this.boardPath = second ? this.paths.board(prev.path2[p]!, p, prev.time2[p]!, departure, trip, this.walkedSlack) : this.paths.board(prev.path1[p]!, p, prev.time1[p]!, departure, trip, this.walkedSlack);
+  }
+
+  protected override caughtAgain(d: RouteTable, p: number, i: number, row: number, off: number, run: number): void {
+    const prev = this.walkPrev as TwoBestPaths;
+    const departure = off + d.departureSec[row + i]!;
+    const second = prev.run1[p] === run;
+    const walked = second ? prev.time2[p]! : prev.time1[p]!;
+    if (walked === UNREACHED || walked > departure) return;
+    const path = second ? prev.path2[p]! : prev.path1[p]!;
+    const paths = this.paths;
+    if (paths.walkedTo(path, p, walked, this.walkedSlack) >= paths.walkedBefore(this.boardPath)) return;
+    this.boardPath = paths.board(path, p, walked, departure, paths.tripOf(this.boardPath), this.walkedSlack);
+  }
+
+  protected override offerVehicle(p: number, x: number, run: number): void {
+    (this.vehRound as TwoBestPaths).path = this.boardPath;
+    (this.bestVeh as TwoBestPaths).path = this.boardPath;
+    super.offerVehicle(p, x, run);
+  }
+
+  protected override offerWalked(p: number, x: number, run: number): void {
+    const path = this.walkedPath(p, x, run);
+    (this.walkCur as TwoBestPaths).path = path;
+    (this.bestWalk as TwoBestPaths).path = path;
+    super.offerWalked(p, x, run);
+  }
+
+  /** The journey of a walked label x at p off run `run`: the access, or off that run's vehicle label at the stop it comes from. */
+  private walkedPath(p: number, x: number, run: number): number {
+    const from = this.from;
+    if (from < 0) return this.paths.access(p, x - this.walkedSlack);
+    const veh = this.vehRound as TwoBestPaths;
+    return veh.run1[from] === run ? this.paths.alight(veh.path1[from]!, from, veh.time1[from]!) : this.paths.alight(veh.path2[from]!, from, veh.time2[from]!);
+  }
+}
