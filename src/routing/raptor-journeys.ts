@@ -23,6 +23,11 @@ export class JourneyRaptorSearch extends RaptorSearch {
   private readonly paths = new JourneyPaths();
   /** the board entry of the trip a route scan rides */
   private boardPath = NO_PATH;
+  /** the walked labels' journeys off the vehicle labels of stop `alightFrom` (-2: none yet this round): off its run `alightRun1`, off the other */
+  private alightFrom = -2;
+  private alightRun1 = 0;
+  private alightPath1 = NO_PATH;
+  private alightPath2 = NO_PATH;
 
   constructor(data: RaptorData, days: ServiceDayOrigins | Float64Array[], firstDay?: number) {
     super(data, days, firstDay);
@@ -50,7 +55,14 @@ export class JourneyRaptorSearch extends RaptorSearch {
     const second = prev.run1[p] === run;
     const departure = off + d.departureSec[row + i]!;
     const trip = d.routeTripTrip[rtBase + k]!;
-    this.boardPath = second ? this.paths.board(prev.path2[p]!, p, prev.time2[p]!, departure, trip, this.walkedSlack) : this.paths.board(prev.path1[p]!, p, prev.time1[p]!, departure, trip, this.walkedSlack);
+    this.ride(second ? this.paths.board(prev.path2[p]!, p, prev.time2[p]!, departure, trip, this.walkedSlack) : this.paths.board(prev.path1[p]!, p, prev.time1[p]!, departure, trip, this.walkedSlack));
+  }
+
+  /** The vehicle labels offered next are of the journey of board entry `path`. */
+  private ride(path: number): void {
+    this.boardPath = path;
+    (this.vehRound as TwoBestPaths).path = path;
+    (this.bestVeh as TwoBestPaths).path = path;
   }
 
   protected override caughtAgain(d: RouteTable, p: number, i: number, row: number, off: number, run: number): void {
@@ -62,13 +74,12 @@ export class JourneyRaptorSearch extends RaptorSearch {
     const path = second ? prev.path2[p]! : prev.path1[p]!;
     const paths = this.paths;
     if (paths.walkedTo(path, p, walked, this.walkedSlack) >= paths.walkedBefore(this.boardPath)) return;
-    this.boardPath = paths.board(path, p, walked, departure, paths.tripOf(this.boardPath), this.walkedSlack);
+    this.ride(paths.board(path, p, walked, departure, paths.tripOf(this.boardPath), this.walkedSlack));
   }
 
-  protected override offerVehicle(p: number, x: number, run: number): void {
-    (this.vehRound as TwoBestPaths).path = this.boardPath;
-    (this.bestVeh as TwoBestPaths).path = this.boardPath;
-    super.offerVehicle(p, x, run);
+  protected override transfer(keep: boolean): void {
+    this.alightFrom = -2;
+    super.transfer(keep);
   }
 
   protected override offerWalked(p: number, x: number, run: number): void {
@@ -78,11 +89,20 @@ export class JourneyRaptorSearch extends RaptorSearch {
     super.offerWalked(p, x, run);
   }
 
-  /** The journey of a walked label x at p off run `run`: the access, or off that run's vehicle label at the stop it comes from. */
+  /**
+   * The journey of a walked label x at p off run `run`: the access, or off that run's vehicle label
+   * at the stop it comes from (its two entries made once for all the connections walked from it).
+   */
   private walkedPath(p: number, x: number, run: number): number {
     const from = this.from;
     if (from < 0) return this.paths.access(p, x - this.walkedSlack);
-    const veh = this.vehRound as TwoBestPaths;
-    return veh.run1[from] === run ? this.paths.alight(veh.path1[from]!, from, veh.time1[from]!) : this.paths.alight(veh.path2[from]!, from, veh.time2[from]!);
+    if (from !== this.alightFrom) {
+      const veh = this.vehRound as TwoBestPaths;
+      this.alightFrom = from;
+      this.alightRun1 = veh.run1[from]!;
+      this.alightPath1 = this.paths.alight(veh.path1[from]!, from, veh.time1[from]!);
+      this.alightPath2 = veh.time2[from] === UNREACHED ? NO_PATH : this.paths.alight(veh.path2[from]!, from, veh.time2[from]!);
+    }
+    return run === this.alightRun1 ? this.alightPath1 : this.alightPath2;
   }
 }

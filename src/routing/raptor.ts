@@ -504,7 +504,7 @@ export class RaptorSearch {
   }
 
   /** Walked labels from this round's vehicle labels: stay at the stop or walk a connection. */
-  private transfer(keep: boolean): void {
+  protected transfer(keep: boolean): void {
     const d = this.data;
     const veh = this.vehRound;
     const fwd = this.dir === 1;

@@ -147,9 +147,8 @@ export class WindowEngine {
       else if (transit.improved > 0 && transitLegs.length > 0) this.toGrid.propagate(q, n, grid!, transitLegs, transit, this.changes);
       // 6. the percentiles, from the changes grouped by cell
       this.changes.groupChanges(cells);
-      const { percentiles, reached } = breakdown
-        ? this.reducer.selectWithParts(w.percentiles, n, q.maxDurationSec, this.changes, directSec, cells, transit.improvedSec, transit.journeys)
-        : this.reducer.select(w.percentiles, n, q.maxDurationSec, this.changes, directSec, cells);
+      const journeys = breakdown ? { improvedSec: transit.improvedSec, journeys: transit.journeys } : null;
+      const { percentiles, reached } = this.reducer.select(w.percentiles, n, q.maxDurationSec, this.changes, directSec, cells, journeys);
       each(t, { grid, reached, vehicleStops: transit.reachedCount, unlinkedStops, percentiles });
     }
   }

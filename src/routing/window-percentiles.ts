@@ -19,6 +19,25 @@ const UNREACHED_MINUTE = -2;
 /** The parts of a journey, in `JourneyParts`' order. */
 const PART_COUNT = 6;
 
+/** A window's improvements (their arrivals from the reference, seconds) and their journeys, for the parts. */
+export interface ImprovedJourneys {
+  improvedSec: Int32Array;
+  journeys: WindowJourneys;
+}
+
+/** One percentile's parts (PART_COUNT arrays in `JourneyParts`' order) and trips, sized for the most targets. */
+interface PercentileParts {
+  parts: Int32Array[];
+  tripsFrom: Int32Array;
+  trips: Int32Array<ArrayBuffer>;
+}
+
+/** The parts of the first `cells` targets, as views. */
+function partsView({ parts: [access, wait, ride, transfer, egress, rides], tripsFrom, trips }: PercentileParts, cells: number): JourneyParts {
+  const view = (a: Int32Array | undefined) => a!.subarray(0, cells);
+  return { access: view(access), wait: view(wait), ride: view(ride), transfer: view(transfer), egress: view(egress), rides: view(rides), tripsFrom: tripsFrom.subarray(0, cells + 1), trips: trips.subarray(0, tripsFrom[cells]!) };
+}
+
 /** A window's percentiles at its targets, and how many targets the lowest reaches. */
 export interface WindowPercentileMaps {
   percentiles: PercentileMap[];
@@ -33,7 +52,7 @@ export class WindowPercentiles {
   private minuteValue = new Int32Array(0);
   private minuteSource = new Int32Array(0);
   /** with a breakdown: per percentile its parts (PART_COUNT arrays sized for the most targets) and its trips */
-  private percentileParts: { parts: Int32Array[]; tripsFrom: Int32Array; trips: Int32Array<ArrayBuffer> }[] = [];
+  private percentileParts: PercentileParts[] = [];
 
   constructor(private capacity: number) {}
 
@@ -50,37 +69,47 @@ export class WindowPercentiles {
    * from the grouped `changes` and the direct path's whole seconds (`directSec`, -1: none): views on
    * scratch memory valid until the next window.
    */
-  select(of: number[], n: number, T: number, changes: WindowChanges, directSec: Int32Array, cells: number): WindowPercentileMaps {
+  select(of: number[], n: number, T: number, changes: WindowChanges, directSec: Int32Array, cells: number, journeys: ImprovedJourneys | null = null): WindowPercentileMaps {
     this.ensureMinutes(n);
     const seconds = of.map((_, p) => this.secondsFor(p).subarray(0, cells));
     const ranks = of.map((p) => Math.max(1, Math.ceil((p / 100) * n)));
-    for (let c = 0; c < cells; c++) this.selectPercentiles(c, n, T, ranks, seconds, changes, directSec);
+    const parts = journeys ? of.map((_, p) => this.partsFor(p)) : null;
+    for (let c = 0; c < cells; c++) this.selectPercentiles(c, n, T, ranks, seconds, changes, directSec, parts, journeys);
     // the lowest percentile has the most cells with a value: nothing is reached when it has none
     let reached = 0;
     for (let c = 0; c < cells; c++) if (seconds[0]![c]! >= 0) reached++;
-    return { percentiles: of.map((percentile, p) => ({ percentile, seconds: seconds[p]! })), reached };
+    return { percentiles: of.map((percentile, p) => ({ percentile, seconds: seconds[p]!, ...(parts ? { parts: partsView(parts[p]!, cells) } : {}) })), reached };
   }
 
   /**
    * The percentiles of cell c over the n minutes: its minutes' values (`listMinutes`) sorted, and the
    * p-th percentile the value of rank ceil(p / 100 × n), null from T on. At most 180 values a cell:
    * listing and a native sort cost less than counting the runs of minutes at each step of a halving
-   * search.
+   * search. With `parts`, each percentile's journey in parts: the journey of the earliest minute
+   * whose value is the percentile's, from the window's improvements (`journeys`) or the direct path.
    */
-  private selectPercentiles(c: number, n: number, T: number, ranks: number[], out: Int32Array[], changes: WindowChanges, directSecs: Int32Array): void {
+  private selectPercentiles(c: number, n: number, T: number, ranks: number[], out: Int32Array[], changes: WindowChanges, directSecs: Int32Array, parts: PercentileParts[] | null, journeys: ImprovedJourneys | null): void {
     if (changes.cellStart[c] === changes.cellStart[c + 1]) {
       // no change: the direct path at every minute, or nothing
       const directSec = directSecs[c]!;
       const sec = directSec >= 0 && directSec < T ? directSec : -1;
-      for (let p = 0; p < ranks.length; p++) out[p]![c] = sec;
+      for (let p = 0; p < ranks.length; p++) {
+        out[p]![c] = sec;
+        if (parts) writeParts(parts[p]!, c, sec, sec < 0 ? UNREACHED_MINUTE : DIRECT, 0, journeys!);
+      }
       return;
     }
-    const { minuteSec } = this;
-    this.listMinutes(c, n, T, changes, directSecs, minuteSec);
+    const { minuteSec, minuteValue, minuteSource } = this;
+    // with parts, the minutes' values kept in their order beside the sorted copy
+    this.listMinutes(c, n, T, changes, directSecs, parts ? minuteValue : minuteSec);
+    if (parts) minuteSec.set(minuteValue.subarray(0, n));
     const values = minuteSec.subarray(0, n).sort();
     for (let p = 0; p < ranks.length; p++) {
       const sec = values[ranks[p]! - 1]!;
       out[p]![c] = sec < T ? sec : -1;
+      if (!parts) continue;
+      const k = sec < T ? minuteValue.subarray(0, n).indexOf(sec) : -1;
+      writeParts(parts[p]!, c, sec < T ? sec : -1, k < 0 ? UNREACHED_MINUTE : minuteSource[k]!, k, journeys!);
     }
   }
 
@@ -127,32 +156,6 @@ export class WindowPercentiles {
     }
   }
 
-  /**
-   * `select`, each percentile with the journey its travel time is, in parts (`JourneyParts`): at
-   * cell c the journey of the earliest minute whose value is the percentile's, from the window's
-   * improvements (`improvedSec`, seconds from the reference, and their `journeys`) or the direct
-   * path. Views on scratch memory valid until the next window.
-   */
-  selectWithParts(of: number[], n: number, T: number, changes: WindowChanges, directSec: Int32Array, cells: number, improvedSec: Int32Array, journeys: WindowJourneys): WindowPercentileMaps {
-    const selected = this.select(of, n, T, changes, directSec, cells);
-    const { minuteValue, minuteSource } = this;
-    const parts = of.map((_, p) => this.partsFor(p));
-    for (let c = 0; c < cells; c++) {
-      this.listMinutes(c, n, T, changes, directSec, minuteValue);
-      for (let p = 0; p < of.length; p++) {
-        const value = selected.percentiles[p]!.seconds[c]!;
-        const k = value < 0 ? -1 : minuteValue.subarray(0, n).indexOf(value);
-        writeParts(parts[p]!, c, value, k < 0 ? UNREACHED_MINUTE : minuteSource[k]!, k, improvedSec, journeys);
-      }
-    }
-    const percentiles = selected.percentiles.map((map, p) => {
-      const { parts: [access, wait, ride, transfer, egress, rides], tripsFrom, trips } = parts[p]!;
-      const viewed: JourneyParts = { access: access!.subarray(0, cells), wait: wait!.subarray(0, cells), ride: ride!.subarray(0, cells), transfer: transfer!.subarray(0, cells), egress: egress!.subarray(0, cells), rides: rides!.subarray(0, cells), tripsFrom: tripsFrom.subarray(0, cells + 1), trips: trips.subarray(0, tripsFrom[cells]!) };
-      return { ...map, parts: viewed };
-    });
-    return { percentiles, reached: selected.reached };
-  }
-
   private ensureMinutes(n: number): void {
     if (this.minuteSec.length >= n) return;
     this.minuteSec = new Int32Array(n);
@@ -160,7 +163,7 @@ export class WindowPercentiles {
     this.minuteSource = new Int32Array(n);
   }
 
-  private partsFor(p: number): { parts: Int32Array[]; tripsFrom: Int32Array; trips: Int32Array<ArrayBuffer> } {
+  private partsFor(p: number): PercentileParts {
     while (this.percentileParts.length <= p) {
       this.percentileParts.push({ parts: Array.from({ length: PART_COUNT }, () => new Int32Array(this.capacity)), tripsFrom: new Int32Array(this.capacity + 1), trips: new Int32Array(1024) });
     }
@@ -186,7 +189,7 @@ export class WindowPercentiles {
  * reached its stop `improvedSec[source]` after the reference, k minutes before which the rider
  * leaves; what follows the stop is the egress, what the journey does not ride or walk is waiting.
  */
-function writeParts(out: { parts: Int32Array[]; tripsFrom: Int32Array; trips: Int32Array<ArrayBuffer> }, c: number, value: number, source: number, k: number, improvedSec: Int32Array, journeys: WindowJourneys): void {
+function writeParts(out: PercentileParts, c: number, value: number, source: number, k: number, { improvedSec, journeys }: ImprovedJourneys): void {
   const [access, wait, ride, transfer, egress, rides] = out.parts as [Int32Array, Int32Array, Int32Array, Int32Array, Int32Array, Int32Array];
   const from = c === 0 ? 0 : out.tripsFrom[c]!;
   if (c === 0) out.tripsFrom[0] = 0;
