@@ -211,9 +211,11 @@ test('--help and -h: every command\'s usage on stdout, exit 0; what is required 
   }
   // --datetime is required: in the first line, out of brackets
   const matrix = navette('matrix', '--help').stdout;
-  assert.match(matrix.split('\n')[1]!, /--origins SET --datetime YYYYMMDDThhmmss --out FILE\.csv\[\.gz\]$/);
-  assert.match(matrix, /\[--origin-ids ID,…\] \[--destination-ids ID,…\]/);
-  assert.match(navette('accessibility', '--help').stdout.split('\n')[2]!, /^ +--datetime YYYYMMDDThhmmss --out/);
+  assert.match(matrix.split('\n')[1]!, /--origins SET --datetime YYYYMMDDThhmmss$/);
+  assert.match(matrix.split('\n')[2]!, /^ +--out FILE\.csv\[\.gz\] \| FILE\.parquet \| FILE\.omx$/);
+  assert.match(matrix, /\[--origin-ids ID,…\] \[--destination-ids ID,…\] \[--breakdown \[--routes\]\]/);
+  assert.match(navette('accessibility', '--help').stdout.split('\n')[2]!, /^ +--datetime YYYYMMDDThhmmss$/);
+  assert.match(navette('accessibility', '--help').stdout.split('\n')[3]!, /^ +--out FILE\.csv\[\.gz\] \| FILE\.parquet \| FILE\.geoparquet \| FILE\.fgb \| FILE\.tif$/);
   // the full usage holds each command's
   assert.ok(navette('--help').stdout.includes(matrix.slice('Usage:\n'.length, matrix.indexOf('\n\n'))));
 });
@@ -243,7 +245,7 @@ test('bad arguments on a real coverage are refused before it loads, in the API\'
     [['matrix', ...on('--origins', 'places', '--destinations', 'schools', '--datetime', '20261124T080000', '--out', out)], 'navette matrix: --destinations schools names no point set; the coverage has places (jobs)'],
     [['accessibility', ...on('--origins', 'places', '--opportunities', 'places:schools', '--datetime', '20261124T080000', '--out', out)], 'navette accessibility: --opportunities places:schools names no point set column; the coverage has places (jobs)'],
     [['matrix', ...on('--origins', 'places', '--datetime', '20261124T080000', '--out', path.join(dir, 'no-such-dir', 'm.csv'))], `navette matrix: ${path.join(dir, 'no-such-dir', 'm.csv')} cannot be written: its folder ${path.join(dir, 'no-such-dir')} does not exist`],
-    [['accessibility', ...on('--grid', '100', '--opportunities', 'places:jobs', '--datetime', '20261124T080000', '--out', dir)], `navette accessibility: give --out FILE.csv, FILE.csv.gz or FILE.tif`],
+    [['accessibility', ...on('--grid', '100', '--opportunities', 'places:jobs', '--datetime', '20261124T080000', '--out', dir)], `navette accessibility: give --out FILE.csv, FILE.csv.gz, FILE.parquet, FILE.geoparquet, FILE.fgb or FILE.tif`],
     [['matrix', ...on('--origins', 'places', '--datetime', '20261124T080000', '--out', path.join(dir, 'places.csv', 'm.csv'))], `navette matrix: ${path.join(dir, 'places.csv', 'm.csv')} cannot be written: ${path.join(dir, 'places.csv')} is not a folder`],
   ];
   for (const [args, message] of cases) {
