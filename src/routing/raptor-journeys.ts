@@ -10,6 +10,10 @@
  * too is boarded there when its rider walked less to get there (every label of a round has as many
  * vehicles behind it, and the trip arrives downstream as it did).
  *
+ * The record is kept from search to search until `forgetJourneys` (a departure window's minutes,
+ * whose journeys are read once the window is done); it grows with the searches' boardings and
+ * labels, a few entries per route scanned or stop reached.
+ *
  * Departure searches only (the matrices' and accessibility's).
  */
 import { RaptorSearch, type RaptorQuery, type RaptorResult, type ServiceDayOrigins } from './raptor.js';
@@ -35,14 +39,22 @@ export class JourneyRaptorSearch extends RaptorSearch {
 
   override search(q: RaptorQuery): RaptorResult {
     if (q.direction !== 'departure') throw new RangeError('journeys are kept for departure searches only');
-    this.paths.reset();
     return super.search(q);
   }
 
-  /** The journey of the last search's best label at `stop` (reached: `vehicleSec[stop]` >= 0), read into `out` in parts. */
-  journeyTo(stop: number, out: JourneyRecord): void {
-    const best = this.bestVeh as TwoBestPaths;
-    this.paths.read(best.path1[stop]!, best.time1[stop]!, this.walkedSlack, out);
+  /** Start a new record of journeys. */
+  forgetJourneys(): void {
+    this.paths.reset();
+  }
+
+  /** The journey entry of the last search's best label at `stop` (reached: `vehicleSec[stop]` >= 0). */
+  journeyPath(stop: number): number {
+    return (this.bestVeh as TwoBestPaths).path1[stop]!;
+  }
+
+  /** The journey of entry `path` arriving at `arrival` (its search's seconds), read into `out` in parts. */
+  readJourney(path: number, arrival: number, out: JourneyRecord): void {
+    this.paths.read(path, arrival, this.walkedSlack, out);
   }
 
   protected override newLabels(n: number): TwoBest {

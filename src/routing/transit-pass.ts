@@ -26,9 +26,19 @@ export class TransitSearch {
     readonly raptor: RaptorSearch,
   ) {}
 
-  /** The journey of the last `breakdown` search's best label at `stop`, in parts (raptor-journeys.ts). */
-  journeyTo(stop: number, out: JourneyRecord): void {
-    this.journeySearch().journeyTo(stop, out);
+  /** Start a new record of the `breakdown` searches' journeys (a window's: raptor-journeys.ts). */
+  forgetJourneys(): void {
+    this.journeySearch().forgetJourneys();
+  }
+
+  /** The journey entry of the last `breakdown` search's best label at `stop`. */
+  journeyPath(stop: number): number {
+    return this.journeySearch().journeyPath(stop);
+  }
+
+  /** A journey of the record, its entry and its arrival, read in parts. */
+  readJourney(path: number, arrival: number, out: JourneyRecord): void {
+    this.journeySearch().readJourney(path, arrival, out);
   }
 
   private journeySearch(): JourneyRaptorSearch {

@@ -11,6 +11,7 @@ import type { JourneyParts, PercentileMap } from './heat-map-types.js';
 import { WINDOW_STEP_SEC } from './window-transit.js';
 import type { WindowChanges } from './window-changes.js';
 import type { WindowJourneys } from './window-journeys.js';
+import { journeyRecord } from './journey-paths.js';
 import { grownInt32 } from '../model/growable.js';
 
 /** `minuteSource` of a minute valued by the direct path (the street alone), and of one unreached. */
@@ -18,6 +19,9 @@ const DIRECT = -1;
 const UNREACHED_MINUTE = -2;
 /** The parts of a journey, in `JourneyParts`' order. */
 const PART_COUNT = 6;
+
+/** The journey read last (one per thread: a target's parts are written one at a time). */
+const JOURNEY = journeyRecord();
 
 /** A window's improvements (their arrivals from the reference, seconds) and their journeys, for the parts. */
 export interface ImprovedJourneys {
@@ -204,15 +208,16 @@ function writeParts(out: PercentileParts, c: number, value: number, source: numb
     return;
   }
   const atStop = improvedSec[source]! - k * WINDOW_STEP_SEC;
-  access[c] = journeys.accessSec[source]!;
-  ride[c] = journeys.rideSec[source]!;
-  transfer[c] = journeys.transferSec[source]!;
+  const journey = JOURNEY;
+  journeys.read(source, journey);
+  access[c] = journey.accessSec;
+  ride[c] = journey.rideSec;
+  transfer[c] = journey.transferSec;
   egress[c] = value - atStop;
-  wait[c] = atStop - access[c]! - ride[c]! - transfer[c]!;
-  const count = journeys.rides[source]!;
+  wait[c] = atStop - journey.accessSec - journey.rideSec - journey.transferSec;
+  const count = journey.rides;
   rides[c] = count;
   if (from + count > out.trips.length) out.trips = grownInt32(out.trips, Math.max(2 * out.trips.length, from + count));
-  const start = journeys.tripsFrom[source]!;
-  out.trips.set(journeys.trips.subarray(start, start + count), from);
+  out.trips.set(journey.trips.subarray(0, count), from);
   out.tripsFrom[c + 1] = from + count;
 }

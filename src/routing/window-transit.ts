@@ -11,7 +11,6 @@
 import { RangeBounds } from './range-bounds.js';
 import type { TransitSearch } from './transit-pass.js';
 import type { HeatMapQuery } from './heat-map-types.js';
-import { journeyRecord } from './journey-paths.js';
 import { WindowJourneys } from './window-journeys.js';
 
 /** One departure per this many seconds of the window. */
@@ -41,8 +40,7 @@ export class WindowTransit {
   reachedCount = 0;
   private bounds: RangeBounds | null = null;
   /** with a query's breakdown: the journey of each improvement (improvedStop/improvedSec's index) */
-  readonly journeys = new WindowJourneys();
-  private readonly journey = journeyRecord();
+  readonly journeys: WindowJourneys;
   private keepJourneys = false;
 
   constructor(
@@ -56,6 +54,7 @@ export class WindowTransit {
     this.reachedStops = new Uint32Array(stopCount);
     this.minuteFrom = new Int32Array(maxMinutes);
     this.minuteTo = new Int32Array(maxMinutes);
+    this.journeys = new WindowJourneys((path, arrival, out) => transit.readJourney(path, arrival, out));
   }
 
   /** The access once, then RAPTOR at each of the `n` minutes of the window of `q`, latest first, keeping the improvements. */
@@ -66,7 +65,7 @@ export class WindowTransit {
     this.stopRemaining.fill(-1);
     this.improved = 0;
     this.keepJourneys = q.breakdown === true;
-    this.journeys.reset();
+    if (this.keepJourneys) this.transit.forgetJourneys();
     const accessCount = q.transit ? this.transit.accessFrom(q) : 0;
     const rounds = Math.max(0, Math.floor(q.maxTransfers)) + 1;
     // (past MAX_RANGE_ROUNDS, each minute a whole search)
@@ -96,8 +95,7 @@ export class WindowTransit {
       stopBest[s] = fromReference;
       if (this.improved === this.improvedStop.length) this.growImproved();
       if (this.keepJourneys) {
-        this.transit.journeyTo(s, this.journey);
-        this.journeys.keep(this.improved, this.journey);
+        this.journeys.keep(this.improved, this.transit.journeyPath(s), sec);
       }
       this.improvedStop[this.improved] = s;
       this.improvedSec[this.improved++] = fromReference;
