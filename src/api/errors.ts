@@ -156,6 +156,7 @@ const QUERY_ERROR_WIRES: Record<QueryErrorCode, Wire> = {
   unknownPointSet: PLAIN_400,
   unknownPointIds: PLAIN_400,
   repeatedPointId: PLAIN_400,
+  routesWithoutBreakdown: PLAIN_400,
   badDecay: PLAIN_400,
   accessibilityNoPlace: PLAIN_400,
   accessibilityOriginsAndPlace: PLAIN_400,

@@ -39,6 +39,7 @@ import { matrixFormat, openMatrixOutput } from './matrix-output.js';
 import { accessibilityFormat, openAccessibilityOutput } from './accessibility-output.js';
 import { writingFigures } from './table-output.js';
 import { matrixTable } from '../queries/matrix-table.js';
+import { skimsOf } from '../queries/skim-parts.js';
 import { workProgress } from './progress.js';
 
 /** The options the commands read themselves; every other --name is a parameter of the command's table. */
@@ -242,7 +243,7 @@ export function matrixCommand(args: string[]): Promise<number> {
     const originsName = own.get('origins');
     if (!originsName) throw new ConfigError('give --origins SET, a point set of the coverage');
     const probe = commandParams(specs, parsed);
-    if (probe.routes && !probe.breakdown) throw new ConfigError('--routes names the lines of the journeys --breakdown gives: give --breakdown too');
+    skimsOf(probe);
     const destinationsName = own.get('destinations');
     const coverage = await preflight(own, { datetime: probe.datetime, out, sets: [['origins', originsName], ['destinations', destinationsName]] });
     const loaded = await loadForAnalysis(coverage);

@@ -52,6 +52,7 @@ export const QUERY_ERRORS = {
   unknownPointSet: (d: { param: string; given: string; known: string }, name: Namer) => `${name(d.param)} ${d.given} names no point set; the coverage has ${d.known}`,
   unknownPointIds: (d: { param: string; set: string; given: string }, name: Namer) => `${name(d.param)} names no point of ${d.set}: ${d.given}`,
   repeatedPointId: (d: { param: string; id: string }, name: Namer) => `${name(d.param)} gives ${d.id} twice: name each point once`,
+  routesWithoutBreakdown: (_: Data, name: Namer) => `${name('routes')} names the lines of the journeys ${name('breakdown')} gives: ask for ${name('breakdown')} too`,
   badDecay: (d: { why: string }, name: Namer) => `${name('decay_function')}: ${d.why}`,
   accessibilityNoPlace: (_: Data, name: Namer) => `you should provide a ${name('from')}, a ${name('to')} or an ${name('origins')} argument`,
   accessibilityOriginsAndPlace: (_: Data, name: Namer) => `you cannot provide an ${name('origins')} argument with a ${name('from')} or a ${name('to')}`,

@@ -143,11 +143,6 @@ export class JourneyPaths {
     out.trips.subarray(0, rides).reverse();
   }
 
-  /** Bytes of the record. */
-  bytes(): number {
-    return this.kind.byteLength + this.parent.byteLength + this.stop.byteLength + this.at.byteLength + this.departure.byteLength + this.trip.byteLength + this.walk.byteLength;
-  }
-
   private next(): number {
     if (this.count === this.kind.length) this.grow();
     return this.count++;

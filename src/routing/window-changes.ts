@@ -38,6 +38,8 @@ export class WindowChanges {
   private sources: Int32Array<ArrayBuffer> = new Int32Array(0);
   sortedSource: Int32Array<ArrayBuffer> = new Int32Array(0);
   private withSources = false;
+  /** groupSources' scratch: each target's next slot */
+  private nextSlot: Int32Array<ArrayBuffer> = new Int32Array(0);
 
   constructor(private capacity: number) {
     this.best = new Int32Array(capacity);
@@ -104,7 +106,10 @@ export class WindowChanges {
     const { changes, cellStart, sources } = this;
     const count = this.count;
     if (this.sortedSource.length < count) this.sortedSource = new Int32Array(Math.max(count, 2 * this.sortedSource.length));
-    const next = cellStart.slice(0, cells);
+    // each target's next slot, from its start: scratch grown to the most targets (points: breakdowns are theirs)
+    if (this.nextSlot.length < cells) this.nextSlot = new Int32Array(Math.max(cells, 2 * this.nextSlot.length));
+    const next = this.nextSlot;
+    next.set(cellStart.subarray(0, cells));
     for (let x = 0; x < count; x++) this.sortedSource[next[changes[3 * x]!]!++] = sources[x]!;
   }
 
@@ -116,6 +121,6 @@ export class WindowChanges {
   }
 
   scratchBytes(): number {
-    return this.best.byteLength + this.cellStart.byteLength + this.changes.byteLength + this.sorted.byteLength + this.sources.byteLength + this.sortedSource.byteLength;
+    return this.best.byteLength + this.cellStart.byteLength + this.changes.byteLength + this.sorted.byteLength + this.sources.byteLength + this.sortedSource.byteLength + this.nextSlot.byteLength;
   }
 }

@@ -172,3 +172,52 @@ test('GET travel_time_matrix?format=parquet: the JSON answer\'s durations as row
   const expected = json.origins.flatMap((from: string, o: number) => json.destinations.map((to: string, d: number) => ({ from_id: from, to_id: to, travel_time_p5: json.durations[0][o][d], travel_time_p50: json.durations[1][o][d] })));
   assert.deepEqual(rows, expected);
 });
+
+test('matrix --breakdown: h5py reads a matrix per part and percentile beside the travel times, the parts adding up to them, equal to the CSV\'s long form', async () => {
+  await navette('matrix', '--origins', 'sample', ...WINDOW, '--breakdown', '--out', file('skims.omx'));
+  await navette('matrix', '--origins', 'sample', ...WINDOW, '--breakdown', '--out', file('skims.csv'));
+  const omx = h5pyOmx(file('skims.omx'));
+  const parts = ['access', 'wait', 'ride', 'transfer', 'egress', 'rides'];
+  const percentiles = [5, 50, 95];
+  assert.deepEqual(Object.keys(omx.data).sort(), [...percentiles.map((p) => `travel_time_p${p}`), ...parts.flatMap((part) => percentiles.map((p) => `${part}_p${p}`))].sort());
+  const csv = await csvRows('skims.csv');
+  assert.equal(csv.length, 30 * 30 * 3);
+  let ridden = 0;
+  for (const row of csv) {
+    const o = SAMPLE.findIndex((h) => h.id === row['from_id']);
+    const d = SAMPLE.findIndex((h) => h.id === row['to_id']);
+    const p = row['percentile'];
+    const at = (name: string) => omx.data[name]!.rows[o]![d];
+    const total = at(`travel_time_p${p}`);
+    assert.equal(total, row['travel_time'] === null ? null : Number(row['travel_time']), `${o} ${d} p${p}`);
+    for (const part of parts) assert.equal(at(`${part}_p${p}`), row[part] === null ? null : Number(row[part]), `${part} ${o} ${d} p${p}`);
+    if (total === null) continue;
+    assert.equal(['access', 'wait', 'ride', 'transfer', 'egress'].reduce((sum, part) => sum + at(`${part}_p${p}`)!, 0), total);
+    if (at(`rides_p${p}`)! > 0) ridden++;
+  }
+  assert.ok(ridden > 100, `${ridden} pairs by public transport`);
+});
+
+test('GET travel_time_matrix?format=parquet&breakdown=true&routes=true: the long form, each row the JSON answer\'s, for the destinations named', async () => {
+  const named = SAMPLE.slice(3, 9).map((h) => h.id);
+  const query = `origins=sample&${named.map((id) => `destination_ids[]=${id}`).join('&')}&datetime=20190513T140000&walking_speed=1&max_walking_duration_to_pt=1800&max_nb_transfers=2&departure_window=600&percentiles[]=5&percentiles[]=50&breakdown=true&routes=true`;
+  const json = (await getOk(served.app, `/v1/coverage/poa/travel_time_matrix?${query}`)).travel_time_matrix;
+  const answer = await getAnswer(served.app, `/v1/coverage/poa/travel_time_matrix?${query}&format=parquet`);
+  assert.equal(answer.status, 200);
+  writeFileSync(file('api-skims.parquet'), answer.raw);
+  const rows = await duckRows(`SELECT * FROM read_parquet(${sqlText(file('api-skims.parquet'))})`);
+  const parts = ['access', 'wait', 'ride', 'transfer', 'egress', 'rides'];
+  const expected = json.origins.flatMap((from: string, o: number) =>
+    json.destinations.flatMap((to: string, d: number) =>
+      json.percentiles.map((percentile: number, p: number) => {
+        const skim = json.breakdown[p];
+        const lines = skim.routes[o][d];
+        return { from_id: from, to_id: to, percentile, travel_time: json.durations[p][o][d], ...Object.fromEntries(parts.map((part) => [part, skim[part][o][d]])), routes: lines === null ? null : lines.join('|') };
+      }),
+    ),
+  );
+  assert.deepEqual(json.destinations, named);
+  assert.equal(rows.length, 30 * named.length * 2);
+  assert.deepEqual(rows, expected);
+  assert.ok(rows.some((r) => (r['rides'] as number) > 0));
+});

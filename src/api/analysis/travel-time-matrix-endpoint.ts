@@ -19,7 +19,7 @@ import { jobPercentiles, originJob, originTimes, admitManyOrigins, deadlineFrom,
 import { atSelected, pointSetIndex, selectPoints } from '../../queries/point-set-refs.js';
 import { requestNow } from '../../queries/param-table.js';
 import { linesRidden } from '../../queries/ridden-lines.js';
-import { PART_NAMES } from '../../queries/skim-parts.js';
+import { PART_NAMES, skimsOf } from '../../queries/skim-parts.js';
 import type { JourneyParts } from '../../routing/heat-map-types.js';
 import type { Timetable } from '../../model/timetable.js';
 import { matrixTable, type MatrixTable } from '../../queries/matrix-table.js';
@@ -47,6 +47,7 @@ export const travelTimeMatrixEndpoint: Endpoint<TargetOf<'travel_time_matrix'>> 
     const specs = matrixParams(ctx.limits);
     const params = parseParams(specs, target.info.pairs);
     refuseRidesharing(params);
+    skimsOf(params);
     return inCoverage(ctx, target.coverageRef, requestNow(params), failedAnswerEnvelope('travel_time_matrix', 'null'), async ({ coverage, generation, nowSec, timeZone }) => {
       const { t0, streets } = mapStart(generation, params, nowSec, timeZone);
       const origins = pointSetIndex(generation, 'origins', params.origins);

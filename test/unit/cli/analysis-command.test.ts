@@ -241,6 +241,7 @@ test('bad arguments on a real coverage are refused before it loads, in the API\'
     [['matrix', ...on('--origins', 'places', '--out', out)], "navette matrix: give --datetime YYYYMMDDThhmmss (the coverage's local time)"],
     [['matrix', ...on('--origins', 'places', '--datetime', '20300513T080000', '--out', out)], 'navette matrix: --datetime 20300513T080000: date is not in data production period: 2030-05-13 is outside the production period, 2026-01-01 to 2028-12-31'],
     [['matrix', ...on('--origins', 'places', '--datetime', '20261124T080000', '--shard', '2/2', '--out', out)], 'navette matrix: --shard must be K/N with 0 ≤ K < N (slice K of N), not 2/2'],
+    [['matrix', ...on('--origins', 'places', '--datetime', '20261124T080000', '--routes', '--out', out)], 'navette matrix: --routes names the lines of the journeys --breakdown gives: ask for --breakdown too'],
     [['matrix', ...on('--origins', 'hexgrid', '--datetime', '20261124T080000', '--out', out)], 'navette matrix: --origins hexgrid names no point set; the coverage has places (jobs)'],
     [['matrix', ...on('--origins', 'places', '--destinations', 'schools', '--datetime', '20261124T080000', '--out', out)], 'navette matrix: --destinations schools names no point set; the coverage has places (jobs)'],
     [['accessibility', ...on('--origins', 'places', '--opportunities', 'places:schools', '--datetime', '20261124T080000', '--out', out)], 'navette accessibility: --opportunities places:schools names no point set column; the coverage has places (jobs)'],

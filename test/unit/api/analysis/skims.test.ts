@@ -77,3 +77,9 @@ test('over a window, each percentile is the journey of a minute that gives it: t
   const plain = (await getOk(app, `${base}&datetime=20240102T075800&departure_window=300&percentiles[]=5&percentiles[]=50&max_walking_duration_to_pt=3600`)).travel_time_matrix;
   assert.deepEqual(m.durations, plain.durations);
 });
+
+test('routes without breakdown is refused, naming both', async () => {
+  const r = await app.inject(`${base}&datetime=20240102T075800&routes=true`);
+  assert.equal(r.statusCode, 400);
+  assert.match(r.body, /'routes' names the lines of the journeys 'breakdown' gives: ask for 'breakdown' too/);
+});
