@@ -10,23 +10,13 @@
  * memory; the ratio of the best runs; the rows and size of each file.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { poaSnapshot } from './poa-snapshot.js';
 
 const run = promisify(execFile);
-const data = path.resolve('../shared/data/porto-alegre');
-const dir = mkdtempSync(path.join(tmpdir(), 'navette-bench-skims-'));
-const coverage = {
-  id: 'poa',
-  gtfs: [path.join(data, 'gtfs-eptc.zip'), path.join(data, 'gtfs-trensurb.zip')],
-  osm: path.join(data, 'osm.pbf'),
-  pointSets: { hexgrid: path.join(data, 'hexgrid.csv') },
-};
-const config = path.join(dir, 'navette.json');
-writeFileSync(config, JSON.stringify({ coverages: [coverage], snapshots: path.join(dir, 'snapshots') }));
-await run(process.execPath, ['dist/src/cli/main.js', 'build', '--config', config, '--out', path.join(dir, 'snapshots')]);
+const { dir, config } = await poaSnapshot('navette-bench-skims-');
 const MATRIX = ['matrix', '--origins', 'hexgrid', '--max-duration', '7200', '--departure-window', '7200', '--percentiles', '5,25,50,75,95'];
 const JOURNEYS = ['--datetime', '20190513T140000', '--walking-speed', '1', '--max-walking-duration-to-pt', '1800', '--max-nb-transfers', '2'];
 /** prints the process's CPU seconds, all its threads, as it exits */
