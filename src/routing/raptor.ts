@@ -63,6 +63,7 @@ import { foldBounds, type RangeBounds } from './range-bounds.js';
 import { NOT_MARKED, RouteMarks } from './route-marks.js';
 import { NO_RUN, TwoBest } from './two-best.js';
 import { UNREACHED } from './unreached.js';
+import { WorkCounts } from './work-counts.js';
 
 /** The search never looks further than this from t0 (Navitia caps its RAPTOR bound at 24 h). */
 export const MAX_HORIZON_SEC = 86400;
@@ -130,6 +131,8 @@ export interface RaptorStats {
 
 export class RaptorSearch {
   readonly stats: RaptorStats = { rounds: 0, routesScanned: 0, reachedStops: 0 };
+  /** the work of every search so far (`stats` is the last search's) */
+  readonly work = new WorkCounts();
   private readonly origins: Float64Array[];
   private readonly originFirstDay: number;
 
@@ -395,6 +398,7 @@ export class RaptorSearch {
       if (((routeDayBits[dayBase + this.slotWord[slot]!]! >>> this.slotBit[slot]!) & 1) === 0) continue; // or not at all
       const running = this.runningTrips(d, marks, r, slot, K, rtBase); // trips after the last one running that day never count
       const runBase = runSpace + slot * routeTripCount + rtBase; // run of virtual trip k: runBase + dir*k
+      this.work.visits += S - start;
       let trip = -1;
       let row = 0; // stBase + dir*trip*S
       for (let i = start; i < S; i++) {
@@ -455,6 +459,7 @@ export class RaptorSearch {
    * (before the day offset) that may be boarded there that day, and is not a run `masked` changes; -1 if none.
    */
   private earliestTrip(d: RouteTable, masked: RaptorOverlay | null, stBase: number, rtBase: number, S: number, from: number, below: number, i: number, target: number, slot: number): number {
+    this.work.tripSearches++;
     const dir = this.dir;
     const fwd = dir === 1;
     const times = fwd ? d.departureSec : d.arrivalSec;
@@ -531,6 +536,7 @@ export class RaptorSearch {
         const offset = fwd ? pruned.outOffset : pruned.inOffset;
         const other = fwd ? pruned.outTo : pruned.inFrom;
         const seconds = fwd ? pruned.outSec : pruned.inSec;
+        this.work.relaxations += offset[p + 1]! - offset[p]!;
         for (let k = offset[p]!; k < offset[p + 1]!; k++) {
           const q = other[k]!;
           const sec = seconds[k]! + slack;
@@ -543,6 +549,7 @@ export class RaptorSearch {
       if (p >= stopCount) continue;
       const e0 = fwd ? transferOffset[p]! : transferInOffset[p]!;
       const e1 = fwd ? transferOffset[p + 1]! : transferInOffset[p + 1]!;
+      this.work.relaxations += e1 - e0;
       for (let k = e0; k < e1; k++) {
         const e = fwd ? k : transferInEdge[k]!;
         const q = fwd ? transferTo[k]! : transferInFrom[k]!;
@@ -683,6 +690,9 @@ export class RaptorSearch {
   }
 
   private result(): RaptorResult {
+    this.work.searches++;
+    this.work.rounds += this.stats.rounds;
+    this.work.routesScanned += this.stats.routesScanned;
     const best = this.bestVeh;
     for (let j = 0; j < best.count; j++) {
       const p = best.touched[j]!;

@@ -54,6 +54,11 @@ export class WindowChanges {
     this.cellStart = new Int32Array(targets + 1);
   }
 
+  /** The changes kept since the last reset. */
+  get kept(): number {
+    return this.count;
+  }
+
   /** Forget the changes, for `targets` targets none reached; `withSources`: the changes are kept with `keepFrom`. */
   reset(targets: number, withSources = false): void {
     this.best.fill(NO_ARRIVAL, 0, targets);

@@ -34,6 +34,7 @@ import { WindowChanges } from './window-changes.js';
 import { WindowGridPropagation } from './window-grid-propagation.js';
 import { WindowPercentiles } from './window-percentiles.js';
 import { MAX_OVERLAY_STOPS, stopsOf } from './overlay-stops.js';
+import { WorkCounts } from './work-counts.js';
 
 export { WINDOW_STEP_SEC } from './window-transit.js';
 export { MAX_CHANGES, WindowBudgetError } from './window-changes.js';
@@ -66,6 +67,8 @@ export class WindowEngine {
   private readonly toGrid: WindowGridPropagation;
   private readonly changes: WindowChanges;
   private readonly reducer: WindowPercentiles;
+  /** the windows' own work (their RAPTOR searches count theirs: `engine.transit`) */
+  readonly work = new WorkCounts();
 
   constructor(
     private readonly engine: HeatMapEngine,
@@ -125,6 +128,7 @@ export class WindowEngine {
     const n = windowMinutes(w.windowSec);
     // 1-2. access once, RAPTOR per minute (latest first), the improvements kept per minute
     transit.run(q, n);
+    this.work.improvedStops += transit.improved;
     const legs = mapLegs(q);
     const unlinkedStops = countUnlinked(stopsOf(engine.data, q).snaps, legs, transit.reachedStops, transit.reachedCount);
     // 3 to 6 for the grid, or for each point set in turn off the same minutes' searches
@@ -147,6 +151,8 @@ export class WindowEngine {
       else if (transit.improved > 0 && transitLegs.length > 0) this.toGrid.propagate(q, n, grid!, transitLegs, transit, this.changes);
       // 6. the percentiles, from the changes grouped by cell
       this.changes.groupChanges(cells);
+      this.work.changes += this.changes.kept;
+      this.work.targets += cells;
       const journeys = breakdown ? { improvedSec: transit.improvedSec, journeys: transit.journeys } : null;
       const { percentiles, reached } = this.reducer.select(w.percentiles, n, q.maxDurationSec, this.changes, directSec, cells, journeys);
       each(t, { grid, reached, vehicleStops: transit.reachedCount, unlinkedStops, percentiles });
@@ -189,6 +195,7 @@ export class WindowEngine {
       // a stop of the other table (the timetable's, or an overlay's new ones)
       if (row < 0 || row >= rows) continue;
       const base = improvedSec[x]! * 10 + extraDs;
+      this.work.egressEntries += offset[row + 1]! - offset[row]!;
       // whole tenths throughout: the arrival's and the table's
       for (let e = offset[row]!; e < offset[row + 1]!; e++) {
         const whole = base + costDs[e]!;

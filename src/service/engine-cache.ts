@@ -11,6 +11,7 @@
  */
 import { HeatMapEngine, type HeatMapData } from '../routing/heat-map.js';
 import { WindowEngine } from '../routing/window-heat-map.js';
+import { WorkCounts } from '../routing/work-counts.js';
 import { reachable, typedArrayBytes } from '../util/typed-array-bytes.js';
 import { DEFAULT_LIMITS, MAX_DEPARTURE_WINDOW_SEC, type EngineLimits } from './limits.js';
 
@@ -46,6 +47,16 @@ export class EngineCache {
     const entry = this.entry(coverageId, dataId, data);
     entry.window ??= new WindowEngine(entry.engine, MAX_DEPARTURE_WINDOW_SEC);
     return entry.window;
+  }
+
+  /** The work its engines' searches did, summed (the floor bench's counts: bench/floor.ts). */
+  work(): WorkCounts {
+    const total = new WorkCounts();
+    for (const { engine, window } of this.engines.values()) {
+      total.add(engine.raptor.work);
+      if (window) total.add(window.work);
+    }
+    return total;
   }
 
   /** The coverages whose engines the cache holds, the one used longest ago first. */
