@@ -519,6 +519,7 @@ export class RaptorSearch {
     const pruned = this.pruned;
     const needs = this.needs;
     const stopCount = d.stopCount;
+    const { limit, walkedBound, rangeShift } = this;
     for (let j = 0; keep && j < veh.count; j++) {
       const p = veh.touched[j]!;
       this.from = p;
@@ -540,7 +541,11 @@ export class RaptorSearch {
         for (let k = offset[p]!; k < offset[p + 1]!; k++) {
           const q = other[k]!;
           const sec = seconds[k]! + slack;
-          this.offerWalked(q, x1 + sec, run1);
+          // offerWalked's first tests, made here for the best label: most relaxations end on them,
+          // and the second label (never earlier than the first) cannot pass where the first fails
+          const x = x1 + sec;
+          if (x >= limit || (walkedBound !== null && x + rangeShift >= walkedBound[q]!)) continue;
+          this.offerWalked(q, x, run1);
           if (x2 !== UNREACHED) this.offerWalked(q, x2 + sec, run2);
         }
         if (needs !== null && p < stopCount) this.offerNeeded(needs, p, x1, run1, x2, run2);
