@@ -354,8 +354,11 @@ export class RaptorSearch {
   /** Scan the marked routes of a table (and unmark them); `masked`: skip its changed runs. */
   private scanMarked(table: RouteTable, marks: RouteMarks, runSpace: number, masked: RaptorOverlay | null): void {
     const { mark, list } = marks;
+    const { routeStopOffset } = table;
     for (let j = 0; j < marks.count; j++) {
       const r = list[j]!;
+      // counted here, not in the scan: a counter there changes how the scan is compiled
+      this.work.visits += routeStopOffset[r + 1]! - routeStopOffset[r]! - mark[r]!;
       this.scanRoute(table, marks, r, mark[r]!, runSpace, masked);
       mark[r] = NOT_MARKED;
     }
@@ -398,7 +401,6 @@ export class RaptorSearch {
       if (((routeDayBits[dayBase + this.slotWord[slot]!]! >>> this.slotBit[slot]!) & 1) === 0) continue; // or not at all
       const running = this.runningTrips(d, marks, r, slot, K, rtBase); // trips after the last one running that day never count
       const runBase = runSpace + slot * routeTripCount + rtBase; // run of virtual trip k: runBase + dir*k
-      this.work.visits += S - start;
       let trip = -1;
       let row = 0; // stBase + dir*trip*S
       for (let i = start; i < S; i++) {
@@ -459,7 +461,6 @@ export class RaptorSearch {
    * (before the day offset) that may be boarded there that day, and is not a run `masked` changes; -1 if none.
    */
   private earliestTrip(d: RouteTable, masked: RaptorOverlay | null, stBase: number, rtBase: number, S: number, from: number, below: number, i: number, target: number, slot: number): number {
-    this.work.tripSearches++;
     const dir = this.dir;
     const fwd = dir === 1;
     const times = fwd ? d.departureSec : d.arrivalSec;

@@ -7,11 +7,9 @@ export class WorkCounts {
   /** RAPTOR searches (a window's: one per minute) and their rounds */
   searches = 0;
   rounds = 0;
-  /** routes scanned (a route once per round it is marked in), and the stops visited along them */
+  /** routes scanned (a route once per round it is marked in), and their stops from the first marked one (once, whatever the service days scanned) */
   routesScanned = 0;
   visits = 0;
-  /** searches for the earliest catchable trip (a boarding or a switch to an earlier trip) */
-  tripSearches = 0;
   /** walking connections relaxed from the stops a round reached by vehicle */
   relaxations = 0;
   /** a window's stops improved on the later minutes', the egress entries read from them, and the changes they made at the points */
