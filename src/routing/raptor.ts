@@ -389,7 +389,7 @@ export class RaptorSearch {
     const { routeStops, boardAlight, routeTripCount, routeDayBits } = d;
     const { stopWheelchair } = this;
     const dayBase = r * d.serviceWords;
-    const { stopAllowed, wheelchair, vehicleSlack } = this;
+    const { stopAllowed, wheelchair, vehicleSlack, vehicleBound, rangeShift } = this;
     const prev = this.walkPrev;
     const prevTime1 = prev.time1;
     const lo = Math.min(dir * d.routeMinSec[r]!, dir * d.routeMaxSec[r]!);
@@ -411,7 +411,8 @@ export class RaptorSearch {
           if (boardAlight[st]! & alightBit) {
             const x = off + dir * alightTimes[st]! + vehicleSlack;
             if (x >= limit) trip = -1; // runs on past the bound: nothing further on this trip counts
-            else this.offerVehicle(p, x, runBase + dir * trip);
+            // offerVehicle's first test, made here: most arrivals of a window's minute end on it
+            else if (vehicleBound === null || x + rangeShift < vehicleBound[p]!) this.offerVehicle(p, x, runBase + dir * trip);
           }
         }
         const w = prevTime1[p]!;
