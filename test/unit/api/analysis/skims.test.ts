@@ -3,11 +3,16 @@
  * whose journeys are known (test/helpers/line-city.ts): the bus leaves the west end at 08:01 and
  * reaches the east end at 08:05, with 60 s of board slack. Its scenarios: `express` adds a line
  * whose one trip leaves the west end at 08:00:50 and reaches the east end at 08:02:50; `faster`
- * runs the bus twice as fast (08:01 → 08:03).
+ * runs the bus twice as fast (08:01 → 08:03). Realtime trips added west → east are laid over it by
+ * one test.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { getOk } from '../../../helpers/app.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { getAnswer, getOk } from '../../../helpers/app.js';
+import { duckRows, sqlText } from '../../../helpers/columnar-readers.js';
 import { lineCity } from '../../../helpers/line-city.js';
 import { PART_NAMES } from '../../../../src/queries/skim-parts.js';
 import { readTripUpdates } from '../../../../src/live/realtime/trip-updates.js';
@@ -110,6 +115,12 @@ test('routes names a line a scenario adds by its id, scenario:NAME:M; a trip a s
   // the id /scenarios gives the new line on the scenario's map
   const report = (await getOk(app, '/v1/coverage/line/scenarios')).scenarios.find((s: any) => s.name === 'express');
   assert.deepEqual(report.geojson.features.map((f: any) => f.properties.line), ['scenario:express:0']);
+  // the Parquet answer's routes column, as DuckDB reads it, names it too
+  const answer = await getAnswer(app, `${base}&datetime=20240102T075800&breakdown=true&routes=true&scenario=express&origin_ids[]=p100&destination_ids[]=p2900&format=parquet`);
+  assert.equal(answer.status, 200);
+  const parquet = path.join(mkdtempSync(path.join(tmpdir(), 'navette-skims-')), 'express.parquet');
+  writeFileSync(parquet, answer.raw);
+  assert.deepEqual(await duckRows(`SELECT from_id, to_id, rides, routes FROM read_parquet(${sqlText(parquet)})`), [{ from_id: 'p100', to_id: 'p2900', rides: 1, routes: 'scenario:express:0' }]);
   // the faster bus is a changed copy of t1: its ride is 120 s, on the bus's line
   const faster = await acrossTown('20240102T075800', '&scenario=faster');
   assert.deepEqual([faster.rides, faster.ride, faster.routes], [1, 120, ['bus']]);
