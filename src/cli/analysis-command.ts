@@ -11,7 +11,7 @@
  */
 import { accessibilityCommandParams, matrixCommandParams } from '../queries/analysis-params.js';
 import { measuresOf, measuresRequest } from '../queries/measures.js';
-import { jobPercentiles, originJob, originMeasureValues, originTimes, type OriginJobParts, type OriginTimesJob } from '../queries/origin-rows.js';
+import { jobPercentiles, originJob, originMeasureValues, originTimes, searchedTimetable, type OriginJobParts, type OriginTimesJob } from '../queries/origin-rows.js';
 import { measureCount } from '../analysis/travel-time-reducer.js';
 import { measureDifference } from '../analysis/accessibility.js';
 import { atSelected, opportunityRefs, opportunityRefsIn, pointSetIndex, selectPoints, setIndexIn } from '../queries/point-set-refs.js';
@@ -265,7 +265,7 @@ export function matrixCommand(args: string[]): Promise<number> {
       const slice = shardSlice(own.get('shard'), originIds.length);
       // skims: a row per percentile in CSV and Parquet, a matrix per part and percentile in OMX
       const skims = !probe.breakdown ? 'none' : format === 'omx' ? 'wide' : 'long';
-      const table = matrixTable({ originIds, destinationIds, destinationIndices: destinationPoints.indices, percentiles, skims, routes: skims === 'long' && probe.routes ? generation.tt : null });
+      const table = matrixTable({ originIds, destinationIds, destinationIndices: destinationPoints.indices, percentiles, skims, routes: skims === 'long' && probe.routes ? searchedTimetable(job) : null });
       const output = await openMatrixOutput(out, format, table.columns, { header: slice.first, lookup: originsName });
       const progress = workProgress('matrix', slice.to - slice.from, 'origins');
       const started = performance.now();

@@ -16,7 +16,7 @@ export interface RealtimeRun {
   skipped: Uint8Array;
 }
 
-/** `AddedRun.line` and `.route` of an added trip whose TripUpdate names no route. */
+/** `AddedRun.line` and `.route` of an added trip whose TripUpdate names no route (and its overlay's `addedTripLine`). */
 export const NO_LINE = -1;
 export const NO_ROUTE = -1;
 

@@ -14,10 +14,9 @@
  * column, OMX makes each int32 column a matrix.
  */
 import type { RowBlock, TableColumn } from '../formats/table-columns.js';
-import type { Timetable } from '../model/timetable.js';
 import type { OriginRow } from './origin-rows.js';
 import { PART_NAMES } from './skim-parts.js';
-import { linesRidden } from './ridden-lines.js';
+import { linesRidden, type SearchTimetable } from './ridden-lines.js';
 
 /** How a matrix's skims are laid out: none, a row per percentile (CSV, Parquet), or a column per part and percentile (OMX). */
 export type SkimLayout = 'none' | 'long' | 'wide';
@@ -32,8 +31,8 @@ export interface MatrixTableRequest {
   destinationIndices: Int32Array | null;
   percentiles: readonly number[];
   skims: SkimLayout;
-  /** with long skims: the lines ridden, named from this timetable */
-  routes: Timetable | null;
+  /** with long skims: the lines ridden, named from the timetable the job searched (its overlay included) */
+  routes: SearchTimetable | null;
 }
 
 export interface MatrixTable {
@@ -65,7 +64,7 @@ export function matrixTable(request: MatrixTableRequest): MatrixTable {
 }
 
 /** The long form of skims: a row per destination and percentile. */
-function longSkims(ids: TableColumn[], D: number, percentiles: readonly number[], selected: (row: Int32Array) => Int32Array, destinationIndices: Int32Array | null, routes: Timetable | null): MatrixTable {
+function longSkims(ids: TableColumn[], D: number, percentiles: readonly number[], selected: (row: Int32Array) => Int32Array, destinationIndices: Int32Array | null, routes: SearchTimetable | null): MatrixTable {
   const P = percentiles.length;
   const columns: TableColumn[] = [...ids, { name: 'percentile', type: 'int32' }, { name: 'travel_time', type: 'int32' }, ...PART_NAMES.map((name): TableColumn => ({ name, type: 'int32' }))];
   if (routes) columns.push({ name: 'routes', type: 'string' });

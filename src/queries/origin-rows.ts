@@ -10,6 +10,9 @@ import type { JourneyParts } from '../routing/heat-map-types.js';
 import type { MapQuery } from '../maps/difference-map.js';
 import type { Generation } from '../service/generation.js';
 import { buildQuery, streetLegs, type JourneyParams } from './journey-query.js';
+import { ownOverlay } from './timetable-choice.js';
+import type { RaptorOverlay } from '../routing/raptor-overlay.js';
+import type { SearchTimetable } from './ridden-lines.js';
 import { vertexBox, type StreetGraph } from '../model/street-graph.js';
 import { departuresOf, requestDepartures } from './departure-window.js';
 import { runPoints } from './run-computation.js';
@@ -36,6 +39,12 @@ export interface OriginTimesJob {
   originLat: ArrayLike<number>;
   /** each origin computed again on another timetable (the command's --compare-scenario, --compare-data-freshness) */
   comparison: Comparison | null;
+  /**
+   * the overlay of the job's own timetable (null: the base schedule), chosen once: every origin is
+   * computed on it, and the lines its journeys ride are named from it (ridden-lines.ts), even when a
+   * scenario's file changes during the run
+   */
+  overlay: RaptorOverlay | null;
 }
 
 /** Per origin: per percentile, the whole seconds to each destination (-1 unreached), and with a breakdown their journeys in parts. */
@@ -80,6 +89,7 @@ export function originJob(parts: OriginJobParts): OriginTimesJob {
     originLon: parts.originLon,
     originLat: parts.originLat,
     comparison: parts.comparison ?? null,
+    overlay: ownOverlay(params, generation),
   };
 }
 
@@ -131,6 +141,11 @@ export function streetExtentM(generation: Generation): number {
 
 const EXTENTS = new WeakMap<StreetGraph, number>();
 
+/** The timetable a job's origins are searched on, which names the lines their journeys ride. */
+export function searchedTimetable(job: Pick<OriginTimesJob, 'generation' | 'overlay'>): SearchTimetable {
+  return { tt: job.generation.tt, overlay: job.overlay };
+}
+
 /** The percentiles a job's rows hold: the window's, or the single departure's label. */
 export function jobPercentiles(job: Pick<OriginTimesJob, 'window'>): number[] {
   return departureLabels(job.window);
@@ -139,7 +154,7 @@ export function jobPercentiles(job: Pick<OriginTimesJob, 'window'>): number[] {
 /** The query of one origin: a departure from its position, by the request's rules. */
 function originQuery(job: OriginTimesJob, origin: number): MapQuery {
   const centre = { kind: 'coord' as const, lon: job.originLon[origin]!, lat: job.originLat[origin]! };
-  return { ...buildQuery(job.params, job.generation, 'departure', centre, job.t0, job.maxDurationSec, job.boardSlackSec), window: job.window, comparison: job.comparison };
+  return { ...buildQuery(job.params, job.generation, 'departure', centre, job.t0, job.maxDurationSec, job.boardSlackSec), overlay: job.overlay, window: job.window, comparison: job.comparison };
 }
 
 /**

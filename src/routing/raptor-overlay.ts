@@ -8,10 +8,11 @@
  *   and the search skips those runs on those days.
  * - Every changed run still running, and every added run, becomes a route of its own with one trip
  *   valid on its day only (its own one-day "service"), at its new times; a skipped stop can be
- *   neither boarded nor left there.
+ *   neither boarded nor left there. Added run i is trip `tripCount + i`; `addedTripLine` keeps its
+ *   line, so that a journey riding it is named once the search is done.
  *
  * All arrays are on shared memory: the overlay travels to the worker threads with each heat map
- * without a copy.
+ * without a copy (a scenario's few new line ids, strings, are copied).
  */
 import { sharedArray, sharedCopy } from '../model/shared-arrays.js';
 import type { Timetable } from '../model/timetable.js';
@@ -41,6 +42,15 @@ export interface RaptorOverlay {
   needs: OverlayNeeds;
   /** a scenario's new stops (numbered from the timetable's stop count, visited by `routes`), with the timetable's; none: the timetable's stops alone */
   stops?: OverlayStops | null;
+  /**
+   * per trip the overlay adds, by its number less the timetable's trip count: its line, an index
+   * into the timetable's lines then `newLineIds`; NO_LINE (model/realtime-runs.ts) for a realtime
+   * trip that names no route. Read where a journey's trips are named (queries/ridden-lines.ts), never
+   * by a search.
+   */
+  addedTripLine: Int32Array;
+  /** the ids of the lines a scenario adds, numbered after the timetable's (`scenario:NAME:M`); none: realtime's */
+  newLineIds?: readonly string[];
 }
 
 /** One run of an overlay's routes: its trip (timetable index, or >= tripCount when added), calendar, time zone, stops, times and CAN_BOARD | CAN_ALIGHT flags. */
@@ -83,8 +93,9 @@ export function buildRaptorOverlay(tt: Timetable, data: RaptorData, changed: Ite
       flags,
     });
   }
-  // added runs keep the coverage's time zone (their times are read in it)
+  // added runs keep the coverage's time zone (their times are read in it); run i is trip tripCount + i
   const coverageZone = Math.max(0, tt.timezones.indexOf(tt.timezone));
+  const addedTripLine = sharedCopy(Int32Array, added.map((run) => run.line));
   added.forEach((run, i) => {
     if (!inCalendar(run.day)) return;
     days.push(run.day - data.serviceFirstDay);
@@ -108,7 +119,7 @@ export function buildRaptorOverlay(tt: Timetable, data: RaptorData, changed: Ite
     words,
     serviceBits,
   );
-  return { routes, tripChanged, changedRuns: sharedCopy(Float64Array, keys), needs: overlayNeeds(data, routes) };
+  return { routes, tripChanged, changedRuns: sharedCopy(Float64Array, keys), needs: overlayNeeds(data, routes), addedTripLine };
 }
 
 /** Whether run (trip, dayIndex) is changed by the overlay. */

@@ -6,11 +6,12 @@
  * Routes the scenario does not touch stay the timetable's, shared.
  *
  * A changed copy keeps its base trip's index (line and mode filters and wheelchair flags apply to it);
- * a new trip is numbered after the timetable's trips. The overlay's calendars are the timetable's
+ * a new trip is numbered after the timetable's trips, its line (a new line's id, `scenario:NAME:M`)
+ * kept for naming the journeys that ride it. The overlay's calendars are the timetable's
  * followed by the scenario's new ones. A scenario's new stops are linked to the streets and given
  * their walking connections here (routing/overlay-stops.ts), when the coverage has streets.
  */
-import { sharedArray } from '../model/shared-arrays.js';
+import { sharedArray, sharedCopy } from '../model/shared-arrays.js';
 import type { Timetable } from '../model/timetable.js';
 import { boardAlightFlags, dealIntoRoutes, type RaptorData } from '../routing/raptor-data.js';
 import { EVERY_RUN, layOutOverlayRoutes, type OverlayRun, type RaptorOverlay } from '../routing/raptor-overlay.js';
@@ -52,16 +53,22 @@ export function* scenarioOverlaySteps(tt: Timetable, data: RaptorData, applied: 
   const serviceBits = sharedArray(Uint32Array, tt.services.bits.length + applied.newServiceBits.length);
   serviceBits.set(tt.services.bits);
   serviceBits.set(applied.newServiceBits, tt.services.bits.length);
-  const routes = layOutOverlayRoutes(scenarioRoutes(applied.trips, data.tripCount), stopCount, data.serviceWords, serviceBits);
-  return { routes, tripChanged, changedRuns: sharedArray(Float64Array, 0), routeGone, stops, needs: overlayNeeds(data, routes) };
+  const { routes: runs, addedTripLine } = scenarioRoutes(applied.trips, data.tripCount);
+  const routes = layOutOverlayRoutes(runs, stopCount, data.serviceWords, serviceBits);
+  const newLineIds = applied.newLines.map((line) => line.id);
+  return { routes, tripChanged, changedRuns: sharedArray(Float64Array, 0), routeGone, stops, needs: overlayNeeds(data, routes), addedTripLine, newLineIds };
 }
 
-/** The scenario's runs (each trip at each of its shifts) grouped by stop sequence and time zone, sorted, and dealt into routes. */
-function scenarioRoutes(trips: ScenarioTrip[], tripCount: number): OverlayRun[][] {
+/**
+ * The scenario's runs (each trip at each of its shifts) grouped by stop sequence and time zone,
+ * sorted, and dealt into routes; and the line of each new trip, by its number less `tripCount`.
+ */
+function scenarioRoutes(trips: ScenarioTrip[], tripCount: number): { routes: OverlayRun[][]; addedTripLine: Int32Array } {
   const groups = new Map<string, OverlayRun[]>();
-  let made = 0;
+  const newTripLines: number[] = [];
   for (const trip of trips) {
-    const tripIndex = trip.source >= 0 ? trip.source : tripCount + made++;
+    // a new trip is numbered after the timetable's, in the order of the scenario's trips
+    const tripIndex = trip.source >= 0 ? trip.source : tripCount + newTripLines.push(trip.line) - 1;
     if (trip.stops.length < 2) continue; // nothing to ride
     const key = `${trip.timezone}|${trip.stops.join(',')}`;
     let group = groups.get(key);
@@ -78,7 +85,7 @@ function scenarioRoutes(trips: ScenarioTrip[], tripCount: number): OverlayRun[][
     const group = groups.get(key)!.sort(compareRuns);
     for (const route of dealIntoRoutes(group.map((_, i) => i), (a, b) => follows(group[a]!, group[b]!))) routes.push(route.map((i) => group[i]!));
   }
-  return routes;
+  return { routes, addedTripLine: sharedCopy(Int32Array, newTripLines) };
 }
 
 /** Lexicographic on (departures, arrivals) over the positions, then by trip for determinism. */

@@ -6,20 +6,23 @@
  * - `navette matrix` on a sample of 30 hexagons: DuckDB reads the Parquet equal to the CSV row for
  *   row; h5py reads the OMX (version, shape, zones, each percentile's matrix, NaN where the CSV is
  *   empty); an OMX of another destination set is refused before the coverage loads; Parquet parts of
- *   `--shard` read together are the whole run, and `navette merge` refuses them;
+ *   `--shard` each read alone hold their slice, read together are the whole run, and `navette merge`
+ *   refuses them;
  * - `navette accessibility`: the Parquet equal to its CSV; the GeoParquet's points (WKB decoded
  *   here) at the places, with the CSV's values and GeoParquet 1.1 metadata; the FlatGeobuf read by
- *   ogrinfo; with `--grid`, the points are the cells' centres;
+ *   ogrinfo; with `--grid`, the points are the cells' centres; GeoParquet and FlatGeobuf parts of
+ *   `--shard` each read alone (DuckDB, ogrinfo) hold their slice, and together are the whole run;
  * - `GET travel_time_matrix?format=parquet`: the JSON answer's durations, as rows.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { getAnswer, getOk, type ServedApp } from '../helpers/app.js';
-import { duckRows, h5pyOmx, ogrinfo, parquetKeyValues, sqlText, wkbPoint } from '../helpers/columnar-readers.js';
+import { duckRows, h5pyOmx, ogrFeatures, ogrinfo, parquetKeyValues, sqlText, wkbPoint } from '../helpers/columnar-readers.js';
 import { HEXGRID, poaSampleCoverage } from './poa-sample-coverage.js';
 
 const run = promisify(execFile);
@@ -49,6 +52,14 @@ after(async () => served?.close());
 const navette = (...args: string[]) => run(process.execPath, ['dist/src/cli/main.js', ...args, '--config', config, '--coverage', 'poa', ...JOURNEYS], { maxBuffer: 1 << 26 });
 const file = (name: string) => path.join(dir, name);
 
+const written = new Map<string, ReturnType<typeof navette>>();
+/** The sample's matrix (over WINDOW) or accessibility (of ACCESS) to file `name`, run once for every test that reads it. */
+function writtenOnce(command: 'matrix' | 'accessibility', name: string): ReturnType<typeof navette> {
+  let run = written.get(name);
+  if (!run) written.set(name, (run = navette(command, '--origins', 'sample', ...(command === 'matrix' ? WINDOW : ACCESS), '--out', file(name))));
+  return run;
+}
+
 /** A CSV's rows as DuckDB reads them, every field text, in the file's order. */
 const csvRows = (name: string) => duckRows(`SELECT * FROM read_csv(${sqlText(file(name))}, all_varchar = true, header = true)`);
 /** A Parquet's rows, in the file's order, every value as the CSV writes it (null as empty). */
@@ -59,7 +70,7 @@ async function parquetRowsAsText(name: string): Promise<Record<string, unknown>[
 
 test('matrix: the Parquet is the CSV row for row, times as nullable int32 and ids as strings', async () => {
   await navette('matrix', '--origins', 'sample', ...WINDOW, '--out', file('m.csv'));
-  const { stderr } = await navette('matrix', '--origins', 'sample', ...WINDOW, '--out', file('m.parquet'));
+  const { stderr } = await writtenOnce('matrix', 'm.parquet');
   assert.match(stderr, /m\.parquet: 30 origins × 30 destinations in [\d.]+ s \(writing [\d.]+ s, 900 rows, \d+ rows\/s\)/);
   const csv = await csvRows('m.csv');
   const parquet = await parquetRowsAsText('m.parquet');
@@ -101,11 +112,43 @@ test('matrix: an OMX of another destination set, or sharded, is refused before t
   }
 });
 
+/**
+ * The parts of a run sharded into `bounds.length - 1` slices of the sample's origins (slice k:
+ * origins bounds[k] to bounds[k + 1]), each read alone, against the single run's rows: each part
+ * holds its slice's origins, in order, and no other, so no origin is in two parts; the parts' rows,
+ * one part after the other, are the single run's exactly.
+ */
+function assertPartsAreTheRun<T>(parts: T[][], whole: T[], originOf: (row: T) => string, bounds: readonly number[]): void {
+  assert.equal(parts.length, bounds.length - 1);
+  parts.forEach((rows, k) => {
+    const origins = [...new Set(rows.map(originOf))];
+    assert.deepEqual(origins, SAMPLE.slice(bounds[k], bounds[k + 1]).map((h) => h.id), `part ${k}'s origins`);
+  });
+  assert.deepEqual(parts.flat(), whole);
+}
+
+/** The manifest beside part k of n: that slice of the run, the part's size and SHA-256 its file's; its run's digest. */
+function manifestOf(part: string, kind: string, k: number, n: number): string {
+  const manifest = JSON.parse(readFileSync(`${part}.part.json`, 'utf8'));
+  const bytes = readFileSync(part);
+  assert.deepEqual(
+    { ...manifest, run: undefined },
+    { format: 'navette-part', kind, run: undefined, index: k, count: n, bytes: statSync(part).size, sha256: createHash('sha256').update(bytes).digest('hex') },
+  );
+  return manifest.run;
+}
+
 test('matrix --shard: each Parquet part a complete file of its slice, read together the whole run; merge refuses them', async () => {
   for (const k of [0, 1]) await navette('matrix', '--origins', 'sample', ...WINDOW, '--shard', `${k}/2`, '--out', file(`part-${k}.parquet`));
+  await writtenOnce('matrix', 'm.parquet');
   const together = await duckRows(`SELECT * FROM read_parquet([${sqlText(file('part-0.parquet'))}, ${sqlText(file('part-1.parquet'))}])`);
   const whole = await duckRows(`SELECT * FROM read_parquet(${sqlText(file('m.parquet'))})`);
   assert.deepEqual(together, whole);
+  // each part alone: 15 origins × 30 destinations, of its slice (slice k of 2 is origins 15k to 15k + 15)
+  const parts = [await duckRows(`SELECT * FROM read_parquet(${sqlText(file('part-0.parquet'))})`), await duckRows(`SELECT * FROM read_parquet(${sqlText(file('part-1.parquet'))})`)];
+  assert.deepEqual(parts.map((rows) => rows.length), [450, 450]);
+  assertPartsAreTheRun(parts, whole, (row) => String(row['from_id']), [0, 15, 30]);
+  assert.equal(manifestOf(file('part-0.parquet'), 'matrix', 0, 2), manifestOf(file('part-1.parquet'), 'matrix', 1, 2));
   const failed = await run(process.execPath, ['dist/src/cli/main.js', 'merge', '--out', file('merged.parquet'), file('part-0.parquet'), file('part-1.parquet')]).then(
     () => assert.fail('merged'),
     (e: { code: number; stderr: string }) => e,
@@ -115,7 +158,7 @@ test('matrix --shard: each Parquet part a complete file of its slice, read toget
 });
 
 test('accessibility: the Parquet is the CSV; the GeoParquet and the FlatGeobuf hold each place at its point with the same values', async () => {
-  for (const out of ['a.csv', 'a.parquet', 'a.geoparquet', 'a.fgb']) await navette('accessibility', '--origins', 'sample', ...ACCESS, '--out', file(out));
+  for (const out of ['a.csv', 'a.parquet', 'a.geoparquet', 'a.fgb']) await writtenOnce('accessibility', out);
   const csv = await csvRows('a.csv');
   assert.equal(csv.length, 30 * 2);
   assert.deepEqual(await parquetRowsAsText('a.parquet'), csv);
@@ -141,6 +184,47 @@ test('accessibility: the Parquet is the CSV; the GeoParquet and the FlatGeobuf h
   const feature = new RegExp(`OGRFeature\\(\\w+\\):0\\n  origin_id \\(String\\) = ${first.id}\\n  hexgrid:schools_p50_1800s \\(Real\\) = ${expected.get(`${first.id} hexgrid:schools_p50_1800s`)}\\n`);
   assert.match(listing, feature);
   assert.match(listing, /Geometry: Point/);
+});
+
+/** `--shard K/4` of the sample's 30 origins: slice K is origins ⌊30K/4⌋ to ⌊30(K + 1)/4⌋, 7, 8, 7 and 8 of them. */
+const QUARTERS = [0, 7, 15, 22, 30];
+
+test('accessibility --shard: each GeoParquet and FlatGeobuf part a complete file of its slice, read alone; together the single run, no place twice', async () => {
+  const n = QUARTERS.length - 1;
+  for (const format of ['geoparquet', 'fgb']) {
+    await writtenOnce('accessibility', `a.${format}`);
+    for (let k = 0; k < n; k++) await navette('accessibility', '--origins', 'sample', ...ACCESS, '--shard', `${k}/${n}`, '--out', file(`quarter-${k}.${format}`));
+  }
+  const quarters = (format: string) => QUARTERS.slice(1).map((_, k) => file(`quarter-${k}.${format}`));
+  // GeoParquet: DuckDB reads each part alone, through its own footer
+  const places = (part: string) => duckRows(`SELECT * FROM read_parquet(${sqlText(part)})`);
+  const whole = await places(file('a.geoparquet'));
+  assert.equal(whole.length, 30);
+  const parts: Record<string, unknown>[][] = [];
+  for (const part of quarters('geoparquet')) parts.push(await places(part));
+  assert.deepEqual(parts.map((rows) => rows.length), [7, 8, 7, 8]);
+  assertPartsAreTheRun(parts, whole, (row) => String(row['origin_id']), QUARTERS);
+  // each footer's box is its own places'
+  for (const [k, part] of quarters('geoparquet').entries()) {
+    const points = parts[k]!.map((row) => wkbPoint(row['geometry'] as Uint8Array));
+    const xs = points.map((p) => p.x);
+    const ys = points.map((p) => p.y);
+    const geo = JSON.parse((await parquetKeyValues(part)).get('geo')!);
+    assert.deepEqual(geo.columns.geometry.bbox, [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)], part);
+  }
+  // FlatGeobuf: ogrinfo reads each part alone, its header counting its slice's features
+  const features = ogrFeatures(file('a.fgb'));
+  assert.deepEqual([features.count, features.features.length], [30, 30]);
+  const fgbParts = quarters('fgb').map(ogrFeatures);
+  assert.deepEqual(fgbParts.map((p) => [p.count, p.features.length]), [[7, 7], [8, 8], [7, 7], [8, 8]]);
+  assertPartsAreTheRun(fgbParts.map((p) => p.features), features.features, (f) => f.fields['origin_id']!, QUARTERS);
+  // the two formats hold the same places with the same values
+  assert.deepEqual(
+    features.features.map((f) => Object.entries(f.fields).map(([name, value]) => (name === 'origin_id' ? value : Number(value)))),
+    whole.map((row) => Object.entries(row).filter(([name]) => name !== 'geometry').map(([, value]) => value)),
+  );
+  // each part's manifest: its slice of one run, its own size and digest
+  for (const format of ['geoparquet', 'fgb']) assert.equal(new Set(quarters(format).map((part, k) => manifestOf(part, 'accessibility', k, n))).size, 1, format);
 });
 
 test('accessibility --grid: the GeoParquet\'s points are the cells\' centres, one per origin of the CSV', async () => {

@@ -52,3 +52,33 @@ print(json.dumps({
 export function ogrinfo(file: string): string {
   return execFileSync('ogrinfo', ['-al', '-ro', file], { encoding: 'utf8', maxBuffer: 1 << 26 });
 }
+
+/** A feature as ogrinfo lists it: its fields' values as printed, by name, and its geometry's WKT. */
+export interface OgrFeature {
+  fields: Record<string, string>;
+  geometry: string;
+}
+
+/** ogrinfo's listing of a one-layer vector file read back: the header's feature count and every feature, in order. */
+export function ogrFeatures(file: string): { count: number; features: OgrFeature[] } {
+  const listing = ogrinfo(file);
+  const count = /^Feature Count: (\d+)$/m.exec(listing);
+  if (!count) throw new Error(`ogrinfo lists no feature count for ${file}`);
+  // each feature: `OGRFeature(LAYER):FID`, then `  NAME (TYPE) = VALUE` lines and its geometry, then a blank line
+  const features = listing
+    .split(/^OGRFeature\([^)]*\):\d+\n/m)
+    .slice(1)
+    .map((block) => {
+      const lines = block.split('\n').filter((line) => line.startsWith('  '));
+      const fields: Record<string, string> = {};
+      let geometry = '';
+      for (const line of lines) {
+        const field = /^ {2}(.+) \(\w+\) = (.*)$/.exec(line);
+        if (field) fields[field[1]!] = field[2]!;
+        else geometry = line.trim();
+      }
+      return { fields, geometry };
+    });
+  return { count: Number(count[1]), features };
+}
+

@@ -15,13 +15,12 @@ import { failedAnswerEnvelope, manyOriginsWarnings, parameterWarnings, publisher
 import { mapStart, refuseRidesharing } from '../../queries/map-prologue.js';
 import { warningsJson } from '../../maps/map-warnings.js';
 import { matrixParams } from '../../queries/analysis-params.js';
-import { jobPercentiles, originJob, originTimes, admitManyOrigins, deadlineFrom, type OriginRow } from '../../queries/origin-rows.js';
+import { jobPercentiles, originJob, originTimes, admitManyOrigins, deadlineFrom, searchedTimetable, type OriginRow } from '../../queries/origin-rows.js';
 import { atSelected, pointSetIndex, selectPoints } from '../../queries/point-set-refs.js';
 import { requestNow } from '../../queries/param-table.js';
-import { linesRidden } from '../../queries/ridden-lines.js';
+import { linesRidden, type SearchTimetable } from '../../queries/ridden-lines.js';
 import { PART_NAMES, skimsOf } from '../../queries/skim-parts.js';
 import type { JourneyParts } from '../../routing/heat-map-types.js';
-import type { Timetable } from '../../model/timetable.js';
 import { matrixTable, type MatrixTable } from '../../queries/matrix-table.js';
 import { parquetTableWriter } from '../../formats/parquet-table.js';
 import { answerHeaders } from '../heat-maps/map-flow.js';
@@ -63,9 +62,10 @@ export const travelTimeMatrixEndpoint: Endpoint<TargetOf<'travel_time_matrix'>> 
       const job = originJob({ coverage, generation, params, t0, timeZone, maxDurationSec: params.max_duration, destinations, originLon, originLat });
       const percentiles = jobPercentiles(job);
       const warnings = [...parameterWarnings(specs, target.info.pairs), ...manyOriginsWarnings(generation, job, timeZone)];
+      const searched = searchedTimetable(job);
       const run = (row: (r: OriginRow) => void | Promise<void>) => originTimes(ctx.heatMaps, job, 0, originCount, ORIGINS_IN_FLIGHT, row, { signal: ctx.signal, deadline: deadlineFrom(ctx.limits.requestDeadlineSec), client: ctx.client }, params.breakdown);
       if (params.format === 'parquet') {
-        const table = matrixTable({ originIds: originPoints.ids, destinationIds: destinationPoints.ids, destinationIndices: destinationPoints.indices, percentiles, skims: params.breakdown ? 'long' : 'none', routes: params.breakdown && params.routes ? generation.tt : null });
+        const table = matrixTable({ originIds: originPoints.ids, destinationIds: destinationPoints.ids, destinationIndices: destinationPoints.indices, percentiles, skims: params.breakdown ? 'long' : 'none', routes: params.breakdown && params.routes ? searched : null });
         return { body: await matrixParquet(run, table), headers: answerHeaders(PARQUET_MEDIA_TYPE, warnings) };
       }
       // per percentile, per origin, the row of durations; with a breakdown, per percentile and part
@@ -74,7 +74,7 @@ export const travelTimeMatrixEndpoint: Endpoint<TargetOf<'travel_time_matrix'>> 
       await run(({ origin, seconds, parts }) => {
         seconds.forEach((row, p) => {
           rows[p]![origin] = jsonRow(row, destinationPoints.indices);
-          if (skims) addSkimRow(skims[p]!, origin, parts![p]!, generation.tt, destinationPoints.indices);
+          if (skims) addSkimRow(skims[p]!, origin, parts![p]!, searched, destinationPoints.indices);
         });
       });
       const breakdown = skims ? `,"breakdown":[${skims.map((skim, p) => skimJson(percentiles[p]!, skim)).join(',')}]` : '';
@@ -98,10 +98,10 @@ interface SkimRows {
 
 const skimRows = (origins: number, routes: boolean): SkimRows => ({ parts: PART_NAMES.map(() => new Array<string>(origins)), routes: routes ? new Array<string>(origins) : null });
 
-function addSkimRow(skim: SkimRows, origin: number, parts: JourneyParts, tt: Timetable, indices: Int32Array | null): void {
+function addSkimRow(skim: SkimRows, origin: number, parts: JourneyParts, searched: SearchTimetable, indices: Int32Array | null): void {
   PART_NAMES.forEach((name, k) => (skim.parts[k]![origin] = jsonRow(parts[name], indices)));
   const destinations = indices ?? parts.rides.keys();
-  if (skim.routes) skim.routes[origin] = JSON.stringify(Array.from(destinations, (d) => (parts.rides[d]! < 0 ? null : linesRidden(tt, parts, d))));
+  if (skim.routes) skim.routes[origin] = JSON.stringify(Array.from(destinations, (d) => (parts.rides[d]! < 0 ? null : linesRidden(searched, parts, d))));
 }
 
 const skimJson = (percentile: number, skim: SkimRows) =>
