@@ -42,7 +42,7 @@ const latticeBytes = stats['link_lattice_bytes']!;
 const streetSideBytes = stats['street_graph_bytes']! + latticeBytes + linkBytes + transferBytes;
 console.log(
   `link lattices ${(latticeBytes / 1e6).toFixed(2)} MB, stop links ${(linkBytes / 1e6).toFixed(2)} MB, transfers ${(transferBytes / 1e6).toFixed(2)} MB (${stats['footpaths']} walking transfers): ` +
-    `with the graph ${(streetSideBytes / 1e6).toFixed(1)} MB = ${(streetSideBytes / stats['osm_nodes']!).toFixed(1)} bytes per OSM node read (target <= 120)`,
+    `with the graph ${(streetSideBytes / 1e6).toFixed(1)} MB = ${(streetSideBytes / stats['osm_nodes']!).toFixed(1)} bytes per OSM node read (target <= 100)`,
 );
 
 // 100 random stop points (seeded)

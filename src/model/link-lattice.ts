@@ -262,14 +262,16 @@ function seedLattice(g: LatticeSource, layer: Layer, x0: number, y0: number, ste
 
 /** Each segment of `layer` once, with its ends: every entry of the segment grid's buckets (small islands are cleared there, per layer). */
 function forEachSegment(g: LatticeSource, layer: Layer, visit: (s: number, ax: number, ay: number, bx: number, by: number) => void): void {
-  const { segments, coords, access } = g.segmentGrid;
+  const { segments, access } = g.segmentGrid;
+  const { segmentPoint, geomX, geomY } = g;
   const mask = layerBits(layer);
   const seen = new Uint8Array(g.segmentCount);
   for (let n = 0; n < segments.length; n++) {
     const s = segments[n]!;
     if ((access[n]! & mask) === 0 || seen[s]) continue;
     seen[s] = 1;
-    visit(s, coords[4 * n]!, coords[4 * n + 1]!, coords[4 * n + 2]!, coords[4 * n + 3]!);
+    const p = segmentPoint[s]!;
+    visit(s, geomX[p]!, geomY[p]!, geomX[p + 1]!, geomY[p + 1]!);
   }
 }
 

@@ -22,9 +22,12 @@ export interface SegmentGrid {
   rows: number;
   /** segments of buckets b .. b': segments[start[b] .. start[b' + 1]) */
   start: Int32Array;
+  /**
+   * (a segment's ends are read from the graph's geometry through `segmentPoint`: a copy of them per
+   * entry made searches read memory in order, but cost 25 bytes per OSM node, a fifth of the street
+   * side's memory, for searches made at load and once per request)
+   */
   segments: Int32Array;
-  /** each entry's segment again, as ax, ay, bx, by: a search reads memory in order */
-  coords: Float32Array;
   /** each entry's street-access bits */
   access: Uint8Array;
 }
@@ -63,7 +66,7 @@ export function buildSegmentGrid(g: Segments): SegmentGrid {
   const sizeM = Math.max(MIN_SIZE_M, Math.sqrt(area / Math.max(1, segmentCount)));
   const cols = Math.floor((maxX - minX) / sizeM) + 1;
   const rows = Math.floor((maxY - minY) / sizeM) + 1;
-  const grid: SegmentGrid = { x0: minX, y0: minY, sizeM, cols, rows, start: sharedArray(Int32Array, cols * rows + 1), segments: sharedArray(Int32Array, 0), coords: sharedArray(Float32Array, 0), access: sharedArray(Uint8Array, 0) };
+  const grid: SegmentGrid = { x0: minX, y0: minY, sizeM, cols, rows, start: sharedArray(Int32Array, cols * rows + 1), segments: sharedArray(Int32Array, 0), access: sharedArray(Uint8Array, 0) };
   const start = grid.start;
   // two passes over the segments' boxes: count per bucket, then place (backwards, so that each
   // bucket lists its segments in increasing order)
@@ -82,23 +85,16 @@ export function buildSegmentGrid(g: Segments): SegmentGrid {
   start[buckets] = start[buckets - 1]!;
   const entries = start[buckets]!;
   const segments = sharedArray(Int32Array, entries);
-  const coords = sharedArray(Float32Array, 4 * entries);
   const access = sharedArray(Uint8Array, entries);
   for (let s = segmentCount - 1; s >= 0; s--) {
-    const p = segmentPoint[s]!;
     const bits = edgeAccess[segmentEdge[s]!]!;
     place(s, (b) => {
       const n = --start[b]!;
       segments[n] = s;
-      coords[4 * n] = geomX[p]!;
-      coords[4 * n + 1] = geomY[p]!;
-      coords[4 * n + 2] = geomX[p + 1]!;
-      coords[4 * n + 3] = geomY[p + 1]!;
       access[n] = bits;
     });
   }
   grid.segments = segments;
-  grid.coords = coords;
   grid.access = access;
   return grid;
 }
@@ -110,5 +106,5 @@ export function bucketOf(origin: number, size: number, count: number, v: number)
 }
 
 export function segmentGridBytes(grid: SegmentGrid): number {
-  return grid.start.byteLength + grid.segments.byteLength + grid.coords.byteLength + grid.access.byteLength;
+  return grid.start.byteLength + grid.segments.byteLength + grid.access.byteLength;
 }

@@ -29,9 +29,10 @@ import { decodeTree, encodeTree, prototypeKeyPath } from './snapshot-codec.js';
  * Bump when the layout of the compiled data changes, or what it means (3: stops linked after the
  * small islands are removed, transfers along the streets only; 4: the street graph's link
  * lattices; 5: the point sets; 6: motor roads closed to walkers and cyclists; 7: the lattice
- * squares' extra candidates): older files are then refused and rebuilt.
+ * squares' extra candidates; 8: the segment grid without its copy of the segments' ends): older
+ * files are then refused and rebuilt.
  */
-export const SNAPSHOT_FORMAT = 7;
+export const SNAPSHOT_FORMAT = 8;
 
 const MAGIC = Buffer.from('NAVETTE-SNAPSHOT', 'latin1');
 /** magic, format, meta length, checksum */

@@ -169,7 +169,8 @@ export function snapPoint(g: StreetGraph, layer: Layer, x: number, y: number, ma
  * the grid: distances from there to the buckets are no larger, so the rings' bounds still hold.
  */
 export function nearestSegment(g: StreetGraph, x: number, y: number, maxM: number, accessMask: number): number {
-  const { x0, y0, sizeM, cols, rows, start, segments, coords, access } = g.segmentGrid;
+  const { x0, y0, sizeM, cols, rows, start, segments, access } = g.segmentGrid;
+  const { segmentPoint, geomX, geomY } = g;
   const qx = Math.min(Math.max(x, x0), x0 + cols * sizeM);
   const qy = Math.min(Math.max(y, y0), y0 + rows * sizeM);
   const bi = bucketOf(x0, sizeM, cols, qx);
@@ -204,9 +205,10 @@ export function nearestSegment(g: StreetGraph, x: number, y: number, maxM: numbe
         }
         for (let n = from; n < to; n++) {
           if ((access[n]! & accessMask) === 0) continue;
-          const d2 = pointSegmentDistance2(x, y, coords[4 * n]!, coords[4 * n + 1]!, coords[4 * n + 2]!, coords[4 * n + 3]!);
-          if (d2 > bound) continue;
           const s = segments[n]!;
+          const p = segmentPoint[s]!;
+          const d2 = pointSegmentDistance2(x, y, geomX[p]!, geomY[p]!, geomX[p + 1]!, geomY[p + 1]!);
+          if (d2 > bound) continue;
           if (d2 < bound || best < 0 || s < best) {
             bound = d2;
             best = s;

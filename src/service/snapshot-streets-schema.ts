@@ -120,7 +120,7 @@ function checkGraph(c: Checker, value: unknown, nameCount: number): StreetGraph 
 const MIN_BUCKET_M = 10;
 
 function checkSegmentGrid(c: Checker, value: unknown, at: string, segmentCount: number): void {
-  const grid = c.fields<SegmentGrid>(value, at, { x0: true, y0: true, sizeM: true, cols: true, rows: true, start: true, segments: true, coords: true, access: true });
+  const grid = c.fields<SegmentGrid>(value, at, { x0: true, y0: true, sizeM: true, cols: true, rows: true, start: true, segments: true, access: true });
   c.value(grid.x0, `${at}.x0`, isFiniteNumber);
   c.value(grid.y0, `${at}.y0`, isFiniteNumber);
   c.value(grid.sizeM, `${at}.sizeM`, (v) => (typeof v === 'number' && v >= MIN_BUCKET_M && v < Infinity ? undefined : `is not a finite number from ${MIN_BUCKET_M} m`));
@@ -132,7 +132,6 @@ function checkSegmentGrid(c: Checker, value: unknown, at: string, segmentCount: 
   // (cols × rows is compared with an array's length: the buckets are never more than the file holds)
   if (start.length !== cols * rows + 1) c.refuse(`${at}.start`, `holds ${start.length} offsets, not one more than the ${cols} × ${rows} buckets`);
   c.offsets(start, `${at}.start`, cols * rows, segments.length);
-  c.finite(c.typed(grid.coords, Float32Array, `${at}.coords`, 4 * segments.length), `${at}.coords`);
   c.typed(grid.access, Uint8Array, `${at}.access`, segments.length);
 }
 

@@ -29,6 +29,8 @@ const LAYOUTS: Record<number, string> = {
   6: '6ddecab668c0d83e',
   // the link lattices' extra candidates per square
   7: '2806b5ae1daa8a51',
+  // the segment grid without its copy of the segments' ends
+  8: '89f97ad7d109c09c',
 };
 
 /** One line per path of the tree and the kind of value found there (array elements merged). */
