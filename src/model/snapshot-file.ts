@@ -40,6 +40,31 @@ const PREFIX_BYTES = MAGIC.length + 12;
 /** where the checksummed bytes of the prefix start (the format) and the checksum itself */
 const FORMAT_AT = MAGIC.length;
 const CHECKSUM_AT = MAGIC.length + 8;
+/**
+ * The most bytes read, or checksummed, at once: one read returns at most about 2 GB, a typed array
+ * holds at most 2^32 elements, and zlib's crc32 of 2^32 bytes or more is wrong (it returns 0). A
+ * country's data block is larger; it is read and checksummed in pieces of this size.
+ */
+export const IO_CHUNK_BYTES = 1 << 30;
+
+/** The CRC-32 of `parts` one after the other, from `checksum`, in pieces of at most `chunk` bytes. */
+export function checksumOf(parts: readonly Uint8Array[], checksum = 0, chunk = IO_CHUNK_BYTES): number {
+  for (const part of parts) {
+    // (zlib.crc32 of an empty array loses the running value)
+    for (let at = 0; at < part.byteLength; at += chunk) checksum = crc32(part.subarray(at, Math.min(part.byteLength, at + chunk)), checksum);
+  }
+  return checksum;
+}
+
+/**
+ * Views of at most `chunk` bytes covering `length` bytes of `buffer` from `offset` (all of it by
+ * default), in order: a whole-buffer view fails past 2^32 bytes.
+ */
+export function chunkViews(buffer: ArrayBufferLike, chunk = IO_CHUNK_BYTES, offset = 0, length = buffer.byteLength - offset): Uint8Array[] {
+  const views: Uint8Array[] = [];
+  for (let at = 0; at < length; at += chunk) views.push(new Uint8Array(buffer, offset + at, Math.min(chunk, length - at)));
+  return views;
+}
 
 /** A file that cannot be used as a snapshot: absent, damaged, of another format or from other data. */
 export class SnapshotError extends Error {
@@ -56,9 +81,10 @@ interface Layout {
 
 /**
  * Write `tree` with `meta` to `file`, through a temporary file renamed over it: a reader sees the
- * old file or the new one, never half of one. Returns the file's size in bytes.
+ * old file or the new one, never half of one. Returns the file's size in bytes. `chunkBytes`: the
+ * pieces written and checksummed at once (smaller in the tests, to cross many pieces in a small file).
  */
-export async function writeSnapshotFile(file: string, meta: object, tree: unknown): Promise<number> {
+export async function writeSnapshotFile(file: string, meta: object, tree: unknown, chunkBytes = IO_CHUNK_BYTES): Promise<number> {
   const encoded = encodeTree(tree);
   const description = Buffer.from(JSON.stringify(encoded.description), 'utf8');
   const layout: Layout = { descriptionBytes: description.length, blockBytes: encoded.byteLength };
@@ -70,17 +96,12 @@ export async function writeSnapshotFile(file: string, meta: object, tree: unknow
   const headBytes = PREFIX_BYTES + metaBytes.length + description.length;
   const padding = Buffer.alloc((8 - (headBytes % 8)) % 8);
   const checksummed: Uint8Array[] = [prefix.subarray(FORMAT_AT, CHECKSUM_AT), metaBytes, description, padding, ...encoded.chunks];
-  let checksum = 0;
-  // (zlib.crc32 of an empty array loses the running value)
-  for (const part of checksummed) if (part.byteLength > 0) checksum = crc32(part, checksum);
-  prefix.writeUInt32LE(checksum, CHECKSUM_AT);
+  prefix.writeUInt32LE(checksumOf(checksummed, 0, chunkBytes), CHECKSUM_AT);
 
   const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
   const handle = await open(temporary, 'w');
   try {
-    const parts: Uint8Array[] = [prefix, ...checksummed.slice(1)];
-    // writev takes a bounded number of buffers per call
-    for (let i = 0; i < parts.length; i += 512) await handle.writev(parts.slice(i, i + 512));
+    await writeAll(handle, [prefix, ...checksummed.slice(1)], chunkBytes);
     await handle.sync();
   } catch (e) {
     await handle.close();
@@ -94,9 +115,10 @@ export async function writeSnapshotFile(file: string, meta: object, tree: unknow
 
 /**
  * Read a snapshot file. `accept` sees its format's meta before the rest is read and throws a
- * SnapshotError to refuse it. The typed arrays of the tree are views on one SharedArrayBuffer.
+ * SnapshotError to refuse it. The typed arrays of the tree are views on one SharedArrayBuffer, read
+ * and checksummed in pieces of `chunkBytes` (as `writeSnapshotFile`'s).
  */
-export async function readSnapshotFile<M>(file: string, accept: (meta: M) => void | Promise<void>): Promise<{ meta: M; tree: unknown }> {
+export async function readSnapshotFile<M>(file: string, accept: (meta: M) => void | Promise<void>, chunkBytes = IO_CHUNK_BYTES): Promise<{ meta: M; tree: unknown }> {
   let handle;
   try {
     handle = await open(file, 'r');
@@ -104,7 +126,7 @@ export async function readSnapshotFile<M>(file: string, accept: (meta: M) => voi
     throw new SnapshotError(`cannot open ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   try {
-    return await readOpened(handle, file, accept);
+    return await readOpened(handle, file, accept, chunkBytes);
   } catch (e) {
     // whatever a damaged or crafted file makes go wrong is a refusal, never a failure of the load
     if (e instanceof SnapshotError) throw e;
@@ -114,7 +136,7 @@ export async function readSnapshotFile<M>(file: string, accept: (meta: M) => voi
   }
 }
 
-async function readOpened<M>(handle: FileHandle, file: string, accept: (meta: M) => void | Promise<void>): Promise<{ meta: M; tree: unknown }> {
+async function readOpened<M>(handle: FileHandle, file: string, accept: (meta: M) => void | Promise<void>, chunkBytes: number): Promise<{ meta: M; tree: unknown }> {
   const size = (await handle.stat()).size;
   const prefix = Buffer.alloc(PREFIX_BYTES);
   await readExactly(handle, prefix.subarray(0, Math.min(size, PREFIX_BYTES)), 0, file, size);
@@ -148,9 +170,13 @@ async function readOpened<M>(handle: FileHandle, file: string, accept: (meta: M)
   const between = Buffer.alloc(blockAt - descriptionAt);
   await readExactly(handle, between, descriptionAt, file, size);
   const block = new SharedArrayBuffer(blockBytes);
-  await readExactly(handle, new Uint8Array(block), blockAt, file, size);
-  let checksum = crc32(prefix.subarray(FORMAT_AT, CHECKSUM_AT));
-  for (const part of [metaBuffer, between, new Uint8Array(block)]) if (part.byteLength > 0) checksum = crc32(part, checksum);
+  const pieces = chunkViews(block, chunkBytes);
+  let at = blockAt;
+  for (const piece of pieces) {
+    await readExactly(handle, piece, at, file, size);
+    at += piece.byteLength;
+  }
+  const checksum = checksumOf([prefix.subarray(FORMAT_AT, CHECKSUM_AT), metaBuffer, between, ...pieces], 0, chunkBytes);
   if (checksum !== prefix.readUInt32LE(CHECKSUM_AT)) throw new SnapshotError(`${file} is damaged: its bytes do not match its checksum`);
   let tree: unknown;
   try {
@@ -161,14 +187,42 @@ async function readOpened<M>(handle: FileHandle, file: string, accept: (meta: M)
   return { meta, tree };
 }
 
+/** writev's buffers per call, at most (it takes a bounded number). */
+const WRITEV_BUFFERS = 512;
+
+/**
+ * `parts` written one after the other at the file's position, in batches of at most WRITEV_BUFFERS
+ * buffers and `chunkBytes` bytes; a short write (the system writes at most about 2 GB at once)
+ * is finished piece by piece.
+ */
+async function writeAll(handle: FileHandle, parts: readonly Uint8Array[], chunkBytes: number): Promise<void> {
+  const pieces = parts.flatMap((part) => chunkViews(part.buffer, chunkBytes, part.byteOffset, part.byteLength));
+  for (let i = 0; i < pieces.length; ) {
+    let j = i;
+    let bytes = 0;
+    while (j < pieces.length && j - i < WRITEV_BUFFERS && (j === i || bytes + pieces[j]!.byteLength <= chunkBytes)) bytes += pieces[j++]!.byteLength;
+    const batch = pieces.slice(i, j);
+    let written = (await handle.writev(batch)).bytesWritten;
+    for (const piece of batch) {
+      if (written >= piece.byteLength) {
+        written -= piece.byteLength;
+        continue;
+      }
+      let done = written;
+      written = 0;
+      while (done < piece.byteLength) done += (await handle.write(piece, done, piece.byteLength - done)).bytesWritten;
+    }
+    i = j;
+  }
+}
+
 /** A length a header may announce: a whole number of bytes, not negative. */
 const isLength = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
 
 async function readExactly(handle: FileHandle, into: Uint8Array, position: number, file: string, size: number): Promise<void> {
   let done = 0;
   while (done < into.byteLength) {
-    // one read returns at most about 2 GB
-    const { bytesRead } = await handle.read(into, done, Math.min(into.byteLength - done, 1 << 30), position + done);
+    const { bytesRead } = await handle.read(into, done, Math.min(into.byteLength - done, IO_CHUNK_BYTES), position + done);
     if (bytesRead === 0) throw new SnapshotError(`${file} is damaged: it ends at byte ${size}, before its data does`);
     done += bytesRead;
   }

@@ -9,7 +9,7 @@ import { crc32 } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { decodeTree, encodeTree } from '../../../src/model/snapshot-codec.js';
-import { readSnapshotFile, SNAPSHOT_FORMAT, SnapshotError, writeSnapshotFile } from '../../../src/model/snapshot-file.js';
+import { checksumOf, chunkViews, readSnapshotFile, SNAPSHOT_FORMAT, SnapshotError, writeSnapshotFile } from '../../../src/model/snapshot-file.js';
 import { mulberry32 } from '../../helpers/random.js';
 
 const KINDS = [Int8Array, Uint8Array, Int16Array, Uint16Array, Int32Array, Uint32Array, Float32Array, Float64Array] as const;
@@ -90,6 +90,34 @@ test('the file: written through a temporary file, read back equal; the meta is s
     }),
     /refused by its reader/,
   );
+});
+
+test("read and written in pieces (as a country's data past 4 GB is): the same file and tree whatever the pieces' size, a damaged piece refused", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'navette-snapshot-'));
+  const whole = path.join(dir, 'whole.snapshot');
+  const pieces = path.join(dir, 'pieces.snapshot');
+  const tree = randomTree(3);
+  await writeSnapshotFile(whole, { origin: 'test' }, tree);
+  // 7-byte pieces: every array and the block cross several; the file is the same bytes
+  await writeSnapshotFile(pieces, { origin: 'test' }, tree, 7);
+  assert.deepEqual(readFileSync(pieces), readFileSync(whole));
+  for (const chunk of [1, 8, 13, 1 << 30]) assert.deepStrictEqual((await readSnapshotFile(whole, () => {}, chunk)).tree, tree, `pieces of ${chunk} bytes`);
+  // a byte changed near the end (in the block's last pieces) is caught by the pieces' checksum
+  const bad = readFileSync(whole);
+  bad[bad.length - 3]! ^= 0x10;
+  writeFileSync(pieces, bad);
+  await assert.rejects(readSnapshotFile(pieces, () => {}, 5), /checksum/);
+});
+
+test('the checksum in pieces is the CRC-32 of the whole; the pieces cover a buffer in order', () => {
+  const bytes = Uint8Array.from({ length: 1000 }, (_, i) => (i * 37) & 0xff);
+  const whole = crc32(bytes);
+  for (const chunk of [1, 3, 64, 999, 1000, 4096]) {
+    assert.equal(checksumOf([bytes], 0, chunk), whole);
+    assert.equal(checksumOf([bytes.subarray(0, 10), new Uint8Array(0), bytes.subarray(10)], 0, chunk), whole);
+  }
+  const views = chunkViews(bytes.buffer, 300, 100, 850);
+  assert.deepEqual(views.map((v) => [v.byteOffset, v.byteLength]), [[100, 300], [400, 300], [700, 250]]);
 });
 
 test('a file that is not a snapshot, of another format, cut short or damaged is refused, saying so', async () => {
