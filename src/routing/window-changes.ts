@@ -54,6 +54,11 @@ export class WindowChanges {
     this.cellStart = new Int32Array(targets + 1);
   }
 
+  /** Per target, its best arrival so far (tenths from the reference): read-only, for a caller's test before `keep`. */
+  get bestArrivals(): Int32Array {
+    return this.best;
+  }
+
   /** The changes kept since the last reset. */
   get kept(): number {
     return this.count;
