@@ -50,19 +50,37 @@ export interface CountryCounts {
   gtfsBytes: number;
 }
 
+/** Seconds each step took: the sources read and the tiles laid out, the streets written, the tiles' feeds copied. */
+export interface CountryTimes {
+  sources: number;
+  streets: number;
+  timetables: number;
+}
+
 export interface Country {
   layout: Layout;
   counts: CountryCounts;
+  /** not in country.json: it would change the bytes from one run to the next */
+  seconds: CountryTimes;
   /** the configuration's path */
   config: string;
 }
 
 export async function generateCountry(dataDir: string, targets: Targets, scale: string, out: string): Promise<Country> {
+  let started = performance.now();
+  const lap = () => {
+    const now = performance.now();
+    const s = (now - started) / 1000;
+    started = now;
+    return s;
+  };
   const layout = await layCountry(dataDir, targets);
+  const seconds: CountryTimes = { sources: lap(), streets: 0, timetables: 0 };
   mkdirSync(path.join(out, 'gtfs'), { recursive: true });
   const counts: CountryCounts = { tiles: layout.tiles.length, timetableTiles: 0, nodes: 0, ways: 0, stops: 0, trips: 0, stopTimes: 0, feeds: 0, intercity: null, pbfBytes: 0, gtfsBytes: 0 };
   const pbf = writeStreets(path.join(out, STREETS_FILE), layout.tiles);
   Object.assign(counts, { nodes: pbf.nodes, ways: pbf.ways, pbfBytes: pbf.bytes });
+  seconds.streets = lap();
   const gtfs: string[] = [];
   for (const tile of layout.tiles) {
     if (tile.feeds.length > 0) counts.timetableTiles++;
@@ -89,11 +107,12 @@ export async function generateCountry(dataDir: string, targets: Targets, scale: 
     counts.stopTimes += ic.stopTimes;
   }
   counts.feeds = gtfs.length;
+  seconds.timetables = lap();
   for (const f of gtfs) counts.gtfsBytes += statSync(path.join(out, f)).size;
   const config = path.join(out, 'navette.json');
   writeFileSync(config, JSON.stringify({ coverages: [{ id: COVERAGE_ID, gtfs, osm: STREETS_FILE, timezone: COUNTRY_TIMEZONE }] }, null, 2) + '\n');
   writeFileSync(path.join(out, 'country.json'), JSON.stringify(manifest(scale, targets, layout, counts), null, 2) + '\n');
-  return { layout, counts, config };
+  return { layout, counts, seconds, config };
 }
 
 /** Every tile's nodes, then every tile's ways, ids ascending (tile t's from t × ID_STRIDE + 1). */

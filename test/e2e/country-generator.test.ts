@@ -67,7 +67,7 @@ test('the command prints what it wrote: tiles, nodes, ways, stops, trips, stop t
   // rnv, Milan, EPTC, Trensurb, Terre Haute and the intercity feed
   assert.match(lines[3]!, /^ {2}timetable {2}6,702 stops, 35,162 trips, 819,865 stop times in 6 feeds: [\d.]+ MB$/);
   assert.equal(lines[4], '  intercity  4 lines, 4 stations, 152 trips, 304 stop times (counted above)');
-  assert.match(lines[5]!, /^ {2}time [\d.]+ s, peak RSS [\d.]+ MB$/);
+  assert.match(lines[5]!, /^ {2}time [\d.]+ s \(sources [\d.]+ s, streets [\d.]+ s, timetables [\d.]+ s\), peak RSS [\d.]+ MB$/);
   assert.equal(lines[6], `  ${path.join(dir, 'a', 'navette.json')}`);
 });
 
