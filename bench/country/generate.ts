@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   console.log(`country --scale ${values.scale}: asked ${n(targets.nodes)} street nodes, ${n(targets.stopTimes)} stop times`);
   console.log(`  tiles      ${n(counts.tiles)} (${layout.grid.cols} × ${layout.grid.rows} grid), ${n(counts.timetableTiles)} with a timetable`);
   console.log(`  streets    ${n(counts.nodes)} nodes, ${n(counts.ways)} ways: ${mb(counts.pbfBytes)}`);
-  console.log(`  timetable  ${n(counts.stops)} stops, ${n(counts.trips)} trips, ${n(counts.stopTimes)} stop times in ${n(counts.feeds)} feeds: ${mb(counts.gtfsBytes)}`);
+  console.log(`  timetable  ${n(counts.stops)} stops, ${n(counts.trips)} trips, ${n(counts.stopTimes)} stop times in ${n(counts.feeds)} feed${counts.feeds === 1 ? '' : 's'}: ${mb(counts.gtfsBytes)}`);
   if (ic) console.log(`  intercity  ${n(ic.routes)} lines, ${n(ic.stops)} stations, ${n(ic.trips)} trips, ${n(ic.stopTimes)} stop times (counted above)`);
   const s = (v: number) => `${v.toFixed(1)} s`;
   console.log(`  time ${s(seconds)} (sources ${s(steps.sources)}, streets ${s(steps.streets)}, timetables ${s(steps.timetables)}), peak RSS ${mb(process.resourceUsage().maxRSS * 1024)}`);
