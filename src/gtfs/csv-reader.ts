@@ -36,6 +36,11 @@ export class CsvRow {
     return i < 0 || i >= this.fieldCount || this.ends[i]! <= this.starts[i]!;
   }
 
+  /** Whether field `i` was quoted: its bytes (buf[starts[i]..ends[i]]) then hold each quote doubled. */
+  isQuoted(i: number): boolean {
+    return i >= 0 && i < this.fieldCount && (this.flags[i]! & FIELD_QUOTED) !== 0;
+  }
+
   /** Field `i` as a string ('' when absent). */
   text(i: number): string {
     if (i < 0 || i >= this.fieldCount) return '';

@@ -227,10 +227,33 @@ export function primitiveBlock(groups: Group[], grid?: Grid): Uint8Array {
   });
 }
 
-export function headerBlock(requiredFeatures: string[]): Uint8Array {
+/** What a header may say besides its required features. */
+export interface HeaderExtras {
+  /** the data's box, in nanodegrees (HeaderBBox: left, right, top, bottom) */
+  bboxNanodegrees?: { left: number; right: number; top: number; bottom: number };
+  /** features a reader may use but need not understand (`Sort.Type_then_ID`) */
+  optionalFeatures?: string[];
+  writingProgram?: string;
+}
+
+export function headerBlock(requiredFeatures: string[], extras: HeaderExtras = {}): Uint8Array {
   return encode((pbf) => {
+    const box = extras.bboxNanodegrees;
+    if (box) {
+      pbf.writeMessage(
+        1,
+        (b: typeof box, p) => {
+          p.writeSVarintField(1, b.left);
+          p.writeSVarintField(2, b.right);
+          p.writeSVarintField(3, b.top);
+          p.writeSVarintField(4, b.bottom);
+        },
+        box,
+      );
+    }
     for (const feature of requiredFeatures) pbf.writeStringField(4, feature);
-    pbf.writeStringField(16, 'navette tests');
+    for (const feature of extras.optionalFeatures ?? []) pbf.writeStringField(5, feature);
+    pbf.writeStringField(16, extras.writingProgram ?? 'navette tests');
   });
 }
 

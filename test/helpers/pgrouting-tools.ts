@@ -32,7 +32,16 @@ function runs(command: string, args: string[]): boolean {
  * throws instead.
  */
 export function pgRoutingMissing(): string | undefined {
-  const absent = NEEDED.filter((n) => !n.present());
+  return missing(NEEDED);
+}
+
+/** Why osmium cannot run here (undefined: it can), for the checks that read a PBF with it alone. Under CI=true its absence throws. */
+export function osmiumMissing(): string | undefined {
+  return missing(NEEDED.filter((n) => n.what === 'osmium'));
+}
+
+function missing(needed: typeof NEEDED): string | undefined {
+  const absent = needed.filter((n) => !n.present());
   if (absent.length === 0) return undefined;
   const packages = [...new Set(absent.map((n) => n.debian))].join(' ');
   const why = `${absent.map((n) => n.what).join(', ')} not found (apt-get install ${packages})`;

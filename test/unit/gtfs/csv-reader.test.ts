@@ -32,6 +32,21 @@ test('quoted fields keep commas, newlines and doubled quotes', () => {
   assert.deepEqual(lines, [1, 2, 3, 4, 6]);
 });
 
+test('a quoted field says so, and its bytes keep the quotes doubled (for copying it as it was)', () => {
+  const got: [boolean, string][] = [];
+  const reader = new CsvReader((row) => {
+    for (let i = 0; i < 4; i++) got.push([row.isQuoted(i), row.buf.toString('utf8', row.starts[i]!, Math.max(row.starts[i]!, row.ends[i]!))]);
+  });
+  reader.push(Buffer.from('"say ""hi""",plain,""\n'));
+  reader.end();
+  assert.deepEqual(got, [
+    [true, 'say ""hi""'],
+    [false, 'plain'],
+    [true, ''],
+    [false, ''],
+  ]);
+});
+
 test('every chunk size gives the same rows', () => {
   const text = 'trip_id,arrival_time,stop_headsign\r\nT1,08:00:00,"Gare, quai ""A"""\r\nT1,25:10:05,\r\n\r\nT2, 7:05:09 ,x';
   const expected = readAll(text).rows;
