@@ -13,6 +13,7 @@
  */
 import assert from 'node:assert/strict';
 import { readOsm } from '../../src/osm/read-osm.js';
+import { wayTagsOf } from '../../src/osm/osm-extract.js';
 
 /** Tile t's node and way ids are t × ID_STRIDE + 1, + 2, …: every extract has fewer of each. */
 export const ID_STRIDE = 1_000_000;
@@ -89,9 +90,10 @@ export class StreetSource {
       for (let i = x.wayNodeOffset[from]!; i < x.wayNodeOffset[from + 1]!; i++) wayNodes[at++] = rank[x.wayNodes[i]!]!;
       wayNodeOffset[w + 1] = at;
       // tags in key order, so that a way's tags do not depend on the order the extract wrote them in
-      for (const key of Object.keys(x.wayTags[from]!).sort()) {
+      const tags = wayTagsOf(x, from);
+      for (const key of Object.keys(tags).sort()) {
         tagKeys.push(key);
-        tagValues.push(x.wayTags[from]![key]!);
+        tagValues.push(tags[key]!);
       }
       wayTagOffset[w + 1] = tagKeys.length;
     }

@@ -16,7 +16,7 @@ import { removeSmallIslands } from '../model/small-islands.js';
 import { sharedArray, sharedCopy } from '../model/shared-arrays.js';
 import { buildSegmentGrid } from '../model/segment-grid.js';
 import { Growable } from '../model/growable.js';
-import type { OsmExtract } from './osm-extract.js';
+import { wayTagSetOf, type OsmExtract } from './osm-extract.js';
 import { CAR_BACKWARD, CAR_FORWARD, NO_PARKING } from '../model/street-layers.js';
 import { wayAccess } from './street-access.js';
 import { openFalseIslands } from './false-islands.js';
@@ -81,7 +81,7 @@ export function buildStreetGraph(osm: OsmExtract, options: StreetGraphOptions = 
 /** Layer bits of every way from its tags; 0 for the ways no layer may use. */
 function accessOfWays(osm: OsmExtract): Uint8Array {
   const access = new Uint8Array(osm.wayCount);
-  for (let w = 0; w < osm.wayCount; w++) access[w] = wayAccess(osm.wayTags[w]!);
+  for (let w = 0; w < osm.wayCount; w++) access[w] = wayAccess(wayTagSetOf(osm, w));
   return access;
 }
 
@@ -165,7 +165,7 @@ function cutWaysIntoEdges(osm: OsmExtract, access: Uint8Array, vertexOfNode: Int
   edges.geomOffset.push(0);
   for (let w = 0; w < wayCount; w++) {
     if (!access[w]) continue;
-    const nameId = nameIdOf(edges, osm.wayTags[w]!['name']);
+    const nameId = nameIdOf(edges, osm.wayName[w]! < 0 ? undefined : osm.names[osm.wayName[w]!]);
     const end = wayNodeOffset[w + 1]!;
     let first = wayNodeOffset[w]!;
     for (let i = first + 1; i < end; i++) {

@@ -11,7 +11,7 @@
  * Union-find over the extract's nodes for the parts, and per cut-off part a Dijkstra over the
  * nodes of the denied ways, from every node of the part until a node of another part.
  */
-import type { OsmExtract } from './osm-extract.js';
+import { wayTagSetOf, type OsmExtract } from './osm-extract.js';
 import { planarMetres } from '../util/geodesy.js';
 import { backwardBit, CAR_BACKWARD, CAR_FORWARD, forwardBit, Layer, layerBits } from '../model/street-layers.js';
 import { deniedByOwnTag } from './street-access.js';
@@ -24,7 +24,7 @@ export function openFalseIslands(osm: OsmExtract, access: Uint8Array): { walk: n
   const denied = new Uint8Array(osm.wayCount);
   let any = false;
   for (let w = 0; w < osm.wayCount; w++) {
-    denied[w] = deniedByOwnTag(osm.wayTags[w]!) & ~access[w]!;
+    denied[w] = deniedByOwnTag(wayTagSetOf(osm, w)) & ~access[w]!;
     if (denied[w]) any = true;
   }
   if (!any) return { walk: 0, bike: 0 };

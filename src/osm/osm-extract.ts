@@ -37,7 +37,6 @@ export const KEPT_WAY_TAGS = [
   'tunnel',
   'layer',
 ] as const;
-const KEPT = new Set<string>(KEPT_WAY_TAGS);
 
 export interface OsmStats {
   nodesRead: number;
@@ -64,7 +63,15 @@ export interface OsmExtract {
   /** nodes of way w: wayNodes[wayNodeOffset[w] .. wayNodeOffset[w+1]) */
   wayNodeOffset: Uint32Array;
   wayNodes: Uint32Array;
-  wayTags: Array<Record<string, string>>;
+  /**
+   * The kept tags of way w but its name: tagSets[wayTagSet[w]] (ways share a few thousand such sets
+   * where a country has tens of millions of ways: one object per way filled the JavaScript heap)
+   */
+  wayTagSet: Uint32Array;
+  tagSets: ReadonlyArray<Readonly<Record<string, string>>>;
+  /** the name of way w: names[wayName[w]], -1 for none */
+  wayName: Int32Array;
+  names: readonly string[];
   stats: OsmStats;
   /** water, parks, railways and places (basemap-draft.ts), when the reading asked for them */
   basemap?: OsmBasemap;
@@ -91,7 +98,9 @@ export class OsmExtractBuilder {
   private readonly wayId = new Growable(Float64Array, 1 << 12);
   private readonly wayRefStart = new Growable(Uint32Array, 1 << 12);
   private readonly wayRefs = new Growable(Float64Array, 1 << 16);
-  private readonly wayTags: Array<Record<string, string>> = [];
+  private readonly wayTagSet = new Growable(Uint32Array, 1 << 12);
+  private readonly wayName = new Growable(Int32Array, 1 << 12);
+  private readonly tags = new WayTagTable();
   /** node refs of the other ways, only to count the missing ones */
   private readonly otherRefs = new Growable(Float64Array, 1 << 12);
   private waysRead = 0;
@@ -142,12 +151,11 @@ export class OsmExtractBuilder {
       for (let i = 0; i < refs.length; i++) this.otherRefs.push(refs[i]!);
       return;
     }
-    const kept: Record<string, string> = {};
-    for (const k in tags) if (KEPT.has(k)) kept[k] = tags[k]!;
     this.wayId.push(id);
     this.wayRefStart.push(this.wayRefs.length);
     for (let i = 0; i < refs.length; i++) this.wayRefs.push(refs[i]!);
-    this.wayTags.push(kept);
+    this.wayTagSet.push(this.tags.setOf(tags));
+    this.wayName.push(this.tags.nameOf(tags));
   }
 
   finish(): OsmExtract {
@@ -156,7 +164,7 @@ export class OsmExtractBuilder {
     const kept = this.splitWaysAtMissingNodes(nodeIndex, repeated);
     const missingOtherRefs = this.countMissingOtherRefs(nodeIndex);
     this.otherRefs.clear();
-    const nodes = this.usedNodeColumns(kept.usedNodes);
+    const nodes = this.usedNodeColumns(kept.usedNodes.data, kept.usedNodes.length);
     const basemap = this.basemap?.finish({ find: (id) => nodeIndex.find(id), lon: this.nodeLon.data, lat: this.nodeLat.data });
     return {
       nodeCount: kept.usedNodes.length,
@@ -164,10 +172,10 @@ export class OsmExtractBuilder {
       lon: nodes.lon,
       lat: nodes.lat,
       wayCount: kept.wayIds.length,
-      wayIds: Float64Array.from(kept.wayIds),
-      wayNodeOffset: Uint32Array.from(kept.offsets),
-      wayNodes: Uint32Array.from(kept.nodes),
-      wayTags: kept.tags,
+      wayIds: kept.wayIds.finish(),
+      wayNodeOffset: kept.offsets.finish(),
+      wayNodes: kept.nodes.finish(),
+      ...keptWayTags(kept.tagSet.finish(), kept.name.finish(), this.tags),
       stats: {
         nodesRead: this.nodeId.length,
         waysRead: this.waysRead,
@@ -191,7 +199,7 @@ export class OsmExtractBuilder {
     for (let w = 0; w < wayCountIn; w++) {
       if (repeated[w]) continue;
       const end = w + 1 < wayCountIn ? starts[w + 1]! : this.wayRefs.length;
-      kept.splitWay(nodeIndex, refs, starts[w]!, end, this.wayId.data[w]!, this.wayTags[w]!);
+      kept.splitWay(nodeIndex, refs, starts[w]!, end, this.wayId.data[w]!, this.wayTagSet.data[w]!, this.wayName.data[w]!);
     }
     return kept;
   }
@@ -204,8 +212,7 @@ export class OsmExtractBuilder {
   }
 
   /** Ids and coordinates of the used nodes (raw indexes, in their dense order), and their bounding box. */
-  private usedNodeColumns(usedNodes: number[]) {
-    const count = usedNodes.length;
+  private usedNodeColumns(usedNodes: Uint32Array, count: number) {
     const lon = new Float64Array(count);
     const lat = new Float64Array(count);
     const nodeIds = new Float64Array(count);
@@ -284,12 +291,14 @@ function repeatedWays(wayIds: Float64Array, count: number): { repeated: Uint8Arr
 class KeptWays {
   /** dense index of each raw node index, -1 while unused */
   private readonly dense: Int32Array;
+  // typed arrays, not JavaScript ones: a country's ways hold a hundred million node references
   /** raw index of each dense node */
-  readonly usedNodes: number[] = [];
-  readonly wayIds: number[] = [];
-  readonly offsets: number[] = [0];
-  readonly nodes: number[] = [];
-  readonly tags: Array<Record<string, string>> = [];
+  readonly usedNodes = new Growable(Uint32Array, 1 << 16);
+  readonly wayIds = new Growable(Float64Array, 1 << 12);
+  readonly offsets = new Growable(Uint32Array, 1 << 12);
+  readonly nodes = new Growable(Uint32Array, 1 << 16);
+  readonly tagSet = new Growable(Uint32Array, 1 << 12);
+  readonly name = new Growable(Int32Array, 1 << 12);
   missingRefs = 0;
   tooShort = 0;
   /** raw nodes of the run being read */
@@ -297,10 +306,11 @@ class KeptWays {
 
   constructor(rawNodeCount: number) {
     this.dense = new Int32Array(rawNodeCount).fill(-1);
+    this.offsets.push(0);
   }
 
   /** Way `refs[start..end)` cut at its missing nodes, its repeated consecutive nodes merged. */
-  splitWay(nodeIndex: NodeIdIndex, refs: Float64Array, start: number, end: number, id: number, tags: Record<string, string>): void {
+  splitWay(nodeIndex: NodeIdIndex, refs: Float64Array, start: number, end: number, id: number, tagSet: number, name: number): void {
     const run = this.run;
     let pieces = 0;
     for (let k = start; k < end; k++) {
@@ -308,7 +318,7 @@ class KeptWays {
       if (raw < 0) {
         this.missingRefs++;
         if (run.length > 0) {
-          this.endRun(id, tags);
+          this.endRun(id, tagSet, name);
           pieces++;
         }
         continue;
@@ -316,11 +326,11 @@ class KeptWays {
       if (run.length > 0 && run[run.length - 1] === raw) continue; // repeated node
       run.push(raw);
     }
-    if (run.length > 0 || pieces === 0) this.endRun(id, tags);
+    if (run.length > 0 || pieces === 0) this.endRun(id, tagSet, name);
   }
 
   /** The run kept as a way when it has two nodes or more, else counted as too short. */
-  private endRun(id: number, tags: Record<string, string>): void {
+  private endRun(id: number, tagSet: number, name: number): void {
     const { run, dense } = this;
     if (run.length >= 2) {
       for (const raw of run) {
@@ -332,8 +342,94 @@ class KeptWays {
       }
       this.offsets.push(this.nodes.length);
       this.wayIds.push(id);
-      this.tags.push(tags);
+      this.tagSet.push(tagSet);
+      this.name.push(name);
     } else this.tooShort++;
     run.length = 0;
   }
+}
+
+/** Values numbered as they first come, by a key (a way's tag set, a name): the same key, the same number. */
+class Interned<T> {
+  readonly values: T[] = [];
+  private readonly index = new Map<string, number>();
+
+  indexOf(key: string, value: T): number {
+    let k = this.index.get(key);
+    if (k === undefined) {
+      k = this.values.push(value) - 1;
+      this.index.set(key, k);
+    }
+    return k;
+  }
+}
+
+/** The kept tags of ways numbered as sets (but the name) and names, each distinct one once. */
+class WayTagTable {
+  readonly sets = new Interned<Record<string, string>>();
+  readonly names = new Interned<string>();
+
+  /** The number of the set of `tags`' kept tags but the name. */
+  setOf(tags: Readonly<Record<string, string>>): number {
+    const kept: Record<string, string> = {};
+    let key = '';
+    // in KEPT_WAY_TAGS' order: the same tags make the same key whatever the order the file gives them in
+    for (const k of KEPT_WAY_TAGS) {
+      const v = tags[k];
+      if (v === undefined || k === 'name') continue;
+      kept[k] = v;
+      key += `${k}\u0000${v}\u0000`;
+    }
+    return this.sets.indexOf(key, kept);
+  }
+
+  /** The number of `tags`' name, -1 for none. */
+  nameOf(tags: Readonly<Record<string, string>>): number {
+    const name = tags['name'];
+    return name === undefined ? -1 : this.names.indexOf(name, name);
+  }
+}
+
+/** The tag columns of an extract (`OsmExtract`'s) from each way's tags, as a reader makes them. */
+export function wayTagColumns(perWay: readonly Readonly<Record<string, string>>[]): Pick<OsmExtract, 'wayTagSet' | 'tagSets' | 'wayName' | 'names'> {
+  const table = new WayTagTable();
+  return {
+    wayTagSet: Uint32Array.from(perWay, (tags) => table.setOf(tags)),
+    wayName: Int32Array.from(perWay, (tags) => table.nameOf(tags)),
+    tagSets: table.sets.values,
+    names: table.names.values,
+  };
+}
+
+/** Way w's kept tags but its name (shared by the ways of the same set: read, never changed). */
+export const wayTagSetOf = (x: OsmExtract, w: number): Readonly<Record<string, string>> => x.tagSets[x.wayTagSet[w]!]!;
+
+/** Way w's kept tags, its name included (a new object). */
+export function wayTagsOf(x: OsmExtract, w: number): Record<string, string> {
+  const tags = { ...wayTagSetOf(x, w) };
+  const name = x.wayName[w]!;
+  if (name >= 0) tags['name'] = x.names[name]!;
+  return tags;
+}
+
+/**
+ * The tag columns of the kept ways: sets and names numbered again in their order of first use, so
+ * that those of dropped ways (repeated, cut to one node) are left out and the numbering is the one
+ * `wayTagColumns` gives the kept ways' tags.
+ */
+function keptWayTags(wayTagSet: Uint32Array, wayName: Int32Array, table: WayTagTable): Pick<OsmExtract, 'wayTagSet' | 'tagSets' | 'wayName' | 'names'> {
+  return { wayTagSet, tagSets: renumbered(wayTagSet, table.sets.values), wayName, names: renumbered(wayName, table.names.values) };
+}
+
+/** `values` used by `indices` (-1: none), numbered again in order of first use; `indices` rewritten to match. */
+function renumbered<T>(indices: Uint32Array | Int32Array, values: readonly T[]): T[] {
+  const to = new Int32Array(values.length).fill(-1);
+  const used: T[] = [];
+  for (let w = 0; w < indices.length; w++) {
+    const k = indices[w]!;
+    if (k < 0) continue;
+    if (to[k]! < 0) to[k] = used.push(values[k]!) - 1;
+    indices[w] = to[k]!;
+  }
+  return used;
 }

@@ -8,7 +8,7 @@
  * road, within SIDEWALK_M of most of its nodes; elsewhere the road stands for its unmapped
  * sidewalks and is opened to walkers in both directions.
  */
-import type { OsmExtract } from './osm-extract.js';
+import { wayTagSetOf, type OsmExtract } from './osm-extract.js';
 import { METRES_PER_DEGREE } from '../util/geodesy.js';
 import { CAR_BACKWARD, CAR_FORWARD, Layer, layerBits } from '../model/street-layers.js';
 import { deniedByOwnTag } from './street-access.js';
@@ -20,7 +20,7 @@ export const SIDEWALK_M = 25;
 export function openUnmappedSidewalks(osm: OsmExtract, access: Uint8Array): number {
   const walk = layerBits(Layer.Walk);
   const candidates: number[] = [];
-  for (let w = 0; w < osm.wayCount; w++) if (deniedByOwnTag(osm.wayTags[w]!) & walk & ~access[w]!) candidates.push(w);
+  for (let w = 0; w < osm.wayCount; w++) if (deniedByOwnTag(wayTagSetOf(osm, w)) & walk & ~access[w]!) candidates.push(w);
   if (candidates.length === 0) return 0;
   const walkways = new WalkwayIndex(osm, access);
   let opened = 0;

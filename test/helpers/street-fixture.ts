@@ -3,7 +3,7 @@
  * into the reader's extract shape and then into a street graph.
  */
 import { buildStreetGraph, type StreetGraphOptions } from '../../src/osm/build-street-graph.js';
-import type { OsmExtract } from '../../src/osm/osm-extract.js';
+import { wayTagColumns, type OsmExtract } from '../../src/osm/osm-extract.js';
 import { METRES_PER_DEGREE } from '../../src/util/geodesy.js';
 
 export const lonOfX = (x: number) => x / METRES_PER_DEGREE;
@@ -23,7 +23,7 @@ export function extractOf(points: [number, number][], ways: { nodes: number[]; t
     wayIds: Float64Array.from(ways, (_, i) => i + 1),
     wayNodeOffset,
     wayNodes: Uint32Array.from(ways.flatMap((w) => w.nodes)),
-    wayTags: ways.map((w) => w.tags),
+    ...wayTagColumns(ways.map((w) => w.tags)),
     stats: {
       nodesRead: points.length,
       waysRead: ways.length,

@@ -31,6 +31,7 @@ import { StreetSource } from '../../../bench/country/street-source.js';
 import { WalkNodes } from '../../../bench/country/walk-nodes.js';
 import { openFeedSource } from '../../../src/gtfs/feed-source.js';
 import { readOsmPbf } from '../../../src/osm/pbf-reader.js';
+import { wayTagsOf } from '../../../src/osm/osm-extract.js';
 import { writeFeed } from '../../helpers/gtfs-fixture.js';
 import { writeOsm } from '../../helpers/osm-fixture.js';
 import { ZipWriter } from '../../helpers/zip-writer.js';
@@ -75,7 +76,7 @@ test('the PBF: a header, blocks of at most 8,000 nodes, then the ways, read back
   const x = await readOsmPbf(file);
   assert.deepEqual([x.stats.nodesRead, x.stats.waysRead, x.wayCount], [count, 2, 2]);
   assert.deepEqual([...x.wayIds], [1, 2]);
-  assert.deepEqual(x.wayTags, [{ highway: 'residential', name: 'Rue "A", 1' }, { highway: 'footway' }]);
+  assert.deepEqual([0, 1].map((w) => wayTagsOf(x, w)), [{ highway: 'residential', name: 'Rue "A", 1' }, { highway: 'footway' }]);
   // the used nodes in order of first use: 1, 2, 3, 8000, 8001
   assert.deepEqual([...x.nodeIds], [1, 2, 3, count - 1, count]);
   assert.deepEqual(

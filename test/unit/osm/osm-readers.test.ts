@@ -18,7 +18,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { KEPT_WAY_TAGS, type OsmExtract, type OsmStats } from '../../../src/osm/osm-extract.js';
+import { KEPT_WAY_TAGS, wayTagColumns, wayTagsOf, type OsmExtract, type OsmStats } from '../../../src/osm/osm-extract.js';
 import { readOsmPbf } from '../../../src/osm/pbf-reader.js';
 import { readOsm } from '../../../src/osm/read-osm.js';
 import { readOsmXml } from '../../../src/osm/xml-reader.js';
@@ -77,7 +77,11 @@ function assertWellFormed(x: OsmExtract): void {
   assert.equal(x.lon.length, x.nodeCount);
   assert.equal(x.lat.length, x.nodeCount);
   assert.equal(x.wayIds.length, x.wayCount);
-  assert.equal(x.wayTags.length, x.wayCount);
+  assert.equal(x.wayTagSet.length, x.wayCount);
+  assert.equal(x.wayName.length, x.wayCount);
+  // each set and name used, and only those (numbered in order of first use)
+  assert.deepEqual(new Set(x.wayTagSet).size, x.tagSets.length);
+  assert.deepEqual(new Set([...x.wayName].filter((k) => k >= 0)).size, x.names.length);
   assert.equal(x.wayNodeOffset.length, x.wayCount + 1);
   assert.equal(x.wayNodeOffset[0], 0);
   assert.equal(x.wayNodeOffset[x.wayCount], x.wayNodes.length);
@@ -96,7 +100,8 @@ function assertWellFormed(x: OsmExtract): void {
   assert.equal(next, x.nodeCount, 'every node is used');
   assert.equal(new Set(x.nodeIds).size, x.nodeCount, 'distinct node ids');
   const kept = new Set<string>(KEPT_WAY_TAGS);
-  for (const tags of x.wayTags) {
+  for (let w = 0; w < x.wayCount; w++) {
+    const tags = wayTagsOf(x, w);
     assert.ok(tags['highway'] !== undefined, 'a kept way without highway');
     for (const k in tags) assert.ok(kept.has(k), `tag ${k} kept`);
   }
@@ -291,7 +296,7 @@ for (const real of REAL) {
       for (const way of real.ways) {
         const [w, ...others] = waysWithId(x, way.id);
         assert.ok(w !== undefined && others.length === 0, `way ${way.id} kept once`);
-        assert.deepEqual(x.wayTags[w], way.tags);
+        assert.deepEqual(wayTagsOf(x, w), way.tags);
         assert.deepEqual(wayNodeIds(x, w), way.nodes);
         const first = x.wayNodes[x.wayNodeOffset[w]!]!;
         const last = x.wayNodes[x.wayNodeOffset[w + 1]! - 1]!;
@@ -363,13 +368,7 @@ function expectedExtract(): OsmExtract {
     wayIds: Float64Array.of(10, 11, 11, 13, -20),
     wayNodeOffset: Uint32Array.of(0, 3, 5, 7, 9, 11),
     wayNodes: Uint32Array.of(0, 1, 2, 1, 3, 4, 5, 5, 6, 7, 6),
-    wayTags: [
-      { highway: 'residential', name: WAY_NAME, oneway: 'yes' },
-      FOOTWAY_TAGS,
-      FOOTWAY_TAGS,
-      ALL_KEPT,
-      { highway: 'path', bicycle: 'no' },
-    ],
+    ...wayTagColumns([{ highway: 'residential', name: WAY_NAME, oneway: 'yes' }, FOOTWAY_TAGS, FOOTWAY_TAGS, ALL_KEPT, { highway: 'path', bicycle: 'no' }]),
     stats: {
       nodesRead: 9,
       waysRead: 7,
@@ -616,7 +615,7 @@ describe('readOsm picks the reader', () => {
     wayIds: new Float64Array(0),
     wayNodeOffset: Uint32Array.of(0),
     wayNodes: new Uint32Array(0),
-    wayTags: [],
+    ...wayTagColumns([]),
     stats: { nodesRead: 0, waysRead: 0, relationsRead: 0, waysKept: 0, missingNodeRefs: 0, waysDroppedTooShort: 0, duplicateWays: 0, bbox: null },
   };
 
