@@ -36,12 +36,23 @@ export function openUnmappedSidewalks(osm: OsmExtract, access: Uint8Array): numb
   return opened;
 }
 
-/** The segments of the walkways (open to walkers, closed to cars) in square buckets of SIDEWALK_M. */
+/**
+ * The segments of the walkways (open to walkers, closed to cars) in square buckets of SIDEWALK_M,
+ * in typed arrays: a hash table of the buckets met (open addressing), each the head of a list of
+ * its segments. (A Map of buckets to arrays passed its 2^24 entries, and filled the JavaScript heap,
+ * on a country.)
+ */
 class WalkwayIndex {
-  private readonly buckets = new Map<number, number[]>();
   private readonly x: Float64Array;
   private readonly y: Float64Array;
   private readonly cols: number;
+  /** per slot: its bucket's key (-Infinity: empty; a node at the box's edge asks for keys below 0, never placed) and its list's first entry */
+  private readonly slotKey: Float64Array;
+  private readonly slotHead: Int32Array;
+  private readonly mask: number;
+  /** per entry: its segment (the index in wayNodes of its second node) and the next entry of its bucket (-1: none) */
+  private readonly entrySegment: Uint32Array;
+  private readonly entryNext: Int32Array;
 
   constructor(
     private readonly osm: OsmExtract,
@@ -66,6 +77,30 @@ class WalkwayIndex {
       this.y[n] = (lat[n]! - minLat) * METRES_PER_DEGREE;
     }
     this.cols = Math.floor(((maxLon - minLon) * METRES_PER_DEGREE * cos) / SIDEWALK_M) + 3;
+    // two passes over the walkways' segments: count the entries (a bucket per segment and bucket its box meets), then place them
+    let entries = 0;
+    this.forEachEntry(access, () => void entries++);
+    // at most one bucket per entry: half full at most
+    let slots = 2;
+    while (slots < 2 * entries) slots *= 2;
+    this.mask = slots - 1;
+    this.slotKey = new Float64Array(slots).fill(-Infinity);
+    this.slotHead = new Int32Array(slots);
+    this.entrySegment = new Uint32Array(entries);
+    this.entryNext = new Int32Array(entries);
+    let entry = 0;
+    this.forEachEntry(access, (key, i) => {
+      const slot = this.slotOf(key, true);
+      this.entrySegment[entry] = i;
+      this.entryNext[entry] = this.slotKey[slot] === key ? this.slotHead[slot]! : -1;
+      this.slotKey[slot] = key;
+      this.slotHead[slot] = entry++;
+    });
+  }
+
+  /** `visit(key, i)` for each walkway segment (i: the index of its second node in wayNodes) and each bucket its box meets. */
+  private forEachEntry(access: Uint8Array, visit: (key: number, i: number) => void): void {
+    const { osm } = this;
     const walk = layerBits(Layer.Walk);
     for (let w = 0; w < osm.wayCount; w++) {
       const bits = access[w]!;
@@ -73,16 +108,24 @@ class WalkwayIndex {
       for (let i = osm.wayNodeOffset[w]! + 1; i < osm.wayNodeOffset[w + 1]!; i++) {
         const a = osm.wayNodes[i - 1]!;
         const b = osm.wayNodes[i]!;
-        // every bucket the segment's box meets
         for (let bx = this.col(Math.min(this.x[a]!, this.x[b]!)); bx <= this.col(Math.max(this.x[a]!, this.x[b]!)); bx++) {
-          for (let by = this.col(Math.min(this.y[a]!, this.y[b]!)); by <= this.col(Math.max(this.y[a]!, this.y[b]!)); by++) {
-            const key = by * this.cols + bx;
-            const list = this.buckets.get(key);
-            if (list) list.push(i);
-            else this.buckets.set(key, [i]);
-          }
+          for (let by = this.col(Math.min(this.y[a]!, this.y[b]!)); by <= this.col(Math.max(this.y[a]!, this.y[b]!)); by++) visit(by * this.cols + bx, i);
         }
       }
+    }
+  }
+
+  /** The slot of bucket `key`: its own, or (`claim`) the empty one it would take; -1 when absent and not claimed. */
+  private slotOf(key: number, claim: boolean): number {
+    // a bucket's key is a whole number below 2^53: its two 32-bit halves mixed
+    const lo = key >>> 0;
+    const hi = Math.floor(key / 4294967296);
+    let slot = Math.imul(lo ^ Math.imul(hi, 0x9e3779b1), 0x85ebca6b) & this.mask;
+    for (;;) {
+      const at = this.slotKey[slot]!;
+      if (at === key) return slot;
+      if (at === -Infinity) return claim ? slot : -1;
+      slot = (slot + 1) & this.mask;
     }
   }
 
@@ -93,7 +136,9 @@ class WalkwayIndex {
     const { wayNodes } = this.osm;
     for (let bx = this.col(px) - 1; bx <= this.col(px) + 1; bx++) {
       for (let by = this.col(py) - 1; by <= this.col(py) + 1; by++) {
-        for (const i of this.buckets.get(by * this.cols + bx) ?? []) {
+        const slot = this.slotOf(by * this.cols + bx, false);
+        for (let e = slot < 0 ? -1 : this.slotHead[slot]!; e >= 0; e = this.entryNext[e]!) {
+          const i = this.entrySegment[e]!;
           const a = wayNodes[i - 1]!;
           const b = wayNodes[i]!;
           if (segmentDistance(px, py, this.x[a]!, this.y[a]!, this.x[b]!, this.y[b]!) <= maxM) return true;
