@@ -14,12 +14,11 @@ import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { childFigures, FIGURES_AT_EXIT } from './child-figures.js';
 
 const run = promisify(execFile);
 const [dir, ...scales] = process.argv.slice(2);
 if (!dir || scales.length === 0) throw new Error('usage: npm run bench:country-scale -- DIR SCALE…');
-/** prints the process's peak resident memory (kB, every thread) and CPU seconds as it exits */
-const FIGURES_AT_EXIT = `data:text/javascript,process.on('exit',()=>{const u=process.resourceUsage();process.stderr.write('figures '+u.maxRSS+' '+((u.userCPUTime+u.systemCPUTime)/1e6).toFixed(1)+'\\n')})`;
 const LOAD_CHILD = `
 import { readConfigFile } from './dist/src/cli/config.js';
 import { loadGeneration } from './dist/src/service/load-coverage.js';
@@ -36,8 +35,8 @@ const gb = (bytes: number) => `${(bytes / 1e9).toFixed(2)} GB`;
 async function timed(args: string[], cwd = process.cwd()): Promise<{ seconds: number; peakBytes: number; cpu: number; stdout: string }> {
   const started = performance.now();
   const { stdout, stderr } = await run(process.execPath, ['--import', FIGURES_AT_EXIT, ...args], { cwd, maxBuffer: 1 << 28 });
-  const [, rssKb, cpu] = stderr.split('\n').find((l) => l.startsWith('figures '))!.split(' ');
-  return { seconds: (performance.now() - started) / 1000, peakBytes: Number(rssKb) * 1024, cpu: Number(cpu), stdout };
+  const { peakBytes, cpu } = childFigures(stderr);
+  return { seconds: (performance.now() - started) / 1000, peakBytes, cpu, stdout };
 }
 
 for (const scale of scales) {

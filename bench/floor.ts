@@ -19,6 +19,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { poaSnapshot } from './poa-snapshot.js';
+import { childFigures, FIGURES_AT_EXIT } from './child-figures.js';
 import { readConfigFile } from '../src/cli/config.js';
 import { loadGeneration } from '../src/service/load-coverage.js';
 import { InProcessRunner } from '../src/maps/in-process-runner.js';
@@ -33,8 +34,6 @@ const run = promisify(execFile);
 const { dir, config } = await poaSnapshot('navette-bench-floor-');
 const JOURNEYS = { datetime: '20190513T140000', walking_speed: '1', max_walking_duration_to_pt: '1800', max_nb_transfers: '2', max_duration: '7200' };
 const WINDOW = { departure_window: '7200', percentiles: '5,25,50,75,95' };
-/** prints the process's CPU seconds, all its threads, as it exits */
-const CPU_AT_EXIT = `data:text/javascript,process.on('exit',()=>{const u=process.cpuUsage();process.stderr.write('cpu '+((u.user+u.system)/1e6).toFixed(1)+'\\n')})`;
 
 const flags = (params: Record<string, string>) => Object.entries(params).flatMap(([name, value]) => [`--${name.replaceAll('_', '-')}`, value]);
 
@@ -42,11 +41,10 @@ const flags = (params: Record<string, string>) => Object.entries(params).flatMap
 async function matrix(window: boolean, k: number): Promise<{ wall: number; cpu: number }> {
   const out = path.join(dir, `matrix-${window ? 'window' : 'single'}-${k}.csv`);
   const started = performance.now();
-  const args = ['--import', CPU_AT_EXIT, 'dist/src/cli/main.js', 'matrix', '--config', config, '--coverage', 'poa', '--origins', 'hexgrid', ...flags(JOURNEYS), ...(window ? flags(WINDOW) : []), '--out', out];
+  const args = ['--import', FIGURES_AT_EXIT, 'dist/src/cli/main.js', 'matrix', '--config', config, '--coverage', 'poa', '--origins', 'hexgrid', ...flags(JOURNEYS), ...(window ? flags(WINDOW) : []), '--out', out];
   const { stderr } = await run(process.execPath, args, { maxBuffer: 1 << 26 });
   const wall = (performance.now() - started) / 1000;
-  const cpu = Number(stderr.split('\n').find((l) => l.startsWith('cpu '))!.slice(4));
-  return { wall, cpu };
+  return { wall, cpu: childFigures(stderr).cpu };
 }
 
 const runs: Record<'window' | 'single', { wall: number; cpu: number }[]> = { window: [], single: [] };

@@ -14,13 +14,12 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { poaSnapshot } from './poa-snapshot.js';
+import { childFigures, FIGURES_AT_EXIT } from './child-figures.js';
 
 const run = promisify(execFile);
 const { dir, config } = await poaSnapshot('navette-bench-skims-');
 const MATRIX = ['matrix', '--origins', 'hexgrid', '--max-duration', '7200', '--departure-window', '7200', '--percentiles', '5,25,50,75,95'];
 const JOURNEYS = ['--datetime', '20190513T140000', '--walking-speed', '1', '--max-walking-duration-to-pt', '1800', '--max-nb-transfers', '2'];
-/** prints the process's CPU seconds, all its threads, as it exits */
-const CPU_AT_EXIT = `data:text/javascript,process.on('exit',()=>{const u=process.cpuUsage();process.stderr.write('cpu '+((u.user+u.system)/1e6).toFixed(1)+'\\n')})`;
 
 interface Run {
   wall: number;
@@ -32,11 +31,10 @@ interface Run {
 async function matrix(breakdown: boolean, k: number): Promise<Run> {
   const out = path.join(dir, `matrix-${breakdown ? 'skims' : 'plain'}-${k}.csv`);
   const started = performance.now();
-  const { stderr } = await run(process.execPath, ['--import', CPU_AT_EXIT, 'dist/src/cli/main.js', ...MATRIX, ...(breakdown ? ['--breakdown'] : []), '--out', out, '--config', config, '--coverage', 'poa', ...JOURNEYS], { maxBuffer: 1 << 26 });
+  const { stderr } = await run(process.execPath, ['--import', FIGURES_AT_EXIT, 'dist/src/cli/main.js', ...MATRIX, ...(breakdown ? ['--breakdown'] : []), '--out', out, '--config', config, '--coverage', 'poa', ...JOURNEYS], { maxBuffer: 1 << 26 });
   const wall = (performance.now() - started) / 1000;
-  const lines = stderr.trim().split('\n');
-  const cpu = Number(lines.find((l) => l.startsWith('cpu '))!.slice(4));
-  return { wall, cpu, line: lines.filter((l) => !l.startsWith('cpu ')).at(-1)!, bytes: statSync(out).size };
+  const { cpu, lines } = childFigures(stderr);
+  return { wall, cpu, line: lines.at(-1)!, bytes: statSync(out).size };
 }
 
 /** the better of the runs: the least disturbed by the machine's other work */
