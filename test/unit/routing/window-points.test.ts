@@ -77,3 +77,24 @@ test('a window at points, walking and cycling from the stops: each percentile th
   assert.ok(expected[0]!.some((sec, c) => sec !== expected[2]![c]), 'the percentiles differ somewhere');
   assert.ok(expected[1]!.filter((sec) => sec >= 0).length >= 20, `${expected[1]!.filter((sec) => sec >= 0).length} points reached at p50`);
 });
+
+test('the work a window does is counted (bench/floor.ts prints it): a search a minute, each point once, changes among the egress entries read', () => {
+  const engine = new HeatMapEngine(data, 3600, 500);
+  const windowEngine = new WindowEngine(engine, 3600);
+  const minutes = 9;
+  const query = walkingQueryFrom(data.stopLon, data.stopLat, 0, zonedToEpoch('UTC', 2024, 1, 2, 7, 58, 0), { endModes: ['walking', 'bike'], directPath: false, maxDurationSec: 1800 });
+  windowEngine.computePoints(query, { windowSec: minutes * 60, percentiles: [50], selected: 0 }, points);
+  const raptor = engine.raptor.work;
+  const own = windowEngine.work;
+  assert.equal(raptor.searches, minutes, 'one RAPTOR search per minute');
+  // the one route, scanned from the west stop (2 stops) in each minute's first round at least
+  assert.ok(raptor.routesScanned >= minutes && raptor.rounds >= minutes, `${raptor.routesScanned} routes scanned in ${raptor.rounds} rounds`);
+  assert.ok(raptor.visits >= 2 * minutes && raptor.visits <= 2 * raptor.routesScanned, `${raptor.visits} stops visited`);
+  assert.equal(own.targets, points.lon.length, 'each point selected once');
+  assert.ok(own.improvedStops >= 1 && own.changes >= 1 && own.changes <= own.egressEntries, `${own.changes} changes of ${own.egressEntries} egress entries from ${own.improvedStops} improved stops`);
+  // a second window adds the same work again: the counts are sums, never reset by a search
+  const before = { ...raptor };
+  windowEngine.computePoints(query, { windowSec: minutes * 60, percentiles: [50], selected: 0 }, points);
+  assert.equal(raptor.searches, 2 * minutes);
+  assert.equal(raptor.visits, 2 * before.visits);
+});
