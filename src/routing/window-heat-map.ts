@@ -67,7 +67,7 @@ export class WindowEngine {
   private readonly toGrid: WindowGridPropagation;
   private readonly changes: WindowChanges;
   private readonly reducer: WindowPercentiles;
-  /** the windows' own work (their RAPTOR searches count theirs: `engine.transit`) */
+  /** the windows' own work (their RAPTOR searches count theirs: the engine's `raptor.work`) */
   readonly work = new WorkCounts();
 
   constructor(
