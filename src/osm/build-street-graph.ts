@@ -13,9 +13,8 @@ import { METRES_PER_DEGREE } from '../util/geodesy.js';
 import { linkLatticesOf, type BareStreetGraph, type Projection, type StreetGraph } from '../model/street-graph.js';
 import { pointsBox } from '../model/segment-geometry.js';
 import { removeSmallIslands } from '../model/small-islands.js';
-import { sharedArray, sharedCopy } from '../model/shared-arrays.js';
+import { sharedArray } from '../model/shared-arrays.js';
 import { buildSegmentGrid } from '../model/segment-grid.js';
-import { Growable } from '../model/growable.js';
 import { wayTagSetOf, type OsmExtract } from './osm-extract.js';
 import { CAR_BACKWARD, CAR_FORWARD, NO_PARKING } from '../model/street-layers.js';
 import { wayAccess } from './street-access.js';
@@ -129,102 +128,124 @@ function yOfNode(osm: OsmExtract, projection: Projection, n: number): number {
   return (osm.lat[n]! - projection.lat0) * METRES_PER_DEGREE;
 }
 
-/** The edges while they are cut, in cut order, and the points of their geometries. */
+/**
+ * The edges in cut order and the points of their geometries, in exact-size shared arrays: counted
+ * first, then filled (a country has 40 M edges and 150 M points; grown by doubling, then copied to
+ * shared memory, they were held up to three times over).
+ */
 interface EdgeLists {
-  from: Growable<Uint32Array>;
-  to: Growable<Uint32Array>;
-  lengthDm: Growable<Uint32Array>;
-  access: Growable<Uint8Array>;
-  name: Growable<Int32Array>;
+  from: Uint32Array;
+  to: Uint32Array;
+  lengthDm: Uint32Array;
+  access: Uint8Array;
+  name: Int32Array;
   /** points of edge e: geomOffset[e] .. geomOffset[e + 1] */
-  geomOffset: Growable<Uint32Array>;
-  geomX: Growable<Float32Array>;
-  geomY: Growable<Float32Array>;
-  geomAlong: Growable<Float32Array>;
+  geomOffset: Uint32Array;
+  geomX: Float32Array;
+  geomY: Float32Array;
+  geomAlong: Float32Array;
   /** distinct street names, `name` indexes them */
   names: string[];
-  nameIndex: Map<string, number>;
 }
 
 /** Every used way cut at its vertices into edges, each with the geometry of the nodes between. */
 function cutWaysIntoEdges(osm: OsmExtract, access: Uint8Array, vertexOfNode: Int32Array, projection: Projection): EdgeLists {
   const { wayCount, wayNodeOffset, wayNodes } = osm;
+  const { edgeCount, pointCount } = countEdges(osm, access, vertexOfNode);
   const edges: EdgeLists = {
-    from: new Growable(Uint32Array),
-    to: new Growable(Uint32Array),
-    lengthDm: new Growable(Uint32Array),
-    access: new Growable(Uint8Array),
-    name: new Growable(Int32Array),
-    geomOffset: new Growable(Uint32Array),
-    geomX: new Growable(Float32Array),
-    geomY: new Growable(Float32Array),
-    geomAlong: new Growable(Float32Array),
+    from: sharedArray(Uint32Array, edgeCount),
+    to: sharedArray(Uint32Array, edgeCount),
+    lengthDm: sharedArray(Uint32Array, edgeCount),
+    access: sharedArray(Uint8Array, edgeCount),
+    name: sharedArray(Int32Array, edgeCount),
+    geomOffset: sharedArray(Uint32Array, edgeCount + 1),
+    geomX: sharedArray(Float32Array, pointCount),
+    geomY: sharedArray(Float32Array, pointCount),
+    geomAlong: sharedArray(Float32Array, pointCount),
     names: [],
-    nameIndex: new Map(),
   };
-  edges.geomOffset.push(0);
+  const nameIndex = new Map<string, number>();
+  let e = 0;
   for (let w = 0; w < wayCount; w++) {
     if (!access[w]) continue;
-    const nameId = nameIdOf(edges, osm.wayName[w]! < 0 ? undefined : osm.names[osm.wayName[w]!]);
+    const nameId = nameIdOf(edges.names, nameIndex, osm.wayName[w]! < 0 ? undefined : osm.names[osm.wayName[w]!]);
     const end = wayNodeOffset[w + 1]!;
     let first = wayNodeOffset[w]!;
     for (let i = first + 1; i < end; i++) {
       if (vertexOfNode[wayNodes[i]!]! < 0) continue;
-      addEdge(edges, osm, projection, vertexOfNode, first, i, access[w]!, nameId);
+      addEdge(edges, e++, osm, projection, vertexOfNode, first, i, access[w]!, nameId);
       first = i;
     }
   }
   return edges;
 }
 
-/** The index of a street name among the edges' names (added when new); -1 for no name. */
-function nameIdOf(edges: EdgeLists, name: string | undefined): number {
+/** How many edges the used ways are cut into, and how many points their geometries have (both ends of each counted). */
+function countEdges(osm: OsmExtract, access: Uint8Array, vertexOfNode: Int32Array): { edgeCount: number; pointCount: number } {
+  const { wayCount, wayNodeOffset, wayNodes } = osm;
+  let edgeCount = 0;
+  let pointCount = 0;
+  for (let w = 0; w < wayCount; w++) {
+    if (!access[w]) continue;
+    const end = wayNodeOffset[w + 1]!;
+    let first = wayNodeOffset[w]!;
+    for (let i = first + 1; i < end; i++) {
+      if (vertexOfNode[wayNodes[i]!]! < 0) continue;
+      edgeCount++;
+      pointCount += i - first + 1;
+      first = i;
+    }
+  }
+  return { edgeCount, pointCount };
+}
+
+/** The index of a street name among `names` (added when new); -1 for no name. */
+function nameIdOf(names: string[], nameIndex: Map<string, number>, name: string | undefined): number {
   if (!name) return -1;
-  let nameId = edges.nameIndex.get(name) ?? -1;
+  let nameId = nameIndex.get(name) ?? -1;
   if (nameId < 0) {
-    nameId = edges.names.push(name) - 1;
-    edges.nameIndex.set(name, nameId);
+    nameId = names.push(name) - 1;
+    nameIndex.set(name, nameId);
   }
   return nameId;
 }
 
-/** The edge along `osm.wayNodes[first..last]` (both ends vertices), its geometry and length. */
-function addEdge(edges: EdgeLists, osm: OsmExtract, projection: Projection, vertexOfNode: Int32Array, first: number, last: number, bits: number, nameId: number): void {
+/** Edge e along `osm.wayNodes[first..last]` (both ends vertices), its geometry (after edge e − 1's) and length. */
+function addEdge(edges: EdgeLists, e: number, osm: OsmExtract, projection: Projection, vertexOfNode: Int32Array, first: number, last: number, bits: number, nameId: number): void {
   const { wayNodes } = osm;
   const { geomX, geomY, geomAlong } = edges;
+  let p = edges.geomOffset[e]!;
   let along = 0;
   let prevX = xOfNode(osm, projection, wayNodes[first]!);
   let prevY = yOfNode(osm, projection, wayNodes[first]!);
-  geomX.push(prevX);
-  geomY.push(prevY);
-  geomAlong.push(0);
+  geomX[p] = prevX;
+  geomY[p] = prevY;
+  geomAlong[p++] = 0;
   for (let k = first + 1; k <= last; k++) {
     const x = xOfNode(osm, projection, wayNodes[k]!);
     const y = yOfNode(osm, projection, wayNodes[k]!);
     along += Math.hypot(x - prevX, y - prevY);
-    geomX.push(x);
-    geomY.push(y);
-    geomAlong.push(along);
+    geomX[p] = x;
+    geomY[p] = y;
+    geomAlong[p++] = along;
     prevX = x;
     prevY = y;
   }
-  edges.geomOffset.push(geomX.length);
-  edges.from.push(vertexOfNode[wayNodes[first]!]!);
-  edges.to.push(vertexOfNode[wayNodes[last]!]!);
-  edges.lengthDm.push(Math.round(along * 10));
-  edges.access.push(bits);
-  edges.name.push(nameId);
+  edges.geomOffset[e + 1] = p;
+  edges.from[e] = vertexOfNode[wayNodes[first]!]!;
+  edges.to[e] = vertexOfNode[wayNodes[last]!]!;
+  edges.lengthDm[e] = Math.round(along * 10);
+  edges.access[e] = bits;
+  edges.name[e] = nameId;
 }
 
 /** The graph on shared arrays: vertices, edges, adjacency, segments and their grid index (the link lattices come after the small islands). */
 function assembleGraph(osm: OsmExtract, projection: Projection, vertexOfNode: Int32Array, vertexCount: number, edges: EdgeLists): BareStreetGraph {
   const edgeCount = edges.from.length;
-  const pointCount = edges.geomX.length;
   const { vertexNodeId, vertexX, vertexY } = placeVertices(osm, projection, vertexOfNode, vertexCount);
   const { adjOffset, adjTarget, adjEdge } = adjacencyOf(edges, vertexCount);
   const { segmentCount, segmentEdge, segmentPoint } = segmentsOf(edges);
-  const gx = edges.geomX.data;
-  const gy = edges.geomY.data;
+  const { geomX, geomY } = edges;
   return {
     projection,
     vertexCount,
@@ -234,21 +255,21 @@ function assembleGraph(osm: OsmExtract, projection: Projection, vertexOfNode: In
     vertexX,
     vertexY,
     vertexParkable: parkableVertices(edges, vertexCount),
-    edgeFrom: sharedCopy(Uint32Array, edges.from.data.subarray(0, edgeCount)),
-    edgeTo: sharedCopy(Uint32Array, edges.to.data.subarray(0, edgeCount)),
-    edgeLengthDm: sharedCopy(Uint32Array, edges.lengthDm.data.subarray(0, edgeCount)),
-    edgeAccess: sharedCopy(Uint8Array, edges.access.data.subarray(0, edgeCount)),
-    edgeName: sharedCopy(Int32Array, edges.name.data.subarray(0, edgeCount)),
+    edgeFrom: edges.from,
+    edgeTo: edges.to,
+    edgeLengthDm: edges.lengthDm,
+    edgeAccess: edges.access,
+    edgeName: edges.name,
     adjOffset,
     adjTarget,
     adjEdge,
-    geomOffset: sharedCopy(Uint32Array, edges.geomOffset.data.subarray(0, edgeCount + 1)),
-    geomX: sharedCopy(Float32Array, gx.subarray(0, pointCount)),
-    geomY: sharedCopy(Float32Array, gy.subarray(0, pointCount)),
-    geomAlongM: sharedCopy(Float32Array, edges.geomAlong.data.subarray(0, pointCount)),
+    geomOffset: edges.geomOffset,
+    geomX,
+    geomY,
+    geomAlongM: edges.geomAlong,
     segmentEdge,
     segmentPoint,
-    segmentGrid: buildSegmentGrid({ segmentCount, segmentPoint, segmentEdge, edgeAccess: edges.access.data, geomX: gx, geomY: gy }),
+    segmentGrid: buildSegmentGrid({ segmentCount, segmentPoint, segmentEdge, edgeAccess: edges.access, geomX, geomY }),
   };
 }
 
@@ -270,8 +291,7 @@ function placeVertices(osm: OsmExtract, projection: Projection, vertexOfNode: In
 /** Adjacency in compressed rows: every edge listed at both of its ends, as 2e from its `from` end and 2e + 1 from its `to` end. */
 function adjacencyOf(edges: EdgeLists, vertexCount: number) {
   const edgeCount = edges.from.length;
-  const from = edges.from.data;
-  const to = edges.to.data;
+  const { from, to } = edges;
   const adjOffset = sharedArray(Uint32Array, vertexCount + 1);
   for (let e = 0; e < edgeCount; e++) {
     adjOffset[from[e]! + 1]!++;
@@ -295,9 +315,7 @@ function adjacencyOf(edges: EdgeLists, vertexCount: number) {
 /** 1 for the vertices at an end of a car edge where parking is not forbidden. */
 function parkableVertices(edges: EdgeLists, vertexCount: number): Uint8Array {
   const vertexParkable = sharedArray(Uint8Array, vertexCount);
-  const from = edges.from.data;
-  const to = edges.to.data;
-  const bitsOf = edges.access.data;
+  const { from, to, access: bitsOf } = edges;
   for (let e = 0; e < edges.from.length; e++) {
     const bits = bitsOf[e]!;
     if (bits & (CAR_FORWARD | CAR_BACKWARD) && !(bits & NO_PARKING)) {
@@ -311,7 +329,7 @@ function parkableVertices(edges: EdgeLists, vertexCount: number): Uint8Array {
 /** Every segment (two consecutive points of an edge's geometry) as its edge and first point. */
 function segmentsOf(edges: EdgeLists) {
   const edgeCount = edges.from.length;
-  const offsets = edges.geomOffset.data;
+  const offsets = edges.geomOffset;
   const segmentCount = edges.geomX.length - edgeCount;
   const segmentEdge = sharedArray(Uint32Array, segmentCount);
   const segmentPoint = sharedArray(Uint32Array, segmentCount);

@@ -3,11 +3,12 @@
  * tag (with the few tags the graph needs) and the nodes they use, on dense integer indexes.
  *
  * The readers push elements in file order; `finish()` resolves way references whatever that order
- * (extracts are not always sorted by id): node ids are sorted once and references found by binary
- * search. A reference to a node missing from the extract (a way cut at its edge) splits the way
+ * (extracts are not always sorted by id) through the nodes' table (osm-nodes.ts): every node read, or,
+ * for a reader that reads the ways first (`startNodePass`), only the nodes they name. A reference to a node missing from the extract (a way cut at its edge) splits the way
  * into the runs on either side; runs of fewer than two nodes are dropped.
  */
 import { Growable } from '../model/growable.js';
+import { AllNodes, NeededNodes, type NodeTable } from './osm-nodes.js';
 import { BasemapDraft, BasemapKind, basemapKindOf, type OsmBasemap } from './basemap-draft.js';
 
 /** Way tags kept for the street graph. */
@@ -92,9 +93,7 @@ export interface OsmReadOptions {
 }
 
 export class OsmExtractBuilder {
-  private readonly nodeId = new Growable(Float64Array, 1 << 16);
-  private readonly nodeLon = new Growable(Float64Array, 1 << 16);
-  private readonly nodeLat = new Growable(Float64Array, 1 << 16);
+  private nodes: AllNodes | NeededNodes = new AllNodes();
   private readonly wayId = new Growable(Float64Array, 1 << 12);
   private readonly wayRefStart = new Growable(Uint32Array, 1 << 12);
   private readonly wayRefs = new Growable(Float64Array, 1 << 16);
@@ -111,6 +110,20 @@ export class OsmExtractBuilder {
   constructor(options: OsmReadOptions = {}) {
     this.keepStreets = options.streets ?? true;
     this.basemap = options.basemap ? new BasemapDraft() : undefined;
+  }
+
+  /**
+   * Whether a reader that can read its file twice should read the ways first, then only the nodes
+   * they name (`startNodePass`): not for the basemap, which needs tagged nodes and every way.
+   */
+  get readsNodesAfterWays(): boolean {
+    return this.basemap === undefined;
+  }
+
+  /** The ways were all read: the nodes come next, and only those the ways name are kept. */
+  startNodePass(): void {
+    if (this.nodes.read > 0) throw new Error('the nodes pass starts before any node is read');
+    this.nodes = new NeededNodes([this.wayRefs.data, this.otherRefs.data], [this.wayRefs.length, this.otherRefs.length]);
   }
 
   /** Whether the readers should decode nodes' tags and hand tagged nodes to `taggedNode` (only the basemap reads them). */
@@ -137,9 +150,7 @@ export class OsmExtractBuilder {
   }
 
   node(id: number, lon: number, lat: number): void {
-    this.nodeId.push(id);
-    this.nodeLon.push(lon);
-    this.nodeLat.push(lat);
+    this.nodes.node(id, lon, lat);
   }
 
   /** A way with its node ids and all its tags (only highway ways are kept). */
@@ -159,13 +170,16 @@ export class OsmExtractBuilder {
   }
 
   finish(): OsmExtract {
-    const nodeIndex = new NodeIdIndex(this.nodeId.data, this.nodeId.length);
+    const nodesRead = this.nodes.read;
+    const table = this.nodes instanceof NeededNodes ? this.nodes : this.nodes.table();
     const { repeated, duplicates } = repeatedWays(this.wayId.data, this.wayId.length);
-    const kept = this.splitWaysAtMissingNodes(nodeIndex, repeated);
-    const missingOtherRefs = this.countMissingOtherRefs(nodeIndex);
+    const kept = this.splitWaysAtMissingNodes(table, repeated);
+    const missingOtherRefs = this.countMissingOtherRefs(table);
+    // what follows needs neither: a country's references are a gigabyte
     this.otherRefs.clear();
-    const nodes = this.usedNodeColumns(kept.usedNodes.data, kept.usedNodes.length);
-    const basemap = this.basemap?.finish({ find: (id) => nodeIndex.find(id), lon: this.nodeLon.data, lat: this.nodeLat.data });
+    this.wayRefs.clear();
+    const nodes = usedNodeColumns(table, kept.usedNodes.data, kept.usedNodes.length);
+    const basemap = this.basemap?.finish(table);
     return {
       nodeCount: kept.usedNodes.length,
       nodeIds: nodes.nodeIds,
@@ -177,7 +191,7 @@ export class OsmExtractBuilder {
       wayNodes: kept.nodes.finish(),
       ...keptWayTags(kept.tagSet.finish(), kept.name.finish(), this.tags),
       stats: {
-        nodesRead: this.nodeId.length,
+        nodesRead,
         waysRead: this.waysRead,
         relationsRead: this.relationsRead,
         waysKept: kept.wayIds.length,
@@ -191,92 +205,58 @@ export class OsmExtractBuilder {
   }
 
   /** The highway ways (but the repeated ones) as runs of the nodes that the extract has. */
-  private splitWaysAtMissingNodes(nodeIndex: NodeIdIndex, repeated: Uint8Array): KeptWays {
-    const kept = new KeptWays(this.nodeId.length);
+  private splitWaysAtMissingNodes(nodes: NodeTable, repeated: Uint8Array): KeptWays {
+    const kept = new KeptWays(nodes.slots);
     const refs = this.wayRefs.data;
     const starts = this.wayRefStart.data;
     const wayCountIn = this.wayId.length;
     for (let w = 0; w < wayCountIn; w++) {
       if (repeated[w]) continue;
       const end = w + 1 < wayCountIn ? starts[w + 1]! : this.wayRefs.length;
-      kept.splitWay(nodeIndex, refs, starts[w]!, end, this.wayId.data[w]!, this.wayTagSet.data[w]!, this.wayName.data[w]!);
+      kept.splitWay(nodes, refs, starts[w]!, end, this.wayId.data[w]!, this.wayTagSet.data[w]!, this.wayName.data[w]!);
     }
     return kept;
   }
 
   /** References of the other ways to nodes absent from the extract. */
-  private countMissingOtherRefs(nodeIndex: NodeIdIndex): number {
+  private countMissingOtherRefs(nodes: NodeTable): number {
     let missing = 0;
-    for (let k = 0; k < this.otherRefs.length; k++) if (nodeIndex.find(this.otherRefs.data[k]!) < 0) missing++;
+    for (let k = 0; k < this.otherRefs.length; k++) if (nodes.find(this.otherRefs.data[k]!) < 0) missing++;
     return missing;
-  }
-
-  /** Ids and coordinates of the used nodes (raw indexes, in their dense order), and their bounding box. */
-  private usedNodeColumns(usedNodes: Uint32Array, count: number) {
-    const lon = new Float64Array(count);
-    const lat = new Float64Array(count);
-    const nodeIds = new Float64Array(count);
-    let minLon = Infinity;
-    let minLat = Infinity;
-    let maxLon = -Infinity;
-    let maxLat = -Infinity;
-    for (let i = 0; i < count; i++) {
-      const raw = usedNodes[i]!;
-      lon[i] = this.nodeLon.data[raw]!;
-      lat[i] = this.nodeLat.data[raw]!;
-      nodeIds[i] = this.nodeId.data[raw]!;
-      minLon = Math.min(minLon, lon[i]!);
-      maxLon = Math.max(maxLon, lon[i]!);
-      minLat = Math.min(minLat, lat[i]!);
-      maxLat = Math.max(maxLat, lat[i]!);
-    }
-    const bbox: OsmStats['bbox'] = count > 0 ? [minLon, minLat, maxLon, maxLat] : null;
-    return { nodeIds, lon, lat, bbox };
   }
 }
 
-/** Node ids sorted once, to find a raw node index by id with a binary search. */
-class NodeIdIndex {
-  /** raw node indexes sorted by id (a stable order for duplicate ids: the first one wins) */
-  private readonly order: Uint32Array;
-  private readonly sortedIds: Float64Array;
-
-  constructor(ids: Float64Array, n: number) {
-    const order = new Uint32Array(n);
-    for (let i = 0; i < n; i++) order[i] = i;
-    let sorted = true;
-    for (let i = 1; i < n; i++) if (ids[i]! <= ids[i - 1]!) sorted = false;
-    if (!sorted) order.sort((a, b) => ids[a]! - ids[b]! || a - b);
-    const sortedIds = new Float64Array(n);
-    for (let i = 0; i < n; i++) sortedIds[i] = ids[order[i]!]!;
-    this.order = order;
-    this.sortedIds = sortedIds;
+/** Ids and coordinates of the used nodes (slots, in their dense order), and their bounding box. */
+function usedNodeColumns(table: NodeTable, usedNodes: Uint32Array, count: number) {
+  const lon = new Float64Array(count);
+  const lat = new Float64Array(count);
+  const nodeIds = new Float64Array(count);
+  let minLon = Infinity;
+  let minLat = Infinity;
+  let maxLon = -Infinity;
+  let maxLat = -Infinity;
+  for (let i = 0; i < count; i++) {
+    const raw = usedNodes[i]!;
+    lon[i] = table.lon[raw]!;
+    lat[i] = table.lat[raw]!;
+    nodeIds[i] = table.ids[raw]!;
+    minLon = Math.min(minLon, lon[i]!);
+    maxLon = Math.max(maxLon, lon[i]!);
+    minLat = Math.min(minLat, lat[i]!);
+    maxLat = Math.max(maxLat, lat[i]!);
   }
-
-  /** The raw index of node `id` (the first one read, when the id came again), -1 when absent. */
-  find(id: number): number {
-    const sortedIds = this.sortedIds;
-    let lo = 0;
-    let hi = sortedIds.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const v = sortedIds[mid]!;
-      if (v < id) lo = mid + 1;
-      else if (v > id) hi = mid - 1;
-      else {
-        let m = mid;
-        while (m > 0 && sortedIds[m - 1] === id) m--;
-        return this.order[m]!;
-      }
-    }
-    return -1;
-  }
+  const bbox: OsmStats['bbox'] = count > 0 ? [minLon, minLat, maxLon, maxLat] : null;
+  return { nodeIds, lon, lat, bbox };
 }
 
 /** 1 for each way whose id came before (some extracts repeat a way: the first one is kept), and their count. */
 function repeatedWays(wayIds: Float64Array, count: number): { repeated: Uint8Array; duplicates: number } {
-  const wayOrder = Array.from({ length: count }, (_, w) => w).sort((a, b) => wayIds[a]! - wayIds[b]! || a - b);
   const repeated = new Uint8Array(count);
+  // a sorted file's ids increase: no way came before (and no sort of a country's 25 M ways)
+  let increasing = true;
+  for (let w = 1; w < count && increasing; w++) increasing = wayIds[w]! > wayIds[w - 1]!;
+  if (increasing) return { repeated, duplicates: 0 };
+  const wayOrder = Array.from({ length: count }, (_, w) => w).sort((a, b) => wayIds[a]! - wayIds[b]! || a - b);
   let duplicates = 0;
   for (let k = 1; k < count; k++) {
     if (wayIds[wayOrder[k]!] === wayIds[wayOrder[k - 1]!]) {
@@ -310,11 +290,11 @@ class KeptWays {
   }
 
   /** Way `refs[start..end)` cut at its missing nodes, its repeated consecutive nodes merged. */
-  splitWay(nodeIndex: NodeIdIndex, refs: Float64Array, start: number, end: number, id: number, tagSet: number, name: number): void {
+  splitWay(nodes: NodeTable, refs: Float64Array, start: number, end: number, id: number, tagSet: number, name: number): void {
     const run = this.run;
     let pieces = 0;
     for (let k = start; k < end; k++) {
-      const raw = nodeIndex.find(refs[k]!);
+      const raw = nodes.find(refs[k]!);
       if (raw < 0) {
         this.missingRefs++;
         if (run.length > 0) {

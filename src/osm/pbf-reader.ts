@@ -8,7 +8,7 @@
  * Ways keep their tags as strings of the block's string table; node coordinates are
  * `1e-9 * (offset + granularity * value)` degrees.
  */
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { inflateSync } from 'node:zlib';
 import { PbfReader } from 'pbf';
 import { OsmExtractBuilder, type OsmExtract, type OsmReadOptions, type RelationMember } from './osm-extract.js';
@@ -17,49 +17,72 @@ const SUPPORTED_FEATURES = new Set(['OsmSchema-V0.6', 'DenseNodes', 'HistoricalI
 const decoder = new TextDecoder();
 
 export async function readOsmPbf(file: string, options: OsmReadOptions = {}): Promise<OsmExtract> {
-  const bytes = await readFile(file);
   const out = new OsmExtractBuilder(options);
-  let offset = 0;
-  let blobs = 0;
-  while (offset < bytes.length) {
-    const at = offset;
-    const fail = (why: string) => new Error(`${file}: ${why} (blob ${blobs + 1} at byte ${at})`);
-    if (offset + 4 > bytes.length) throw fail('truncated blob header length');
-    const headerLength = bytes.readUInt32BE(offset);
-    offset += 4;
-    if (headerLength > 64 * 1024 || offset + headerLength > bytes.length) throw fail('truncated or invalid blob header');
-    const header = { type: '', dataSize: -1 };
-    try {
-      new PbfReader(bytes.subarray(offset, offset + headerLength)).readFields(
-        (tag, h, pbf) => {
-          if (tag === 1) h.type = pbf.readString();
-          else if (tag === 3) h.dataSize = pbf.readVarint();
-        },
-        header,
-      );
-    } catch (e) {
-      throw fail(`invalid blob header: ${(e as Error).message}`);
-    }
-    offset += headerLength;
-    if (header.dataSize < 0 || offset + header.dataSize > bytes.length) throw fail('truncated blob');
-    const blobBytes = bytes.subarray(offset, offset + header.dataSize);
-    offset += header.dataSize;
-    let data: Uint8Array;
-    try {
-      data = blobData(blobBytes);
-    } catch (e) {
-      throw fail((e as Error).message);
-    }
-    try {
-      if (header.type === 'OSMHeader') checkHeader(data);
-      else if (header.type === 'OSMData') readPrimitiveBlock(data, out);
-    } catch (e) {
-      throw fail((e as Error).message);
-    }
-    blobs++;
-  }
-  if (blobs === 0) throw new Error(`${file}: not an OpenStreetMap PBF file (no blob)`);
+  if (out.readsNodesAfterWays) {
+    await readPass(file, out, WAYS);
+    out.startNodePass();
+    await readPass(file, out, NODES);
+  } else await readPass(file, out, NODES | WAYS);
   return out.finish();
+}
+
+/** What a pass over the file hands to the builder: its nodes, its ways (and relations), or both. */
+const NODES = 1;
+const WAYS = 2;
+
+/** One reading of the file, a blob at a time (a country's file is a gigabyte: it is not read whole). */
+async function readPass(file: string, out: OsmExtractBuilder, elements: number): Promise<void> {
+  const handle = await open(file, 'r');
+  try {
+    const size = (await handle.stat()).size;
+    const readAt = async (position: number, length: number) => {
+      const bytes = Buffer.allocUnsafe(length);
+      const { bytesRead } = await handle.read(bytes, 0, length, position);
+      return bytes.subarray(0, bytesRead);
+    };
+    let offset = 0;
+    let blobs = 0;
+    while (offset < size) {
+      const at = offset;
+      const fail = (why: string) => new Error(`${file}: ${why} (blob ${blobs + 1} at byte ${at})`);
+      if (offset + 4 > size) throw fail('truncated blob header length');
+      const headerLength = (await readAt(offset, 4)).readUInt32BE(0);
+      offset += 4;
+      if (headerLength > 64 * 1024 || offset + headerLength > size) throw fail('truncated or invalid blob header');
+      const header = { type: '', dataSize: -1 };
+      try {
+        new PbfReader(await readAt(offset, headerLength)).readFields(
+          (tag, h, pbf) => {
+            if (tag === 1) h.type = pbf.readString();
+            else if (tag === 3) h.dataSize = pbf.readVarint();
+          },
+          header,
+        );
+      } catch (e) {
+        throw fail(`invalid blob header: ${(e as Error).message}`);
+      }
+      offset += headerLength;
+      if (header.dataSize < 0 || offset + header.dataSize > size) throw fail('truncated blob');
+      const blobBytes = await readAt(offset, header.dataSize);
+      offset += header.dataSize;
+      let data: Uint8Array;
+      try {
+        data = blobData(blobBytes);
+      } catch (e) {
+        throw fail((e as Error).message);
+      }
+      try {
+        if (header.type === 'OSMHeader') checkHeader(data);
+        else if (header.type === 'OSMData') readPrimitiveBlock(data, out, elements);
+      } catch (e) {
+        throw fail((e as Error).message);
+      }
+      blobs++;
+    }
+    if (blobs === 0) throw new Error(`${file}: not an OpenStreetMap PBF file (no blob)`);
+  } finally {
+    await handle.close();
+  }
 }
 
 function blobData(blob: Uint8Array): Uint8Array {
@@ -96,7 +119,7 @@ interface Block {
   groups: Array<[number, number]>;
 }
 
-function readPrimitiveBlock(data: Uint8Array, out: OsmExtractBuilder): void {
+function readPrimitiveBlock(data: Uint8Array, out: OsmExtractBuilder, elements: number): void {
   const pbf = new PbfReader(data);
   const block: Block = { strings: [], granularity: 100, latOffset: 0, lonOffset: 0, groups: [] };
   pbf.readFields((tag, b, p) => {
@@ -122,10 +145,11 @@ function readPrimitiveBlock(data: Uint8Array, out: OsmExtractBuilder): void {
     pbf.pos = start;
     pbf.readFields(
       (tag, _r, p) => {
-        if (tag === 2) readDense(p, out, lonOf, latOf, block.strings);
-        else if (tag === 1) readNode(p, out, lonOf, latOf, block.strings);
-        else if (tag === 3) readWay(p, out, block.strings);
-        else if (tag === 4) {
+        // a field left unread is skipped by readFields
+        if (tag === 2 && elements & NODES) readDense(p, out, lonOf, latOf, block.strings);
+        else if (tag === 1 && elements & NODES) readNode(p, out, lonOf, latOf, block.strings);
+        else if (tag === 3 && elements & WAYS) readWay(p, out, block.strings);
+        else if (tag === 4 && elements & WAYS) {
           if (out.wantsRelations) readRelation(p, out, block.strings);
           else {
             out.relationsRead++;

@@ -414,6 +414,35 @@ describe('PBF reader on a written file', () => {
     assertWellFormed(x);
   });
 
+  test('ways read first, then only the nodes they name: the first node of a repeated id kept, every node counted', async () => {
+    // node 1 comes again in a later block with other coordinates; node 3 is named by no way
+    const nodes: OsmNode[] = [
+      { id: 1, lon: 8.1, lat: 49.1 },
+      { id: 2, lon: 8.2, lat: 49.2 },
+      { id: 3, lon: 8.3, lat: 49.3 },
+    ];
+    const again: OsmNode[] = [{ id: 1, lon: 9.9, lat: 50.9 }];
+    const ways: OsmWay[] = [{ id: 5, refs: [2, 1, 4], tags: { highway: 'residential' } }];
+    const file = writeTemp(
+      'repeated-node.osm.pbf',
+      Buffer.concat([
+        fileBlock('OSMHeader', headerBlock(REQUIRED_FEATURES), 'raw'),
+        fileBlock('OSMData', primitiveBlock([denseGroup(nodes, DEFAULT_GRID)]), 'zlib'),
+        fileBlock('OSMData', primitiveBlock([nodesGroup(again, DEFAULT_GRID), waysGroup(ways)]), 'zlib'),
+      ]),
+    );
+    const x = await readOsmPbf(file);
+    assert.equal(x.nodeCount, 2);
+    assert.deepEqual([...x.nodeIds], [2, 1]);
+    assertClose(x.lon, [8.2, 8.1], 1e-9, 'lon');
+    assertClose(x.lat, [49.2, 49.1], 1e-9, 'lat');
+    assert.equal(x.stats.nodesRead, 4);
+    assert.equal(x.stats.missingNodeRefs, 1);
+    // the XML reader keeps every node in one pass: the same extract
+    const xml = writeOsm({ nodes: [...nodes, ...again], ways });
+    assertExtract(await readOsmXml(xml), x, 1e-9);
+  });
+
   test('a required feature it does not know is refused', async () => {
     const file = writeTemp('locations-on-ways.osm.pbf', Buffer.concat(fixtureBlocks([...REQUIRED_FEATURES, 'LocationsOnWays'])));
     await assert.rejects(readOsmPbf(file), { message: `${file}: unsupported required features: LocationsOnWays (blob 1 at byte 0)` });
