@@ -5,11 +5,14 @@
  *
  * Writes a tree of a few large typed arrays (4.5 GB in all by default: more than one read returns,
  * than a typed array may span over the whole block, and than zlib's crc32 takes at once), reads it
- * back, and checks every array's first, middle and last values and a sample between. Prints the
- * file's size, the write and read times and the process's peak resident memory. The file is
- * removed at the end.
+ * back, and checks every array's first, middle and last values and a sample between, on this
+ * thread and in a worker thread the arrays are posted to (as a server's heat-map threads get them:
+ * a view on a buffer past 2^32 bytes arrives on the wrong bytes, or not at all). Prints the file's
+ * size, the write and read times and the process's peak resident memory. The file is removed at
+ * the end.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { readSnapshotFile, writeSnapshotFile } from '../src/model/snapshot-file.js';
@@ -49,6 +52,25 @@ read.forEach((values, a) => {
   }
   if (values[perArray - 1] !== valueAt(a, perArray - 1)) throw new Error(`array ${a}: its last value differs`);
 });
-console.log(`snapshot of ${(bytes / 1e9).toFixed(2)} GB (${read.length} arrays of 1 GiB): written in ${writeSec.toFixed(1)} s, read and checksummed in ${readSec.toFixed(1)} s; ${checked} values checked, all equal`);
+// the same samples, read by a worker thread from the arrays posted to it
+const CHECK_IN_WORKER = `
+const { parentPort } = require('node:worker_threads');
+parentPort.on('messageerror', (e) => parentPort.postMessage('not received: ' + e.message));
+parentPort.once('message', ({ arrays, perArray }) => {
+  const valueAt = ${valueAt.toString()};
+  for (let a = 0; a < arrays.length; a++) {
+    for (let i = 0; i < perArray; i += 65_521) if (arrays[a][i] !== valueAt(a, i)) return parentPort.postMessage('array ' + a + ', value ' + i + ': ' + arrays[a][i]);
+  }
+  parentPort.postMessage('equal');
+});`;
+const worker = new Worker(CHECK_IN_WORKER, { eval: true });
+worker.postMessage({ arrays: read, perArray });
+const inWorker = await new Promise<string>((resolve, reject) => {
+  worker.once('message', resolve);
+  worker.once('error', reject);
+});
+await worker.terminate();
+if (inWorker !== 'equal') throw new Error(`in a worker thread: ${inWorker}`);
+console.log(`snapshot of ${(bytes / 1e9).toFixed(2)} GB (${read.length} arrays of 1 GiB): written in ${writeSec.toFixed(1)} s, read and checksummed in ${readSec.toFixed(1)} s; ${checked} values checked, all equal, here and in a worker thread`);
 console.log(`peak resident memory ${(process.resourceUsage().maxRSS / 1e6).toFixed(1)} GB`);
 rmSync(dir, { recursive: true, force: true });

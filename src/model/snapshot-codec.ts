@@ -3,7 +3,10 @@
  * numbers, booleans, typed arrays and maps becomes a JSON description plus one binary block in
  * which every typed array's bytes follow each other, each aligned to 8 bytes. Decoding puts the
  * block on one SharedArrayBuffer and makes every typed array a view on it: no copy, and the
- * worker threads share it like the arrays of a freshly built generation.
+ * worker threads share it like the arrays of a freshly built generation. A block past 2^32 bytes
+ * (a country's) is put on several buffers, cut between arrays (`blockCuts`): V8 posts a buffer's
+ * length and a view's offset to a worker thread in 32 bits, so that a view on a larger buffer
+ * fails to arrive, or arrives on the wrong bytes.
  *
  * In the description, a typed array is {"$a": kind, "o": byte offset, "n": length}; a map whose
  * values are all Uint32Arrays (the timetable's code and headsign indexes) is {"$mu32": keys,
@@ -159,7 +162,8 @@ const NON_FINITE = new Map<unknown, number>([
  * a `__proto__` key. What the tree must hold beyond that is its reader's business (for a coverage,
  * service/snapshot-schema.ts).
  */
-export function decodeTree(description: unknown, block: SharedArrayBuffer | ArrayBuffer): unknown {
+export function decodeTree(description: unknown, block: SharedArrayBuffer | ArrayBuffer | BlockPieces): unknown {
+  const pieces: BlockPieces = block instanceof SharedArrayBuffer || block instanceof ArrayBuffer ? { starts: [0], buffers: [block], byteLength: block.byteLength } : block;
   const views = new Map<string, TypedArray>();
 
   function view(ref: unknown, at: string): TypedArray {
@@ -171,10 +175,13 @@ export function decodeTree(description: unknown, block: SharedArrayBuffer | Arra
     let v = views.get(key);
     if (!v) {
       const Kind = KINDS[kind]!;
-      if (offset % ALIGN !== 0 || offset + length * Kind.BYTES_PER_ELEMENT > block.byteLength) {
-        throw new Error(`${where(at)} lies outside the data block (${key})`);
-      }
-      v = new Kind(block as ArrayBuffer, offset, length);
+      const end = offset + length * Kind.BYTES_PER_ELEMENT;
+      if (offset % ALIGN !== 0 || end > pieces.byteLength) throw new Error(`${where(at)} lies outside the data block (${key})`);
+      const k = pieceAt(pieces.starts, offset);
+      const pieceEnd = k + 1 < pieces.starts.length ? pieces.starts[k + 1]! : pieces.byteLength;
+      // (the cuts are made between the arrays: only a crafted description puts one across a cut)
+      if (end > pieceEnd && length > 0) throw new Error(`${where(at)} lies across two pieces of the data block (${key})`);
+      v = new Kind(pieces.buffers[k] as ArrayBuffer, offset - pieces.starts[k]!, length);
       views.set(key, v);
     }
     return v;
@@ -238,6 +245,54 @@ export function decodeTree(description: unknown, block: SharedArrayBuffer | Arra
   }
 
   return node(description, '');
+}
+
+/** A data block on several buffers: piece k is `buffers[k]`, from byte `starts[k]` of the block (starts[0] is 0). */
+export interface BlockPieces {
+  starts: readonly number[];
+  buffers: readonly (SharedArrayBuffer | ArrayBuffer)[];
+  byteLength: number;
+}
+
+/** The piece holding byte `offset` of the block (the last piece for its end). */
+function pieceAt(starts: readonly number[], offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/**
+ * Where to cut a block of `byteLength` bytes into pieces of at most `maxPiece` bytes, between the
+ * arrays `description` refers to: the starts of the pieces (0 first). An array longer than
+ * `maxPiece` gets a piece of its own. References that are not well formed are left for decodeTree
+ * to refuse.
+ */
+export function blockCuts(description: unknown, byteLength: number, maxPiece: number): number[] {
+  const ranges: [number, number][] = [];
+  const walk = (v: unknown): void => {
+    if (v === null || typeof v !== 'object') return;
+    if (Array.isArray(v)) {
+      for (const x of v) walk(x);
+      return;
+    }
+    const o = v as Record<string, unknown>;
+    const { $a: kind, o: offset, n: length } = o;
+    if (isWhole(kind) && kind < KINDS.length && isWhole(offset) && isWhole(length)) ranges.push([offset, offset + length * KINDS[kind]!.BYTES_PER_ELEMENT]);
+    else for (const k of Object.keys(o)) walk(o[k]);
+  };
+  walk(description);
+  ranges.sort((a, b) => a[0] - b[0]);
+  const starts = [0];
+  for (const [offset, end] of ranges) {
+    const start = starts[starts.length - 1]!;
+    if (offset > start && end - start > maxPiece && offset < byteLength) starts.push(offset);
+  }
+  return starts;
 }
 
 /** The value at path `at`, as an error names it. */

@@ -23,16 +23,16 @@
  */
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
-import { decodeTree, encodeTree, prototypeKeyPath } from './snapshot-codec.js';
+import { blockCuts, decodeTree, encodeTree, prototypeKeyPath } from './snapshot-codec.js';
 
 /**
  * Bump when the layout of the compiled data changes, or what it means (3: stops linked after the
  * small islands are removed, transfers along the streets only; 4: the street graph's link
  * lattices; 5: the point sets; 6: motor roads closed to walkers and cyclists; 7: the lattice
- * squares' extra candidates; 8: the segment grid without its copy of the segments' ends): older
- * files are then refused and rebuilt.
+ * squares' extra candidates; 8: the segment grid without its copy of the segments' ends; 9: the
+ * connections pruned at the default walking speed): older files are then refused and rebuilt.
  */
-export const SNAPSHOT_FORMAT = 8;
+export const SNAPSHOT_FORMAT = 9;
 
 const MAGIC = Buffer.from('NAVETTE-SNAPSHOT', 'latin1');
 /** magic, format, meta length, checksum */
@@ -115,8 +115,9 @@ export async function writeSnapshotFile(file: string, meta: object, tree: unknow
 
 /**
  * Read a snapshot file. `accept` sees its format's meta before the rest is read and throws a
- * SnapshotError to refuse it. The typed arrays of the tree are views on one SharedArrayBuffer, read
- * and checksummed in pieces of `chunkBytes` (as `writeSnapshotFile`'s).
+ * SnapshotError to refuse it. The typed arrays of the tree are views on SharedArrayBuffers of at
+ * most `chunkBytes` each (but for an array longer alone), cut between arrays, read and checksummed
+ * in pieces of `chunkBytes` (as `writeSnapshotFile`'s).
  */
 export async function readSnapshotFile<M>(file: string, accept: (meta: M) => void | Promise<void>, chunkBytes = IO_CHUNK_BYTES): Promise<{ meta: M; tree: unknown }> {
   let handle;
@@ -169,18 +170,26 @@ async function readOpened<M>(handle: FileHandle, file: string, accept: (meta: M)
   if (blockAt + blockBytes !== size) throw new SnapshotError(`${file} is damaged: ${size} bytes where its header announces ${blockAt + blockBytes}`);
   const between = Buffer.alloc(blockAt - descriptionAt);
   await readExactly(handle, between, descriptionAt, file, size);
-  const block = new SharedArrayBuffer(blockBytes);
-  const pieces = chunkViews(block, chunkBytes);
-  let at = blockAt;
-  for (const piece of pieces) {
-    await readExactly(handle, piece, at, file, size);
-    at += piece.byteLength;
+  let description: unknown;
+  try {
+    description = JSON.parse(between.subarray(0, descriptionBytes).toString('utf8'));
+  } catch {
+    // refused below: by the checksum, or else as the description decodeTree cannot read
   }
-  const checksum = checksumOf([prefix.subarray(FORMAT_AT, CHECKSUM_AT), metaBuffer, between, ...pieces], 0, chunkBytes);
+  const starts = blockCuts(description, blockBytes, chunkBytes);
+  const buffers = starts.map((start, k) => new SharedArrayBuffer((starts[k + 1] ?? blockBytes) - start));
+  const parts = buffers.flatMap((buffer) => chunkViews(buffer, chunkBytes));
+  let at = blockAt;
+  for (const part of parts) {
+    await readExactly(handle, part, at, file, size);
+    at += part.byteLength;
+  }
+  const checksum = checksumOf([prefix.subarray(FORMAT_AT, CHECKSUM_AT), metaBuffer, between, ...parts], 0, chunkBytes);
   if (checksum !== prefix.readUInt32LE(CHECKSUM_AT)) throw new SnapshotError(`${file} is damaged: its bytes do not match its checksum`);
   let tree: unknown;
   try {
-    tree = decodeTree(JSON.parse(between.subarray(0, descriptionBytes).toString('utf8')), block);
+    if (description === undefined) throw new Error('its description is not readable');
+    tree = decodeTree(description, { starts, buffers, byteLength: blockBytes });
   } catch (e) {
     throw new SnapshotError(`${file} is damaged: ${(e as Error).message}`);
   }

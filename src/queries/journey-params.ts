@@ -8,6 +8,7 @@ import { CURRENT_DATETIME, type ParamSpec, type ParamsOf } from './param-table.j
 import { FRESHNESS_LEVELS } from '../ptref/freshness.js';
 import { MAX_DEPARTURE_WINDOW_SEC, MAX_PERCENTILES } from '../service/limits.js';
 import { refuse } from './query-errors.js';
+import { DEFAULT_WALKING_SPEED } from '../routing/transfer-pruning.js';
 
 export const STREET_MODES = ['walking', 'bike', 'bss', 'car', 'car_no_park', 'ridesharing', 'taxi'] as const;
 export type StreetMode = (typeof STREET_MODES)[number];
@@ -82,7 +83,7 @@ export function mapParams() {
     toPt('ridesharing', 'ridesharing'),
     toPt('car_no_park', 'car (without parking)'),
     toPt('taxi', 'taxi'),
-    speed('walking', 4, 'Walking', 1.12),
+    speed('walking', 4, 'Walking', DEFAULT_WALKING_SPEED),
     speed('bike', 15, 'Cycling', 4.1),
     speed('bss', 15, 'Bike-sharing', 4.1),
     speed('car', 50, 'Driving', 11.11),

@@ -8,6 +8,7 @@ import type { StopSnaps } from '../model/stop-snaps.js';
 import type { StreetGraph } from '../model/street-graph.js';
 import type { RaptorData } from './raptor-data.js';
 import type { RaptorOverlay } from './raptor-overlay.js';
+import type { PrunedTransfers } from './transfer-pruning.js';
 import type { Grid } from './grid.js';
 
 /** Street modes that heat maps compute (ridesharing is refused before). */
@@ -97,6 +98,8 @@ export interface HeatMapData {
   pointSets?: LinkedPoints[];
   snaps: StopSnaps;
   raptor: RaptorData;
+  /** the connections RAPTOR needs at the default walking speed (transfer-pruning.ts), pruned with the data */
+  prunedTransfers: PrunedTransfers;
   /** service-day origins passed to RaptorSearch */
   serviceDayOrigins: Float64Array[];
   serviceFirstDay: number;

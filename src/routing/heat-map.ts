@@ -51,7 +51,7 @@ export class HeatMapEngine {
     readonly maxDurationSec: number,
     readonly maxResolution: number,
   ) {
-    this.raptor = new RaptorSearch(data.raptor, data.serviceDayOrigins, data.serviceFirstDay);
+    this.raptor = new RaptorSearch(data.raptor, data.serviceDayOrigins, data.serviceFirstDay, true, data.prunedTransfers);
     this.street = new StreetSearch(data.graph, maxDurationSec * 10);
     this.rasterizer = new Rasterizer(data.graph);
     this.transit = new TransitSearch(data, new AccessSearch(data, this.street, maxDurationSec), this.raptor);

@@ -18,6 +18,7 @@
  */
 import { RaptorSearch, type RaptorQuery, type RaptorResult, type ServiceDayOrigins } from './raptor.js';
 import type { RaptorData, RouteTable } from './raptor-data.js';
+import type { PrunedTransfers } from './transfer-pruning.js';
 import { JourneyPaths, type JourneyRecord } from './journey-paths.js';
 import { NO_PATH, TwoBestPaths } from './two-best-paths.js';
 import type { TwoBest } from './two-best.js';
@@ -33,8 +34,8 @@ export class JourneyRaptorSearch extends RaptorSearch {
   private alightPath1 = NO_PATH;
   private alightPath2 = NO_PATH;
 
-  constructor(data: RaptorData, days: ServiceDayOrigins | Float64Array[], firstDay?: number) {
-    super(data, days, firstDay);
+  constructor(data: RaptorData, days: ServiceDayOrigins | Float64Array[], firstDay?: number, prunedBeforehand: PrunedTransfers | null = null) {
+    super(data, days, firstDay, true, prunedBeforehand);
   }
 
   override search(q: RaptorQuery): RaptorResult {

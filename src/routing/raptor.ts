@@ -208,6 +208,8 @@ export class RaptorSearch {
     firstDay?: number,
     /** leave out the connections no journey needs (off: every connection, the same answers slower) */
     private readonly prune = true,
+    /** the connections needed at one walking speed, pruned beforehand (HeatMapData.prunedTransfers) */
+    private readonly prunedBeforehand: PrunedTransfers | null = null,
   ) {
     this.origins = Array.isArray(days) ? days : days.originSec;
     this.originFirstDay = Array.isArray(days) ? (firstDay ?? data.serviceFirstDay) : days.firstDay;
@@ -250,11 +252,13 @@ export class RaptorSearch {
   protected caughtAgain(_d: RouteTable, _p: number, _i: number, _row: number, _off: number, _run: number): void {}
 
   /**
-   * The connections a search at `speed` needs (transfer-pruning.ts), made on its first search at
-   * that speed and kept for the next few speeds; null when `prune` is off (tests compare both).
+   * The connections a search at `speed` needs (transfer-pruning.ts): those pruned beforehand at
+   * their speed, or made on its first search at that speed and kept for the next few speeds; null
+   * when `prune` is off (tests compare both).
    */
   private transfersFor(speed: number): PrunedTransfers | null {
     if (!this.prune) return null;
+    if (this.prunedBeforehand?.speed === speed) return this.prunedBeforehand;
     const known = this.prunedBySpeed.find((t) => t.speed === speed);
     if (known) return known;
     this.gaps ??= routeGaps(this.data);

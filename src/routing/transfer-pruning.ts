@@ -29,7 +29,18 @@
  * excludes stops (forbidden ones, or inaccessible ones for wheelchairs) uses every connection.
  */
 import { sharedArray } from '../model/shared-arrays.js';
+import { inOnePiece } from '../util/stepwise.js';
 import { CAN_ALIGHT, CAN_BOARD, transferSec, type RaptorData, type RouteTable } from './raptor-data.js';
+
+/**
+ * The API's default walking speed (m/s). The connections it needs are pruned once, with the
+ * coverage's search data (HeatMapData.prunedTransfers, kept in its snapshot), not by each thread's
+ * first search: on a country's 186,000 stops pruning takes seconds, more than a map's budget.
+ */
+export const DEFAULT_WALKING_SPEED = 1.12;
+
+/** Stops whose connections are pruned between two yields of `pruneTransfersSteps`. */
+const STOPS_PER_STEP = 2048;
 
 /** Per position of every route (indexed like `routeStops`): the longest times from its first stop, and whether every trip boards / alights there. */
 export interface RouteGaps {
@@ -153,6 +164,11 @@ function markNeeded(d: RaptorData, gaps: RouteGaps, own: number, ownSec: number,
 
 /** The connections a search at walking speed `speed` needs, both ways. */
 export function pruneTransfers(d: RaptorData, gaps: RouteGaps, speed: number): PrunedTransfers {
+  return inOnePiece(pruneTransfersSteps(d, gaps, speed));
+}
+
+/** `pruneTransfers` a few thousand stops at a time (`inSlices` serves the event loop between them); its arrays on shared memory. */
+export function* pruneTransfersSteps(d: RaptorData, gaps: RouteGaps, speed: number): Generator<void, PrunedTransfers> {
   const n = d.transferTo.length;
   const scratch = new Candidates();
   const outNeeded = new Uint8Array(n);
@@ -166,6 +182,7 @@ export function pruneTransfers(d: RaptorData, gaps: RouteGaps, speed: number): P
     markNeeded(d, gaps, p, d.stopStaySec[p]!, out, d.transferOffset[p + 1]! - out, d.transferTo, outSeconds, true, scratch, outNeeded);
     const into = d.transferInOffset[p]!;
     markNeeded(d, gaps, p, d.stopStaySec[p]!, into, d.transferInOffset[p + 1]! - into, d.transferInFrom, inSeconds, false, scratch, inNeeded);
+    if (p % STOPS_PER_STEP === STOPS_PER_STEP - 1) yield;
   }
   const out = keptOnly(d.stopCount, outNeeded, d.transferOffset, d.transferTo, outSeconds);
   const into = keptOnly(d.stopCount, inNeeded, d.transferInOffset, d.transferInFrom, inSeconds);
@@ -176,9 +193,9 @@ export function pruneTransfers(d: RaptorData, gaps: RouteGaps, speed: number): P
 function keptOnly(stopCount: number, needed: Uint8Array, offset: Uint32Array, other: Uint32Array, seconds: Int32Array) {
   let count = 0;
   for (let k = 0; k < needed.length; k++) count += needed[k]!;
-  const keptOffset = new Uint32Array(stopCount + 1);
-  const keptOther = new Uint32Array(count);
-  const keptSeconds = new Int32Array(count);
+  const keptOffset = sharedArray(Uint32Array, stopCount + 1);
+  const keptOther = sharedArray(Uint32Array, count);
+  const keptSeconds = sharedArray(Int32Array, count);
   let m = 0;
   for (let p = 0; p < stopCount; p++) {
     for (let k = offset[p]!; k < offset[p + 1]!; k++) {

@@ -42,7 +42,7 @@ export class TransitSearch {
   }
 
   private journeySearch(): JourneyRaptorSearch {
-    this.journeys ??= new JourneyRaptorSearch(this.data.raptor, this.data.serviceDayOrigins, this.data.serviceFirstDay);
+    this.journeys ??= new JourneyRaptorSearch(this.data.raptor, this.data.serviceDayOrigins, this.data.serviceFirstDay, this.data.prunedTransfers);
     return this.journeys;
   }
 

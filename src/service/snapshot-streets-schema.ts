@@ -15,25 +15,42 @@ import type { PointSetInfo } from './point-sets.js';
 import type { StreetData } from './street-data.js';
 import { Checker, describe, isFiniteNumber, isLatitude, isLongitude, isPositiveNumber, isString, isWithin } from './snapshot-checker.js';
 import { checkRaptor } from './snapshot-raptor-schema.js';
+import { DEFAULT_WALKING_SPEED, type PrunedTransfers } from '../routing/transfer-pruning.js';
 import { MAX_OPPORTUNITY_COUNT } from '../analysis/point-set-reader.js';
 
 export function checkStreets(c: Checker, value: unknown, tt: Timetable): void {
   const streets = c.fields<Omit<StreetData, 'id'>>(value, 'streets', { data: true, names: true, stats: true, pointSets: true });
   const names = c.strings(streets.names, 'streets.names');
   c.numbers(streets.stats, 'streets.stats');
-  const data = c.fields<HeatMapData>(streets.data, 'streets.data', { graph: true, snaps: true, raptor: true, serviceDayOrigins: true, serviceFirstDay: true, stopLon: true, stopLat: true, pointSets: true });
+  const data = c.fields<HeatMapData>(streets.data, 'streets.data', { graph: true, snaps: true, raptor: true, prunedTransfers: true, serviceDayOrigins: true, serviceFirstDay: true, stopLon: true, stopLat: true, pointSets: true });
   const stopCount = tt.stopPoints.ids.length;
   const { firstDay, dayCount } = tt.services;
   const graph = checkGraph(c, data.graph, names.length);
   checkSnaps(c, data.snaps, 'streets.data.snaps', stopCount, graph.edgeCount);
   checkPointSets(c, data.pointSets, streets.pointSets, graph.edgeCount);
   checkRaptor(c, data.raptor, tt);
+  checkPrunedTransfers(c, data.prunedTransfers, 'streets.data.prunedTransfers', stopCount);
   if (data.serviceFirstDay !== firstDay) c.refuse('streets.data.serviceFirstDay', `is ${describe(data.serviceFirstDay)}, not tt.services.firstDay (${firstDay})`);
   const origins = c.list(data.serviceDayOrigins, 'streets.data.serviceDayOrigins');
   // one array of service-day origins per time zone (the searches index them by zone)
   if (origins.length !== tt.timezones.length) c.refuse('streets.data.serviceDayOrigins', `holds ${origins.length} arrays for ${tt.timezones.length} time zones`);
   for (let z = 0; z < origins.length; z++) c.finite(c.typed(origins[z], Float64Array, `streets.data.serviceDayOrigins[${z}]`, dayCount), `streets.data.serviceDayOrigins[${z}]`);
   c.coordinates(data.stopLon, data.stopLat, 'streets.data.stopLon', 'streets.data.stopLat', stopCount);
+}
+
+/** The connections pruned at the default walking speed: both tables grouped by stop, their other ends stops. */
+function checkPrunedTransfers(c: Checker, value: unknown, at: string, stopCount: number): void {
+  const t = c.fields<PrunedTransfers>(value, at, { speed: true, outOffset: true, outTo: true, outSec: true, inOffset: true, inFrom: true, inSec: true });
+  if (t.speed !== DEFAULT_WALKING_SPEED) c.refuse(`${at}.speed`, `is ${describe(t.speed)}, not the default walking speed (${DEFAULT_WALKING_SPEED})`);
+  for (const [offset, other, seconds] of [
+    ['outOffset', 'outTo', 'outSec'],
+    ['inOffset', 'inFrom', 'inSec'],
+  ] as const) {
+    const others = c.typed(t[other], Uint32Array, `${at}.${other}`);
+    c.below(others, `${at}.${other}`, stopCount, 'tt.stopPoints');
+    c.offsets(c.typed(t[offset], Uint32Array, `${at}.${offset}`), `${at}.${offset}`, stopCount, others.length);
+    c.typed(t[seconds], Int32Array, `${at}.${seconds}`, others.length);
+  }
 }
 
 const GRAPH_FIELDS: Record<keyof StreetGraph, true> = {

@@ -9,6 +9,8 @@ import { sharedCopy } from '../model/shared-arrays.js';
 import type { Timetable } from '../model/timetable.js';
 import type { HeatMapData } from '../routing/heat-map.js';
 import { buildRaptorDataInTurns } from '../routing/raptor-data.js';
+import { DEFAULT_WALKING_SPEED, pruneTransfersSteps, routeGaps } from '../routing/transfer-pruning.js';
+import { inSlices } from '../util/stepwise.js';
 import type { LoadReport } from '../gtfs/load-report.js';
 import type { StreetNetwork } from './street-network-build.js';
 import type { PointSetSource } from '../model/point-set.js';
@@ -39,11 +41,13 @@ export async function buildStreetData(tt: Timetable, osmPath: string, pointSetCo
   for (const note of network.notes) report.note(note);
   const pointSets = await loadPointSets(pointSetConfigs, network.graph, report);
   const raptor = await buildRaptorDataInTurns(tt, network.footpaths);
+  const prunedTransfers = await inSlices(pruneTransfersSteps(raptor, routeGaps(raptor), DEFAULT_WALKING_SPEED));
   const days = new ServiceDays(tt);
   const data: HeatMapData = {
     graph: network.graph,
     snaps: network.snaps,
     raptor,
+    prunedTransfers,
     serviceDayOrigins: days.originSec.map((o) => sharedCopy(Float64Array, o)),
     serviceFirstDay: days.firstDay,
     stopLon: sharedCopy(Float64Array, tt.stopPoints.lon),

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { decodeTree, encodeTree } from '../../../src/model/snapshot-codec.js';
 import { checksumOf, chunkViews, readSnapshotFile, SNAPSHOT_FORMAT, SnapshotError, writeSnapshotFile } from '../../../src/model/snapshot-file.js';
 import { mulberry32 } from '../../helpers/random.js';
+import { Worker } from 'node:worker_threads';
 
 const KINDS = [Int8Array, Uint8Array, Int16Array, Uint16Array, Int32Array, Uint32Array, Float32Array, Float64Array] as const;
 
@@ -217,4 +218,36 @@ test('lengths in the header set to extremes, with a checksum that matches: refus
   }
   // and the crafted file with nothing changed is read: the test crafts files as the writer does
   assert.equal(await refused(file, crafted({})), null);
+});
+
+test('the block on shared buffers cut between its arrays, each at most a piece but for an array longer alone; posted to a worker thread, every array arrives on its own bytes', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'navette-snapshot-'));
+  const file = path.join(dir, 'cut.snapshot');
+  const tree = randomTree(11);
+  await writeSnapshotFile(file, { origin: 'test' }, tree);
+  const piece = 64;
+  const back = (await readSnapshotFile(file, () => {}, piece)).tree as ReturnType<typeof randomTree>;
+  assert.deepStrictEqual(back, tree);
+  const byBuffer = new Map<ArrayBufferLike, number>();
+  for (const a of back.arrays) byBuffer.set(a.buffer, (byBuffer.get(a.buffer) ?? 0) + 1);
+  assert.ok(byBuffer.size > 1, 'several buffers');
+  for (const a of back.arrays) {
+    assert.equal(a.buffer.constructor, SharedArrayBuffer);
+    if (a.byteLength > piece) assert.equal(byBuffer.get(a.buffer), 1, 'an array longer than a piece has a buffer of its own');
+    else assert.ok(a.buffer.byteLength <= piece, `a buffer of ${a.buffer.byteLength} bytes`);
+  }
+  const worker = new Worker(
+    "const { parentPort } = require('node:worker_threads'); parentPort.once('message', (arrays) => parentPort.postMessage(arrays.map((a) => [a.constructor.name, a.buffer.constructor.name, Array.from(a)])));",
+    { eval: true },
+  );
+  worker.postMessage(back.arrays);
+  const received = await new Promise((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  await worker.terminate();
+  assert.deepEqual(
+    received,
+    tree.arrays.map((a) => [a.constructor.name, 'SharedArrayBuffer', Array.from(a)]),
+  );
 });

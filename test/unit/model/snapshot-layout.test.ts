@@ -31,6 +31,8 @@ const LAYOUTS: Record<number, string> = {
   7: '2806b5ae1daa8a51',
   // the segment grid without its copy of the segments' ends
   8: '89f97ad7d109c09c',
+  // the connections pruned at the default walking speed, with the transit search data
+  9: '0567cb247109f97b',
 };
 
 /** One line per path of the tree and the kind of value found there (array elements merged). */

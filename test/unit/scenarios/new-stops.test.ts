@@ -24,6 +24,7 @@ import { snapStops } from '../../../src/model/stop-snaps.js';
 import { linkPointRange, unlinkedPoints, type LinkedPoints } from '../../../src/model/linked-points.js';
 import { walkingFootpaths } from '../../../src/routing/footpaths.js';
 import { buildRaptorData } from '../../../src/routing/raptor-data.js';
+import { DEFAULT_WALKING_SPEED, pruneTransfers, routeGaps } from '../../../src/routing/transfer-pruning.js';
 import { RaptorSearch, type RaptorQuery } from '../../../src/routing/raptor.js';
 import type { RaptorOverlay } from '../../../src/routing/raptor-overlay.js';
 import { HeatMapEngine, type HeatMapData, type HeatMapQuery } from '../../../src/routing/heat-map.js';
@@ -151,7 +152,8 @@ async function world(text: string): Promise<World> {
   const days = new ServiceDays(tt);
   const points = unlinkedPoints('places', Float64Array.from(POINT_X, lonOfX), new Float64Array(POINT_X.length), []);
   linkPointRange(graph, points, 0, POINT_X.length);
-  const data: HeatMapData = { graph, snaps, raptor, serviceDayOrigins: days.originSec, serviceFirstDay: days.firstDay, stopLon, stopLat, pointSets: [points] };
+  const prunedTransfers = pruneTransfers(raptor, routeGaps(raptor), DEFAULT_WALKING_SPEED);
+  const data: HeatMapData = { graph, snaps, raptor, prunedTransfers, serviceDayOrigins: days.originSec, serviceFirstDay: days.firstDay, stopLon, stopLat, pointSets: [points] };
   return { tt, data, points, stop: (id) => tt.stopPoints.ids.indexOf(id) };
 }
 
