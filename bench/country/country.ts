@@ -5,7 +5,8 @@
  *   DIR/streets.osm.pbf     every tile's streets, one sorted PBF (pbf-out.ts)
  *   DIR/gtfs/t0.zip …       one GTFS zip per feed of a tile carrying a timetable (feed-copy.ts)
  *   DIR/gtfs/intercity.zip  the intercity lines (intercity.ts), when there are two tiles or more
- *   DIR/navette.json        a configuration with one coverage, `country`, of all of them
+ *   DIR/points.csv          the country's point set: each tile's station and a 13 km lattice on its streets (points.ts)
+ *   DIR/navette.json        a configuration with one coverage, `country`, of all of them, `points` its point set
  *   DIR/country.json        what was generated: the grid, each tile's sources, feeds and station, the counts
  *
  * A zip per feed, not one merged feed: each tile is copied as it is read, with no table to join
@@ -23,6 +24,7 @@ import { COUNTRY_TIMEZONE } from './gtfs-tables.js';
 import { intercityLines, stationId, writeIntercity, type IntercityCounts } from './intercity.js';
 import { layCountry, type Layout, type Tile } from './layout.js';
 import { PbfOut, type BoxE7 } from './pbf-out.js';
+import { POINT_SET, pointsCsv, POINTS_FILE, tilePoints } from './points.js';
 import { REFERENCE_DATE } from './service-week.js';
 import { ID_STRIDE } from './street-source.js';
 
@@ -62,6 +64,8 @@ export interface Country {
   counts: CountryCounts;
   /** not in country.json: it would change the bytes from one run to the next */
   seconds: CountryTimes;
+  /** the places of points.csv (not in country.json, written before the point set was) */
+  points: number;
   /** the configuration's path */
   config: string;
 }
@@ -109,10 +113,13 @@ export async function generateCountry(dataDir: string, targets: Targets, scale: 
   counts.feeds = gtfs.length;
   seconds.timetables = lap();
   for (const f of gtfs) counts.gtfsBytes += statSync(path.join(out, f)).size;
+  const points = layout.tiles.flatMap((t) => tilePoints(t));
+  writeFileSync(path.join(out, POINTS_FILE), pointsCsv(points));
   const config = path.join(out, 'navette.json');
-  writeFileSync(config, JSON.stringify({ coverages: [{ id: COVERAGE_ID, gtfs, osm: STREETS_FILE, timezone: COUNTRY_TIMEZONE }] }, null, 2) + '\n');
+  const coverage = { id: COVERAGE_ID, gtfs, osm: STREETS_FILE, timezone: COUNTRY_TIMEZONE, pointSets: { [POINT_SET]: POINTS_FILE } };
+  writeFileSync(config, JSON.stringify({ coverages: [coverage] }, null, 2) + '\n');
   writeFileSync(path.join(out, 'country.json'), JSON.stringify(manifest(scale, targets, layout, counts), null, 2) + '\n');
-  return { layout, counts, seconds, config };
+  return { layout, counts, seconds, config, points: points.length };
 }
 
 /** Every tile's nodes, then every tile's ways, ids ascending (tile t's from t × ID_STRIDE + 1). */

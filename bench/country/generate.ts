@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { SHARED_DATA } from '../../test/helpers/shared-data.js';
 import { targetsOf } from './catalogue.js';
 import { generateCountry } from './country.js';
+import { POINT_SET, POINTS_FILE } from './points.js';
 
 /** The repository: this file is dist/bench/country/generate.js. */
 const REPOSITORY = path.resolve(fileURLToPath(import.meta.url), '../../../..');
@@ -25,7 +26,7 @@ async function main(): Promise<void> {
   if (!inside.startsWith('..') && !path.isAbsolute(inside)) throw new Error(`--out ${out} lies inside the repository (${REPOSITORY}): write the country elsewhere`);
   const targets = targetsOf(values.scale);
   const started = performance.now();
-  const { counts, layout, config, seconds: steps } = await generateCountry(path.resolve(values.data ?? SHARED_DATA), targets, values.scale, out);
+  const { counts, layout, config, seconds: steps, points } = await generateCountry(path.resolve(values.data ?? SHARED_DATA), targets, values.scale, out);
   const seconds = (performance.now() - started) / 1000;
   const n = (v: number) => v.toLocaleString('en-US');
   const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
   console.log(`  streets    ${n(counts.nodes)} nodes, ${n(counts.ways)} ways: ${mb(counts.pbfBytes)}`);
   console.log(`  timetable  ${n(counts.stops)} stops, ${n(counts.trips)} trips, ${n(counts.stopTimes)} stop times in ${n(counts.feeds)} feed${counts.feeds === 1 ? '' : 's'}: ${mb(counts.gtfsBytes)}`);
   if (ic) console.log(`  intercity  ${n(ic.routes)} lines, ${n(ic.stops)} stations, ${n(ic.trips)} trips, ${n(ic.stopTimes)} stop times (counted above)`);
+  console.log(`  points     ${n(points)} (the point set ${POINT_SET}: ${POINTS_FILE})`);
   const s = (v: number) => `${v.toFixed(1)} s`;
   console.log(`  time ${s(seconds)} (sources ${s(steps.sources)}, streets ${s(steps.streets)}, timetables ${s(steps.timetables)}), peak RSS ${mb(process.resourceUsage().maxRSS * 1024)}`);
   console.log(`  ${config}`);

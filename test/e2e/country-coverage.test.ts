@@ -7,6 +7,8 @@
  *   finds (read here with csv-parse: test/e2e/raw-gtfs.ts), with the coverage's minute to board at
  *   the first station and at a change. Each station stands on a street node, so the walks to and
  *   from it are nil and the matrix's times are the trains' alone.
+ * - the generated point set links every point to a street at no offset (each stands on a walking
+ *   node), and reaches across tiles too.
  * - each tile's feeds, against their sources (read the same plain way): the same rows, ids with the
  *   tile's prefix, agencies in Europe/Berlin, and on the reference date exactly the trips of the
  *   source's busiest Tuesday.
@@ -20,6 +22,7 @@ import { targetsOf } from '../../bench/country/catalogue.js';
 import { generateCountry, type Country } from '../../bench/country/country.js';
 import { COPIED_FILES } from '../../bench/country/gtfs-tables.js';
 import { INTERCITY } from '../../bench/country/intercity.js';
+import { POINT_SET, POINTS_FILE } from '../../bench/country/points.js';
 import { REFERENCE_DAY } from '../../bench/country/service-week.js';
 import { readConfigFile } from '../../src/cli/config.js';
 import { DEFAULT_BOARD_SLACK_SEC } from '../../src/service/coverage-config.js';
@@ -42,7 +45,8 @@ before(async () => {
   writeFileSync(path.join(dir, 'stations.csv'), ['id,lon,lat', ...stations.map((s) => `${s.id},${s.lon},${s.lat}`)].join('\n') + '\n');
   const config = readConfigFile(country.config);
   assert.equal(config.coverages.length, 1);
-  served = await serveCoverages([{ ...config.coverages[0]!, pointSets: [{ name: 'stations', file: path.join(dir, 'stations.csv') }] }]);
+  const coverage = config.coverages[0]!;
+  served = await serveCoverages([{ ...coverage, pointSets: [...(coverage.pointSets ?? []), { name: 'stations', file: path.join(dir, 'stations.csv') }] }]);
 });
 
 after(async () => {
@@ -129,6 +133,20 @@ test('the figures are plausible: a neighbour half an hour away by the 08:00 trai
       assert.ok(durations[o]![d]! >= (km / INTERCITY.speedKmH) * 3600 && durations[o]![d]! < 2 * 3600, `${from.id} → ${to.id}: ${durations[o]![d]} s for ${km.toFixed(1)} km`);
     }
   }
+});
+
+test('the generated point set: every point linked to the streets, and the stations reach other tiles’ points', async () => {
+  const { json } = await getJson(served.app, '/v1/coverage/country/point_sets');
+  const points = json.point_sets.find((p: { name: string }) => p.name === POINT_SET);
+  assert.deepEqual([points.file, points.points, points.unlinked_points], [POINTS_FILE, 24, 0]);
+  const { status, json: matrix, body } = await getJson(served.app, `/v1/coverage/country/travel_time_matrix?origins=${POINT_SET}&origin_ids[]=t0:station&datetime=20260310T075500&max_duration=10800`);
+  assert.equal(status, 200, body);
+  const ids: string[] = matrix.travel_time_matrix.destinations;
+  const reached = ids.filter((_, d) => matrix.travel_time_matrix.durations[0][0][d] !== null);
+  // its own tile's and, by intercity, the other three tiles' points
+  assert.deepEqual([...new Set(reached.map((id) => id.split(':')[0]))], ['t0', 't1', 't2', 't3']);
+  // the station itself: no offset to walk off and back on
+  assert.equal(matrix.travel_time_matrix.durations[0][0][ids.indexOf('t0:station')], 0);
 });
 
 test('each tile’s feeds are their sources: the same rows, ids prefixed, Europe/Berlin, the busiest Tuesday on the reference date', async () => {

@@ -14,6 +14,10 @@
  *
  * The intercity feed: rows 0 and 1, columns 0 and 1, 2 stations each: 4 lines × 2 directions × 19
  * trains = 152 trips of 2 stop times.
+ *
+ * The point set (points.csv): each tile's station and the lattice positions of its cell (4 × 4,
+ * 13 km apart) with a walking node within 1 km, each on that node: rnv's streets keep 8, Milan's 4,
+ * Porto Alegre's 2, Terre Haute's 6: 4 + 20 = 24 points.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -25,6 +29,8 @@ import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import { targetsOf } from '../../bench/country/catalogue.js';
 import { generateCountry, STREETS_FILE, type Country } from '../../bench/country/country.js';
+import { POINT_SET, POINTS_FILE } from '../../bench/country/points.js';
+import { readOsm } from '../../src/osm/read-osm.js';
 import { osmiumMissing } from '../helpers/pgrouting-tools.js';
 import { SHARED_DATA } from '../helpers/shared-data.js';
 
@@ -67,8 +73,9 @@ test('the command prints what it wrote: tiles, nodes, ways, stops, trips, stop t
   // rnv, Milan, EPTC, Trensurb, Terre Haute and the intercity feed
   assert.match(lines[3]!, /^ {2}timetable {2}6,702 stops, 35,162 trips, 819,865 stop times in 6 feeds: [\d.]+ MB$/);
   assert.equal(lines[4], '  intercity  4 lines, 4 stations, 152 trips, 304 stop times (counted above)');
-  assert.match(lines[5]!, /^ {2}time [\d.]+ s \(sources [\d.]+ s, streets [\d.]+ s, timetables [\d.]+ s\), peak RSS [\d.]+ MB$/);
-  assert.equal(lines[6], `  ${path.join(dir, 'a', 'navette.json')}`);
+  assert.equal(lines[5], '  points     24 (the point set points: points.csv)');
+  assert.match(lines[6]!, /^ {2}time [\d.]+ s \(sources [\d.]+ s, streets [\d.]+ s, timetables [\d.]+ s\), peak RSS [\d.]+ MB$/);
+  assert.equal(lines[7], `  ${path.join(dir, 'a', 'navette.json')}`);
 });
 
 test('the same arguments give the same bytes, file for file', () => {
@@ -82,10 +89,39 @@ test('the same arguments give the same bytes, file for file', () => {
     'gtfs/t2b.zip',
     'gtfs/t3.zip',
     'navette.json',
+    POINTS_FILE,
     STREETS_FILE,
   ]);
   assert.deepEqual(hashes(path.join(dir, 'b')), a);
-  assert.deepEqual([again.counts.nodes, again.counts.ways, again.counts.stopTimes], [NODES, WAYS, 819_865]);
+  assert.deepEqual([again.counts.nodes, again.counts.ways, again.counts.stopTimes, again.points], [NODES, WAYS, 819_865, 24]);
+});
+
+test('the point set: listed by the configuration, a station and lattice positions per tile, each on a node of the streets', async () => {
+  const config = JSON.parse(readFileSync(path.join(dir, 'a', 'navette.json'), 'utf8'));
+  assert.deepEqual(config.coverages[0].pointSets, { [POINT_SET]: POINTS_FILE });
+  const [header, ...rows] = readFileSync(path.join(dir, 'a', POINTS_FILE), 'utf8').trimEnd().split('\n');
+  assert.equal(header, 'id,lon,lat');
+  const ids = rows.map((r) => r.split(',')[0]!);
+  assert.equal(new Set(ids).size, 24);
+  // per tile: its station first, then its lattice positions (rows, then columns)
+  const perTile = new Map<string, string[]>();
+  for (const id of ids) perTile.set(id.split(':')[0]!, [...(perTile.get(id.split(':')[0]!) ?? []), id.split(':')[1]!]);
+  assert.deepEqual([...perTile.keys()], ['t0', 't1', 't2', 't3']);
+  assert.deepEqual([...perTile.values()].map((names) => [names[0], names.length - 1]), [['station', 8], ['station', 4], ['station', 2], ['station', 6]]);
+  assert.ok([...perTile.values()].flat().every((name) => /^(station|r[0-3]c[0-3])$/.test(name)));
+  // the stations are the intercity stops'
+  const manifest = JSON.parse(readFileSync(path.join(dir, 'a', 'country.json'), 'utf8'));
+  for (const t of manifest.tiles) assert.ok(rows.includes(`t${t.tile}:station,${t.station.lon},${t.station.lat}`), `t${t.tile}'s station`);
+  // every point on a node of the written streets, two points never on the same one
+  const streets = await readOsm(path.join(dir, 'a', STREETS_FILE));
+  const nodes = new Set<string>();
+  for (let k = 0; k < streets.nodeCount; k++) nodes.add(`${Math.round(streets.lon[k]! * 1e7)} ${Math.round(streets.lat[k]! * 1e7)}`);
+  const at = rows.map((r) => {
+    const [, lon, lat] = r.split(',');
+    return `${Math.round(Number(lon) * 1e7)} ${Math.round(Number(lat) * 1e7)}`;
+  });
+  assert.ok(at.every((p) => nodes.has(p)));
+  assert.equal(new Set(at).size, at.length);
 });
 
 const osmiumSkip = osmiumMissing();

@@ -1,7 +1,8 @@
 /**
  * What the country generator writes (bench/country): the streaming PBF (pbf-out.ts) read back by
  * Navette's reader, an extract read into tile arrays (street-source.ts) with its walking nodes
- * (walk-nodes.ts), and a feed copied into a tile (feed-copy.ts, feed-placement.ts, csv-out.ts).
+ * (walk-nodes.ts), a feed copied into a tile (feed-copy.ts, feed-placement.ts, csv-out.ts), and a
+ * tile's points (points.ts).
  *
  * The extract drawn here, ids out of order as Terre Haute's are:
  *
@@ -27,6 +28,7 @@ import { copyFeed } from '../../../bench/country/feed-copy.js';
 import { FeedPlacement } from '../../../bench/country/feed-placement.js';
 import { tileTransform } from '../../../bench/country/grid.js';
 import { MAX_BLOCK_ENTITIES, PbfOut } from '../../../bench/country/pbf-out.js';
+import { pointsCsv, tilePoints } from '../../../bench/country/points.js';
 import { StreetSource } from '../../../bench/country/street-source.js';
 import { WalkNodes } from '../../../bench/country/walk-nodes.js';
 import { openFeedSource } from '../../../src/gtfs/feed-source.js';
@@ -231,4 +233,29 @@ test("a city's own feed keeps its places, moved with the tile, not put on nodes"
   const stretch = Math.cos((48.005 * Math.PI) / 180) / Math.cos((48.5 * Math.PI) / 180);
   assert.deepEqual(placement.stop(2.002, 48.003), [Math.round((7.0 + (2.002 - 2.005) * stretch) * 1e7), Math.round((48.5 - 0.002) * 1e7)]);
   assert.deepEqual(placement.shape(2.002, 48.003), placement.stop(2.002, 48.003));
+});
+
+test("a tile's points: its station, then the lattice positions with a walking node near, on that node, each place once", async () => {
+  const { source, walkNodes } = await streets();
+  // a 2 km square around the extract's centre (2.005, 48.005) in 2 × 2: positions 500 m east or
+  // west and north or south of it. South-west: node 40 is 140 m off, kept; south-east: node 10,
+  // 140 m, kept; north-west: node 20 is the motorway's, the nearest walking node (30) 872 m off,
+  // left out; north-east: node 30, 140 m, but the station stands there already
+  const tile = { index: 7, streets: { source, walkNodes }, transform: tileTransform(source.centre, source.centre), station: [20_100_000, 480_100_000] as [number, number] };
+  const points = tilePoints(tile, { cellM: 2_000, perSide: 2, keepWithinM: 300 });
+  assert.deepEqual(points, [
+    { id: 't7:station', lonE7: 20_100_000, latE7: 480_100_000 },
+    { id: 't7:r0c0', lonE7: 20_000_000, latE7: 480_000_000 },
+    { id: 't7:r0c1', lonE7: 20_100_000, latE7: 480_000_000 },
+  ]);
+  // within 900 m, the north-west position keeps node 30, and the north-east one, on the same node,
+  // is the same place (a station elsewhere); within 100 m no position is kept
+  const elsewhere = { ...tile, station: [20_050_000, 480_050_000] as [number, number] };
+  assert.deepEqual(tilePoints(elsewhere, { cellM: 2_000, perSide: 2, keepWithinM: 900 }).slice(1), [
+    { id: 't7:r0c0', lonE7: 20_000_000, latE7: 480_000_000 },
+    { id: 't7:r0c1', lonE7: 20_100_000, latE7: 480_000_000 },
+    { id: 't7:r1c0', lonE7: 20_100_000, latE7: 480_100_000 },
+  ]);
+  assert.deepEqual(tilePoints(tile, { cellM: 2_000, perSide: 2, keepWithinM: 100 }).map((p) => p.id), ['t7:station']);
+  assert.equal(pointsCsv(points), 'id,lon,lat\nt7:station,2.0100000,48.0100000\nt7:r0c0,2.0000000,48.0000000\nt7:r0c1,2.0100000,48.0000000\n');
 });
