@@ -67,22 +67,21 @@ class SortedIds {
 
   /** The slot of node `id` (the first one read, when the id came again), -1 when absent. */
   find(id: number): number {
-    const sortedIds = this.sortedIds;
-    let lo = 0;
-    let hi = sortedIds.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const v = sortedIds[mid]!;
-      if (v < id) lo = mid + 1;
-      else if (v > id) hi = mid - 1;
-      else {
-        let m = mid;
-        while (m > 0 && sortedIds[m - 1] === id) m--;
-        return this.order[m]!;
-      }
-    }
-    return -1;
+    const k = lowerBound(this.sortedIds, id);
+    return k < this.sortedIds.length && this.sortedIds[k] === id ? this.order[k]! : -1;
   }
+}
+
+/** The first index of sorted `values` whose value is not below `v` (their length when none). */
+function lowerBound(values: Float64Array, v: number): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid]! < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** The nodes some ways name, read in a pass after the ways: a slot per distinct id named, in id order. */
@@ -128,17 +127,8 @@ export class NeededNodes implements NodeTable {
 
   /** The slot of a named id, -1 when no way names it. */
   private slotOf(id: number): number {
-    const ids = this.ids;
-    let lo = 0;
-    let hi = ids.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const v = ids[mid]!;
-      if (v < id) lo = mid + 1;
-      else if (v > id) hi = mid - 1;
-      else return mid;
-    }
-    return -1;
+    const k = lowerBound(this.ids, id);
+    return k < this.ids.length && this.ids[k] === id ? k : -1;
   }
 }
 
