@@ -51,7 +51,7 @@ import { zonedToEpoch } from '../src/util/time-zones.js';
 import { walkingQueryFrom } from '../test/helpers/heat-map-query.js';
 import { mulberry32 } from '../test/helpers/random.js';
 import type { Load, LoadTimes } from './locality/latency-client.js';
-import { linkingOf, LinkEvidence, linkTable, stopsLinkedElsewhere, type MapSide } from './locality/link-evidence.js';
+import { linkingOf, LinkEvidence, linkTable, stopsLinkedElsewhere, withCityStopLinks, type MapSide } from './locality/link-evidence.js';
 import { MapComparison } from './locality/map-comparison.js';
 import { percentile } from './locality/percentile.js';
 import { COUNTRY_WIDE, mixKinds, requestMix } from './locality/request-mix.js';
@@ -157,6 +157,14 @@ const countrySide: MapSide = { graph: countryGraph, rasterizer: countryEngine.ra
 const linking = { city: { linked: 0, farther: 0, p99M: [] as number[], maxM: 0 }, country: { linked: 0, farther: 0, p99M: [] as number[], maxM: 0 } };
 const linkScratch = linkTable(RESOLUTION * RESOLUTION);
 const widerGrids: number[] = [];
+// tile 0's stops the country links to another street than the city does, and the country's maps again with them linked as in the city
+const cityLinks = { graph: cityGraph, snaps: city.generation.streets!.data.snaps };
+const countryLinks = { graph: countryGraph, snaps: country.generation.streets!.data.snaps };
+const moved = stopsLinkedElsewhere(cityLinks, countryLinks, stopInCountry);
+const countryData = country.generation.streets!.data;
+const relinkedEngine =
+  moved.length > 0 ? new HeatMapEngine({ ...countryData, snaps: withCityStopLinks(cityLinks, countryLinks, moved, stopInCountry, countryData.stopLon, countryData.stopLat) }, DEFAULT_LIMITS.maxDurationSec, DEFAULT_LIMITS.maxResolution) : null;
+const relinked = { comparison: new MapComparison(MAX_DURATION_SEC), evidence: new LinkEvidence(RESOLUTION * RESOLUTION) };
 for (const [k, o] of origins.entries()) {
   const timedCity = () => {
     const started = performance.now();
@@ -196,6 +204,11 @@ for (const [k, o] of origins.entries()) {
       linking[name].p99M.push(l.p99M);
       linking[name].maxM = Math.max(linking[name].maxM, l.maxM);
     }
+  }
+  if (relinkedEngine) {
+    const again = relinkedEngine.compute(countryQuery(o), cityMap.grid).seconds;
+    const side: MapSide = { graph: countryGraph, rasterizer: relinkedEngine.rasterizer, search: relinkedEngine.street };
+    relinked.evidence.explain(cityMap.grid, relinked.comparison.compare(again, cityMap.seconds), citySide, side, cityMap.seconds, again, cityQuery(o).speeds.walking);
   }
 }
 
@@ -245,11 +258,18 @@ for (const name of ['city', 'country'] as const) {
   const l = linking[name];
   console.log(`  linking on the first ${LINKING_ORIGINS} grids, ${name}: ${share(l.farther, l.linked)} of ${count(l.linked)} linked cells more than 0.5 m farther than their nearest street (p99 per grid up to ${Math.max(...l.p99M).toFixed(1)} m, max ${l.maxM.toFixed(1)} m)`);
 }
-const moved = stopsLinkedElsewhere({ graph: cityGraph, snaps: city.generation.streets!.data.snaps }, { graph: countryGraph, snaps: country.generation.streets!.data.snaps }, stopInCountry);
 console.log(
   `  tile 0's stops linked on foot to another street in the country than in the city: ${moved.length} of ${count(cityTt.stopPoints.ids.length)}` +
     (moved.length ? ` (${moved.slice(0, 5).map((m) => `${cityTt.stopPoints.ids[m.stop]} ${m.cityOffsetM.toFixed(1)} m off in the city, ${m.countryOffsetM.toFixed(1)} m in the country`).join('; ')})` : ''),
 );
+if (relinkedEngine) {
+  const again = relinked.comparison;
+  console.log(
+    `  the same maps with those ${moved.length} stops linked as in the city: city faster ${count(again.signs().slower)} (${share(again.signs().slower, again.both)}), city only ${count(again.cityOnly)}; ` +
+      `by how the country links them: ${relinked.evidence.summary()}`,
+  );
+  for (const [category, example] of Object.entries(relinked.evidence.examples)) if (!example.explained) console.log(`    ${category}, not explained: ${example.text}`);
+}
 console.log(`  tile 0's streets, summed: ${streetKm(cityGraph).toFixed(1)} km on the city's graph, ${streetKm(countryGraph).toFixed(1)} km on the country's (projections centred at ${cityGraph.projection.lat0.toFixed(2)}° and ${countryGraph.projection.lat0.toFixed(2)}° N)`);
 
 /** The length of the edges between tile 0's nodes (ids under a million: bench/country gives tile t's t × 1,000,000 + 1 onwards), km. */

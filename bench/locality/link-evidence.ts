@@ -53,8 +53,12 @@ interface CellOnSide {
 }
 
 export class LinkEvidence {
-  /** per category: the cells, those explained by where the country linked them, and the most the city gets the others faster by (seconds; Infinity: null on the country) */
-  readonly cells = Object.fromEntries(CATEGORIES.map((k) => [k, { all: 0, explained: 0, othersBySec: 0 }])) as Record<Category, { all: number; explained: number; othersBySec: number }>;
+  /**
+   * per category: the cells, those explained by where the country linked them, and of the others
+   * the most the city gets one faster by (seconds; Infinity: null on the country) and the most the
+   * country is slower at the city's link place (seconds)
+   */
+  readonly cells = Object.fromEntries(CATEGORIES.map((k) => [k, { all: 0, explained: 0, othersBySec: 0, thereBySec: 0 }])) as Record<Category, { all: number; explained: number; othersBySec: number; thereBySec: number }>;
   /** fartherLink: how much farther than its nearest street the country linked the cell, metres */
   readonly extraM: number[] = [];
   /** tie: how much farther the city's link place is from the cell than the country's link, as the country measures, metres */
@@ -64,7 +68,7 @@ export class LinkEvidence {
   private readonly cityTable: CellLinkTable;
   private readonly countryTable: CellLinkTable;
   /** the country's tile-0 edges by `edgeKey`, made on first use */
-  private countryEdges: Map<number, number> | undefined;
+  private countryEdges: Map<number, number[]> | undefined;
 
   constructor(maxCells: number) {
     this.cityTable = linkTable(maxCells);
@@ -91,8 +95,8 @@ export class LinkEvidence {
       const y = projectY(p, place.lat);
       const offsetM = Math.hypot(x - projectX(p, lon), y - projectY(p, lat));
       this.countryEdges ??= tileEdges(country.graph);
-      const twin = this.countryEdges.get(edgeKey(city.graph, onCity.edge));
-      const countryThereDs = twin === undefined ? Infinity : country.search.costAlong(twin, alongEdge(country.graph, twin, x, y), Layer.Walk, perMetre, false) + offsetM * perMetre;
+      const twin = onTwin(country.graph, this.countryEdges, edgeKey(city.graph, onCity.edge), x, y);
+      const countryThereDs = twin ? country.search.costAlong(twin.edge, twin.alongM, Layer.Walk, perMetre, false) + offsetM * perMetre : Infinity;
       let category: Category;
       if (onCountry.edge < 0) category = 'noCandidate';
       else if (onCountry.offsetM > onCountry.nearestOffsetM + SAME_M) {
@@ -110,7 +114,10 @@ export class LinkEvidence {
       const explained = countryThereDs <= cityMap[c]! * 10 + 10;
       const bySec = countryMap[c]! < 0 ? Infinity : countryMap[c]! - cityMap[c]!;
       if (explained) counts.explained++;
-      else counts.othersBySec = Math.max(counts.othersBySec, bySec);
+      else {
+        counts.othersBySec = Math.max(counts.othersBySec, bySec);
+        counts.thereBySec = Math.max(counts.thereBySec, countryThereDs / 10 - cityMap[c]!);
+      }
       // per category the first cell, until one the linking does not explain, then the worst of those
       const example = this.examples[category];
       if (example === undefined || (!explained && (example.explained || bySec > example.bySec))) {
@@ -128,8 +135,10 @@ export class LinkEvidence {
   /** The suspect cells counted by cause, with how far the country's links strayed and how close the ties were. */
   summary(): string {
     const parts = CATEGORIES.map((k) => {
-      const { all, explained, othersBySec } = this.cells[k];
-      const others = all > explained ? `, the others by ${Number.isFinite(othersBySec) ? `${othersBySec} s` : 'null'} at most` : '';
+      const { all, explained, othersBySec, thereBySec } = this.cells[k];
+      const by = Number.isFinite(othersBySec) ? `${othersBySec} s` : 'null';
+      const there = Number.isFinite(thereBySec) ? `${thereBySec.toFixed(1)} s` : 'unreached';
+      const others = all > explained ? `, the others by ${by} at most, at the city's link place by ${there}` : '';
       return `${k} ${all.toLocaleString('en-US')} (${explained.toLocaleString('en-US')} explained${others})`;
     });
     const metres = (values: number[]) => `p50 ${percentile(values, 50).toFixed(1)} m, p99 ${percentile(values, 99).toFixed(1)} m`;
@@ -157,6 +166,27 @@ export function stopsLinkedElsewhere(city: { graph: StreetGraph; snaps: StopSnap
     }
   }
   return moved;
+}
+
+/**
+ * The country's stop links with the `moved` stops (`stopsLinkedElsewhere`) linked on foot as in the
+ * city: on the same street, at their own nearest point of it as the country measures. The country's
+ * maps computed again with them tell what those stops' links alone change.
+ */
+export function withCityStopLinks(city: { graph: StreetGraph; snaps: StopSnaps }, country: { graph: StreetGraph; snaps: StopSnaps }, moved: readonly { stop: number }[], stopInCountry: readonly number[], stopLon: Float64Array, stopLat: Float64Array): StopSnaps {
+  const copy = (arrays: Int32Array[] | Float32Array[]) => arrays.map((a, layer) => (layer === Layer.Walk ? a.slice() : a));
+  const snaps: StopSnaps = { ...country.snaps, edge: copy(country.snaps.edge) as Int32Array[], alongM: copy(country.snaps.alongM) as Float32Array[], offsetM: copy(country.snaps.offsetM) as Float32Array[] };
+  const edges = tileEdges(country.graph);
+  const p = country.graph.projection;
+  for (const { stop } of moved) {
+    const k = stopInCountry[stop]!;
+    const cityEdge = city.snaps.edge[Layer.Walk]![stop]!;
+    const twin = cityEdge < 0 ? null : onTwin(country.graph, edges, edgeKey(city.graph, cityEdge), projectX(p, stopLon[k]!), projectY(p, stopLat[k]!));
+    snaps.edge[Layer.Walk]![k] = twin?.edge ?? -1;
+    snaps.alongM[Layer.Walk]![k] = twin?.alongM ?? 0;
+    snaps.offsetM[Layer.Walk]![k] = twin?.offsetM ?? 0;
+  }
+  return snaps;
 }
 
 /**
@@ -212,24 +242,32 @@ function edgeKey(g: StreetGraph, e: number): number {
   return from > 0 && from < TILE_IDS && to > 0 && to < TILE_IDS ? from * TILE_IDS + to : -1;
 }
 
-/** The tile-0 edges of a graph by `edgeKey`. */
-function tileEdges(g: StreetGraph): Map<number, number> {
-  const edges = new Map<number, number>();
+/** The tile-0 edges of a graph by `edgeKey` (two ways may join the same two nodes). */
+function tileEdges(g: StreetGraph): Map<number, number[]> {
+  const edges = new Map<number, number[]>();
   for (let e = 0; e < g.edgeCount; e++) {
     const key = edgeKey(g, e);
-    if (key >= 0) edges.set(key, e);
+    if (key < 0) continue;
+    const same = edges.get(key);
+    if (same) same.push(e);
+    else edges.set(key, [e]);
   }
   return edges;
 }
 
-/** How far along edge e its point nearest to (x, y) lies, metres (e's segments are numbered geomOffset[e] − e onwards, one fewer than its points). */
-function alongEdge(g: StreetGraph, e: number, x: number, y: number): number {
-  let best = { dist2: Infinity, alongM: 0 };
-  for (let s = g.geomOffset[e]! - e; s < g.geomOffset[e + 1]! - e - 1; s++) {
-    const on = projectOnSegment(g, s, x, y);
-    if (on.dist2 < best.dist2) best = on;
+/**
+ * The point nearest to (x, y) of the edges of `key` (`tileEdges`): the edge, how far along it, how
+ * far off (an edge's segments are numbered geomOffset[e] − e onwards, one fewer than its points).
+ */
+function onTwin(g: StreetGraph, edges: Map<number, number[]>, key: number, x: number, y: number): { edge: number; alongM: number; offsetM: number } | null {
+  let best: { edge: number; alongM: number; offsetM: number } | null = null;
+  for (const e of edges.get(key) ?? []) {
+    for (let s = g.geomOffset[e]! - e; s < g.geomOffset[e + 1]! - e - 1; s++) {
+      const { dist2, alongM } = projectOnSegment(g, s, x, y);
+      if (!best || Math.sqrt(dist2) < best.offsetM) best = { edge: e, alongM, offsetM: Math.sqrt(dist2) };
+    }
   }
-  return best.alongM;
+  return best;
 }
 
 function placesApartM(a: { lon: number; lat: number }, b: { lon: number; lat: number }): number {
