@@ -29,6 +29,12 @@
  *   (bench/locality/request-mix.ts), one request at a time, then four at a time, then four at a
  *   time without its one country-wide kind; p50 and p99 per kind (target: p99 at most 20 ms).
  *
+ * LOCALITY_ORIGINS sets the number of origins; LOCALITY_THREADS the server's worker threads (one
+ * per core by default). Memory: both coverages, and a heat-map engine's scratch per thread and
+ * coverage, which is sized by the whole street graph (printed: about 0.5 GB at scale 64, 4 GB at
+ * Germany size by the same arrays); the in-process engines are collected before the server's
+ * threads make theirs (node --expose-gc, as the npm script runs it).
+ *
  * Figures only: a noisy machine moves them, so nothing here asserts a time.
  */
 import { spawn } from 'node:child_process';
@@ -46,12 +52,12 @@ import type { Generation } from '../src/service/generation.js';
 import { DEFAULT_LIMITS } from '../src/service/limits.js';
 import { loadGeneration } from '../src/service/load-coverage.js';
 import { cellSizeM, sameGrid } from '../src/routing/grid.js';
-import { HeatMapEngine } from '../src/routing/heat-map.js';
+import { HeatMapEngine, type HeatMapQuery } from '../src/routing/heat-map.js';
 import { zonedToEpoch } from '../src/util/time-zones.js';
 import { walkingQueryFrom } from '../test/helpers/heat-map-query.js';
 import { mulberry32 } from '../test/helpers/random.js';
 import type { Load, LoadTimes } from './locality/latency-client.js';
-import { linkingOf, LinkEvidence, linkTable, stopsLinkedElsewhere, withCityStopLinks, type MapSide } from './locality/link-evidence.js';
+import { linkAsInCity, linkingOf, LinkEvidence, linkTable, stopsLinkedElsewhere, type MapSide } from './locality/link-evidence.js';
 import { MapComparison } from './locality/map-comparison.js';
 import { percentile } from './locality/percentile.js';
 import { COUNTRY_WIDE, mixKinds, requestMix } from './locality/request-mix.js';
@@ -133,144 +139,151 @@ const cityQuery = (o: (typeof origins)[number]) => walkingQueryFrom(cityTt.stopP
 const countryQuery = (o: (typeof origins)[number]) =>
   walkingQueryFrom(countryTt.stopPoints.lon, countryTt.stopPoints.lat, stopInCountry[o.stop]!, t0Of(o), { maxDurationSec: MAX_DURATION_SEC, resolution: RESOLUTION });
 
-// ---- heat maps in this process: interleaved pairs, then the answers compared on the city's grid
-// an engine's scratch, made at its first map (every thread of the pool makes its own): its arrays' bytes
-const arrayBytes = () => process.memoryUsage().arrayBuffers;
-let before = arrayBytes();
-const cityEngine = new HeatMapEngine(city.generation.streets!.data, DEFAULT_LIMITS.maxDurationSec, DEFAULT_LIMITS.maxResolution);
-cityEngine.compute(cityQuery(origins[0]!));
-const cityScratch = arrayBytes() - before;
-before = arrayBytes();
-const countryEngine = new HeatMapEngine(country.generation.streets!.data, DEFAULT_LIMITS.maxDurationSec, DEFAULT_LIMITS.maxResolution);
-countryEngine.compute(countryQuery(origins[0]!));
-const countryScratch = arrayBytes() - before;
-console.log(`a heat-map engine's scratch (one per thread and coverage): city ${(cityScratch / 1e6).toFixed(0)} MB, country ${(countryScratch / 1e6).toFixed(0)} MB`);
-for (const o of origins.slice(0, WARM_UP)) {
-  cityEngine.compute(cityQuery(o));
-  countryEngine.compute(countryQuery(o));
-}
-const times = { city: [] as number[], country: [] as number[] };
-const comparison = new MapComparison(MAX_DURATION_SEC);
-const evidence = new LinkEvidence(RESOLUTION * RESOLUTION);
-const citySide: MapSide = { graph: cityGraph, rasterizer: cityEngine.rasterizer, search: cityEngine.street };
-const countrySide: MapSide = { graph: countryGraph, rasterizer: countryEngine.rasterizer, search: countryEngine.street };
-const linking = { city: { linked: 0, farther: 0, p99M: [] as number[], maxM: 0 }, country: { linked: 0, farther: 0, p99M: [] as number[], maxM: 0 } };
-const linkScratch = linkTable(RESOLUTION * RESOLUTION);
-const widerGrids: number[] = [];
-// tile 0's stops the country links to another street than the city does, and the country's maps again with them linked as in the city
-const cityLinks = { graph: cityGraph, snaps: city.generation.streets!.data.snaps };
-const countryLinks = { graph: countryGraph, snaps: country.generation.streets!.data.snaps };
-const moved = stopsLinkedElsewhere(cityLinks, countryLinks, stopInCountry);
-const countryData = country.generation.streets!.data;
-const relinkedEngine =
-  moved.length > 0 ? new HeatMapEngine({ ...countryData, snaps: withCityStopLinks(cityLinks, countryLinks, moved, stopInCountry, countryData.stopLon, countryData.stopLat) }, DEFAULT_LIMITS.maxDurationSec, DEFAULT_LIMITS.maxResolution) : null;
-const relinked = { comparison: new MapComparison(MAX_DURATION_SEC), evidence: new LinkEvidence(RESOLUTION * RESOLUTION) };
-for (const [k, o] of origins.entries()) {
-  const timedCity = () => {
+// ---- heat maps in this process; its engines are dropped when it returns, and their scratch
+// collected (node --expose-gc: the npm script) before the pool's threads make theirs
+await mapsInProcess();
+(globalThis as { gc?: () => void }).gc?.();
+
+/** The in-process pairs: timed, compared, the differences explained; then the country's maps again with the city's stop links. */
+async function mapsInProcess(): Promise<void> {
+  // an engine's scratch, made at its first map (each thread of a server makes its own per coverage): its arrays' bytes
+  const arrayBytes = () => process.memoryUsage().arrayBuffers;
+  let before = arrayBytes();
+  const cityEngine = new HeatMapEngine(city.generation.streets!.data, DEFAULT_LIMITS.maxDurationSec, DEFAULT_LIMITS.maxResolution);
+  cityEngine.compute(cityQuery(origins[0]!));
+  const cityScratch = arrayBytes() - before;
+  before = arrayBytes();
+  const countryEngine = new HeatMapEngine(country.generation.streets!.data, DEFAULT_LIMITS.maxDurationSec, DEFAULT_LIMITS.maxResolution);
+  countryEngine.compute(countryQuery(origins[0]!));
+  const countryScratch = arrayBytes() - before;
+  console.log(`a heat-map engine's scratch (one per thread and coverage): city ${(cityScratch / 1e6).toFixed(0)} MB, country ${(countryScratch / 1e6).toFixed(0)} MB`);
+  for (const o of origins.slice(0, WARM_UP)) {
+    cityEngine.compute(cityQuery(o));
+    countryEngine.compute(countryQuery(o));
+  }
+  const citySide: MapSide = { graph: cityGraph, rasterizer: cityEngine.rasterizer, search: cityEngine.street };
+  const countrySide: MapSide = { graph: countryGraph, rasterizer: countryEngine.rasterizer, search: countryEngine.street };
+  const walkSpeed = cityQuery(origins[0]!).speeds.walking;
+  const times = { city: [] as number[], country: [] as number[] };
+  const comparison = new MapComparison(MAX_DURATION_SEC);
+  const evidence = new LinkEvidence(RESOLUTION * RESOLUTION);
+  const linking = { city: { linked: 0, farther: 0, p99M: [] as number[], maxM: 0 }, country: { linked: 0, farther: 0, p99M: [] as number[], maxM: 0 } };
+  const linkScratch = linkTable(RESOLUTION * RESOLUTION);
+  const widerGrids: number[] = [];
+  const timed = (engine: HeatMapEngine, q: HeatMapQuery, into: number[]) => {
     const started = performance.now();
-    const result = cityEngine.compute(cityQuery(o));
-    times.city.push(performance.now() - started);
+    const result = engine.compute(q);
+    into.push(performance.now() - started);
     return result;
   };
-  const timedCountry = () => {
-    const started = performance.now();
-    const result = countryEngine.compute(countryQuery(o));
-    times.country.push(performance.now() - started);
-    return result;
-  };
-  let cityMap;
-  let countryMap;
-  if (k % 2 === 0) {
-    cityMap = timedCity();
-    countryMap = timedCountry();
-  } else {
-    countryMap = timedCountry();
-    cityMap = timedCity();
-  }
-  // (the maps' cells are views on their engines' scratch: each engine computes nothing more until they are read)
-  let countryCells = countryMap.seconds;
-  if (!sameGrid(cityMap.grid, countryMap.grid)) {
-    widerGrids.push(cellSizeM(countryMap.grid).width / cellSizeM(cityMap.grid).width);
-    countryCells = countryEngine.compute(countryQuery(o), cityMap.grid).seconds;
-  }
-  const suspects = comparison.compare(countryCells, cityMap.seconds);
-  // each engine's street search is still its last map's (a walking map's one leg): the cells' links are read off it
-  evidence.explain(cityMap.grid, suspects, citySide, countrySide, cityMap.seconds, countryCells, cityQuery(o).speeds.walking);
-  if (k < LINKING_ORIGINS) {
-    for (const [name, side] of [['city', citySide], ['country', countrySide]] as const) {
-      const l = linkingOf(side, cityMap.grid, linkScratch);
-      linking[name].linked += l.linked;
-      linking[name].farther += l.farther;
-      linking[name].p99M.push(l.p99M);
-      linking[name].maxM = Math.max(linking[name].maxM, l.maxM);
+  for (const [k, o] of origins.entries()) {
+    let cityMap;
+    let countryMap;
+    if (k % 2 === 0) {
+      cityMap = timed(cityEngine, cityQuery(o), times.city);
+      countryMap = timed(countryEngine, countryQuery(o), times.country);
+    } else {
+      countryMap = timed(countryEngine, countryQuery(o), times.country);
+      cityMap = timed(cityEngine, cityQuery(o), times.city);
+    }
+    // (the maps' cells are views on their engines' scratch: each engine computes nothing more until they are read)
+    let countryCells = countryMap.seconds;
+    if (!sameGrid(cityMap.grid, countryMap.grid)) {
+      widerGrids.push(cellSizeM(countryMap.grid).width / cellSizeM(cityMap.grid).width);
+      countryCells = countryEngine.compute(countryQuery(o), cityMap.grid).seconds;
+    }
+    // each engine's street search is still its last map's (a walking map's one leg): the cells' links are read off it
+    evidence.explain(cityMap.grid, comparison.compare(countryCells, cityMap.seconds), citySide, countrySide, cityMap.seconds, countryCells, walkSpeed);
+    if (k < LINKING_ORIGINS) {
+      for (const [name, side] of [['city', citySide], ['country', countrySide]] as const) {
+        const l = linkingOf(side, cityMap.grid, linkScratch);
+        linking[name].linked += l.linked;
+        linking[name].farther += l.farther;
+        linking[name].p99M.push(l.p99M);
+        linking[name].maxM = Math.max(linking[name].maxM, l.maxM);
+      }
     }
   }
-  if (relinkedEngine) {
-    const again = relinkedEngine.compute(countryQuery(o), cityMap.grid).seconds;
-    const side: MapSide = { graph: countryGraph, rasterizer: relinkedEngine.rasterizer, search: relinkedEngine.street };
-    relinked.evidence.explain(cityMap.grid, relinked.comparison.compare(again, cityMap.seconds), citySide, side, cityMap.seconds, again, cityQuery(o).speeds.walking);
+
+  // the map's first steps on their own, in pairs too, three times each (they take a millisecond or two): the access
+  // (the street from the centre to the stops) and RAPTOR
+  const parts = { city: { access: [] as number[], pass: [] as number[] }, country: { access: [] as number[], pass: [] as number[] } };
+  for (const [k, o] of [...origins, ...origins, ...origins].entries()) {
+    const sides = [['city', cityEngine, cityQuery(o)], ['country', countryEngine, countryQuery(o)]] as const;
+    for (const [name, engine, q] of k % 2 === 0 ? sides : [sides[1], sides[0]]) {
+      let started = performance.now();
+      engine.transit.accessFrom(q);
+      parts[name].access.push(performance.now() - started);
+      started = performance.now();
+      engine.transit.pass(q);
+      parts[name].pass.push(performance.now() - started);
+    }
   }
-}
 
-// the map's first steps on their own, in pairs too: the access (the street from the centre to the stops) and RAPTOR
-const parts = { city: { access: [] as number[], pass: [] as number[] }, country: { access: [] as number[], pass: [] as number[] } };
-for (const [k, o] of origins.entries()) {
-  const sides = [['city', cityEngine, cityQuery(o)], ['country', countryEngine, countryQuery(o)]] as const;
-  for (const [name, engine, q] of k % 2 === 0 ? sides : [sides[1], sides[0]]) {
-    let started = performance.now();
-    engine.transit.accessFrom(q);
-    parts[name].access.push(performance.now() - started);
-    started = performance.now();
-    engine.transit.pass(q);
-    parts[name].pass.push(performance.now() - started);
-  }
-}
+  const p50 = { city: percentile(times.city, 50), country: percentile(times.country, 50) };
+  const p90 = { city: percentile(times.city, 90), country: percentile(times.country, 90) };
+  const pairRatios = times.city.map((t, k) => times.country[k]! / t);
+  console.log(`\nheat maps in process (the engine), ${origins.length} origins of tile 0, walking, ${MAX_DURATION_SEC / 60} min, resolution ${RESOLUTION}, ${country.referenceDate} 07:30–08:29, interleaved pairs:`);
+  console.log(`  city alone  p50 ${ms(p50.city)}  p90 ${ms(p90.city)}`);
+  console.log(`  country     p50 ${ms(p50.country)}  p90 ${ms(p90.country)}`);
+  console.log(`  country / city: p50 ${(p50.country / p50.city).toFixed(2)} (target ≤ 1.5), p90 ${(p90.country / p90.city).toFixed(2)}, median of the pairs' ratios ${percentile(pairRatios, 50).toFixed(2)}`);
+  const part = (name: 'city' | 'country') => {
+    const access = percentile(parts[name].access, 50);
+    const pass = percentile(parts[name].pass, 50);
+    return `access ${ms(access)}, access + RAPTOR ${ms(pass)}, the rest (the street from the stops, the cells) ${ms(p50[name] - pass)}`;
+  };
+  console.log(`  by step (p50, measured apart): city ${part('city')}; country ${part('country')}`);
+  console.log(`  grids: ${widerGrids.length} of ${origins.length} country maps reach past the city's box (an intercity train)${widerGrids.length ? `, their cells ${percentile(widerGrids, 50).toFixed(1)}× as wide (p50): compared on the city's grid, computed again on it` : ''}`);
 
-const p50 = { city: percentile(times.city, 50), country: percentile(times.country, 50) };
-const p90 = { city: percentile(times.city, 90), country: percentile(times.country, 90) };
-const pairRatios = times.city.map((t, k) => times.country[k]! / t);
-console.log(`\nheat maps in process (the engine), ${origins.length} origins of tile 0, walking, ${MAX_DURATION_SEC / 60} min, resolution ${RESOLUTION}, ${country.referenceDate} 07:30–08:29, interleaved pairs:`);
-console.log(`  city alone  p50 ${ms(p50.city)}  p90 ${ms(p90.city)}`);
-console.log(`  country     p50 ${ms(p50.country)}  p90 ${ms(p90.country)}`);
-console.log(`  country / city: p50 ${(p50.country / p50.city).toFixed(2)} (target ≤ 1.5), p90 ${(p90.country / p90.city).toFixed(2)}, median of the pairs' ratios ${percentile(pairRatios, 50).toFixed(2)}`);
-const part = (name: 'city' | 'country') => {
-  const access = percentile(parts[name].access, 50);
-  const pass = percentile(parts[name].pass, 50);
-  return `access ${ms(access)}, access + RAPTOR ${ms(pass)}, the rest (the street from the stops, the cells) ${ms(p50[name] - pass)}`;
-};
-console.log(`  by step (p50, measured apart): city ${part('city')}; country ${part('country')}`);
-console.log(`  grids: ${widerGrids.length} of ${origins.length} country maps reach past the city's box (an intercity train)${widerGrids.length ? `, their cells ${percentile(widerGrids, 50).toFixed(1)}× as wide (p50): compared on the city's grid, computed again on it` : ''}`);
-
-const signs = comparison.signs();
-const { min, max } = comparison.extremes();
-console.log(`\nanswers compared on the city's grids, ${comparison.origins} origins, country − city per cell:`);
-console.log(
-  `  cells reached on either ${count(comparison.cells)}: both ${count(comparison.both)}, country only ${count(comparison.countryOnly)} (${share(comparison.countryOnly, comparison.cells)}), ` +
-    `city only ${count(comparison.cityOnly)} (${share(comparison.cityOnly, comparison.cells)}, on ${comparison.originsCityOnly} origins)`,
-);
-console.log(`  where both reach: country faster ${count(signs.faster)} (${share(signs.faster, comparison.both)}), equal ${count(signs.equal)} (${share(signs.equal, comparison.both)}), city faster ${count(signs.slower)} (${share(signs.slower, comparison.both)}, on ${comparison.originsCityFaster} origins)`);
-console.log(`  differences: min ${min} s, p1 ${comparison.difference(1)} s, p10 ${comparison.difference(10)} s, p50 ${comparison.difference(50)} s, p90 ${comparison.difference(90)} s, p99 ${comparison.difference(99)} s, max ${max} s`);
-console.log(`  relative, cells of ≥ 600 s on the city: p10 ${comparison.relativeDifference(10)} ‰, p50 ${comparison.relativeDifference(50)} ‰, p90 ${comparison.relativeDifference(90)} ‰`);
-console.log(`  city faster by: ${comparison.cityFasterBy().map((b) => `${b.label} ${count(b.cells)}`).join(', ')}`);
-console.log(`  the city-faster and city-only cells, by how the country links them: ${evidence.summary()}`);
-for (const [category, example] of Object.entries(evidence.examples)) console.log(`    ${category}${example.explained ? '' : ', not explained'}: ${example.text}`);
-for (const name of ['city', 'country'] as const) {
-  const l = linking[name];
-  console.log(`  linking on the first ${LINKING_ORIGINS} grids, ${name}: ${share(l.farther, l.linked)} of ${count(l.linked)} linked cells more than 0.5 m farther than their nearest street (p99 per grid up to ${Math.max(...l.p99M).toFixed(1)} m, max ${l.maxM.toFixed(1)} m)`);
-}
-console.log(
-  `  tile 0's stops linked on foot to another street in the country than in the city: ${moved.length} of ${count(cityTt.stopPoints.ids.length)}` +
-    (moved.length ? ` (${moved.slice(0, 5).map((m) => `${cityTt.stopPoints.ids[m.stop]} ${m.cityOffsetM.toFixed(1)} m off in the city, ${m.countryOffsetM.toFixed(1)} m in the country`).join('; ')})` : ''),
-);
-if (relinkedEngine) {
-  const again = relinked.comparison;
+  const signs = comparison.signs();
+  const { min, max } = comparison.extremes();
+  console.log(`\nanswers compared on the city's grids, ${comparison.origins} origins, country − city per cell:`);
   console.log(
-    `  the same maps with those ${moved.length} stops linked as in the city: city faster ${count(again.signs().slower)} (${share(again.signs().slower, again.both)}), city only ${count(again.cityOnly)}; ` +
-      `by how the country links them: ${relinked.evidence.summary()}`,
+    `  cells reached on either ${count(comparison.cells)}: both ${count(comparison.both)}, country only ${count(comparison.countryOnly)} (${share(comparison.countryOnly, comparison.cells)}), ` +
+      `city only ${count(comparison.cityOnly)} (${share(comparison.cityOnly, comparison.cells)}, on ${comparison.originsCityOnly} origins)`,
   );
-  for (const [category, example] of Object.entries(relinked.evidence.examples)) if (!example.explained) console.log(`    ${category}, not explained: ${example.text}`);
+  console.log(`  where both reach: country faster ${count(signs.faster)} (${share(signs.faster, comparison.both)}), equal ${count(signs.equal)} (${share(signs.equal, comparison.both)}), city faster ${count(signs.slower)} (${share(signs.slower, comparison.both)}, on ${comparison.originsCityFaster} origins)`);
+  console.log(`  differences: min ${min} s, p1 ${comparison.difference(1)} s, p10 ${comparison.difference(10)} s, p50 ${comparison.difference(50)} s, p90 ${comparison.difference(90)} s, p99 ${comparison.difference(99)} s, max ${max} s`);
+  console.log(`  relative, cells of ≥ 600 s on the city: p10 ${comparison.relativeDifference(10)} ‰, p50 ${comparison.relativeDifference(50)} ‰, p90 ${comparison.relativeDifference(90)} ‰`);
+  console.log(`  city faster by: ${comparison.cityFasterBy().map((b) => `${b.label} ${count(b.cells)}`).join(', ')}`);
+  console.log(`  the city-faster and city-only cells, by how the country links them: ${evidence.summary()}`);
+  for (const [category, example] of Object.entries(evidence.examples)) console.log(`    ${category}${example.explained ? '' : ', not explained'}: ${example.text}`);
+  for (const name of ['city', 'country'] as const) {
+    const l = linking[name];
+    console.log(`  linking on the first ${LINKING_ORIGINS} grids, ${name}: ${share(l.farther, l.linked)} of ${count(l.linked)} linked cells more than 0.5 m farther than their nearest street (p99 per grid up to ${Math.max(...l.p99M).toFixed(1)} m, max ${l.maxM.toFixed(1)} m)`);
+  }
+
+  // tile 0's stops the country links to another street than the city does; the country's maps again with them
+  // linked as the city links them (in place, on the loaded data, put back after: a second engine would double the
+  // scratch, gigabytes at Germany size)
+  const cityLinks = { graph: cityGraph, snaps: city.generation.streets!.data.snaps };
+  const countryLinks = { graph: countryGraph, snaps: country.generation.streets!.data.snaps };
+  const moved = stopsLinkedElsewhere(cityLinks, countryLinks, stopInCountry);
+  console.log(
+    `  tile 0's stops linked on foot to another street in the country than in the city: ${moved.length} of ${count(cityTt.stopPoints.ids.length)}` +
+      (moved.length ? ` (${moved.slice(0, 5).map((m) => `${cityTt.stopPoints.ids[m.stop]} ${m.cityOffsetM.toFixed(1)} m off in the city, ${m.countryOffsetM.toFixed(1)} m in the country`).join('; ')})` : ''),
+  );
+  if (moved.length > 0) {
+    const again = new MapComparison(MAX_DURATION_SEC);
+    const againEvidence = new LinkEvidence(RESOLUTION * RESOLUTION);
+    const putBack = linkAsInCity(cityLinks, countryLinks, moved, stopInCountry, countryTt.stopPoints.lon, countryTt.stopPoints.lat);
+    try {
+      for (const o of origins) {
+        const cityMap = cityEngine.compute(cityQuery(o));
+        const countryCells = countryEngine.compute(countryQuery(o), cityMap.grid).seconds;
+        againEvidence.explain(cityMap.grid, again.compare(countryCells, cityMap.seconds), citySide, countrySide, cityMap.seconds, countryCells, walkSpeed);
+      }
+    } finally {
+      putBack();
+    }
+    console.log(
+      `  the same maps with those ${moved.length} stops linked as in the city: city faster ${count(again.signs().slower)} (${share(again.signs().slower, again.both)}), city only ${count(again.cityOnly)}; ` +
+        `by how the country links them: ${againEvidence.summary()}`,
+    );
+    for (const [category, example] of Object.entries(againEvidence.examples)) if (!example.explained) console.log(`    ${category}, not explained: ${example.text}`);
+  }
+  console.log(`  tile 0's streets, summed: ${streetKm(cityGraph).toFixed(1)} km on the city's graph, ${streetKm(countryGraph).toFixed(1)} km on the country's (projections centred at ${cityGraph.projection.lat0.toFixed(2)}° and ${countryGraph.projection.lat0.toFixed(2)}° N)`);
 }
-console.log(`  tile 0's streets, summed: ${streetKm(cityGraph).toFixed(1)} km on the city's graph, ${streetKm(countryGraph).toFixed(1)} km on the country's (projections centred at ${cityGraph.projection.lat0.toFixed(2)}° and ${countryGraph.projection.lat0.toFixed(2)}° N)`);
 
 /** The length of the edges between tile 0's nodes (ids under a million: bench/country gives tile t's t × 1,000,000 + 1 onwards), km. */
 function streetKm(g: typeof cityGraph): number {
@@ -291,7 +304,9 @@ registry.add(cityCoverage);
 registry.add(countryCoverage);
 cityCoverage.install(city.generation);
 countryCoverage.install(country.generation);
-const heatMaps = new HeatMapPool({ maxDurationSec: DEFAULT_LIMITS.maxDurationSec, maxResolution: DEFAULT_LIMITS.maxResolution });
+// each thread makes an engine per coverage: LOCALITY_THREADS=1 halves the country's (gigabytes at Germany size)
+const threads = process.env['LOCALITY_THREADS'] ? Number(process.env['LOCALITY_THREADS']) : undefined;
+const heatMaps = new HeatMapPool({ maxDurationSec: DEFAULT_LIMITS.maxDurationSec, maxResolution: DEFAULT_LIMITS.maxResolution, threads });
 const app = await buildApp({ registry, heatMaps });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;

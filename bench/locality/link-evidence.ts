@@ -169,24 +169,31 @@ export function stopsLinkedElsewhere(city: { graph: StreetGraph; snaps: StopSnap
 }
 
 /**
- * The country's stop links with the `moved` stops (`stopsLinkedElsewhere`) linked on foot as in the
- * city: on the same street, at their own nearest point of it as the country measures. The country's
- * maps computed again with them tell what those stops' links alone change.
+ * Link the `moved` stops (`stopsLinkedElsewhere`) on foot as the city does, in the country's own
+ * stop links: on the same street, at their nearest point of it as the country measures. Changed in
+ * place (a copy of the data would need an engine of its own, whose scratch is gigabytes at Germany
+ * size); returns what puts the country's links back. The country's maps computed in between tell
+ * what those stops' links alone change.
  */
-export function withCityStopLinks(city: { graph: StreetGraph; snaps: StopSnaps }, country: { graph: StreetGraph; snaps: StopSnaps }, moved: readonly { stop: number }[], stopInCountry: readonly number[], stopLon: Float64Array, stopLat: Float64Array): StopSnaps {
-  const copy = (arrays: Int32Array[] | Float32Array[]) => arrays.map((a, layer) => (layer === Layer.Walk ? a.slice() : a));
-  const snaps: StopSnaps = { ...country.snaps, edge: copy(country.snaps.edge) as Int32Array[], alongM: copy(country.snaps.alongM) as Float32Array[], offsetM: copy(country.snaps.offsetM) as Float32Array[] };
+export function linkAsInCity(city: { graph: StreetGraph; snaps: StopSnaps }, country: { graph: StreetGraph; snaps: StopSnaps }, moved: readonly { stop: number }[], stopInCountry: readonly number[], stopLon: Float64Array, stopLat: Float64Array): () => void {
+  const [edge, alongM, offsetM] = [country.snaps.edge[Layer.Walk]!, country.snaps.alongM[Layer.Walk]!, country.snaps.offsetM[Layer.Walk]!];
+  const kept = moved.map(({ stop }) => {
+    const k = stopInCountry[stop]!;
+    return { k, edge: edge[k]!, alongM: alongM[k]!, offsetM: offsetM[k]! };
+  });
   const edges = tileEdges(country.graph);
   const p = country.graph.projection;
   for (const { stop } of moved) {
     const k = stopInCountry[stop]!;
     const cityEdge = city.snaps.edge[Layer.Walk]![stop]!;
     const twin = cityEdge < 0 ? null : onTwin(country.graph, edges, edgeKey(city.graph, cityEdge), projectX(p, stopLon[k]!), projectY(p, stopLat[k]!));
-    snaps.edge[Layer.Walk]![k] = twin?.edge ?? -1;
-    snaps.alongM[Layer.Walk]![k] = twin?.alongM ?? 0;
-    snaps.offsetM[Layer.Walk]![k] = twin?.offsetM ?? 0;
+    edge[k] = twin?.edge ?? -1;
+    alongM[k] = twin?.alongM ?? 0;
+    offsetM[k] = twin?.offsetM ?? 0;
   }
-  return snaps;
+  return () => {
+    for (const was of kept) [edge[was.k], alongM[was.k], offsetM[was.k]] = [was.edge, was.alongM, was.offsetM];
+  };
 }
 
 /**
