@@ -17,7 +17,10 @@
  *   interleaved pairs, each pair's order alternating, so that the machine's drift and the caches
  *   weigh on both; p50 and p90 of each, their ratio (target: the country's p50 at most 1.5 × the
  *   city's), and the access and RAPTOR timed apart. Then the same pairs over loopback HTTP with gzip
- *   (a server with both coverages and its worker pool).
+ *   (a server with both coverages and its worker pool). Each thread keeps its engines up to
+ *   heatMaps.engineCacheBytes (256 MB by default) but the one it used last: when the two engines
+ *   pass that, a few pairs are timed with the default bound (each country map then makes its
+ *   engine again), and the run is given room for both.
  * - The answers compared, both ways (bench/locality/map-comparison.ts): each pair on the city's grid
  *   (the country's map computed again on it when its own grid differs, as it does when an intercity
  *   train takes it further), cell by cell. The cells the city alone gets faster, or reaches alone,
@@ -53,6 +56,7 @@ import { DEFAULT_LIMITS } from '../src/service/limits.js';
 import { loadGeneration } from '../src/service/load-coverage.js';
 import { cellSizeM, sameGrid } from '../src/routing/grid.js';
 import { HeatMapEngine, type HeatMapQuery } from '../src/routing/heat-map.js';
+import { reachable, typedArrayBytes } from '../src/util/typed-array-bytes.js';
 import { zonedToEpoch } from '../src/util/time-zones.js';
 import { walkingQueryFrom } from '../test/helpers/heat-map-query.js';
 import { mulberry32 } from '../test/helpers/random.js';
@@ -76,11 +80,14 @@ const LINKING_ORIGINS = 5;
 const SEQUENTIAL_REQUESTS = 1400;
 const CONCURRENT_REQUESTS = 2800;
 const CONCURRENCY = 4;
+/** pairs over HTTP with the default engine cache bound, when the two engines pass it (each country map then makes its engine: seconds) */
+const THRASHING_PAIRS = 4;
 
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 const count = (n: number) => n.toLocaleString('en-US');
 const share = (part: number, whole: number) => `${((100 * part) / whole).toFixed(2)} %`;
 const gb = (bytes: number) => `${(bytes / 1e9).toFixed(2)} GB`;
+const mb = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MB`;
 const loadAverages = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 
 /** A folder's coverage read from its snapshot, never compiled: a refused snapshot stops the bench. */
@@ -141,22 +148,19 @@ const countryQuery = (o: (typeof origins)[number]) =>
 
 // ---- heat maps in this process; its engines are dropped when it returns, and their scratch
 // collected (node --expose-gc: the npm script) before the pool's threads make theirs
-await mapsInProcess();
+const engineBytes = await mapsInProcess();
 (globalThis as { gc?: () => void }).gc?.();
 
 /** The in-process pairs: timed, compared, the differences explained; then the country's maps again with the city's stop links. */
-async function mapsInProcess(): Promise<void> {
-  // an engine's scratch, made at its first map (each thread of a server makes its own per coverage): its arrays' bytes
-  const arrayBytes = () => process.memoryUsage().arrayBuffers;
-  let before = arrayBytes();
+async function mapsInProcess(): Promise<{ city: number; country: number }> {
+  // an engine's scratch (each thread of a server keeps one per coverage, up to heatMaps.engineCacheBytes), as the
+  // threads' engine cache measures it: the typed arrays it holds beside the coverage's data
   const cityEngine = new HeatMapEngine(city.generation.streets!.data, DEFAULT_LIMITS.maxDurationSec, DEFAULT_LIMITS.maxResolution);
-  cityEngine.compute(cityQuery(origins[0]!));
-  const cityScratch = arrayBytes() - before;
-  before = arrayBytes();
   const countryEngine = new HeatMapEngine(country.generation.streets!.data, DEFAULT_LIMITS.maxDurationSec, DEFAULT_LIMITS.maxResolution);
+  cityEngine.compute(cityQuery(origins[0]!));
   countryEngine.compute(countryQuery(origins[0]!));
-  const countryScratch = arrayBytes() - before;
-  console.log(`a heat-map engine's scratch (one per thread and coverage): city ${(cityScratch / 1e6).toFixed(0)} MB, country ${(countryScratch / 1e6).toFixed(0)} MB`);
+  const scratch = { city: typedArrayBytes(cityEngine, reachable(city.generation.streets!.data)), country: typedArrayBytes(countryEngine, reachable(country.generation.streets!.data)) };
+  console.log(`a heat-map engine's scratch (one per thread and coverage): city ${mb(scratch.city)}, country ${mb(scratch.country)}`);
   for (const o of origins.slice(0, WARM_UP)) {
     cityEngine.compute(cityQuery(o));
     countryEngine.compute(countryQuery(o));
@@ -283,6 +287,7 @@ async function mapsInProcess(): Promise<void> {
     for (const [category, example] of Object.entries(againEvidence.examples)) if (!example.explained) console.log(`    ${category}, not explained: ${example.text}`);
   }
   console.log(`  tile 0's streets, summed: ${streetKm(cityGraph).toFixed(1)} km on the city's graph, ${streetKm(countryGraph).toFixed(1)} km on the country's (projections centred at ${cityGraph.projection.lat0.toFixed(2)}° and ${countryGraph.projection.lat0.toFixed(2)}° N)`);
+  return scratch;
 }
 
 /** The length of the edges between tile 0's nodes (ids under a million: bench/country gives tile t's t × 1,000,000 + 1 onwards), km. */
@@ -306,36 +311,71 @@ cityCoverage.install(city.generation);
 countryCoverage.install(country.generation);
 // each thread makes an engine per coverage: LOCALITY_THREADS=1 halves the country's (gigabytes at Germany size)
 const threads = process.env['LOCALITY_THREADS'] ? Number(process.env['LOCALITY_THREADS']) : undefined;
-const heatMaps = new HeatMapPool({ maxDurationSec: DEFAULT_LIMITS.maxDurationSec, maxResolution: DEFAULT_LIMITS.maxResolution, threads });
-const app = await buildApp({ registry, heatMaps });
-await app.listen({ port: 0, host: '127.0.0.1' });
-const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-try {
+type Origin = (typeof origins)[number];
+
+/** A server of both coverages whose threads keep at most `engineCacheBytes` of engines each (heatMaps.engineCacheBytes). */
+async function serveBoth(engineCacheBytes: number): Promise<{ base: string; threads: number; close: () => Promise<void> }> {
+  const heatMaps = new HeatMapPool({ maxDurationSec: DEFAULT_LIMITS.maxDurationSec, maxResolution: DEFAULT_LIMITS.maxResolution, engineCacheBytes, threads });
+  const app = await buildApp({ registry, heatMaps });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const close = async () => {
+    await app.close();
+    await heatMaps.close();
+  };
+  return { base: `http://127.0.0.1:${(app.server.address() as { port: number }).port}`, threads: heatMaps.threads, close };
+}
+
+/** The maps of `timed` in interleaved pairs (the order alternating), after those of `warmUp`: each one's milliseconds and bytes. */
+async function mapPairs(base: string, warmUp: Origin[], timed: Origin[]): Promise<Record<'city' | 'country', { ms: number[]; bytes: number }>> {
   const pad = (n: number) => String(n).padStart(2, '0');
-  const mapUrl = (coverage: string, o: (typeof origins)[number]) =>
+  const mapUrl = (coverage: string, o: Origin) =>
     `${base}/v1/coverage/${coverage}/heat_maps?from=${encodeURIComponent(cityTt.stopPoints.ids[o.stop]!)}&datetime=${country.referenceDate}T${pad(o.hour)}${pad(o.minute)}00&max_duration=${MAX_DURATION_SEC}&resolution=${RESOLUTION}`;
-  const httpTimes = { city: [] as number[], country: [] as number[] };
-  const bytes = { city: 0, country: 0 };
-  const fetchMap = async (coverage: 'city' | 'country', o: (typeof origins)[number], timed: boolean) => {
+  const times = { city: { ms: [] as number[], bytes: 0 }, country: { ms: [] as number[], bytes: 0 } };
+  const fetchMap = async (coverage: 'city' | 'country', o: Origin, timing: boolean) => {
     const started = performance.now();
     const res = await fetch(mapUrl(coverage, o), { headers: { 'accept-encoding': 'gzip' } });
     await res.arrayBuffer(); // the whole body, inflated, is part of the time
     if (res.status !== 200 || res.headers.get('content-encoding') !== 'gzip') throw new Error(`${mapUrl(coverage, o)}: HTTP ${res.status}, ${res.headers.get('content-encoding')}`);
-    if (!timed) return;
-    httpTimes[coverage].push(performance.now() - started);
-    bytes[coverage] += Number(res.headers.get('content-length'));
+    if (!timing) return;
+    times[coverage].ms.push(performance.now() - started);
+    times[coverage].bytes += Number(res.headers.get('content-length'));
   };
-  for (const o of origins.slice(0, WARM_UP)) {
+  for (const o of warmUp) {
     await fetchMap('city', o, false);
     await fetchMap('country', o, false);
   }
-  for (const [k, o] of origins.entries()) {
+  for (const [k, o] of timed.entries()) {
     for (const coverage of k % 2 === 0 ? (['city', 'country'] as const) : (['country', 'city'] as const)) await fetchMap(coverage, o, true);
   }
-  const h50 = { city: percentile(httpTimes.city, 50), country: percentile(httpTimes.country, 50) };
-  console.log(`\nheat maps over loopback HTTP with gzip (worker pool of ${heatMaps.threads}), the same ${origins.length} origins in interleaved pairs:`);
+  return times;
+}
+
+// A thread keeps the engine it used last whatever its size, and drops the others past its bound: when the
+// country's engine alone passes the default bound, each city map drops it and the next country map makes it again.
+// A few pairs show what that costs; the run after gives the threads room for both engines.
+const bothEngines = engineBytes.city + engineBytes.country;
+if (bothEngines > DEFAULT_LIMITS.engineCacheBytes) {
+  const server = await serveBoth(DEFAULT_LIMITS.engineCacheBytes);
+  try {
+    const few = await mapPairs(server.base, origins.slice(0, 1), origins.slice(1, 1 + THRASHING_PAIRS));
+    console.log(
+      `\nheat maps over HTTP with the default heatMaps.engineCacheBytes (${mb(DEFAULT_LIMITS.engineCacheBytes)} a thread, under the two engines' ${mb(bothEngines)}), ${few.country.ms.length} interleaved pairs: ` +
+        `city p50 ${ms(percentile(few.city.ms, 50))}, country p50 ${ms(percentile(few.country.ms, 50))} (its engine dropped at each city map and made again)`,
+    );
+  } finally {
+    await server.close();
+  }
+  (globalThis as { gc?: () => void }).gc?.();
+}
+const engineCacheBytes = Math.max(DEFAULT_LIMITS.engineCacheBytes, Math.ceil((1.25 * bothEngines) / 2 ** 20) * 2 ** 20);
+const server = await serveBoth(engineCacheBytes);
+const base = server.base;
+try {
+  const httpTimes = await mapPairs(base, origins.slice(0, WARM_UP), origins);
+  const h50 = { city: percentile(httpTimes.city.ms, 50), country: percentile(httpTimes.country.ms, 50) };
+  console.log(`\nheat maps over loopback HTTP with gzip (worker pool of ${server.threads}, heatMaps.engineCacheBytes ${mb(engineCacheBytes)}), the same ${origins.length} origins in interleaved pairs:`);
   for (const name of ['city', 'country'] as const) {
-    console.log(`  ${name === 'city' ? 'city alone' : 'country   '}  p50 ${ms(h50[name])}  p90 ${ms(percentile(httpTimes[name], 90))}  (${Math.round(bytes[name] / origins.length / 1000)} kB a map)`);
+    console.log(`  ${name === 'city' ? 'city alone' : 'country   '}  p50 ${ms(h50[name])}  p90 ${ms(percentile(httpTimes[name].ms, 90))}  (${Math.round(httpTimes[name].bytes / origins.length / 1000)} kB a map)`);
   }
   console.log(`  country / city: p50 ${(h50.country / h50.city).toFixed(2)}`);
 
@@ -369,8 +409,7 @@ try {
     }
   }
 } finally {
-  await app.close();
-  await heatMaps.close();
+  await server.close();
 }
 console.log(`\nload averages at the end ${loadAverages()}; resident ${gb(process.memoryUsage().rss)}`);
 
