@@ -215,7 +215,7 @@ export function linkingOf(side: MapSide, grid: Grid, table: CellLinkTable): { li
     extra.push(table.offsetM[c]! - (nearest?.offsetM ?? Infinity));
   }
   const farther = extra.filter((m) => m > SAME_M);
-  return { linked, farther: farther.length, p99M: percentile(extra, 99), maxM: extra.length ? Math.max(...extra) : NaN };
+  return { linked, farther: farther.length, p99M: percentile(extra, 99), maxM: extra.length ? extra.reduce((a, b) => Math.max(a, b)) : NaN };
 }
 
 export function linkTable(cells: number): CellLinkTable {
