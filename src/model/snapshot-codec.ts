@@ -1,12 +1,12 @@
 /**
  * The encoding of compiled data for a snapshot file: a tree of plain objects, arrays, strings,
  * numbers, booleans, typed arrays and maps becomes a JSON description plus one binary block in
- * which every typed array's bytes follow each other, each aligned to 8 bytes. Decoding puts the
- * block on one SharedArrayBuffer and makes every typed array a view on it: no copy, and the
- * worker threads share it like the arrays of a freshly built generation. A block past 2^32 bytes
- * (a country's) is put on several buffers, cut between arrays (`blockCuts`): V8 posts a buffer's
- * length and a view's offset to a worker thread in 32 bits, so that a view on a larger buffer
- * fails to arrive, or arrives on the wrong bytes.
+ * which every typed array's bytes follow each other, each aligned to 8 bytes. Decoding makes every
+ * typed array a view on shared memory: no copy, and the worker threads share it like the arrays of
+ * a freshly built generation. The block is put on SharedArrayBuffers of a bounded size (the
+ * reader's pieces, 1 GiB), cut between arrays (`blockCuts`): V8 posts a buffer's length and a
+ * view's offset to a worker thread in 32 bits, so that a view on a buffer past 2^32 bytes (a
+ * country's whole block) fails to arrive, or arrives on the wrong bytes.
  *
  * In the description, a typed array is {"$a": kind, "o": byte offset, "n": length}; a map whose
  * values are all Uint32Arrays (the timetable's code and headsign indexes) is {"$mu32": keys,
