@@ -35,7 +35,7 @@ import { CAN_ALIGHT, CAN_BOARD, transferSec, type RaptorData, type RouteTable } 
 /**
  * The API's default walking speed (m/s). The connections it needs are pruned once, with the
  * coverage's search data (HeatMapData.prunedTransfers, kept in its snapshot), not by each thread's
- * first search: on a country's 186,000 stops pruning takes seconds, more than a map's budget.
+ * first search: on a country's 153,000 stop points pruning takes seconds, more than a map's budget.
  */
 export const DEFAULT_WALKING_SPEED = 1.12;
 
