@@ -30,9 +30,10 @@ import { blockCuts, decodeTree, encodeTree, prototypeKeyPath } from './snapshot-
  * small islands are removed, transfers along the streets only; 4: the street graph's link
  * lattices; 5: the point sets; 6: motor roads closed to walkers and cyclists; 7: the lattice
  * squares' extra candidates; 8: the segment grid without its copy of the segments' ends; 9: the
- * connections pruned at the default walking speed): older files are then refused and rebuilt.
+ * connections pruned at the default walking speed; 10: the link lattices stored sparsely, at a
+ * city's step however large the extract): older files are then refused and rebuilt.
  */
-export const SNAPSHOT_FORMAT = 9;
+export const SNAPSHOT_FORMAT = 10;
 
 const MAGIC = Buffer.from('NAVETTE-SNAPSHOT', 'latin1');
 /** magic, format, meta length, checksum */

@@ -20,7 +20,8 @@
 import { backwardBit, forwardBit, LAYER_NAMES, type Layer } from './street-layers.js';
 import { bucketOf, segmentGridBytes, type SegmentGrid } from './segment-grid.js';
 import { closestOnSegment, pointSegmentDistance2, pointsBox } from './segment-geometry.js';
-import { buildLinkLattice, linkLatticeBytes, type LinkLattice } from './link-lattice.js';
+import { linkLatticeBytes, type LinkLattice } from './link-lattice.js';
+import { buildLinkLattice } from './link-lattice-build.js';
 import { METRES_PER_DEGREE } from '../util/geodesy.js';
 
 

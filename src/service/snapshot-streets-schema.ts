@@ -4,7 +4,7 @@
  * links, and the service days of the searches; the transit search data is snapshot-raptor-schema.ts's.
  */
 import type { SegmentGrid } from '../model/segment-grid.js';
-import { EXTRAS_PER_SQUARE, TILE_SIDE, type LinkLattice } from '../model/link-lattice.js';
+import { EXTRAS_PER_SQUARE, NIBBLE_SEGMENTS, TILE_SIDE, tilePlaceBytes, type LinkLattice } from '../model/link-lattice.js';
 import type { StopSnaps } from '../model/stop-snaps.js';
 import type { LinkedPoints } from '../model/linked-points.js';
 import type { Projection, StreetGraph } from '../model/street-graph.js';
@@ -162,6 +162,7 @@ function checkLinkLattice(c: Checker, value: unknown, at: string, segmentCount: 
     tileRows: true,
     tileStart: true,
     segments: true,
+    placeStart: true,
     place: true,
     extraStart: true,
     extraSquare: true,
@@ -181,13 +182,24 @@ function checkLinkLattice(c: Checker, value: unknown, at: string, segmentCount: 
   // (the tiles are compared with an array's length: never more than the file holds)
   if (tiles !== Math.ceil(cols / TILE_SIDE) * tileRows) c.refuse(`${at}.tileStart`, `holds ${tileStart.length} offsets, not one more than the tiles of ${cols} × ${rows} points`);
   c.offsets(tileStart, `${at}.tileStart`, tiles, segments.length);
-  const place = c.typed(l.place, Uint8Array, `${at}.place`, tiles * TILE_SIDE * TILE_SIDE);
+  // each tile's places follow the last's, as many bytes as its segments ask, each naming one of them
+  const placeStart = c.typed(l.placeStart, Int32Array, `${at}.placeStart`, tiles);
+  const place = c.typed(l.place, Uint8Array, `${at}.place`);
+  let bytes = 0;
   for (let t = 0; t < tiles; t++) {
+    if (placeStart[t] !== bytes) c.refuse(`${at}.placeStart[${t}]`, `is ${placeStart[t]}, not ${bytes} after the tiles before`);
     const size = tileStart[t + 1]! - tileStart[t]!;
-    for (let k = t * TILE_SIDE * TILE_SIDE; k < (t + 1) * TILE_SIDE * TILE_SIDE; k++) {
-      if (place[k]! >= size) c.refuse(`${at}.place[${k}]`, `names entry ${place[k]} of its tile's ${size}`);
+    if (size < 1) c.refuse(`${at}.tileStart[${t}]`, 'starts a tile of no segment');
+    bytes += tilePlaceBytes(size);
+    if (bytes > place.length) c.refuse(`${at}.place`, `holds ${place.length} bytes, fewer than its tiles' places`);
+    if (size === TILE_SIDE * TILE_SIDE || size === NIBBLE_SEGMENTS) continue;
+    const nibbles = size <= NIBBLE_SEGMENTS;
+    for (let k = placeStart[t]!; k < bytes; k++) {
+      const value = place[k]!;
+      if (nibbles ? (value & 15) >= size || value >> 4 >= size : value >= size) c.refuse(`${at}.place[${k}]`, `names an entry past its tile's ${size}`);
     }
   }
+  if (bytes !== place.length) c.refuse(`${at}.place`, `holds ${place.length} bytes, not its tiles' ${bytes}`);
   // the extra candidates: per tile, squares in increasing order, each with its segments
   const extraStart = c.typed(l.extraStart, Int32Array, `${at}.extraStart`, tiles + 1);
   const extraSquare = c.typed(l.extraSquare, Uint8Array, `${at}.extraSquare`);

@@ -1,13 +1,15 @@
 /**
  * The link lattice (model/link-lattice.ts): each lattice point holds its nearest segment of the
- * layer, checked against a scan of every segment; columns read as points do; a vast extract gets
- * a coarser step.
+ * layer, checked against a scan of every segment, whether computed in one piece or in strips;
+ * columns read as points do, in tiles of every kind; only an extract past the tile cap gets a
+ * coarser step.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Layer, layerBits } from '../../../src/model/street-layers.js';
 import { LINK_RADIUS_M, segmentDistance2 } from '../../../src/model/street-graph.js';
-import { latticeColumn, latticeSegment, latticeStep, LINK_LATTICE_STEP_M, MAX_LATTICE_POINTS, TILE_SIDE } from '../../../src/model/link-lattice.js';
+import { latticeColumn, latticeSegment, latticeStep, LINK_LATTICE_STEP_M, MAX_LATTICE_TILES, NIBBLE_SEGMENTS, TILE_POINTS, TILE_SIDE, type LinkLattice } from '../../../src/model/link-lattice.js';
+import { buildLinkLattice } from '../../../src/model/link-lattice-build.js';
 import { graphOf } from '../../helpers/street-fixture.js';
 import { lcg } from '../../helpers/random.js';
 
@@ -26,64 +28,95 @@ function network() {
   return graphOf(points, ways).graph;
 }
 
+/** Each lattice point's segment against a scan of every segment of the layer: the points that hold their nearest, and those linked. */
+function checkAgainstScan(g: ReturnType<typeof network>, l: LinkLattice, layer: Layer): void {
+  const reach = LINK_RADIUS_M + l.stepM;
+  let points = 0;
+  let exact = 0;
+  let linked = 0;
+  for (let i = 0; i < l.cols; i++) {
+    for (let j = 0; j < l.rows; j++) {
+      const x = l.x0 + i * l.stepM;
+      const y = l.y0 + j * l.stepM;
+      let nearest = Infinity;
+      for (let s = 0; s < g.segmentCount; s++) {
+        if ((g.edgeAccess[g.segmentEdge[s]!]! & layerBits(layer)) === 0) continue;
+        nearest = Math.min(nearest, Math.sqrt(segmentDistance2(g, s, x, y)));
+      }
+      const s = latticeSegment(l, i, j);
+      points++;
+      if (nearest > reach + 1e-6) {
+        assert.equal(s, -1, `point ${i},${j}: ${nearest.toFixed(1)} m from any street, beyond reach`);
+        exact++;
+        continue;
+      }
+      // a point just inside reach may miss its street only where the sweep settled on one a little farther
+      if (s < 0) {
+        assert.ok(nearest > reach - l.stepM, `point ${i},${j}: ${nearest.toFixed(1)} m from a street and linked to none`);
+        continue;
+      }
+      linked++;
+      assert.ok(g.edgeAccess[g.segmentEdge[s]!]! & layerBits(layer), `point ${i},${j}: a segment of the layer`);
+      const got = Math.sqrt(segmentDistance2(g, s, x, y));
+      assert.ok(got <= nearest + l.stepM, `point ${i},${j}: ${got.toFixed(1)} m against the nearest ${nearest.toFixed(1)} m`);
+      if (got <= nearest + 1e-6) exact++;
+    }
+  }
+  assert.ok(exact / points >= 0.995, `${exact} of ${points} points exact`);
+  assert.ok(linked > 1000 && linked < points, `${linked} of ${points} points linked`);
+}
+
 test('each lattice point holds its nearest segment of the layer within the radius and a step, as a scan of every segment finds it', () => {
   const g = network();
   for (const layer of [Layer.Walk, Layer.Car]) {
     const l = g.linkLattices[layer]!;
     assert.equal(l.stepM, LINK_LATTICE_STEP_M[layer]);
-    const reach = LINK_RADIUS_M + l.stepM;
-    let points = 0;
-    let exact = 0;
-    let linked = 0;
-    for (let i = 0; i < l.cols; i++) {
-      for (let j = 0; j < l.rows; j++) {
-        const x = l.x0 + i * l.stepM;
-        const y = l.y0 + j * l.stepM;
-        let nearest = Infinity;
-        for (let s = 0; s < g.segmentCount; s++) {
-          if ((g.edgeAccess[g.segmentEdge[s]!]! & layerBits(layer)) === 0) continue;
-          nearest = Math.min(nearest, Math.sqrt(segmentDistance2(g, s, x, y)));
-        }
-        const s = latticeSegment(l, i, j);
-        points++;
-        if (nearest > reach + 1e-6) {
-          assert.equal(s, -1, `point ${i},${j}: ${nearest.toFixed(1)} m from any street, beyond reach`);
-          exact++;
-          continue;
-        }
-        // a point just inside reach may miss its street only where the sweep settled on one a little farther
-        if (s < 0) {
-          assert.ok(nearest > reach - l.stepM, `point ${i},${j}: ${nearest.toFixed(1)} m from a street and linked to none`);
-          continue;
-        }
-        linked++;
-        assert.ok(g.edgeAccess[g.segmentEdge[s]!]! & layerBits(layer), `point ${i},${j}: a segment of the layer`);
-        const got = Math.sqrt(segmentDistance2(g, s, x, y));
-        assert.ok(got <= nearest + l.stepM, `point ${i},${j}: ${got.toFixed(1)} m against the nearest ${nearest.toFixed(1)} m`);
-        if (got <= nearest + 1e-6) exact++;
-      }
-    }
-    assert.ok(exact / points >= 0.995, `${exact} of ${points} points exact`);
-    assert.ok(linked > 1000 && linked < points, `${linked} of ${points} points linked`);
+    checkAgainstScan(g, l, layer);
   }
 });
 
-test('a column reads as its points, across tiles', () => {
+test('a lattice computed in strips narrower than their halos holds what one piece holds, point by point and square by square', () => {
+  const g = network();
+  for (const layer of [Layer.Walk, Layer.Car]) {
+    const whole = g.linkLattices[layer]!;
+    // strips of two tile columns, narrower than their halos
+    const strips = buildLinkLattice(g, layer, LINK_RADIUS_M, { densePoints: 0, stripTiles: 2 });
+    assert.ok(whole.cols > 3 * 2 * TILE_SIDE, `${whole.cols} columns: at least four strips`);
+    for (const key of ['x0', 'y0', 'stepM', 'cols', 'rows', 'tileRows'] as const) assert.equal(strips[key], whole[key], key);
+    let differ = 0;
+    for (let i = 0; i < whole.cols; i++) for (let j = 0; j < whole.rows; j++) if (latticeSegment(strips, i, j) !== latticeSegment(whole, i, j)) differ++;
+    // (the halo carries a street within reach to every point of a strip: on this network no point differs)
+    assert.equal(differ, 0, `${differ} of ${whole.cols * whole.rows} points differ`);
+    assert.deepEqual([...strips.extraSquare], [...whole.extraSquare], 'the same squares with extras');
+    assert.deepEqual([...strips.extraSegments], [...whole.extraSegments], 'the same extra candidates');
+    checkAgainstScan(g, strips, layer);
+  }
+});
+
+test('a column reads as its points, across tiles of one segment, of a half byte a point and of a byte a point', () => {
   const g = network();
   const l = g.linkLattices[Layer.Walk]!;
   assert.ok(l.rows > 2 * TILE_SIDE, 'the column crosses tiles');
+  const kinds = new Set<string>();
+  for (let t = 0; t + 1 < l.tileStart.length; t++) {
+    const n = l.tileStart[t + 1]! - l.tileStart[t]!;
+    kinds.add(n === 1 ? 'one' : n <= NIBBLE_SEGMENTS ? 'half' : 'byte');
+  }
+  assert.deepEqual([...kinds].sort(), ['byte', 'half', 'one'], 'tiles of each kind');
   const column = new Int32Array(l.rows);
-  for (const i of [0, 17, l.cols - 1]) {
+  for (let i = 0; i < l.cols; i++) {
     latticeColumn(l, i, 3, l.rows - 1, column);
     for (let j = 3; j < l.rows; j++) assert.equal(column[j], latticeSegment(l, i, j), `point ${i},${j}`);
   }
 });
 
-test('a vast extract gets a coarser step, so that the lattice holds at most MAX_LATTICE_POINTS', () => {
+test('only an extract past MAX_LATTICE_TILES gets a coarser step', () => {
   assert.equal(latticeStep(Layer.Walk, 50_000, 35_000), LINK_LATTICE_STEP_M[Layer.Walk]);
   assert.equal(latticeStep(Layer.Car, 50_000, 35_000), LINK_LATTICE_STEP_M[Layer.Car]);
-  const side = 400_000;
+  // a country of 1,200 × 1,700 km keeps a city's step
+  assert.equal(latticeStep(Layer.Walk, 1_200_000, 1_700_000), LINK_LATTICE_STEP_M[Layer.Walk]);
+  const side = 4_000_000;
   const step = latticeStep(Layer.Walk, side, side);
-  assert.equal(step, Math.sqrt((side * side) / MAX_LATTICE_POINTS));
-  assert.equal(Math.round((side / step) ** 2), MAX_LATTICE_POINTS);
+  assert.equal(step, Math.sqrt((side * side) / (MAX_LATTICE_TILES * TILE_POINTS)));
+  assert.equal(Math.round((side / step) ** 2 / TILE_POINTS), MAX_LATTICE_TILES);
 });

@@ -33,6 +33,8 @@ const LAYOUTS: Record<number, string> = {
   8: '89f97ad7d109c09c',
   // the connections pruned at the default walking speed, with the transit search data
   9: '0567cb247109f97b',
+  // the link lattices stored sparsely: each tile's places where they start, a half byte a point in a tile of few segments
+  10: '1cf5b476440d02a4',
 };
 
 /** One line per path of the tree and the kind of value found there (array elements merged). */
