@@ -24,6 +24,7 @@ import { accessLegs, type AccessLeg } from './mode-legs.js';
 import { offsetSeedDs, StreetSearch } from './street-search.js';
 import { connectionRows, MAX_OVERLAY_STOPS, stopAllowedAt, stopsOf, type OverlayStops } from './overlay-stops.js';
 import type { HeatMapData, HeatMapQuery } from './heat-map-types.js';
+import { StopsAtVertices } from './stops-at-vertices.js';
 
 export class AccessSearch {
   /** per stop: the best time found, valid when its stamp is this round's */
@@ -35,6 +36,9 @@ export class AccessSearch {
   readonly times: Int32Array;
   /** the walk after a parked car */
   private readonly parkedWalk: StreetSearch;
+  /** the timetable's stops by the vertices of their edges, and the stops a search may reach */
+  private readonly atVertices: StopsAtVertices;
+  private readonly candidates: Uint32Array;
 
   constructor(
     private readonly data: HeatMapData,
@@ -48,6 +52,8 @@ export class AccessSearch {
     this.stops = new Uint32Array(stops);
     this.times = new Int32Array(stops);
     this.parkedWalk = new StreetSearch(data.graph, maxDurationSec * 10);
+    this.atVertices = new StopsAtVertices(data.graph, data.snaps);
+    this.candidates = new Uint32Array(data.stopLon.length);
   }
 
   /**
@@ -137,18 +143,27 @@ export class AccessSearch {
     return walk;
   }
 
-  /** Offer every stop linked to `layer` that `search` reaches within the limit: the cost at its link point plus its offset on foot. */
+  /**
+   * Offer every stop linked to `layer` that `search` reaches within the limit, in stop order: the
+   * cost at its link point plus its offset on foot. The timetable's stops are read only where the
+   * search reached their edges; an overlay's, all of them.
+   */
   private offerStops(snaps: StopSnaps, search: StreetSearch, layer: Layer, speed: number, leg: AccessLeg, limitDs: number, extraSec: number, reverse: boolean, offer: (s: number, sec: number) => void): void {
     const edges = snaps.edge[layer]!;
     const along = snaps.alongM[layer]!;
     const offsets = snaps.offsetM[layer]!;
     const perMetre = 10 / speed;
     const walkDsPerMetre = 10 / leg.walkSpeed;
-    for (let s = 0; s < edges.length; s++) {
-      if (edges[s]! < 0) continue;
+    const visit = (s: number) => {
+      if (edges[s]! < 0) return;
       const ds = search.costAlong(edges[s]!, along[s]!, layer, perMetre, reverse) + offsets[s]! * walkDsPerMetre;
       if (ds <= limitDs) offer(s, Math.trunc(ds / 10) + extraSec);
-    }
+    };
+    if (snaps === this.atVertices.snaps) {
+      const candidates = this.candidates;
+      const count = this.atVertices.reachedBy(search, layer, candidates);
+      for (let k = 0; k < count; k++) visit(candidates[k]!);
+    } else for (let s = 0; s < edges.length; s++) visit(s);
   }
 }
 
