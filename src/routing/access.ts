@@ -34,8 +34,8 @@ export class AccessSearch {
   /** the stops the last `run` found, and their times (its first `count` entries): RAPTOR's round 0 */
   readonly stops: Uint32Array;
   readonly times: Int32Array;
-  /** the walk after a parked car */
-  private readonly parkedWalk: StreetSearch;
+  /** the walk after a parked car, made by the first car access (a search's arrays: 1.8 GB on a country) */
+  private parkedWalk: StreetSearch | null = null;
   /** the timetable's stops by the vertices of their edges, and the stops a search may reach */
   private readonly atVertices: StopsAtVertices;
   private readonly candidates: Uint32Array;
@@ -51,7 +51,6 @@ export class AccessSearch {
     this.stamp = new Uint32Array(stops);
     this.stops = new Uint32Array(stops);
     this.times = new Int32Array(stops);
-    this.parkedWalk = new StreetSearch(data.graph, maxDurationSec * 10);
     this.atVertices = new StopsAtVertices(data.graph, data.snaps);
     this.candidates = new Uint32Array(data.stopLon.length);
   }
@@ -133,7 +132,7 @@ export class AccessSearch {
   /** Leave the car at any vertex where parking is allowed, then walk (both legs within the limit). */
   private walkFromParking(drive: StreetSearch, leg: AccessLeg, limitDs: number, reverse: boolean): StreetSearch {
     const { graph } = this.data;
-    const walk = this.parkedWalk;
+    const walk = (this.parkedWalk ??= new StreetSearch(graph, this.maxDurationSec * 10));
     walk.reset();
     for (let k = 0; k < drive.touchedCount; k++) {
       const v = drive.touched[k]!;
