@@ -152,6 +152,10 @@ function checkSegmentGrid(c: Checker, value: unknown, at: string, segmentCount: 
   c.typed(grid.access, Uint8Array, `${at}.access`, segments.length);
 }
 
+/** Per byte of places, the larger of its two halves (a tile of half bytes) or the byte itself. */
+const LARGER_HALF = Uint8Array.from({ length: 256 }, (_, b) => Math.max(b & 15, b >> 4));
+const SAME_BYTE = Uint8Array.from({ length: 256 }, (_, b) => b);
+
 function checkLinkLattice(c: Checker, value: unknown, at: string, segmentCount: number): void {
   const l = c.fields<LinkLattice>(value, at, {
     x0: true,
@@ -193,11 +197,11 @@ function checkLinkLattice(c: Checker, value: unknown, at: string, segmentCount: 
     bytes += tilePlaceBytes(size);
     if (bytes > place.length) c.refuse(`${at}.place`, `holds ${place.length} bytes, fewer than its tiles' places`);
     if (size === TILE_SIDE * TILE_SIDE || size === NIBBLE_SEGMENTS) continue;
-    const nibbles = size <= NIBBLE_SEGMENTS;
-    for (let k = placeStart[t]!; k < bytes; k++) {
-      const value = place[k]!;
-      if (nibbles ? (value & 15) >= size || value >> 4 >= size : value >= size) c.refuse(`${at}.place[${k}]`, `names an entry past its tile's ${size}`);
-    }
+    // the larger half of each byte in a tile of half bytes (a table: this loop reads a country's 2 GB)
+    const read = size <= NIBBLE_SEGMENTS ? LARGER_HALF : SAME_BYTE;
+    let largest = 0;
+    for (let k = placeStart[t]!; k < bytes; k++) largest = Math.max(largest, read[place[k]!]!);
+    if (largest >= size) c.refuse(`${at}.place`, `names entry ${largest} of tile ${t}'s ${size}`);
   }
   if (bytes !== place.length) c.refuse(`${at}.place`, `holds ${place.length} bytes, not its tiles' ${bytes}`);
   // the extra candidates: per tile, squares in increasing order, each with its segments

@@ -575,6 +575,8 @@ test('the crafted files of the issue are refused, each naming the field at fault
     ['the pattern of a trip beyond the patterns', inData('tt.trips.pattern', 0, 99), /tt\.trips\.pattern\[0\] is 99, not an index of tt\.patterns/],
     ['a stop time offset out of range', inData('tt.trips.stopTimeOffset', 1, 1e6), /tt\.trips\.stopTimeOffset\[\d\] is \d+/],
     ['an edge to no vertex', inData('streets.data.graph.edgeTo', 3, 1e5), /streets\.data\.graph\.edgeTo\[3\] is 100000, not an index of the vertices/],
+    ['a lattice point naming a segment past its tile\'s', inData('streets.data.graph.linkLattices.0.place', 0, 255), /streets\.data\.graph\.linkLattices\[0\]\.place names entry 15 of tile \d+'s \d+/],
+    ['a tile\'s places starting where the tile before\'s do not end', inData('streets.data.graph.linkLattices.0.placeStart', 1, 12345), /streets\.data\.graph\.linkLattices\[0\]\.placeStart\[1\] is 12345, not \d+ after the tiles before/],
     ['an opportunity count past the reader\'s bound', inData('streets.data.pointSets.0.columns.0.values', 1, 2e9), /streets\.data\.pointSets\[0\]\.columns\[0\]\.values holds a count over 1000000000/],
     ['__proto__ in the description', withDescription(protoInDescription), /is damaged: tt\.__proto__: a key the description may not hold/],
     [
