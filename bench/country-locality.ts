@@ -33,7 +33,9 @@
  *   time without its one country-wide kind; p50 and p99 per kind (target: p99 at most 20 ms).
  *
  * LOCALITY_ORIGINS sets the number of origins; LOCALITY_THREADS the server's worker threads (one
- * per core by default). Memory: both coverages, and a heat-map engine's scratch per thread and
+ * per core by default). LOCALITY_PARTS=requests runs the trips and places part alone (no heat map
+ * is computed, in process or over HTTP; the server keeps the default engine cache bound);
+ * LOCALITY_PARTS=all, the default, runs every part. Memory: both coverages, and a heat-map engine's scratch per thread and
  * coverage, which is sized by the whole street graph (printed: about 0.5 GB at scale 64, 4 GB at
  * Germany size by the same arrays); the in-process engines are collected before the server's
  * threads make theirs (node --expose-gc, as the npm script runs it).
@@ -71,6 +73,10 @@ if (!dirArg) throw new Error('usage: npm run bench:country-locality -- DIR [CITY
 const dir = path.resolve(dirArg);
 const cityDir = path.resolve(cityArg ?? path.join(path.dirname(dir), 'scale-1'));
 const ORIGINS = Number(process.env['LOCALITY_ORIGINS'] ?? 80);
+const PARTS = process.env['LOCALITY_PARTS'] ?? 'all';
+if (PARTS !== 'all' && PARTS !== 'requests') throw new Error(`LOCALITY_PARTS=${PARTS}: all or requests`);
+/** whether the heat maps are measured (LOCALITY_PARTS=all) or only the trips and places (requests) */
+const WITH_MAPS = PARTS === 'all';
 const MAX_DURATION_SEC = 3600;
 const RESOLUTION = 500;
 /** pairs computed before the timed ones, so that the JIT has settled on both */
@@ -148,7 +154,7 @@ const countryQuery = (o: (typeof origins)[number]) =>
 
 // ---- heat maps in this process; its engines are dropped when it returns, and their scratch
 // collected (node --expose-gc: the npm script) before the pool's threads make theirs
-const engineBytes = await mapsInProcess();
+const engineBytes = WITH_MAPS ? await mapsInProcess() : { city: 0, country: 0 };
 (globalThis as { gc?: () => void }).gc?.();
 
 /** The in-process pairs: timed, compared, the differences explained; then the country's maps again with the city's stop links. */
@@ -354,7 +360,7 @@ async function mapPairs(base: string, warmUp: Origin[], timed: Origin[]): Promis
 // country's engine alone passes the default bound, each city map drops it and the next country map makes it again.
 // A few pairs show what that costs; the run after gives the threads room for both engines.
 const bothEngines = engineBytes.city + engineBytes.country;
-if (bothEngines > DEFAULT_LIMITS.engineCacheBytes) {
+if (WITH_MAPS && bothEngines > DEFAULT_LIMITS.engineCacheBytes) {
   const server = await serveBoth(DEFAULT_LIMITS.engineCacheBytes);
   try {
     const few = await mapPairs(server.base, origins.slice(0, 1), origins.slice(1, 1 + THRASHING_PAIRS));
@@ -371,13 +377,15 @@ const engineCacheBytes = Math.max(DEFAULT_LIMITS.engineCacheBytes, Math.ceil((1.
 const server = await serveBoth(engineCacheBytes);
 const base = server.base;
 try {
-  const httpTimes = await mapPairs(base, origins.slice(0, WARM_UP), origins);
-  const h50 = { city: percentile(httpTimes.city.ms, 50), country: percentile(httpTimes.country.ms, 50) };
-  console.log(`\nheat maps over loopback HTTP with gzip (worker pool of ${server.threads}, heatMaps.engineCacheBytes ${mb(engineCacheBytes)}), the same ${origins.length} origins in interleaved pairs:`);
-  for (const name of ['city', 'country'] as const) {
-    console.log(`  ${name === 'city' ? 'city alone' : 'country   '}  p50 ${ms(h50[name])}  p90 ${ms(percentile(httpTimes[name].ms, 90))}  (${Math.round(httpTimes[name].bytes / origins.length / 1000)} kB a map)`);
+  if (WITH_MAPS) {
+    const httpTimes = await mapPairs(base, origins.slice(0, WARM_UP), origins);
+    const h50 = { city: percentile(httpTimes.city.ms, 50), country: percentile(httpTimes.country.ms, 50) };
+    console.log(`\nheat maps over loopback HTTP with gzip (worker pool of ${server.threads}, heatMaps.engineCacheBytes ${mb(engineCacheBytes)}), the same ${origins.length} origins in interleaved pairs:`);
+    for (const name of ['city', 'country'] as const) {
+      console.log(`  ${name === 'city' ? 'city alone' : 'country   '}  p50 ${ms(h50[name])}  p90 ${ms(percentile(httpTimes[name].ms, 90))}  (${Math.round(httpTimes[name].bytes / origins.length / 1000)} kB a map)`);
+    }
+    console.log(`  country / city: p50 ${(h50.country / h50.city).toFixed(2)}`);
   }
-  console.log(`  country / city: p50 ${(h50.country / h50.city).toFixed(2)}`);
 
   // ---- trips and places on the country, the load sent from a child process
   const date = country.referenceDate;
