@@ -5,8 +5,13 @@
  */
 export const EMPTY: Uint32Array = new Uint32Array(0);
 
+/** When one set is this many times smaller than the other, `intersect` looks its elements up in the other by binary search. */
+const LOOKUP_RATIO = 32;
+
 export function intersect(a: Uint32Array, b: Uint32Array): Uint32Array {
   if (a.length === 0 || b.length === 0) return EMPTY;
+  if (a.length * LOOKUP_RATIO < b.length) return lookUp(a, b);
+  if (b.length * LOOKUP_RATIO < a.length) return lookUp(b, a);
   const out = new Uint32Array(Math.min(a.length, b.length));
   let i = 0;
   let j = 0;
@@ -21,6 +26,26 @@ export function intersect(a: Uint32Array, b: Uint32Array): Uint32Array {
       i++;
       j++;
     }
+  }
+  return out.subarray(0, n);
+}
+
+/** The elements of the small set `few` found in `many`: a binary search each, from where the last one stopped. */
+function lookUp(few: Uint32Array, many: Uint32Array): Uint32Array {
+  const out = new Uint32Array(few.length);
+  let n = 0;
+  let from = 0;
+  for (let i = 0; i < few.length; i++) {
+    const x = few[i]!;
+    let lo = from;
+    let hi = many.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (many[mid]! < x) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo < many.length && many[lo] === x) out[n++] = x;
+    from = lo;
   }
   return out.subarray(0, n);
 }
