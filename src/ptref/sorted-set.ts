@@ -10,6 +10,9 @@ const LOOKUP_RATIO = 32;
 
 export function intersect(a: Uint32Array, b: Uint32Array): Uint32Array {
   if (a.length === 0 || b.length === 0) return EMPTY;
+  // a set of consecutive indexes (every object of a type, say) keeps the other's between its ends
+  if (isInterval(b)) return between(a, b[0]!, b[b.length - 1]!);
+  if (isInterval(a)) return between(b, a[0]!, a[a.length - 1]!);
   if (a.length * LOOKUP_RATIO < b.length) return lookUp(a, b);
   if (b.length * LOOKUP_RATIO < a.length) return lookUp(b, a);
   const out = new Uint32Array(Math.min(a.length, b.length));
@@ -30,6 +33,28 @@ export function intersect(a: Uint32Array, b: Uint32Array): Uint32Array {
   return out.subarray(0, n);
 }
 
+/** Whether the (ascending, non-empty) set holds every index between its ends. */
+function isInterval(set: Uint32Array): boolean {
+  return set[set.length - 1]! - set[0]! === set.length - 1;
+}
+
+/** The elements of `set` in [lo, hi], a view on it. */
+function between(set: Uint32Array, lo: number, hi: number): Uint32Array {
+  return set.subarray(firstAtLeast(set, lo, 0), firstAtLeast(set, hi + 1, 0));
+}
+
+/** The first position at or after `from` of an element >= x (binary search), or the set's length. */
+function firstAtLeast(set: Uint32Array, x: number, from: number): number {
+  let lo = from;
+  let hi = set.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (set[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** The elements of the small set `few` found in `many`: a binary search each, from where the last one stopped. */
 function lookUp(few: Uint32Array, many: Uint32Array): Uint32Array {
   const out = new Uint32Array(few.length);
@@ -37,15 +62,8 @@ function lookUp(few: Uint32Array, many: Uint32Array): Uint32Array {
   let from = 0;
   for (let i = 0; i < few.length; i++) {
     const x = few[i]!;
-    let lo = from;
-    let hi = many.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (many[mid]! < x) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo < many.length && many[lo] === x) out[n++] = x;
-    from = lo;
+    from = firstAtLeast(many, x, from);
+    if (from < many.length && many[from] === x) out[n++] = x;
   }
   return out.subarray(0, n);
 }
