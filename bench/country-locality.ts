@@ -30,7 +30,8 @@
  * - Trips and places on the country over loopback HTTP, the load sent by a child process
  *   (bench/locality/latency-client.ts) from the other core: a mix drawn over every tile
  *   (bench/locality/request-mix.ts), one request at a time, then four at a time, then four at a
- *   time without its one country-wide kind; p50 and p99 per kind (target: p99 at most 20 ms).
+ *   time without its one country-wide kind; p50 and p99 per kind (target: p99 at most 20 ms); and
+ *   what the load builds for them (the places index, the trips by first departure), timed.
  *
  * LOCALITY_ORIGINS sets the number of origins; LOCALITY_THREADS the server's worker threads (one
  * per core by default). LOCALITY_PARTS=requests runs the trips and places part alone (no heat map
@@ -56,6 +57,9 @@ import { snapshotPath, snapshotProduction } from '../src/service/coverage-snapsh
 import type { Generation } from '../src/service/generation.js';
 import { DEFAULT_LIMITS } from '../src/service/limits.js';
 import { loadGeneration } from '../src/service/load-coverage.js';
+import { DepartureIndex } from '../src/ptref/departure-index.js';
+import { PlacesIndex } from '../src/ptref/places-index.js';
+import { inOnePiece } from '../src/util/stepwise.js';
 import { cellSizeM, sameGrid } from '../src/routing/grid.js';
 import { HeatMapEngine, type HeatMapQuery } from '../src/routing/heat-map.js';
 import { reachable, typedArrayBytes } from '../src/util/typed-array-bytes.js';
@@ -395,7 +399,17 @@ try {
   const placesStatus = (await fetch(base + firstPlaces.path)).status;
   const firstPlacesMs = performance.now() - placesStarted;
   await runLoad({ base, requests: warmUp, concurrency: 1 });
-  console.log(`\ntrips and places on the country over loopback HTTP (gzip asked; the first places search of a generation builds its index: ${ms(firstPlacesMs)}, HTTP ${placesStatus}):`);
+  // what the load built for them (in slices), built again here in one piece to time it
+  let started = performance.now();
+  inOnePiece(PlacesIndex.steps(country.generation.ref));
+  const placesIndexMs = performance.now() - started;
+  started = performance.now();
+  inOnePiece(DepartureIndex.steps(countryTt));
+  const departureIndexMs = performance.now() - started;
+  console.log(
+    `\ntrips and places on the country over loopback HTTP (gzip asked; the first places search of a generation ${ms(firstPlacesMs)}, HTTP ${placesStatus}; ` +
+      `built when the data loads: the places index ${ms(placesIndexMs)}, the trips by first departure ${ms(departureIndexMs)}):`,
+  );
   const loads = [
     { title: 'one at a time', requests: SEQUENTIAL_REQUESTS, concurrency: 1, countryWide: true },
     { title: `${CONCURRENCY} at a time`, requests: CONCURRENT_REQUESTS, concurrency: CONCURRENCY, countryWide: true },
