@@ -15,6 +15,7 @@
  */
 import type { ServiceDays } from '../model/service-days.js';
 import type { Timetable } from '../model/timetable.js';
+import { lowerBound } from '../util/sorted-search.js';
 import { ReferentialCache } from './referential-cache.js';
 
 /** Departure spans up to this many seconds times the trip count are sorted by counting (else by comparison). */
@@ -104,7 +105,7 @@ export class DepartureIndex {
       let to = -1;
       for (let d = lowerBound(origins, sinceSec - maxDep); d < origins.length && origins[d]! <= untilSec - minDep; d++) {
         const lo = lowerBound(departures, sinceSec - origins[d]!);
-        const hi = lowerBound(departures, untilSec - origins[d]!, true);
+        const hi = lowerBound(departures, untilSec - origins[d]!, 0, true);
         if (lo >= hi) continue;
         if (from >= 0 && hi >= from) from = Math.min(from, lo);
         else {
@@ -116,19 +117,6 @@ export class DepartureIndex {
       if (from >= 0) visit(zone, from, to);
     }
   }
-}
-
-/** The first index of the ascending `sorted` whose value is >= x (> x when `after`). */
-function lowerBound(sorted: Int32Array | Float64Array, x: number, after = false): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = sorted[mid]!;
-    if (v < x || (after && v === x)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** The trips of one zone ascending by departure, then by trip index. */

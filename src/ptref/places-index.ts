@@ -24,6 +24,7 @@
  * Built once per referential, when the data loads (in slices) or on first use (referential-cache.ts).
  */
 import { foldText } from '../util/fold-text.js';
+import { firstIndex } from '../util/sorted-search.js';
 import { InnerGrams } from './inner-grams.js';
 import { ReferentialCache } from './referential-cache.js';
 import type { Referential } from './referential.js';
@@ -230,16 +231,6 @@ function mergeRows(rows: Row[], from: number, to: number, visit: (place: number)
     }
     down(0);
   }
-}
-
-/** The first index in [lo, hi) where `holds` (true from there on), or hi. */
-function firstIndex(lo: number, hi: number, holds: (i: number) => boolean): number {
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (holds(mid)) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
 }
 
 /**

@@ -3,6 +3,8 @@
  * Inputs are never modified. Results must not be modified either: one may be an input itself, the
  * shared EMPTY, or a view on a larger array.
  */
+import { lowerBound } from '../util/sorted-search.js';
+
 export const EMPTY: Uint32Array = new Uint32Array(0);
 
 /** When one set is this many times smaller than the other, `intersect` looks its elements up in the other by binary search. */
@@ -40,19 +42,7 @@ function isInterval(set: Uint32Array): boolean {
 
 /** The elements of `set` in [lo, hi], a view on it. */
 function between(set: Uint32Array, lo: number, hi: number): Uint32Array {
-  return set.subarray(firstAtLeast(set, lo, 0), firstAtLeast(set, hi + 1, 0));
-}
-
-/** The first position at or after `from` of an element >= x (binary search), or the set's length. */
-function firstAtLeast(set: Uint32Array, x: number, from: number): number {
-  let lo = from;
-  let hi = set.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (set[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return set.subarray(lowerBound(set, lo), lowerBound(set, hi + 1));
 }
 
 /** The elements of the small set `few` found in `many`: a binary search each, from where the last one stopped. */
@@ -62,7 +52,7 @@ function lookUp(few: Uint32Array, many: Uint32Array): Uint32Array {
   let from = 0;
   for (let i = 0; i < few.length; i++) {
     const x = few[i]!;
-    from = firstAtLeast(many, x, from);
+    from = lowerBound(many, x, from);
     if (from < many.length && many[from] === x) out[n++] = x;
   }
   return out.subarray(0, n);
