@@ -16,7 +16,6 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { decodeFeedMessage } from '../../src/live/realtime/gtfs-rt.js';
 import { readTripUpdates } from '../../src/live/realtime/trip-updates.js';
-import type { RealtimeRun } from '../../src/model/realtime-runs.js';
 import { departingWithin } from '../../src/ptref/departing-trips.js';
 import { evaluate } from '../../src/ptref/filter-eval.js';
 import { parseFilter } from '../../src/ptref/filter-parser.js';
@@ -24,6 +23,7 @@ import { FRESHNESS_LEVELS, type Freshness, type FreshnessLevel } from '../../src
 import { LevelRuns, RealtimeFreshness } from '../../src/ptref/realtime-freshness.js';
 import { loadGeneration } from '../../src/service/load-coverage.js';
 import { withRealtime, type Generation } from '../../src/service/generation.js';
+import { movedRuns, SHIFTS } from '../helpers/moved-runs.js';
 import { mulberry32 } from '../helpers/random.js';
 import { sharedFeed } from './coverage-app.js';
 
@@ -111,23 +111,7 @@ test('rnv with runs moved by minutes or days, cancelled or without their first s
   const g = await load('rnv-mannheim', 'gtfs.zip');
   const { tt, ref } = g;
   const random = mulberry32(8);
-  const runs = (count: number): RealtimeRun[] =>
-    Array.from({ length: count }, () => {
-      const t = Math.floor(random() * tt.trips.ids.length);
-      const from = tt.trips.stopTimeOffset[t]!;
-      const to = tt.trips.stopTimeOffset[t + 1]!;
-      const shift = [0, 120, -600, 2 * 3600, 86400, -2 * 86400, 5 * 86400 + 7][Math.floor(random() * 7)]!;
-      const skipped = new Uint8Array(to - from);
-      if (random() < 0.2) skipped.fill(1, 0, 1 + Math.floor(random() * 3));
-      return {
-        trip: t,
-        day: ref.days.firstDay + Math.floor(random() * ref.days.dayCount),
-        cancelled: random() < 0.2,
-        arrivalSec: Int32Array.from(tt.stopTimes.arrivalSec.subarray(from, to), (s) => s + shift),
-        departureSec: Int32Array.from(tt.stopTimes.departureSec.subarray(from, to), (s) => s + shift),
-        skipped,
-      };
-    });
+  const runs = (count: number) => movedRuns(tt, random, count, ref.days.firstDay, ref.days.dayCount);
   const freshness = new RealtimeFreshness(ref, new LevelRuns(runs(300)), new LevelRuns(runs(300)));
   checkWindows(g, freshness, 9);
   // the moved runs' own new departures, one second wide
@@ -135,7 +119,7 @@ test('rnv with runs moved by minutes or days, cancelled or without their first s
     for (const t of freshness.changedTrips(level).subarray(0, 25)) {
       for (let day = ref.days.firstDay; day < ref.days.firstDay + ref.days.dayCount; day += 10) {
         const at = ref.days.origin(0, day) + tt.stopTimes.departureSec[tt.trips.stopTimeOffset[t]!]!;
-        for (const shift of [120, -600, 86400, 5 * 86400 + 7]) {
+        for (const shift of SHIFTS) {
           assert.deepEqual(departingWithin(ref, freshness, level, at + shift, at + shift, ref.all('trip')), scanned(freshness, level, at + shift, at + shift, ref.all('trip')), `${level}, trip ${t}`);
         }
       }

@@ -19,6 +19,7 @@ import { loadGeneration } from '../../../src/service/load-coverage.js';
 import type { Generation } from '../../../src/service/generation.js';
 import { dayNumber } from '../../../src/util/calendar.js';
 import { writeFeed } from '../../helpers/gtfs-fixture.js';
+import { movedRuns } from '../../helpers/moved-runs.js';
 import { mulberry32 } from '../../helpers/random.js';
 
 const FEED = `
@@ -182,26 +183,7 @@ test('a narrow window asks only the trips that can depart in it (and the frequen
 
 test('realtime runs moved by minutes or days, cancelled, or without their first stop: each level as the old scan', () => {
   const random = mulberry32(7);
-  const { tt } = g;
-  const firstDay = gtfsDay('20240325');
-  const runs = (count: number): RealtimeRun[] =>
-    Array.from({ length: count }, () => {
-      const t = Math.floor(random() * tt.trips.ids.length);
-      const from = tt.trips.stopTimeOffset[t]!;
-      const to = tt.trips.stopTimeOffset[t + 1]!;
-      // minutes or days away, even before the day's origin or on a day the trip does not run
-      const shift = [0, 60, -300, 86400, 3 * 86400 + 17, -86400][Math.floor(random() * 6)]!;
-      const skipped = new Uint8Array(to - from);
-      if (random() < 0.2) skipped[0] = 1;
-      return {
-        trip: t,
-        day: firstDay - 1 + Math.floor(random() * 14),
-        cancelled: random() < 0.2,
-        arrivalSec: Int32Array.from(tt.stopTimes.arrivalSec.subarray(from, to), (s) => s + shift),
-        departureSec: Int32Array.from(tt.stopTimes.departureSec.subarray(from, to), (s) => s + shift),
-        skipped,
-      };
-    });
+  const runs = (count: number) => movedRuns(g.tt, random, count, gtfsDay('20240324'), 14);
   for (let round = 0; round < 10; round++) {
     const freshness = new RealtimeFreshness(g.ref, new LevelRuns(runs(3)), new LevelRuns(runs(4)));
     for (const [since, until] of windows().filter(() => random() < 0.2)) {
