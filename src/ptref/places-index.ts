@@ -4,22 +4,25 @@
  *
  * Ranking (`placeRank`): exact name (quality 100) > name prefix (90) > word prefix (80) > substring
  * (70); then stop areas before stop points, then the shorter name, then the id. Places are numbered
- * in that last order (the tie order), so that a hit's key is rank × places + number.
+ * in that last order (the tie order), so that the best places of a rank are its lowest numbers.
  *
- * A search reads what it finds, not the coverage:
- * - The vocabulary (every distinct word of the names, sorted) keeps, for each word, the places whose
- *   first word it is and those where it comes later (ascending CSR rows). The places whose name or
- *   one of whose words starts with a one-word `q` are the rows of the words that start with it, a
- *   range of the vocabulary found by binary search: the first words' rows give ranks 0 and 1, the
- *   later words' rank 2. A `q` of several words starts a word only where its first word is a whole
- *   word of the name: that word's rows are the candidates, each ranked by `placeRank`.
- * - Substring hits (rank 3), a `q` starting inside a word, are looked for only when the better
- *   ranks found fewer than `count` places: ranks are ordered, so they could not be in the answer
- *   otherwise. A one-word `q` is then found in the words that hold it past their first character
- *   (inner-grams.ts); a `q` of several words, among the places with a later word that is its second
- *   word (whole, when a third follows) or starts with it.
- * So a one-letter `q` reads the places whose words start with that letter (fewer still when the
- * names that start with it already fill `count`), never the names that merely hold it.
+ * A search reads what it finds, not the coverage. The vocabulary (every distinct word of the
+ * names, sorted) keeps, for each word, the places whose first word it is and those where it comes
+ * later (ascending CSR rows). A search goes rank by rank; a rank reads rows that hold all of its
+ * places (and others) merged in place order, keeps the places `placeRank` gives that rank, and the
+ * search stops as soon as it has `count` places:
+ * - a one-word `q`: the words that start with it are a range of the vocabulary (binary search);
+ *   their first-word rows hold ranks 0 and 1 (rank 0 only in the row of `q` itself), their
+ *   later-word rows rank 2; rank 3, `q` inside a word, is in the rows of the words that hold it
+ *   past their first character (inner-grams.ts);
+ * - a `q` of several words starts a word only where its first word is a whole word of the name:
+ *   that word's first-word row holds ranks 0 and 1, its later-word row rank 2; inside a word, the
+ *   words after the first are later words of the name, whole but the last (which starts one): the
+ *   rows of one of them, the fewest places.
+ * Ranks are ordered and only `count` places are answered, so substrings are looked for only when
+ * the better ranks found fewer than `count`: a one-letter `q`, which most names hold, reads the
+ * places whose names (then words) start with it until `count` are found, never those that merely
+ * hold it.
  *
  * Built once per referential, when the data loads (in slices) or on first use (referential-cache.ts).
  */
