@@ -30,10 +30,13 @@
  * - Trips and places on the country over loopback HTTP, the load sent by a child process
  *   (bench/locality/latency-client.ts) from the other core: a mix drawn over every tile
  *   (bench/locality/request-mix.ts), one request at a time, then four at a time, then four at a
- *   time without its one country-wide kind; p50 and p99 per kind (target: p99 at most 20 ms).
+ *   time without its one country-wide kind; p50 and p99 per kind (target: p99 at most 20 ms); and
+ *   what the load builds for them (the places index, the trips by first departure), timed.
  *
  * LOCALITY_ORIGINS sets the number of origins; LOCALITY_THREADS the server's worker threads (one
- * per core by default). Memory: both coverages, and a heat-map engine's scratch per thread and
+ * per core by default). LOCALITY_PARTS=requests runs the trips and places part alone (no heat map
+ * is computed, in process or over HTTP; the server keeps the default engine cache bound);
+ * LOCALITY_PARTS=all, the default, runs every part. Memory: both coverages, and a heat-map engine's scratch per thread and
  * coverage, which is sized by the whole street graph (printed: about 0.5 GB at scale 64, 4 GB at
  * Germany size by the same arrays); the in-process engines are collected before the server's
  * threads make theirs (node --expose-gc, as the npm script runs it).
@@ -54,6 +57,9 @@ import { snapshotPath, snapshotProduction } from '../src/service/coverage-snapsh
 import type { Generation } from '../src/service/generation.js';
 import { DEFAULT_LIMITS } from '../src/service/limits.js';
 import { loadGeneration } from '../src/service/load-coverage.js';
+import { DepartureIndex } from '../src/ptref/departure-index.js';
+import { PlacesIndex } from '../src/ptref/places-index.js';
+import { inOnePiece } from '../src/util/stepwise.js';
 import { cellSizeM, sameGrid } from '../src/routing/grid.js';
 import { HeatMapEngine, type HeatMapQuery } from '../src/routing/heat-map.js';
 import { reachable, typedArrayBytes } from '../src/util/typed-array-bytes.js';
@@ -71,6 +77,10 @@ if (!dirArg) throw new Error('usage: npm run bench:country-locality -- DIR [CITY
 const dir = path.resolve(dirArg);
 const cityDir = path.resolve(cityArg ?? path.join(path.dirname(dir), 'scale-1'));
 const ORIGINS = Number(process.env['LOCALITY_ORIGINS'] ?? 80);
+const PARTS = process.env['LOCALITY_PARTS'] ?? 'all';
+if (PARTS !== 'all' && PARTS !== 'requests') throw new Error(`LOCALITY_PARTS=${PARTS}: all or requests`);
+/** whether the heat maps are measured (LOCALITY_PARTS=all) or only the trips and places (requests) */
+const WITH_MAPS = PARTS === 'all';
 const MAX_DURATION_SEC = 3600;
 const RESOLUTION = 500;
 /** pairs computed before the timed ones, so that the JIT has settled on both */
@@ -148,7 +158,7 @@ const countryQuery = (o: (typeof origins)[number]) =>
 
 // ---- heat maps in this process; its engines are dropped when it returns, and their scratch
 // collected (node --expose-gc: the npm script) before the pool's threads make theirs
-const engineBytes = await mapsInProcess();
+const engineBytes = WITH_MAPS ? await mapsInProcess() : { city: 0, country: 0 };
 (globalThis as { gc?: () => void }).gc?.();
 
 /** The in-process pairs: timed, compared, the differences explained; then the country's maps again with the city's stop links. */
@@ -354,7 +364,7 @@ async function mapPairs(base: string, warmUp: Origin[], timed: Origin[]): Promis
 // country's engine alone passes the default bound, each city map drops it and the next country map makes it again.
 // A few pairs show what that costs; the run after gives the threads room for both engines.
 const bothEngines = engineBytes.city + engineBytes.country;
-if (bothEngines > DEFAULT_LIMITS.engineCacheBytes) {
+if (WITH_MAPS && bothEngines > DEFAULT_LIMITS.engineCacheBytes) {
   const server = await serveBoth(DEFAULT_LIMITS.engineCacheBytes);
   try {
     const few = await mapPairs(server.base, origins.slice(0, 1), origins.slice(1, 1 + THRASHING_PAIRS));
@@ -371,13 +381,15 @@ const engineCacheBytes = Math.max(DEFAULT_LIMITS.engineCacheBytes, Math.ceil((1.
 const server = await serveBoth(engineCacheBytes);
 const base = server.base;
 try {
-  const httpTimes = await mapPairs(base, origins.slice(0, WARM_UP), origins);
-  const h50 = { city: percentile(httpTimes.city.ms, 50), country: percentile(httpTimes.country.ms, 50) };
-  console.log(`\nheat maps over loopback HTTP with gzip (worker pool of ${server.threads}, heatMaps.engineCacheBytes ${mb(engineCacheBytes)}), the same ${origins.length} origins in interleaved pairs:`);
-  for (const name of ['city', 'country'] as const) {
-    console.log(`  ${name === 'city' ? 'city alone' : 'country   '}  p50 ${ms(h50[name])}  p90 ${ms(percentile(httpTimes[name].ms, 90))}  (${Math.round(httpTimes[name].bytes / origins.length / 1000)} kB a map)`);
+  if (WITH_MAPS) {
+    const httpTimes = await mapPairs(base, origins.slice(0, WARM_UP), origins);
+    const h50 = { city: percentile(httpTimes.city.ms, 50), country: percentile(httpTimes.country.ms, 50) };
+    console.log(`\nheat maps over loopback HTTP with gzip (worker pool of ${server.threads}, heatMaps.engineCacheBytes ${mb(engineCacheBytes)}), the same ${origins.length} origins in interleaved pairs:`);
+    for (const name of ['city', 'country'] as const) {
+      console.log(`  ${name === 'city' ? 'city alone' : 'country   '}  p50 ${ms(h50[name])}  p90 ${ms(percentile(httpTimes[name].ms, 90))}  (${Math.round(httpTimes[name].bytes / origins.length / 1000)} kB a map)`);
+    }
+    console.log(`  country / city: p50 ${(h50.country / h50.city).toFixed(2)}`);
   }
-  console.log(`  country / city: p50 ${(h50.country / h50.city).toFixed(2)}`);
 
   // ---- trips and places on the country, the load sent from a child process
   const date = country.referenceDate;
@@ -387,7 +399,17 @@ try {
   const placesStatus = (await fetch(base + firstPlaces.path)).status;
   const firstPlacesMs = performance.now() - placesStarted;
   await runLoad({ base, requests: warmUp, concurrency: 1 });
-  console.log(`\ntrips and places on the country over loopback HTTP (gzip asked; the first places search of a generation builds its index: ${ms(firstPlacesMs)}, HTTP ${placesStatus}):`);
+  // what the load built for them (in slices), built again here in one piece to time it
+  let started = performance.now();
+  inOnePiece(PlacesIndex.steps(country.generation.ref));
+  const placesIndexMs = performance.now() - started;
+  started = performance.now();
+  inOnePiece(DepartureIndex.steps(countryTt));
+  const departureIndexMs = performance.now() - started;
+  console.log(
+    `\ntrips and places on the country over loopback HTTP (gzip asked; the first places search of a generation ${ms(firstPlacesMs)}, HTTP ${placesStatus}; ` +
+      `built when the data loads: the places index ${ms(placesIndexMs)}, the trips by first departure ${ms(departureIndexMs)}):`,
+  );
   const loads = [
     { title: 'one at a time', requests: SEQUENTIAL_REQUESTS, concurrency: 1, countryWide: true },
     { title: `${CONCURRENCY} at a time`, requests: CONCURRENT_REQUESTS, concurrency: CONCURRENCY, countryWide: true },

@@ -5,11 +5,12 @@
 import path from 'node:path';
 import { loadGeneration } from '../src/service/load-coverage.js';
 import { PlacesIndex } from '../src/ptref/places-index.js';
+import { inOnePiece } from '../src/util/stepwise.js';
 import { SHARED_DATA } from '../test/helpers/shared-data.js';
 
 const { generation } = await loadGeneration({ id: 'rnv', gtfs: [path.join(SHARED_DATA, 'rnv-mannheim', 'gtfs.zip')], realtime: [] });
 let started = process.hrtime.bigint();
-const index = new PlacesIndex(generation.ref);
+const index = inOnePiece(PlacesIndex.steps(generation.ref));
 console.log(`index built in ${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(1)} ms`);
 const queries = ['a', 'e', 'str', 'strasse', 'hauptbahnhof', 'kafertal', 'mannheim', 'lammertr', 'pettenkoferstrasse', 'zzz'];
 for (const q of queries) index.search(q, true, true, 10); // warm up

@@ -6,6 +6,7 @@
  * type. Errors carry the engine's ids and messages (docs/api.md, Trips).
  */
 import { ODT_LEVEL_NAMES } from '../model/timetable.js';
+import { departingWithin } from './departing-trips.js';
 import { FILTER_ERRORS, type FilterError, type FilterExpr } from './filter-ast.js';
 import { FRESHNESS_LEVELS, type Freshness, type FreshnessLevel } from './freshness.js';
 import { isCaption, isTripLike, OBJECT_TYPES, type Caption } from './object-types.js';
@@ -201,7 +202,7 @@ function periodFilter(type: Caption, method: string, args: string[], ctx: EvalCo
   const { since, until } = filterWindow(method, args);
   const { ref, freshness } = ctx;
   if (method === 'active_at') return scan(ref, 'trip', (t) => freshness.activeAt(t, level, since));
-  return scan(ref, 'trip', (t) => freshness.departsWithin(t, level, since, until));
+  return departingWithin(ref, freshness, level, since, until, ref.all('trip'));
 }
 
 /**

@@ -9,6 +9,7 @@
 import type { AddedTrips } from './added-trips.js';
 import { departsWithin } from './departure-window.js';
 import type { Referential } from './referential.js';
+import { EMPTY } from './sorted-set.js';
 
 export const FRESHNESS_LEVELS = ['base_schedule', 'adapted_schedule', 'realtime'] as const;
 export type FreshnessLevel = (typeof FRESHNESS_LEVELS)[number];
@@ -16,6 +17,13 @@ export type FreshnessLevel = (typeof FRESHNESS_LEVELS)[number];
 export interface Freshness {
   /** Whether trip `trip` has a run at `level` whose first departure is in [sinceSec, untilSec]. */
   departsWithin(trip: number, level: FreshnessLevel, sinceSec: number, untilSec: number): boolean;
+  /**
+   * The timetable's trips whose runs at `level` may depart otherwise than the timetable says
+   * (realtime moved, cancelled or replaced one of their runs), ascending: a period search by
+   * first departure (departing-trips.ts) tests them beside the trips the timetable makes
+   * candidates.
+   */
+  changedTrips(level: FreshnessLevel): Uint32Array;
   /** Whether trip `trip` is running (between its first departure and last arrival) at `atSec`. */
   activeAt(trip: number, level: FreshnessLevel, atSec: number): boolean;
   /**
@@ -31,6 +39,10 @@ export class BaseFreshness implements Freshness {
 
   departsWithin(trip: number, _level: FreshnessLevel, sinceSec: number, untilSec: number): boolean {
     return departsWithin(this.ref.tt, this.ref.days, trip, sinceSec, untilSec);
+  }
+
+  changedTrips(): Uint32Array {
+    return EMPTY;
   }
 
   activeAt(trip: number, level: FreshnessLevel, atSec: number): boolean {

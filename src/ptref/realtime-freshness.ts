@@ -11,6 +11,7 @@ import type { AddedTrips } from './added-trips.js';
 import { someRunDay } from './departure-window.js';
 import { BaseFreshness, runDuration, type Freshness, type FreshnessLevel } from './freshness.js';
 import type { Referential } from './referential.js';
+import { EMPTY, union } from './sorted-set.js';
 
 /** How many runs `LevelRuns.steps` files between two yields. */
 const RUNS_PER_STEP = 8192;
@@ -18,6 +19,7 @@ const RUNS_PER_STEP = 8192;
 /** Runs of one level, by trip then by service day. */
 export class LevelRuns {
   private readonly byTrip = new Map<number, Map<number, RealtimeRun>>();
+  private tripSet: Uint32Array | undefined;
 
   constructor(runs: Iterable<RealtimeRun>) {
     for (const run of runs) this.add(run);
@@ -42,10 +44,17 @@ export class LevelRuns {
   of(trip: number): Map<number, RealtimeRun> | undefined {
     return this.byTrip.get(trip);
   }
+
+  /** The trips with a run here, ascending (computed once: the runs do not change after the steps). */
+  trips(): Uint32Array {
+    return (this.tripSet ??= Uint32Array.from(this.byTrip.keys()).sort());
+  }
 }
 
 export class RealtimeFreshness implements Freshness {
   private readonly base: BaseFreshness;
+  /** the trips changed at the realtime level (adapted's and realtime's), once asked */
+  private realtimeTrips: Uint32Array | undefined;
 
   constructor(
     private readonly ref: Referential,
@@ -61,6 +70,12 @@ export class RealtimeFreshness implements Freshness {
 
   addedTrips(level: FreshnessLevel): AddedTrips | undefined {
     return level === 'realtime' && this.added && this.added.count > 0 ? this.added : undefined;
+  }
+
+  changedTrips(level: FreshnessLevel): Uint32Array {
+    if (level === 'base_schedule') return EMPTY;
+    if (level === 'adapted_schedule') return this.adapted.trips();
+    return (this.realtimeTrips ??= union(this.adapted.trips(), this.realtime.trips()));
   }
 
   departsWithin(trip: number, level: FreshnessLevel, sinceSec: number, untilSec: number): boolean {

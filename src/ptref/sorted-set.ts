@@ -3,10 +3,20 @@
  * Inputs are never modified. Results must not be modified either: one may be an input itself, the
  * shared EMPTY, or a view on a larger array.
  */
+import { lowerBound } from '../util/sorted-search.js';
+
 export const EMPTY: Uint32Array = new Uint32Array(0);
+
+/** When one set is this many times smaller than the other, `intersect` looks its elements up in the other by binary search. */
+const LOOKUP_RATIO = 32;
 
 export function intersect(a: Uint32Array, b: Uint32Array): Uint32Array {
   if (a.length === 0 || b.length === 0) return EMPTY;
+  // a set of consecutive indexes (every object of a type, say) keeps the other's between its ends
+  if (isInterval(b)) return between(a, b[0]!, b[b.length - 1]!);
+  if (isInterval(a)) return between(b, a[0]!, a[a.length - 1]!);
+  if (a.length * LOOKUP_RATIO < b.length) return lookUp(a, b);
+  if (b.length * LOOKUP_RATIO < a.length) return lookUp(b, a);
   const out = new Uint32Array(Math.min(a.length, b.length));
   let i = 0;
   let j = 0;
@@ -21,6 +31,29 @@ export function intersect(a: Uint32Array, b: Uint32Array): Uint32Array {
       i++;
       j++;
     }
+  }
+  return out.subarray(0, n);
+}
+
+/** Whether the (ascending, non-empty) set holds every index between its ends. */
+function isInterval(set: Uint32Array): boolean {
+  return set[set.length - 1]! - set[0]! === set.length - 1;
+}
+
+/** The elements of `set` in [lo, hi], a view on it. */
+function between(set: Uint32Array, lo: number, hi: number): Uint32Array {
+  return set.subarray(lowerBound(set, lo), lowerBound(set, hi + 1));
+}
+
+/** The elements of the small set `few` found in `many`: a binary search each, from where the last one stopped. */
+function lookUp(few: Uint32Array, many: Uint32Array): Uint32Array {
+  const out = new Uint32Array(few.length);
+  let n = 0;
+  let from = 0;
+  for (let i = 0; i < few.length; i++) {
+    const x = few[i]!;
+    from = lowerBound(many, x, from);
+    if (from < many.length && many[from] === x) out[n++] = x;
   }
   return out.subarray(0, n);
 }

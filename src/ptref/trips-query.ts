@@ -10,6 +10,7 @@
  */
 import type { AddedTrips } from './added-trips.js';
 import { addedTripsMatching } from './added-trips-query.js';
+import { departingWithin } from './departing-trips.js';
 import { FILTER_ERRORS, FilterError, unparsable } from './filter-ast.js';
 import { evaluate } from './filter-eval.js';
 import { parseFilter, quoteFilterString } from './filter-parser.js';
@@ -62,7 +63,7 @@ export function findObjects(ref: Referential, freshness: Freshness, target: Capt
     const since = q.sinceSec ?? -Infinity;
     const until = q.untilSec ?? Infinity;
     if (until < since) throw FILTER_ERRORS.invalidPeriod();
-    trips = trips.filter((t) => freshness.departsWithin(t, q.dataFreshness, since, until));
+    trips = departingWithin(ref, freshness, q.dataFreshness, since, until, trips);
   }
   if (added) trips = concat(trips, addedTripsMatching(added, expr, q, { ref, freshness, disruptions }));
   if (trips.length === 0) throw FILTER_ERRORS.nothingFound();

@@ -13,6 +13,8 @@ import type { RealtimeRun } from '../model/realtime-runs.js';
 import type { RealtimeRuns } from '../live/realtime/trip-updates.js';
 import type { Disruption } from '../live/disruptions/disruption.js';
 import { DisruptionIndex, noDisruptions } from '../live/disruptions/disruption-index.js';
+import { DEPARTURE_INDEXES } from '../ptref/departure-index.js';
+import { PLACES_INDEXES } from '../ptref/places-index.js';
 import { Referential } from '../ptref/referential.js';
 import type { LoadReport } from '../gtfs/load-report.js';
 import type { StreetData } from './street-data.js';
@@ -67,6 +69,9 @@ export async function makeGeneration(tt: Timetable, report: LoadReport, streets?
   // Build the id maps the first requests would otherwise pay for.
   for (const type of ['trip', 'line', 'route', 'stop_area', 'stop_point', 'network', 'physical_mode', 'commercial_mode'] as const) ref.indexOf(type, '');
   await nextTurn();
+  // and the places index and the trips by first departure, in slices
+  await PLACES_INDEXES.prepare(ref);
+  await DEPARTURE_INDEXES.prepare(ref);
   const shape = coverageHull(tt.stopPoints.lon, tt.stopPoints.lat);
   const [productionStartDay, productionEndDay] = productionPeriod(tt);
   return {

@@ -2,8 +2,9 @@
  * The set algebra of the filter evaluator and the referential (src/ptref/sorted-set.ts) against plain
  * implementations over `Set` and arrays, on random ascending Uint32Arrays (seeded, so a failure
  * replays): empty sets, singletons, sparse and dense ones, the same set twice, a set and its subset,
- * values above 2^31, and an IndexCollector fed the same indexes again and again, reused across takes
- * and grown past its first 1024 slots. Every operation must leave its inputs as they were.
+ * values above 2^31, a few elements intersected with many (the binary-search path) and with a run of
+ * consecutive indexes, and an IndexCollector fed the same indexes again and again, reused across
+ * takes and grown past its first 1024 slots. Every operation must leave its inputs as they were.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -79,6 +80,34 @@ test('union, intersect and difference agree with Set on 3,000 random pairs, inpu
     assertSet(difference(a, b), plainDifference(a, b), `difference of ${what}`);
     assertSet(difference(b, a), plainDifference(b, a), `difference the other way of ${what}`);
     assert.deepEqual([a, b], [aBefore, bBefore], `inputs unchanged: ${what}`);
+  }
+});
+
+test('intersect of a few against many (looked up by binary search) agrees with Set, both ways round', () => {
+  for (let k = 0; k < 500; k++) {
+    const universe = [2000, 50_000, 2 ** 31][int(3)]!;
+    const top = random() < 0.2;
+    const many = randomSet(universe, 1000 + int(20_000), top);
+    // some of the few from the many (its ends among them), some not
+    const picked = [...subset(many, 0.002), many[0]!, many[many.length - 1]!].filter(() => random() < 0.7);
+    const few = Uint32Array.from(new Set([...picked, ...randomSet(universe, int(20), top)])).sort();
+    const what = `pair ${k}: ${few.length} against ${many.length}`;
+    assertSet(intersect(few, many), plainIntersection(few, many), what);
+    assertSet(intersect(many, few), plainIntersection(many, few), `${what}, the other way`);
+  }
+});
+
+test('intersect with a set of consecutive indexes (kept between its ends, a view) agrees with Set, both ways round', () => {
+  for (let k = 0; k < 1000; k++) {
+    const universe = [10, 2000, 2 ** 31][int(3)]!;
+    const top = random() < 0.2;
+    const other = randomSet(universe, int(500), top);
+    const start = (top ? 2 ** 32 - universe : 0) + int(universe);
+    const interval = range(1 + int(Math.min(universe, 3000))).map((i) => Math.min(2 ** 32 - 1, start + i));
+    const consecutive = Uint32Array.from(new Set(interval));
+    const what = `pair ${k}: ${shown(other)} and ${consecutive.length} from ${start}`;
+    assertSet(intersect(other, consecutive), plainIntersection(other, consecutive), what);
+    assertSet(intersect(consecutive, other), plainIntersection(consecutive, other), `${what}, the other way`);
   }
 });
 

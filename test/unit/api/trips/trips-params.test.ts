@@ -231,6 +231,9 @@ class CancelledAtRealtime implements Freshness {
     private readonly base: Freshness,
     private readonly cancelled: number,
   ) {}
+  changedTrips(level: FreshnessLevel): Uint32Array {
+    return level === 'realtime' ? Uint32Array.of(this.cancelled) : new Uint32Array(0);
+  }
   departsWithin(trip: number, level: FreshnessLevel, sinceSec: number, untilSec: number): boolean {
     return !(level === 'realtime' && trip === this.cancelled) && this.base.departsWithin(trip, level, sinceSec, untilSec);
   }
