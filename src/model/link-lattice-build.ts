@@ -118,16 +118,9 @@ function stripSegments(g: LatticeSource, layer: Layer, xLo: number, xHi: number,
 
 /** Each segment values the window's points within half a lattice diagonal of its box. */
 function seedLattice(g: LatticeSource, strip: ReturnType<typeof growInt32>, w: Window, nearest: Int32Array, dist2: Float64Array): void {
-  const { segmentPoint, geomX, geomY } = g;
   const { x0, y0, step, rows, lo, width } = w;
   const reach = (step * Math.SQRT2) / 2;
-  for (let k = 0; k < strip.length; k++) {
-    const s = strip.data[k]!;
-    const p = segmentPoint[s]!;
-    const ax = geomX[p]!;
-    const ay = geomY[p]!;
-    const bx = geomX[p + 1]!;
-    const by = geomY[p + 1]!;
+  forEachOf(g, strip, (s, ax, ay, bx, by) => {
     const i0 = Math.max(lo, Math.ceil((Math.min(ax, bx) - reach - x0) / step));
     const i1 = Math.min(lo + width - 1, Math.floor((Math.max(ax, bx) + reach - x0) / step));
     const j0 = Math.max(0, Math.ceil((Math.min(ay, by) - reach - y0) / step));
@@ -143,6 +136,16 @@ function seedLattice(g: LatticeSource, strip: ReturnType<typeof growInt32>, w: W
         }
       }
     }
+  });
+}
+
+/** `visit` each segment of the strip's list with its ends. */
+function forEachOf(g: LatticeSource, strip: ReturnType<typeof growInt32>, visit: (s: number, ax: number, ay: number, bx: number, by: number) => void): void {
+  const { segmentPoint, geomX, geomY } = g;
+  for (let k = 0; k < strip.length; k++) {
+    const s = strip.data[k]!;
+    const p = segmentPoint[s]!;
+    visit(s, geomX[p]!, geomY[p]!, geomX[p + 1]!, geomY[p + 1]!);
   }
 }
 
@@ -202,17 +205,11 @@ type Extras = Map<number, { i: number; j: number; segment: number[]; d2: number[
  * to its centre, each by its segment nearest to it.
  */
 function findExtras(g: LatticeSource, strip: ReturnType<typeof growInt32>, w: Window, c0: number, c1: number, nearest: Int32Array): Extras {
-  const { segmentEdge, segmentPoint, geomX, geomY } = g;
+  const { segmentEdge } = g;
   const { x0, y0, step, cols, rows, lo } = w;
   const found: Extras = new Map();
   const onCorners = (c: number, e: number) => nearest[c]! >= 0 && segmentEdge[nearest[c]!] === e;
-  for (let k = 0; k < strip.length; k++) {
-    const s = strip.data[k]!;
-    const p = segmentPoint[s]!;
-    const ax = geomX[p]!;
-    const ay = geomY[p]!;
-    const bx = geomX[p + 1]!;
-    const by = geomY[p + 1]!;
+  forEachOf(g, strip, (s, ax, ay, bx, by) => {
     const e = segmentEdge[s]!;
     const i0 = Math.max(c0, Math.floor((Math.min(ax, bx) - EXTRA_MARGIN_M - x0) / step));
     const i1 = Math.min(c1 - 1, cols - 2, Math.floor((Math.max(ax, bx) + EXTRA_MARGIN_M - x0) / step));
@@ -231,7 +228,7 @@ function findExtras(g: LatticeSource, strip: ReturnType<typeof growInt32>, w: Wi
         keepNearest(entry, s, d2, segmentEdge);
       }
     }
-  }
+  });
   return found;
 }
 

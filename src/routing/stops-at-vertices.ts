@@ -13,6 +13,7 @@ import { LAYER_NAMES } from '../model/street-layers.js';
 import type { StopSnaps } from '../model/stop-snaps.js';
 import type { StreetGraph } from '../model/street-graph.js';
 import type { StreetSearch } from './street-search.js';
+import { lowerBound } from '../util/sorted-search.js';
 
 interface LayerPairs {
   /** bit v: some stop is linked to an edge at vertex v */
@@ -61,14 +62,7 @@ export class StopsAtVertices {
   private atVertex(layer: Layer, v: number, out: Uint32Array, count: number): number {
     const { flagged, vertex, stop } = this.layers[layer]!;
     if ((flagged[v >>> 5]! & (1 << (v & 31))) === 0) return count;
-    let lo = 0;
-    let hi = vertex.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (vertex[mid]! < v) lo = mid + 1;
-      else hi = mid;
-    }
-    for (let k = lo; k < vertex.length && vertex[k] === v; k++) {
+    for (let k = lowerBound(vertex, v); k < vertex.length && vertex[k] === v; k++) {
       const s = stop[k]!;
       if (this.listed[s] === this.round) continue;
       this.listed[s] = this.round;
