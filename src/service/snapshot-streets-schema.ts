@@ -152,9 +152,36 @@ function checkSegmentGrid(c: Checker, value: unknown, at: string, segmentCount: 
   c.typed(grid.access, Uint8Array, `${at}.access`, segments.length);
 }
 
-/** Per byte of places, the larger of its two halves (a tile of half bytes) or the byte itself. */
-const LARGER_HALF = Uint8Array.from({ length: 256 }, (_, b) => Math.max(b & 15, b >> 4));
-const SAME_BYTE = Uint8Array.from({ length: 256 }, (_, b) => b);
+/**
+ * Whether a tile's places (bytes [from, to) of `place`, a multiple of 4 from a 4-byte boundary)
+ * name an entry at or past `size`: four bytes at a time (a country's lattices hold 2 GB of them),
+ * each half byte or byte k tested as k + (16 − size) or k + (256 − size) carrying out of its lane,
+ * the lanes apart so that no carry crosses into the next.
+ */
+function placesPast(words: Uint32Array, from: number, to: number, size: number): boolean {
+  let carried = 0;
+  if (size <= NIBBLE_SEGMENTS) {
+    const add = (16 - size) * 0x01010101;
+    for (let k = from >> 2; k < to >> 2; k++) {
+      const w = words[k]!;
+      carried |= ((w & 0x0f0f0f0f) + add) | (((w >>> 4) & 0x0f0f0f0f) + add);
+    }
+    return (carried & 0xf0f0f0f0) !== 0;
+  }
+  const add = (256 - size) * 0x00010001;
+  for (let k = from >> 2; k < to >> 2; k++) {
+    const w = words[k]!;
+    carried |= ((w & 0x00ff00ff) + add) | (((w >>> 8) & 0x00ff00ff) + add);
+  }
+  return (carried & 0xff00ff00) !== 0;
+}
+
+/** The largest entry a tile's places name (for the refusal's message). */
+function largestPlace(place: Uint8Array, from: number, to: number, size: number): number {
+  let largest = 0;
+  for (let k = from; k < to; k++) largest = Math.max(largest, size <= NIBBLE_SEGMENTS ? Math.max(place[k]! & 15, place[k]! >> 4) : place[k]!);
+  return largest;
+}
 
 function checkLinkLattice(c: Checker, value: unknown, at: string, segmentCount: number): void {
   const l = c.fields<LinkLattice>(value, at, {
@@ -189,6 +216,9 @@ function checkLinkLattice(c: Checker, value: unknown, at: string, segmentCount: 
   // each tile's places follow the last's, as many bytes as its segments ask, each naming one of them
   const placeStart = c.typed(l.placeStart, Int32Array, `${at}.placeStart`, tiles);
   const place = c.typed(l.place, Uint8Array, `${at}.place`);
+  // (a snapshot's arrays start on 8-byte boundaries, and a tile's places are 128 or 256 bytes)
+  if (place.byteOffset % 4 !== 0) c.refuse(`${at}.place`, 'does not start on a 4-byte boundary');
+  const words = new Uint32Array(place.buffer, place.byteOffset, place.length >> 2);
   let bytes = 0;
   for (let t = 0; t < tiles; t++) {
     if (placeStart[t] !== bytes) c.refuse(`${at}.placeStart[${t}]`, `is ${placeStart[t]}, not ${bytes} after the tiles before`);
@@ -196,12 +226,8 @@ function checkLinkLattice(c: Checker, value: unknown, at: string, segmentCount: 
     if (size < 1) c.refuse(`${at}.tileStart[${t}]`, 'starts a tile of no segment');
     bytes += tilePlaceBytes(size);
     if (bytes > place.length) c.refuse(`${at}.place`, `holds ${place.length} bytes, fewer than its tiles' places`);
-    if (size === TILE_SIDE * TILE_SIDE || size === NIBBLE_SEGMENTS) continue;
-    // the larger half of each byte in a tile of half bytes (a table: this loop reads a country's 2 GB)
-    const read = size <= NIBBLE_SEGMENTS ? LARGER_HALF : SAME_BYTE;
-    let largest = 0;
-    for (let k = placeStart[t]!; k < bytes; k++) largest = Math.max(largest, read[place[k]!]!);
-    if (largest >= size) c.refuse(`${at}.place`, `names entry ${largest} of tile ${t}'s ${size}`);
+    if (size === TILE_SIDE * TILE_SIDE || size === NIBBLE_SEGMENTS || size === 1) continue;
+    if (placesPast(words, placeStart[t]!, bytes, size)) c.refuse(`${at}.place`, `names entry ${largestPlace(place, placeStart[t]!, bytes, size)} of tile ${t}'s ${size}`);
   }
   if (bytes !== place.length) c.refuse(`${at}.place`, `holds ${place.length} bytes, not its tiles' ${bytes}`);
   // the extra candidates: per tile, squares in increasing order, each with its segments
