@@ -49,21 +49,36 @@ interface Window {
   width: number;
 }
 
-/**
- * The lattice of `layer` over the segment grid's extent widened by `radiusM` plus a step (a point
- * beyond has no street within `radiusM`). `pieces`: the largest lattice computed in one piece and the
- * strips' width otherwise (parameters for tests, which compare strips with one piece).
- */
-export function buildLinkLattice(g: LatticeSource, layer: Layer, radiusM: number, pieces = { densePoints: DENSE_LATTICE_POINTS, stripTiles: STRIP_TILES }): LinkLattice {
+/** How a lattice is cut: the largest computed in one piece, and the strips' width (in tiles) otherwise. */
+export interface LatticePieces {
+  densePoints: number;
+  stripTiles: number;
+}
+const DEFAULT_PIECES: LatticePieces = { densePoints: DENSE_LATTICE_POINTS, stripTiles: STRIP_TILES };
+
+/** Where the lattice of `layer` lies: its point (0, 0), step, reach (`margin`) and size in points. */
+function latticeFrame(g: LatticeSource, layer: Layer, radiusM: number) {
   const grid = g.segmentGrid;
   const width = grid.cols * grid.sizeM;
   const height = grid.rows * grid.sizeM;
   const step = latticeStep(layer, width + 2 * radiusM, height + 2 * radiusM);
   const margin = radiusM + step;
-  const x0 = grid.x0 - margin;
-  const y0 = grid.y0 - margin;
-  const cols = Math.ceil((width + 2 * margin) / step) + 1;
-  const rows = Math.ceil((height + 2 * margin) / step) + 1;
+  return { x0: grid.x0 - margin, y0: grid.y0 - margin, step, margin, cols: Math.ceil((width + 2 * margin) / step) + 1, rows: Math.ceil((height + 2 * margin) / step) + 1 };
+}
+
+/** Whether the lattice of `layer` is computed in strips (a region's, a country's: minutes of work). */
+export function computedInStrips(g: LatticeSource, layer: Layer, radiusM: number, pieces: LatticePieces = DEFAULT_PIECES): boolean {
+  const { cols, rows } = latticeFrame(g, layer, radiusM);
+  return cols * rows > pieces.densePoints;
+}
+
+/**
+ * The lattice of `layer` over the segment grid's extent widened by `radiusM` plus a step (a point
+ * beyond has no street within `radiusM`). `pieces`: the largest lattice computed in one piece and the
+ * strips' width otherwise (parameters for tests, which compare strips with one piece).
+ */
+export function buildLinkLattice(g: LatticeSource, layer: Layer, radiusM: number, pieces: LatticePieces = DEFAULT_PIECES): LinkLattice {
+  const { x0, y0, step, margin, cols, rows } = latticeFrame(g, layer, radiusM);
   const stripCols = cols * rows <= pieces.densePoints ? cols : pieces.stripTiles * TILE_SIDE;
   const halo = stripCols >= cols ? 0 : Math.ceil(margin / step) + 1;
   const scratchCols = Math.min(cols, stripCols + 2 * halo);

@@ -21,8 +21,8 @@ import { wayAccess } from './street-access.js';
 import { openFalseIslands } from './false-islands.js';
 import { openUnmappedSidewalks } from './unmapped-sidewalks.js';
 
-export interface StreetGraphBuild {
-  graph: StreetGraph;
+export interface StreetGraphBuild<G = StreetGraph> {
+  graph: G;
   /** Street names, indexed by `graph.edgeName` (kept out of the shared arrays). */
   names: string[];
   stats: {
@@ -48,7 +48,14 @@ export interface StreetGraphOptions {
   removeSmallIslands: boolean;
 }
 
+/** The street graph of an extract, its link lattices computed here (see `buildBareStreetGraph`). */
 export function buildStreetGraph(osm: OsmExtract, options: StreetGraphOptions = { removeSmallIslands: true }): StreetGraphBuild {
+  const built = buildBareStreetGraph(osm, options);
+  return { ...built, graph: { ...built.graph, linkLattices: linkLatticesOf(built.graph) } };
+}
+
+/** The street graph of an extract but its link lattices, which the caller computes (in threads, on a country). */
+export function buildBareStreetGraph(osm: OsmExtract, options: StreetGraphOptions = { removeSmallIslands: true }): StreetGraphBuild<BareStreetGraph> {
   const access = accessOfWays(osm);
   const sidewalks = openUnmappedSidewalks(osm, access);
   const opened = openFalseIslands(osm, access);
@@ -59,7 +66,7 @@ export function buildStreetGraph(osm: OsmExtract, options: StreetGraphOptions = 
   const bare = assembleGraph(osm, projection, vertexOfNode, vertexCount, edges);
   // islands first: a point links to the network, not to a piece of it joined to nothing
   const smallIslandEdges = options.removeSmallIslands ? removeSmallIslands(bare) : [0, 0, 0];
-  const graph: StreetGraph = { ...bare, linkLattices: linkLatticesOf(bare) };
+  const graph = bare;
   return {
     graph,
     names: edges.names,

@@ -6,7 +6,8 @@
  * coverage's requests are answered.
  */
 import { readOsm } from '../osm/read-osm.js';
-import { buildStreetGraph } from '../osm/build-street-graph.js';
+import { buildBareStreetGraph } from '../osm/build-street-graph.js';
+import { linkLatticesInThreads } from './link-lattices-in-threads.js';
 import { Layer, LAYER_NAMES } from '../model/street-layers.js';
 import { snapStops, type StopSnaps } from '../model/stop-snaps.js';
 import { LINK_RADIUS_M, linkLatticesBytes, streetGraphBytes, type StreetGraph } from '../model/street-graph.js';
@@ -33,8 +34,8 @@ export async function buildStreetNetwork(osmPath: string, stopLon: Float64Array,
   const file = osmPath.split(/[\\/]/).pop()!;
   if (osm.stats.missingNodeRefs > 0) notes.push(`${file}: ${osm.stats.missingNodeRefs} node references point to nodes missing from the extract (ways cut at its edge)`);
   if (osm.stats.duplicateWays > 0) notes.push(`${file}: ${osm.stats.duplicateWays} ways repeated with the same id, the first one kept`);
-  const built = buildStreetGraph(osm);
-  const graph = built.graph;
+  const built = buildBareStreetGraph(osm);
+  const graph: StreetGraph = { ...built.graph, linkLattices: await linkLatticesInThreads(built.graph) };
   const { unmappedSidewalks, waysOpenedToWalk, waysOpenedToBike } = built.stats;
   if (unmappedSidewalks > 0) notes.push(`${file}: ${unmappedSidewalks} roads tagged foot=no with no walkway mapped beside them opened to walkers (their sidewalks are not in the extract)`);
   if (waysOpenedToWalk + waysOpenedToBike > 0) {
