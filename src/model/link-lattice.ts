@@ -40,6 +40,11 @@ export const LINK_LATTICE_STEP_M: Record<Layer, number> = { [Layer.Walk]: 30, [L
  * coarser step (see `latticeStep`). 16 M tiles hold 4 G points: 1,900 km square at 30 m.
  */
 export const MAX_LATTICE_TILES = 16_000_000;
+/**
+ * At most this many rows (points along y) per layer: a strip's scratch holds every row (12 bytes a
+ * point, some 300 columns), so an extract taller than 7,800 km at 30 m gets a coarser step.
+ */
+export const MAX_LATTICE_ROWS = 1 << 18;
 /** Extra candidates kept per lattice square (see the header). */
 export const EXTRAS_PER_SQUARE = 2;
 /** A street passing this close to a lattice square (metres) may be an extra candidate of it. */
@@ -170,7 +175,7 @@ export function linkLatticeBytes(l: LinkLattice): number {
   return l.tileStart.byteLength + l.segments.byteLength + l.placeStart.byteLength + l.place.byteLength + l.extraStart.byteLength + l.extraSquare.byteLength + l.extraSegments.byteLength;
 }
 
-/** The step of `layer` for an extract: LINK_LATTICE_STEP_M, or coarser so that the lattice holds at most MAX_LATTICE_TILES. */
+/** The step of `layer` for an extract: LINK_LATTICE_STEP_M, or coarser so that the lattice holds at most MAX_LATTICE_TILES and MAX_LATTICE_ROWS. */
 export function latticeStep(layer: Layer, widthM: number, heightM: number): number {
-  return Math.max(LINK_LATTICE_STEP_M[layer], Math.sqrt((widthM * heightM) / (MAX_LATTICE_TILES * TILE_POINTS)));
+  return Math.max(LINK_LATTICE_STEP_M[layer], Math.sqrt((widthM * heightM) / (MAX_LATTICE_TILES * TILE_POINTS)), heightM / MAX_LATTICE_ROWS);
 }

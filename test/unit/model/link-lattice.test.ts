@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Layer, layerBits } from '../../../src/model/street-layers.js';
 import { LINK_RADIUS_M, segmentDistance2 } from '../../../src/model/street-graph.js';
-import { latticeColumn, latticeSegment, latticeStep, LINK_LATTICE_STEP_M, MAX_LATTICE_TILES, NIBBLE_SEGMENTS, TILE_POINTS, TILE_SIDE, type LinkLattice } from '../../../src/model/link-lattice.js';
+import { latticeColumn, latticeSegment, latticeStep, LINK_LATTICE_STEP_M, MAX_LATTICE_ROWS, MAX_LATTICE_TILES, NIBBLE_SEGMENTS, TILE_POINTS, TILE_SIDE, type LinkLattice } from '../../../src/model/link-lattice.js';
 import { buildLinkLattice } from '../../../src/model/link-lattice-build.js';
 import { graphOf } from '../../helpers/street-fixture.js';
 import { lcg } from '../../helpers/random.js';
@@ -110,7 +110,7 @@ test('a column reads as its points, across tiles of one segment, of a half byte 
   }
 });
 
-test('only an extract past MAX_LATTICE_TILES gets a coarser step', () => {
+test('only an extract past MAX_LATTICE_TILES or MAX_LATTICE_ROWS gets a coarser step', () => {
   assert.equal(latticeStep(Layer.Walk, 50_000, 35_000), LINK_LATTICE_STEP_M[Layer.Walk]);
   assert.equal(latticeStep(Layer.Car, 50_000, 35_000), LINK_LATTICE_STEP_M[Layer.Car]);
   // a country of 1,200 × 1,700 km keeps a city's step
@@ -119,4 +119,7 @@ test('only an extract past MAX_LATTICE_TILES gets a coarser step', () => {
   const step = latticeStep(Layer.Walk, side, side);
   assert.equal(step, Math.sqrt((side * side) / (MAX_LATTICE_TILES * TILE_POINTS)));
   assert.equal(Math.round((side / step) ** 2 / TILE_POINTS), MAX_LATTICE_TILES);
+  // a thin extract taller than MAX_LATTICE_ROWS steps: its rows are capped, whatever its few tiles
+  const tall = latticeStep(Layer.Walk, 2_000, 10_000_000);
+  assert.equal(tall, 10_000_000 / MAX_LATTICE_ROWS);
 });
