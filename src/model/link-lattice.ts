@@ -104,14 +104,18 @@ export function tilePlaceBytes(segments: number): number {
   return segments <= 1 ? 0 : segments <= NIBBLE_SEGMENTS ? TILE_POINTS / 2 : TILE_POINTS;
 }
 
+/** Point k's half byte in the places of a tile of at most NIBBLE_SEGMENTS segments, which start at `at`. */
+function halfByte(place: Uint8Array, at: number, k: number): number {
+  return (place[at + (k >> 1)]! >> ((k & 1) << 2)) & 15;
+}
+
 /** The nearest segment of the tile's point k (see `place`). */
 function tileSegment(l: LinkLattice, tile: number, k: number): number {
   const first = l.tileStart[tile]!;
   const n = l.tileStart[tile + 1]! - first;
   if (n === 1) return l.segments[first]!;
   const at = l.placeStart[tile]!;
-  const place = n <= NIBBLE_SEGMENTS ? (l.place[at + (k >> 1)]! >> ((k & 1) << 2)) & 15 : l.place[at + k]!;
-  return l.segments[first + place]!;
+  return l.segments[first + (n <= NIBBLE_SEGMENTS ? halfByte(l.place, at, k) : l.place[at + k]!)]!;
 }
 
 /** The nearest segment of lattice point (i, j), -1 when none lies within reach. */
@@ -134,10 +138,7 @@ export function latticeColumn(l: LinkLattice, i: number, jLo: number, jHi: numbe
       out.fill(segments[first]!, j, end + 1);
     } else if (n <= NIBBLE_SEGMENTS) {
       const at = placeStart[tile]!;
-      for (; j <= end; j++) {
-        const k = within + (j & TILE_MASK);
-        out[j] = segments[first + ((place[at + (k >> 1)]! >> ((k & 1) << 2)) & 15)]!;
-      }
+      for (; j <= end; j++) out[j] = segments[first + halfByte(place, at, within + (j & TILE_MASK))]!;
     } else {
       const at = placeStart[tile]! + within;
       for (; j <= end; j++) out[j] = segments[first + place[at + (j & TILE_MASK)]!]!;
@@ -178,4 +179,35 @@ export function linkLatticeBytes(l: LinkLattice): number {
 /** The step of `layer` for an extract: LINK_LATTICE_STEP_M, or coarser so that the lattice holds at most MAX_LATTICE_TILES and MAX_LATTICE_ROWS. */
 export function latticeStep(layer: Layer, widthM: number, heightM: number): number {
   return Math.max(LINK_LATTICE_STEP_M[layer], Math.sqrt((widthM * heightM) / (MAX_LATTICE_TILES * TILE_POINTS)), heightM / MAX_LATTICE_ROWS);
+}
+
+/**
+ * Whether a tile's places (bytes [from, to) of `place`, a multiple of 4 from a 4-byte boundary)
+ * name an entry at or past `size`: four bytes at a time (a country's lattices hold 2 GB of them),
+ * each half byte or byte k tested as k + (16 − size) or k + (256 − size) carrying out of its lane,
+ * the lanes apart so that no carry crosses into the next.
+ */
+export function placesPast(words: Uint32Array, from: number, to: number, size: number): boolean {
+  let carried = 0;
+  if (size <= NIBBLE_SEGMENTS) {
+    const add = (16 - size) * 0x01010101;
+    for (let k = from >> 2; k < to >> 2; k++) {
+      const w = words[k]!;
+      carried |= ((w & 0x0f0f0f0f) + add) | (((w >>> 4) & 0x0f0f0f0f) + add);
+    }
+    return (carried & 0xf0f0f0f0) !== 0;
+  }
+  const add = (256 - size) * 0x00010001;
+  for (let k = from >> 2; k < to >> 2; k++) {
+    const w = words[k]!;
+    carried |= ((w & 0x00ff00ff) + add) | (((w >>> 8) & 0x00ff00ff) + add);
+  }
+  return (carried & 0xff00ff00) !== 0;
+}
+
+/** The largest entry a tile's places name (for the refusal's message). */
+export function largestPlace(place: Uint8Array, from: number, to: number, size: number): number {
+  let largest = 0;
+  for (let k = from; k < to; k++) largest = Math.max(largest, size <= NIBBLE_SEGMENTS ? Math.max(place[k]! & 15, place[k]! >> 4) : place[k]!);
+  return largest;
 }

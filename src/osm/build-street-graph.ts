@@ -66,16 +66,15 @@ export function buildBareStreetGraph(osm: OsmExtract, options: StreetGraphOption
   const bare = assembleGraph(osm, projection, vertexOfNode, vertexCount, edges);
   // islands first: a point links to the network, not to a piece of it joined to nothing
   const smallIslandEdges = options.removeSmallIslands ? removeSmallIslands(bare) : [0, 0, 0];
-  const graph = bare;
   return {
-    graph,
+    graph: bare,
     names: edges.names,
     stats: {
       waysUsed,
       waysWithoutAccess: osm.wayCount - waysUsed,
       vertices: vertexCount,
-      edges: graph.edgeCount,
-      segments: graph.segmentCount,
+      edges: bare.edgeCount,
+      segments: bare.segmentCount,
       unmappedSidewalks: sidewalks,
       waysOpenedToWalk: opened.walk,
       waysOpenedToBike: opened.bike,

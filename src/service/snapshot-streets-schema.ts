@@ -4,7 +4,7 @@
  * links, and the service days of the searches; the transit search data is snapshot-raptor-schema.ts's.
  */
 import type { SegmentGrid } from '../model/segment-grid.js';
-import { EXTRAS_PER_SQUARE, NIBBLE_SEGMENTS, TILE_SIDE, tilePlaceBytes, type LinkLattice } from '../model/link-lattice.js';
+import { EXTRAS_PER_SQUARE, largestPlace, NIBBLE_SEGMENTS, placesPast, TILE_SIDE, tilePlaceBytes, type LinkLattice } from '../model/link-lattice.js';
 import type { StopSnaps } from '../model/stop-snaps.js';
 import type { LinkedPoints } from '../model/linked-points.js';
 import type { Projection, StreetGraph } from '../model/street-graph.js';
@@ -150,37 +150,6 @@ function checkSegmentGrid(c: Checker, value: unknown, at: string, segmentCount: 
   if (start.length !== cols * rows + 1) c.refuse(`${at}.start`, `holds ${start.length} offsets, not one more than the ${cols} × ${rows} buckets`);
   c.offsets(start, `${at}.start`, cols * rows, segments.length);
   c.typed(grid.access, Uint8Array, `${at}.access`, segments.length);
-}
-
-/**
- * Whether a tile's places (bytes [from, to) of `place`, a multiple of 4 from a 4-byte boundary)
- * name an entry at or past `size`: four bytes at a time (a country's lattices hold 2 GB of them),
- * each half byte or byte k tested as k + (16 − size) or k + (256 − size) carrying out of its lane,
- * the lanes apart so that no carry crosses into the next.
- */
-function placesPast(words: Uint32Array, from: number, to: number, size: number): boolean {
-  let carried = 0;
-  if (size <= NIBBLE_SEGMENTS) {
-    const add = (16 - size) * 0x01010101;
-    for (let k = from >> 2; k < to >> 2; k++) {
-      const w = words[k]!;
-      carried |= ((w & 0x0f0f0f0f) + add) | (((w >>> 4) & 0x0f0f0f0f) + add);
-    }
-    return (carried & 0xf0f0f0f0) !== 0;
-  }
-  const add = (256 - size) * 0x00010001;
-  for (let k = from >> 2; k < to >> 2; k++) {
-    const w = words[k]!;
-    carried |= ((w & 0x00ff00ff) + add) | (((w >>> 8) & 0x00ff00ff) + add);
-  }
-  return (carried & 0xff00ff00) !== 0;
-}
-
-/** The largest entry a tile's places name (for the refusal's message). */
-function largestPlace(place: Uint8Array, from: number, to: number, size: number): number {
-  let largest = 0;
-  for (let k = from; k < to; k++) largest = Math.max(largest, size <= NIBBLE_SEGMENTS ? Math.max(place[k]! & 15, place[k]! >> 4) : place[k]!);
-  return largest;
 }
 
 function checkLinkLattice(c: Checker, value: unknown, at: string, segmentCount: number): void {

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Layer, layerBits } from '../../../src/model/street-layers.js';
 import { LINK_RADIUS_M, segmentDistance2 } from '../../../src/model/street-graph.js';
-import { latticeColumn, latticeSegment, latticeStep, LINK_LATTICE_STEP_M, MAX_LATTICE_ROWS, MAX_LATTICE_TILES, NIBBLE_SEGMENTS, TILE_POINTS, TILE_SIDE, type LinkLattice } from '../../../src/model/link-lattice.js';
+import { largestPlace, latticeColumn, latticeSegment, latticeStep, LINK_LATTICE_STEP_M, MAX_LATTICE_ROWS, MAX_LATTICE_TILES, placesPast, tilePlaceBytes, NIBBLE_SEGMENTS, TILE_POINTS, TILE_SIDE, type LinkLattice } from '../../../src/model/link-lattice.js';
 import { buildLinkLattice } from '../../../src/model/link-lattice-build.js';
 import { graphOf } from '../../helpers/street-fixture.js';
 import { lcg } from '../../helpers/random.js';
@@ -122,4 +122,26 @@ test('only an extract past MAX_LATTICE_TILES or MAX_LATTICE_ROWS gets a coarser 
   // a thin extract taller than MAX_LATTICE_ROWS steps: its rows are capped, whatever its few tiles
   const tall = latticeStep(Layer.Walk, 2_000, 10_000_000);
   assert.equal(tall, 10_000_000 / MAX_LATTICE_ROWS);
+});
+
+test('a tile\'s places past its segments are found four bytes at a time as byte by byte, in tiles of half bytes and of bytes', () => {
+  const random = lcg(97);
+  const place = new Uint8Array(TILE_POINTS);
+  const words = new Uint32Array(place.buffer);
+  let past = 0;
+  for (let trial = 0; trial < 4000; trial++) {
+    const size = 2 + Math.floor(random() * 254);
+    const bytes = tilePlaceBytes(size);
+    // places within the size, then now and then one past it (or the largest a lane holds)
+    for (let k = 0; k < bytes; k++) {
+      place[k] = bytes === TILE_POINTS ? Math.floor(random() * size) : Math.floor(random() * size) | (Math.floor(random() * size) << 4);
+    }
+    if (trial % 2 === 0) place[Math.floor(random() * bytes)] = bytes === TILE_POINTS ? size + Math.floor(random() * (256 - size)) : 255;
+    let largest = 0;
+    for (let k = 0; k < bytes; k++) largest = Math.max(largest, bytes === TILE_POINTS ? place[k]! : Math.max(place[k]! & 15, place[k]! >> 4));
+    assert.equal(placesPast(words, 0, bytes, size), largest >= size, `size ${size}, largest ${largest}`);
+    assert.equal(largestPlace(place, 0, bytes, size), largest);
+    if (largest >= size) past++;
+  }
+  assert.ok(past >= 1900 && past < 4000, `${past} tiles with a place past their segments`);
 });
