@@ -24,7 +24,7 @@ import { accessLegs, type AccessLeg } from './mode-legs.js';
 import { offsetSeedDs, StreetSearch } from './street-search.js';
 import { connectionRows, MAX_OVERLAY_STOPS, stopAllowedAt, stopsOf, type OverlayStops } from './overlay-stops.js';
 import type { HeatMapData, HeatMapQuery } from './heat-map-types.js';
-import { StopsAtVertices } from './stops-at-vertices.js';
+import { stopsAtVerticesOf, type StopsAtVertices } from './stops-at-vertices.js';
 
 export class AccessSearch {
   /** per stop: the best time found, valid when its stamp is this round's */
@@ -51,7 +51,7 @@ export class AccessSearch {
     this.stamp = new Uint32Array(stops);
     this.stops = new Uint32Array(stops);
     this.times = new Int32Array(stops);
-    this.atVertices = new StopsAtVertices(data.graph, data.snaps);
+    this.atVertices = stopsAtVerticesOf(data.graph, data.snaps);
     this.candidates = new Uint32Array(data.stopLon.length);
   }
 

@@ -6,7 +6,8 @@
  *
  * A bit per vertex says whether any stop is linked to an edge at it (a country's 26 M vertices:
  * 3 MB a layer, where offsets per vertex would take 100 MB); the (vertex, stop) pairs, sorted, are
- * found by binary search for the few vertices whose bit is set. Built once per engine.
+ * found by binary search for the few vertices whose bit is set. Built once per thread and
+ * coverage data (`stopsAtVerticesOf`), not again when the thread's engine cache makes an engine again.
  */
 import type { Layer } from '../model/street-layers.js';
 import { LAYER_NAMES } from '../model/street-layers.js';
@@ -21,6 +22,15 @@ interface LayerPairs {
   /** the pairs sorted by vertex, then stop */
   vertex: Uint32Array;
   stop: Uint32Array;
+}
+
+const built = new WeakMap<StopSnaps, StopsAtVertices>();
+
+/** The index of a coverage's stop links on its graph, made on first use in this thread. */
+export function stopsAtVerticesOf(graph: StreetGraph, snaps: StopSnaps): StopsAtVertices {
+  let index = built.get(snaps);
+  if (!index) built.set(snaps, (index = new StopsAtVertices(graph, snaps)));
+  return index;
 }
 
 export class StopsAtVertices {
