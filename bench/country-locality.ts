@@ -25,8 +25,9 @@
  *   (the country's map computed again on it when its own grid differs, as it does when an intercity
  *   train takes it further), cell by cell. The cells the city alone gets faster, or reaches alone,
  *   are explained by how each coverage links them and its stops to its streets
- *   (bench/locality/link-evidence.ts); tile 0's street lengths on both graphs show what the
- *   country's projection does to them.
+ *   (bench/locality/link-evidence.ts); tile 0's street lengths on both graphs, against the great
+ *   circle's length of the same geometry (bench/locality/street-lengths.ts), show what each
+ *   projection does to them, in both directions.
  * - Trips and places on the country over loopback HTTP, the load sent by a child process
  *   (bench/locality/latency-client.ts) from the other core: a mix drawn over every tile
  *   (bench/locality/request-mix.ts), one request at a time, then four at a time, then four at a
@@ -70,6 +71,7 @@ import type { Load, LoadTimes } from './locality/latency-client.js';
 import { linkAsInCity, linkingOf, LinkEvidence, linkTable, stopsLinkedElsewhere, type MapSide } from './locality/link-evidence.js';
 import { MapComparison } from './locality/map-comparison.js';
 import { percentile } from './locality/percentile.js';
+import { describeLengths, tile0StreetLengths } from './locality/street-lengths.js';
 import { COUNTRY_WIDE, mixKinds, requestMix } from './locality/request-mix.js';
 
 const [dirArg, cityArg] = process.argv.slice(2);
@@ -296,21 +298,11 @@ async function mapsInProcess(): Promise<{ city: number; country: number }> {
     );
     for (const [category, example] of Object.entries(againEvidence.examples)) if (!example.explained) console.log(`    ${category}, not explained: ${example.text}`);
   }
-  console.log(`  tile 0's streets, summed: ${streetKm(cityGraph).toFixed(1)} km on the city's graph, ${streetKm(countryGraph).toFixed(1)} km on the country's (projections centred at ${cityGraph.projection.lat0.toFixed(2)}° and ${countryGraph.projection.lat0.toFixed(2)}° N)`);
+  console.log(`  tile 0's streets, summed: ${describeLengths("on the city's graph", tile0StreetLengths(cityGraph))}; ${describeLengths("on the country's", tile0StreetLengths(countryGraph))} (projections centred at ${cityGraph.projection.lat0.toFixed(2)}° and ${countryGraph.projection.lat0.toFixed(2)}° N)`);
   return scratch;
 }
 
 /** The length of the edges between tile 0's nodes (ids under a million: bench/country gives tile t's t × 1,000,000 + 1 onwards), km. */
-function streetKm(g: typeof cityGraph): number {
-  let dm = 0;
-  for (let e = 0; e < g.edgeCount; e++) {
-    const a = g.vertexNodeId[g.edgeFrom[e]!]!;
-    const b = g.vertexNodeId[g.edgeTo[e]!]!;
-    if (a > 0 && a < 1e6 && b > 0 && b < 1e6) dm += g.edgeLengthDm[e]!;
-  }
-  return dm / 1e4;
-}
-
 // ---- over HTTP: one server with both coverages and its worker pool
 const registry = new CoverageRegistry();
 const cityCoverage = new Coverage({ ...city.config, id: 'city' });
