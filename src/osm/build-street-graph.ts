@@ -10,7 +10,7 @@
  * 3. Adjacency in compressed rows, segments of every edge geometry in a grid index.
  */
 import { METRES_PER_DEGREE } from '../util/geodesy.js';
-import { linkLatticesOf, type BareStreetGraph, type Projection, type StreetGraph } from '../model/street-graph.js';
+import type { BareStreetGraph, Projection } from '../model/street-graph.js';
 import { pointsBox } from '../model/segment-geometry.js';
 import { removeSmallIslands } from '../model/small-islands.js';
 import { sharedArray } from '../model/shared-arrays.js';
@@ -21,8 +21,8 @@ import { wayAccess } from './street-access.js';
 import { openFalseIslands } from './false-islands.js';
 import { openUnmappedSidewalks } from './unmapped-sidewalks.js';
 
-export interface StreetGraphBuild<G = StreetGraph> {
-  graph: G;
+export interface StreetGraphBuild {
+  graph: BareStreetGraph;
   /** Street names, indexed by `graph.edgeName` (kept out of the shared arrays). */
   names: string[];
   stats: {
@@ -48,14 +48,11 @@ export interface StreetGraphOptions {
   removeSmallIslands: boolean;
 }
 
-/** The street graph of an extract, its link lattices computed here (see `buildBareStreetGraph`). */
-export function buildStreetGraph(osm: OsmExtract, options: StreetGraphOptions = { removeSmallIslands: true }): StreetGraphBuild {
-  const built = buildBareStreetGraph(osm, options);
-  return { ...built, graph: { ...built.graph, linkLattices: linkLatticesOf(built.graph) } };
-}
-
-/** The street graph of an extract but its link lattices, which the caller computes (in threads, on a country). */
-export function buildBareStreetGraph(osm: OsmExtract, options: StreetGraphOptions = { removeSmallIslands: true }): StreetGraphBuild<BareStreetGraph> {
+/**
+ * The street graph of an extract but its link lattices, which the caller computes: the network's
+ * build in threads (service/link-lattices-in-threads.ts), a test here (`linkLatticesOf`).
+ */
+export function buildBareStreetGraph(osm: OsmExtract, options: StreetGraphOptions = { removeSmallIslands: true }): StreetGraphBuild {
   const access = accessOfWays(osm);
   const sidewalks = openUnmappedSidewalks(osm, access);
   const opened = openFalseIslands(osm, access);

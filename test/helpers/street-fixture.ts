@@ -2,7 +2,8 @@
  * Hand-made street networks for unit tests: points in metres around (0°, 0°), ways with tags, turned
  * into the reader's extract shape and then into a street graph.
  */
-import { buildStreetGraph, type StreetGraphOptions } from '../../src/osm/build-street-graph.js';
+import { buildBareStreetGraph, type StreetGraphOptions } from '../../src/osm/build-street-graph.js';
+import { linkLatticesOf } from '../../src/model/street-graph.js';
 import { wayTagColumns, type OsmExtract } from '../../src/osm/osm-extract.js';
 import { METRES_PER_DEGREE } from '../../src/util/geodesy.js';
 
@@ -39,5 +40,6 @@ export function extractOf(points: [number, number][], ways: { nodes: number[]; t
 
 /** The graph of a hand-made network; its small islands are kept unless `removeSmallIslands` (see StreetGraphOptions). */
 export function graphOf(points: [number, number][], ways: { nodes: number[]; tags: Record<string, string> }[], options: StreetGraphOptions = { removeSmallIslands: false }) {
-  return buildStreetGraph(extractOf(points, ways), options);
+  const built = buildBareStreetGraph(extractOf(points, ways), options);
+  return { ...built, graph: { ...built.graph, linkLattices: linkLatticesOf(built.graph) } };
 }
