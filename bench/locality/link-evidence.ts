@@ -19,7 +19,7 @@
  * country's graph, matched by its ends' OpenStreetMap node ids), would be no slower than the city:
  * the difference is then all in where the cell was linked, none in the search.
  */
-import { LINK_RADIUS_M, pointAlong, projectOnSegment, projectX, projectY, snapPoint, unprojectLat, unprojectLon, type StreetGraph } from '../../src/model/street-graph.js';
+import { LINK_RADIUS_M, pointAlong, projectOnSegment, projectX, projectY, scaleAt, snapPoint, unprojectLat, unprojectLon, type StreetGraph } from '../../src/model/street-graph.js';
 import { Layer } from '../../src/model/street-layers.js';
 import type { Grid } from '../../src/routing/grid.js';
 import type { CellLinkTable, Rasterizer } from '../../src/routing/raster.js';
@@ -93,7 +93,7 @@ export class LinkEvidence {
       const p = country.graph.projection;
       const x = projectX(p, place.lon);
       const y = projectY(p, place.lat);
-      const offsetM = Math.hypot(x - projectX(p, lon), y - projectY(p, lat));
+      const offsetM = Math.hypot(x - projectX(p, lon), y - projectY(p, lat)) / scaleAt(p, y);
       this.countryEdges ??= tileEdges(country.graph);
       const twin = onTwin(country.graph, this.countryEdges, edgeKey(city.graph, onCity.edge), x, y);
       const countryThereDs = twin ? country.search.costAlong(twin.edge, twin.alongM, Layer.Walk, perMetre, false) + offsetM * perMetre : Infinity;
@@ -222,7 +222,7 @@ export function linkTable(cells: number): CellLinkTable {
   return { edge: new Int32Array(cells), alongM: new Float64Array(cells), offsetM: new Float64Array(cells) };
 }
 
-/** The centre of cell c (i * R + j), degrees: the rasterizer's, whose projection is linear in both. */
+/** The centre of cell c (i * R + j), degrees: the rasterizer's, whose rows are even bands of latitude. */
 function cellCentre(grid: Grid, c: number): { lon: number; lat: number } {
   const R = grid.resolution;
   const i = Math.floor(c / R);
@@ -271,7 +271,8 @@ function onTwin(g: StreetGraph, edges: Map<number, number[]>, key: number, x: nu
   for (const e of edges.get(key) ?? []) {
     for (let s = g.geomOffset[e]! - e; s < g.geomOffset[e + 1]! - e - 1; s++) {
       const { dist2, alongM } = projectOnSegment(g, s, x, y);
-      if (!best || Math.sqrt(dist2) < best.offsetM) best = { edge: e, alongM, offsetM: Math.sqrt(dist2) };
+      const offsetM = Math.sqrt(dist2) / scaleAt(g.projection, y);
+      if (!best || offsetM < best.offsetM) best = { edge: e, alongM, offsetM };
     }
   }
   return best;

@@ -31,9 +31,10 @@ import { blockCuts, decodeTree, encodeTree, prototypeKeyPath } from './snapshot-
  * lattices; 5: the point sets; 6: motor roads closed to walkers and cyclists; 7: the lattice
  * squares' extra candidates; 8: the segment grid without its copy of the segments' ends; 9: the
  * connections pruned at the default walking speed; 10: the link lattices stored sparsely, at a
- * city's step however large the extract): older files are then refused and rebuilt.
+ * city's step however large the extract; 11: a region's or country's projection conformal, its
+ * lengths on the ground): older files are then refused and rebuilt.
  */
-export const SNAPSHOT_FORMAT = 10;
+export const SNAPSHOT_FORMAT = 11;
 
 const MAGIC = Buffer.from('NAVETTE-SNAPSHOT', 'latin1');
 /** magic, format, meta length, checksum */

@@ -25,25 +25,72 @@ import { buildLinkLattice } from './link-lattice-build.js';
 import { METRES_PER_DEGREE } from '../util/geodesy.js';
 
 
-/** Equirectangular projection around the network's centre: x east, y north, in metres. */
+/**
+ * The projection of a network, about its centre: x east, y north, in metres at the centre.
+ *
+ * A city's is equirectangular: a degree of longitude is the centre's width everywhere, so lengths
+ * come out true along the centre's parallel and drift with latitude (0.7 % at rnv-mannheim's
+ * northern and southern edges). Past EQUIRECTANGULAR_MAX_ERROR at the extent's edges (a region, a
+ * country) it is Mercator about the centre instead: conformal, so at each point the projection
+ * stretches every direction alike, by `scaleAt` (nearest in the plane is nearest on the ground, and
+ * a length on the ground is the plane's divided by the local scale). Equirectangular where it
+ * suffices keeps every city's answers as they were.
+ */
 export interface Projection {
   lon0: number;
   lat0: number;
-  /** metres per degree of longitude at lat0 */
+  /** metres per degree of longitude at lat0 (on both kinds, x is linear in longitude) */
   mPerDegLon: number;
+  /** Mercator about lat0 rather than equirectangular */
+  conformal: boolean;
+}
+
+/**
+ * The most an equirectangular projection may be off at the extent's northern or southern edge
+ * (its east-west scale against the ground's, there): past it, the extent is projected conformally.
+ * 1 % is about half a degree of latitude from the centre at 50° N.
+ */
+export const EQUIRECTANGULAR_MAX_ERROR = 0.01;
+
+const RAD = Math.PI / 180;
+
+/** The projection of a network whose nodes span latitudes [minLat, maxLat] and longitudes [minLon, maxLon], about the box's centre. */
+export function projectionAbout(minLon: number, minLat: number, maxLon: number, maxLat: number): Projection {
+  const lon0 = (minLon + maxLon) / 2;
+  const lat0 = (minLat + maxLat) / 2;
+  const cos0 = Math.cos((lat0 * Math.PI) / 180);
+  const error = Math.max(Math.abs(cos0 / Math.cos(minLat * RAD) - 1), Math.abs(cos0 / Math.cos(maxLat * RAD) - 1));
+  return { lon0, lat0, mPerDegLon: METRES_PER_DEGREE * cos0, conformal: error > EQUIRECTANGULAR_MAX_ERROR };
+}
+
+/** Mercator's ordinate of a latitude, in radians at the equator. */
+function mercatorY(lat: number): number {
+  return Math.asinh(Math.tan(lat * RAD));
 }
 
 export function projectX(p: Projection, lon: number): number {
   return (lon - p.lon0) * p.mPerDegLon;
 }
 export function projectY(p: Projection, lat: number): number {
+  if (p.conformal) return (mercatorY(lat) - mercatorY(p.lat0)) * (p.mPerDegLon / RAD);
   return (lat - p.lat0) * METRES_PER_DEGREE;
 }
 export function unprojectLon(p: Projection, x: number): number {
   return p.lon0 + x / p.mPerDegLon;
 }
 export function unprojectLat(p: Projection, y: number): number {
+  if (p.conformal) return Math.atan(Math.sinh(y / (p.mPerDegLon / RAD) + mercatorY(p.lat0))) / RAD;
   return p.lat0 + y / METRES_PER_DEGREE;
+}
+
+/**
+ * Projected metres per metre on the ground at ordinate y, in every direction: exactly 1 on an
+ * equirectangular projection (whose lengths are taken as they are drawn), cos(lat0) / cos(lat) on
+ * a conformal one.
+ */
+export function scaleAt(p: Projection, y: number): number {
+  if (!p.conformal) return 1;
+  return Math.cos(p.lat0 * RAD) / Math.cos(unprojectLat(p, y) * RAD);
 }
 
 export interface StreetGraph {
@@ -154,10 +201,12 @@ export function projectOnSegment(g: StreetGraph, s: number, px: number, py: numb
  * A segment belongs to a layer when its edge can be travelled in at least one direction.
  */
 export function snapPoint(g: StreetGraph, layer: Layer, x: number, y: number, maxM: number): Snap | null {
-  const s = nearestSegment(g, x, y, maxM, forwardBit(layer) | backwardBit(layer));
+  // metres on the ground to the plane's and back (a conformal projection stretches all directions alike)
+  const scale = scaleAt(g.projection, y);
+  const s = nearestSegment(g, x, y, maxM * scale, forwardBit(layer) | backwardBit(layer));
   if (s < 0) return null;
   const { dist2, alongM } = projectOnSegment(g, s, x, y);
-  return { edge: g.segmentEdge[s]!, alongM, offsetM: Math.sqrt(dist2), segment: s };
+  return { edge: g.segmentEdge[s]!, alongM, offsetM: Math.sqrt(dist2) / scale, segment: s };
 }
 
 /**
@@ -228,7 +277,17 @@ export function segmentDistance2(g: StreetGraph, s: number, px: number, py: numb
   return pointSegmentDistance2(px, py, g.geomX[p]!, g.geomY[p]!, g.geomX[p + 1]!, g.geomY[p + 1]!);
 }
 
+/**
+ * How far a link lattice looks for streets, projected metres: the link radius where the projection
+ * stretches most (LINK_RADIUS_M itself on an equirectangular one).
+ */
+export function linkReachM(g: Pick<BareStreetGraph, 'projection' | 'vertexCount' | 'vertexX' | 'vertexY'>): number {
+  const box = g.projection.conformal ? pointsBox(g.vertexX.subarray(0, g.vertexCount), g.vertexY.subarray(0, g.vertexCount)) : null;
+  if (!box) return LINK_RADIUS_M;
+  return LINK_RADIUS_M * Math.max(scaleAt(g.projection, box.minY), scaleAt(g.projection, box.maxY));
+}
+
 /** The link lattice of each layer (see link-lattice.ts), from the graph's segments as its segment grid holds them now. */
 export function linkLatticesOf(g: BareStreetGraph): LinkLattice[] {
-  return LAYER_NAMES.map((_, layer) => buildLinkLattice(g, layer as Layer, LINK_RADIUS_M));
+  return LAYER_NAMES.map((_, layer) => buildLinkLattice(g, layer as Layer, linkReachM(g)));
 }

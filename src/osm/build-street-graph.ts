@@ -10,7 +10,7 @@
  * 3. Adjacency in compressed rows, segments of every edge geometry in a grid index.
  */
 import { METRES_PER_DEGREE } from '../util/geodesy.js';
-import type { BareStreetGraph, Projection } from '../model/street-graph.js';
+import { projectionAbout, projectX, projectY, scaleAt, type BareStreetGraph, type Projection } from '../model/street-graph.js';
 import { pointsBox } from '../model/segment-geometry.js';
 import { removeSmallIslands } from '../model/small-islands.js';
 import { sharedArray } from '../model/shared-arrays.js';
@@ -123,12 +123,12 @@ function numberVertices(nodeCount: number, isVertex: Uint8Array): { vertexOfNode
 
 /** Projected x (metres east of the projection's centre) of node `n`. */
 function xOfNode(osm: OsmExtract, projection: Projection, n: number): number {
-  return (osm.lon[n]! - projection.lon0) * projection.mPerDegLon;
+  return projectX(projection, osm.lon[n]!);
 }
 
 /** Projected y (metres north of the projection's centre) of node `n`. */
 function yOfNode(osm: OsmExtract, projection: Projection, n: number): number {
-  return (osm.lat[n]! - projection.lat0) * METRES_PER_DEGREE;
+  return projectY(projection, osm.lat[n]!);
 }
 
 /**
@@ -227,7 +227,8 @@ function addEdge(edges: EdgeLists, e: number, osm: OsmExtract, projection: Proje
   for (let k = first + 1; k <= last; k++) {
     const x = xOfNode(osm, projection, wayNodes[k]!);
     const y = yOfNode(osm, projection, wayNodes[k]!);
-    along += Math.hypot(x - prevX, y - prevY);
+    // metres on the ground: the plane's, over the projection's scale halfway (1 on a city's projection)
+    along += Math.hypot(x - prevX, y - prevY) / scaleAt(projection, (y + prevY) / 2);
     geomX[p] = x;
     geomY[p] = y;
     geomAlong[p++] = along;
@@ -350,8 +351,6 @@ function segmentsOf(edges: EdgeLists) {
 /** The projection centred on the extract's used nodes. */
 function projectionOf(osm: OsmExtract): Projection {
   const box = pointsBox(osm.lon.subarray(0, osm.nodeCount), osm.lat.subarray(0, osm.nodeCount));
-  if (!box) return { lon0: 0, lat0: 0, mPerDegLon: METRES_PER_DEGREE };
-  const lon0 = (box.minX + box.maxX) / 2;
-  const lat0 = (box.minY + box.maxY) / 2;
-  return { lon0, lat0, mPerDegLon: METRES_PER_DEGREE * Math.cos((lat0 * Math.PI) / 180) };
+  if (!box) return { lon0: 0, lat0: 0, mPerDegLon: METRES_PER_DEGREE, conformal: false };
+  return projectionAbout(box.minX, box.minY, box.maxX, box.maxY);
 }

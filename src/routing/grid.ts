@@ -3,7 +3,7 @@
  * reach), their size in metres and their place in the street graph's projection.
  */
 import { degreesAround, METRES_PER_DEGREE } from '../util/geodesy.js';
-import { projectX, projectY, type StreetGraph } from '../model/street-graph.js';
+import { projectX, projectY, scaleAt, type StreetGraph } from '../model/street-graph.js';
 
 export interface Grid {
   minLon: number;
@@ -61,6 +61,29 @@ export function cellGeometry(g: StreetGraph, grid: Grid): { x0: number; y0: numb
   const y0 = projectY(p, grid.minLat);
   const R = grid.resolution;
   return { x0, y0, dx: (projectX(p, grid.maxLon) - x0) / R, dy: (projectY(p, grid.maxLat) - y0) / R };
+}
+
+/**
+ * The ordinate of each row's centre in the graph's projection (`y`), and the projection's scale
+ * there (`scale`, projected metres per metre). The rows are even bands of latitude: evenly spaced
+ * on an equirectangular projection (scale 1), spreading northwards on a conformal one.
+ */
+export function rowCentres(g: StreetGraph, grid: Grid, y: Float64Array, scale: Float64Array): void {
+  const p = g.projection;
+  const R = grid.resolution;
+  if (!p.conformal) {
+    const { y0, dy } = cellGeometry(g, grid);
+    for (let j = 0; j < R; j++) {
+      y[j] = y0 + (j + 0.5) * dy;
+      scale[j] = 1;
+    }
+    return;
+  }
+  const dLat = (grid.maxLat - grid.minLat) / R;
+  for (let j = 0; j < R; j++) {
+    y[j] = projectY(p, grid.minLat + (j + 0.5) * dLat);
+    scale[j] = scaleAt(p, y[j]!);
+  }
 }
 
 /** The grid over the box of both grids, at `a`'s resolution (a difference map's one grid for its two maps). */

@@ -28,7 +28,7 @@ import { closestOnSegment } from '../model/segment-geometry.js';
 import { latticeColumn, latticeColumnExtras, type LinkLattice } from '../model/link-lattice.js';
 import type { StreetSearch } from './street-search.js';
 import { UNREACHED } from './unreached.js';
-import { cellGeometry, type Grid } from './grid.js';
+import { cellGeometry, rowCentres, type Grid } from './grid.js';
 
 /** What `valueCells` values the cells with. */
 interface Valuing {
@@ -47,8 +47,6 @@ interface ColumnScan {
   valuing: Valuing | null;
   table: CellLinkTable | null;
   R: number;
-  y0: number;
-  dy: number;
   i: number;
   cx: number;
 }
@@ -73,6 +71,9 @@ export class Rasterizer {
   private readonly columnExtras: Int32Array;
   private readonly extrasMarked: Int32Array;
   private extrasCount = 0;
+  /** the grid's rows: each one's centre in the projection and the projection's scale there (grown to the largest grid) */
+  private rowY = new Float64Array(0);
+  private rowScale = new Float64Array(0);
 
   constructor(readonly graph: StreetGraph) {
     this.edgeReached = new Uint32Array(graph.edgeCount);
@@ -114,13 +115,18 @@ export class Rasterizer {
     const lattice = this.graph.linkLattices[layer]!;
     const R = grid.resolution;
     if (table) table.edge.fill(-1, 0, R * R);
-    const { x0, y0, dx, dy } = cellGeometry(this.graph, grid);
+    const { x0, dx } = cellGeometry(this.graph, grid);
+    if (this.rowY.length < R) {
+      this.rowY = new Float64Array(R);
+      this.rowScale = new Float64Array(R);
+    }
+    rowCentres(this.graph, grid, this.rowY, this.rowScale);
     const { x0: lx0, y0: ly0, stepM, cols, rows } = lattice;
     // the lattice rows under the grid's cell centres (and the row above each)
-    const jLo = Math.max(0, Math.floor((y0 + 0.5 * dy - ly0) / stepM));
-    const jHi = Math.min(rows - 1, Math.floor((y0 + (R - 0.5) * dy - ly0) / stepM) + 1);
+    const jLo = Math.max(0, Math.floor((this.rowY[0]! - ly0) / stepM));
+    const jHi = Math.min(rows - 1, Math.floor((this.rowY[R - 1]! - ly0) / stepM) + 1);
     if (jLo > jHi) return;
-    const column: ColumnScan = { lattice, layer, valuing, table, R, y0, dy, i: 0, cx: 0 };
+    const column: ColumnScan = { lattice, layer, valuing, table, R, i: 0, cx: 0 };
     let decoded = -2;
     for (let i = 0; i < R; i++) {
       const cx = x0 + (i + 0.5) * dx;
@@ -157,15 +163,14 @@ export class Rasterizer {
    * a candidate whose nearest point is one of its ends the search goes on along its edge while the
    * next segment is nearer. All inline: this loop is the map's hot path.
    */
-  private scanColumn({ lattice, layer, valuing, table, R, y0, dy, i, cx }: ColumnScan): void {
+  private scanColumn({ lattice, layer, valuing, table, R, i, cx }: ColumnScan): void {
     const { segmentCount, segmentEdge, segmentPoint, geomX, geomY, geomAlongM } = this.graph;
-    const { segmentReached: reached, round, columnExtras, columnA: west, columnB: east } = this;
+    const { segmentReached: reached, round, columnExtras, columnA: west, columnB: east, rowY, rowScale } = this;
     const { y0: ly0, stepM, rows, extraSegments } = lattice;
     const perMetre = valuing ? 10 / valuing.speed : 0;
     const walkPerMetre = valuing ? 10 / valuing.walkSpeed : 0;
-    const radius2 = LINK_RADIUS_M * LINK_RADIUS_M;
     for (let j = 0; j < R; j++) {
-      const cy = y0 + (j + 0.5) * dy;
+      const cy = rowY[j]!;
       const lj = Math.floor((cy - ly0) / stepM);
       if (lj < 0 || lj >= rows - 1) continue;
       const s0 = west[lj]!;
@@ -218,18 +223,22 @@ export class Rasterizer {
           bestT = t;
         }
       }
-      if (best < 0 || best2 > radius2) continue;
+      // the link radius and the offset on the ground (the projection's scale is 1 but on a country's)
+      const scale = rowScale[j]!;
+      const radius = LINK_RADIUS_M * scale;
+      if (best < 0 || best2 > radius * radius) continue;
+      const offsetM = Math.sqrt(best2) / scale;
       const p = segmentPoint[best]!;
       const along = geomAlongM[p]! + bestT * (geomAlongM[p + 1]! - geomAlongM[p]!);
       const c = i * R + j;
       if (table) {
         table.edge[c] = segmentEdge[best]!;
         table.alongM[c] = along;
-        table.offsetM[c] = Math.sqrt(best2);
+        table.offsetM[c] = offsetM;
         continue;
       }
       if (!valuing || reached[best] !== round) continue;
-      const v = valuing.search.costAlong(segmentEdge[best]!, along, layer, perMetre, valuing.reverse) + Math.sqrt(best2) * walkPerMetre;
+      const v = valuing.search.costAlong(segmentEdge[best]!, along, layer, perMetre, valuing.reverse) + offsetM * walkPerMetre;
       if (v < valuing.limitDs && v < valuing.out[c]!) valuing.out[c] = v;
     }
   }

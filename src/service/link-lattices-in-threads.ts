@@ -6,7 +6,7 @@
  */
 import { computedInStrips, buildLinkLattice, type LatticePieces } from '../model/link-lattice-build.js';
 import type { LatticeSource, LinkLattice } from '../model/link-lattice.js';
-import { LINK_RADIUS_M, type BareStreetGraph } from '../model/street-graph.js';
+import { linkReachM, type BareStreetGraph } from '../model/street-graph.js';
 import { LAYER_NAMES, type Layer } from '../model/street-layers.js';
 import { workerAnswer } from '../util/worker-answer.js';
 
@@ -21,11 +21,12 @@ export interface LatticeTask {
 /** `pieces`: how lattices are cut (tests make a small one's strips, and so its thread). */
 export async function linkLatticesInThreads(g: BareStreetGraph, pieces?: LatticePieces): Promise<LinkLattice[]> {
   const source: LatticeSource = { segmentCount: g.segmentCount, segmentPoint: g.segmentPoint, segmentEdge: g.segmentEdge, geomX: g.geomX, geomY: g.geomY, segmentGrid: g.segmentGrid };
+  const radiusM = linkReachM(g);
   return Promise.all(
     LAYER_NAMES.map(async (_, k) => {
       const layer = k as Layer;
-      if (!computedInStrips(source, layer, LINK_RADIUS_M, pieces)) return buildLinkLattice(source, layer, LINK_RADIUS_M, pieces);
-      const task: LatticeTask = { source, layer, radiusM: LINK_RADIUS_M, pieces };
+      if (!computedInStrips(source, layer, radiusM, pieces)) return buildLinkLattice(source, layer, radiusM, pieces);
+      const task: LatticeTask = { source, layer, radiusM, pieces };
       const answer = await workerAnswer<{ lattice?: LinkLattice; error?: string }>(new URL('./link-lattice-worker.js', import.meta.url), task);
       if (!answer.lattice) throw new Error(`the link lattice of the ${LAYER_NAMES[layer]} layer: ${answer.error}`);
       return answer.lattice;

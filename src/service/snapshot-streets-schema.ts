@@ -13,7 +13,7 @@ import type { Timetable } from '../model/timetable.js';
 import type { HeatMapData } from '../routing/heat-map.js';
 import type { PointSetInfo } from './point-sets.js';
 import type { StreetData } from './street-data.js';
-import { Checker, describe, isFiniteNumber, isLatitude, isLongitude, isPositiveNumber, isString, isWithin } from './snapshot-checker.js';
+import { Checker, describe, isBoolean, isFiniteNumber, isLatitude, isLongitude, isPositiveNumber, isString, isWithin } from './snapshot-checker.js';
 import { checkRaptor } from './snapshot-raptor-schema.js';
 import { DEFAULT_WALKING_SPEED, type PrunedTransfers } from '../routing/transfer-pruning.js';
 import { MAX_OPPORTUNITY_COUNT } from '../analysis/point-set-reader.js';
@@ -83,7 +83,7 @@ const GRAPH_FIELDS: Record<keyof StreetGraph, true> = {
 function checkGraph(c: Checker, value: unknown, nameCount: number): StreetGraph {
   const at = 'streets.data.graph';
   const g = c.fields<StreetGraph>(value, at, GRAPH_FIELDS);
-  c.record<Projection>(g.projection, `${at}.projection`, { lon0: isLongitude, lat0: isLatitude, mPerDegLon: isPositiveNumber });
+  c.record<Projection>(g.projection, `${at}.projection`, { lon0: isLongitude, lat0: isLatitude, mPerDegLon: isPositiveNumber, conformal: isBoolean });
   const vertexCount = c.count(g.vertexCount, `${at}.vertexCount`);
   const edgeCount = c.count(g.edgeCount, `${at}.edgeCount`);
   const segmentCount = c.count(g.segmentCount, `${at}.segmentCount`);

@@ -1,5 +1,5 @@
 /** The place object a map's answer shows for its centre (a coordinate as an address on its nearest street). */
-import { nearestSegment, projectX, projectY } from '../../model/street-graph.js';
+import { nearestSegment, projectX, projectY, scaleAt } from '../../model/street-graph.js';
 import { ANY_ACCESS } from '../../model/street-layers.js';
 import type { Generation } from '../../service/generation.js';
 import type { Centre } from '../../queries/map-centre.js';
@@ -47,7 +47,8 @@ function streetNameNear(g: Generation, lon: number, lat: number): string {
   const streets = g.streets;
   if (!streets) return '';
   const graph = streets.data.graph;
-  const s = nearestSegment(graph, projectX(graph.projection, lon), projectY(graph.projection, lat), STREET_NAME_RADIUS_M, ANY_ACCESS);
+  const y = projectY(graph.projection, lat);
+  const s = nearestSegment(graph, projectX(graph.projection, lon), y, STREET_NAME_RADIUS_M * scaleAt(graph.projection, y), ANY_ACCESS);
   if (s < 0) return '';
   const name = graph.edgeName[graph.segmentEdge[s]!]!;
   return name >= 0 ? streets.names[name]! : '';

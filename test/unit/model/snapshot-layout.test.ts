@@ -35,6 +35,8 @@ const LAYOUTS: Record<number, string> = {
   9: '0567cb247109f97b',
   // the link lattices stored sparsely: each tile's places where they start, a half byte a point in a tile of few segments
   10: '1cf5b476440d02a4',
+  // the projection says whether it is conformal (a region's, a country's), its lengths on the ground
+  11: 'c4009dd7f83695eb',
 };
 
 /** One line per path of the tree and the kind of value found there (array elements merged). */
