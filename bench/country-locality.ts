@@ -71,7 +71,7 @@ import type { Load, LoadTimes } from './locality/latency-client.js';
 import { linkAsInCity, linkingOf, LinkEvidence, linkTable, stopsLinkedElsewhere, type MapSide } from './locality/link-evidence.js';
 import { MapComparison } from './locality/map-comparison.js';
 import { percentile } from './locality/percentile.js';
-import { describeLengths, tile0StreetLengths } from './locality/street-lengths.js';
+import { describeLengths, northernStreetLengths, tile0StreetLengths } from './locality/street-lengths.js';
 import { COUNTRY_WIDE, mixKinds, requestMix } from './locality/request-mix.js';
 
 const [dirArg, cityArg] = process.argv.slice(2);
@@ -298,7 +298,8 @@ async function mapsInProcess(): Promise<{ city: number; country: number }> {
     );
     for (const [category, example] of Object.entries(againEvidence.examples)) if (!example.explained) console.log(`    ${category}, not explained: ${example.text}`);
   }
-  console.log(`  tile 0's streets, summed: ${describeLengths("on the city's graph", tile0StreetLengths(cityGraph))}; ${describeLengths("on the country's", tile0StreetLengths(countryGraph))} (projections centred at ${cityGraph.projection.lat0.toFixed(2)}° and ${countryGraph.projection.lat0.toFixed(2)}° N)`);
+  console.log(`  tile 0's streets, summed: ${describeLengths("on the city's graph", tile0StreetLengths(cityGraph))}; ${describeLengths("on the country's", tile0StreetLengths(countryGraph))} (projections centred at ${cityGraph.projection.lat0.toFixed(2)}° and ${countryGraph.projection.lat0.toFixed(2)}° N, ${countryGraph.projection.conformal ? 'the country\'s conformal' : 'both equirectangular'})`);
+  console.log(`  the country's northernmost streets (half a degree of latitude): ${describeLengths('on its graph', northernStreetLengths(countryGraph, 0.5))}`);
   return scratch;
 }
 

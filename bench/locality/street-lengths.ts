@@ -1,5 +1,5 @@
 /**
- * Tile 0's streets measured two ways: as a graph measures them (its edges' lengths, in its own
+ * A graph's streets (tile 0's, or the northernmost) measured two ways: as a graph measures them (its edges' lengths, in its own
  * projection) and as the great circle measures the same geometry (each point taken back to
  * longitude and latitude, haversine between consecutive points): how far the graph's lengths are
  * from the Earth's, in both directions, edge by edge. A city's projection is centred on it; a
@@ -20,12 +20,24 @@ export interface StreetLengths {
 }
 
 export function tile0StreetLengths(g: StreetGraph): StreetLengths {
+  return streetLengths(g, (e) => inTile0(g, g.edgeFrom[e]!) && inTile0(g, g.edgeTo[e]!));
+}
+
+/** The streets whose start lies within `degrees` of latitude of the graph's northernmost vertex. */
+export function northernStreetLengths(g: StreetGraph, degrees: number): StreetLengths {
+  let maxY = -Infinity;
+  for (let v = 0; v < g.vertexCount; v++) maxY = Math.max(maxY, g.vertexY[v]!);
+  const from = unprojectLat(g.projection, maxY) - degrees;
+  return streetLengths(g, (e) => unprojectLat(g.projection, g.vertexY[g.edgeFrom[e]!]!) >= from);
+}
+
+function streetLengths(g: StreetGraph, keep: (e: number) => boolean): StreetLengths {
   const { geomOffset, geomX, geomY, projection } = g;
   let graphDm = 0;
   let circleM = 0;
   const ratios: number[] = [];
   for (let e = 0; e < g.edgeCount; e++) {
-    if (!inTile0(g, g.edgeFrom[e]!) || !inTile0(g, g.edgeTo[e]!)) continue;
+    if (!keep(e)) continue;
     let metres = 0;
     for (let p = geomOffset[e]!; p + 1 < geomOffset[e + 1]!; p++) {
       metres += crowFlyMetres(unprojectLon(projection, geomX[p]!), unprojectLat(projection, geomY[p]!), unprojectLon(projection, geomX[p + 1]!), unprojectLat(projection, geomY[p + 1]!));

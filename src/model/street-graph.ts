@@ -29,8 +29,8 @@ import { METRES_PER_DEGREE } from '../util/geodesy.js';
  * The projection of a network, about its centre: x east, y north, in metres at the centre.
  *
  * A city's is equirectangular: a degree of longitude is the centre's width everywhere, so lengths
- * come out true along the centre's parallel and drift with latitude (0.7 % at rnv-mannheim's
- * northern and southern edges). Past EQUIRECTANGULAR_MAX_ERROR at the extent's edges (a region, a
+ * come out true along the centre's parallel and drift with latitude (east-west, 0.3 % at rnv-mannheim's
+ * northern and southern edges, 0.06 % at Porto Alegre's). Past EQUIRECTANGULAR_MAX_ERROR at the extent's edges (a region, a
  * country) it is Mercator about the centre instead: conformal, so at each point the projection
  * stretches every direction alike, by `scaleAt` (nearest in the plane is nearest on the ground, and
  * a length on the ground is the plane's divided by the local scale). Equirectangular where it
