@@ -10,8 +10,8 @@
  * - fartherLink: the country linked it farther than its nearest street (its coarse lattice);
  * - cityFartherLink: the city linked it farther than its own nearest street (its 30 m lattice);
  * - tie: each links a street as near as its nearest, but not at the same place: two streets nearly
- *   as far from the cell, which each graph measures in its own projection (equirectangular about its
- *   centre) and breaks ties between by its own segment numbers;
+ *   as far from the cell, which each graph measures in its own projection (a city's equirectangular
+ *   about its centre, a country's conformal) and breaks ties between by its own segment numbers;
  * - samePlace: both link the same place, so the search itself is slower there (as it is around a
  *   stop the country links to another street: `stopsLinkedElsewhere`).
  *
