@@ -23,7 +23,7 @@ import { QueryError } from '../queries/query-errors.js';
 import { requestInstant } from '../queries/map-prologue.js';
 import { LINK_RADIUS_M, snapPoint, unprojectLat, unprojectLon, vertexBox } from '../model/street-graph.js';
 import { Layer } from '../model/street-layers.js';
-import { cellGeometry, type Grid } from '../routing/grid.js';
+import { cellGeometry, rowCentres, type Grid } from '../routing/grid.js';
 import type { CoverageConfig } from '../service/coverage-config.js';
 import type { Generation } from '../service/generation.js';
 import { loadGeneration } from '../service/load-coverage.js';
@@ -423,7 +423,10 @@ function gridOrigins(generation: Generation, text: string): Origins {
   const cx = (minX + maxX) / 2;
   const cy = (minY + maxY) / 2;
   const grid: Grid = { minLon: toLon(cx - half), maxLon: toLon(cx + half), minLat: toLat(cy - half), maxLat: toLat(cy + half), resolution };
-  const { x0, y0, dx, dy } = cellGeometry(graph, grid);
+  const { x0, dx } = cellGeometry(graph, grid);
+  // the rows as a heat map's: even bands of latitude, as the GeoTIFF's pixels are
+  const rowY = new Float64Array(resolution);
+  rowCentres(graph, grid, rowY, new Float64Array(resolution));
   const ids: string[] = [];
   const lon: number[] = [];
   const lat: number[] = [];
@@ -431,7 +434,7 @@ function gridOrigins(generation: Generation, text: string): Origins {
   for (let i = 0; i < resolution; i++) {
     for (let j = 0; j < resolution; j++) {
       const x = x0 + (i + 0.5) * dx;
-      const y = y0 + (j + 0.5) * dy;
+      const y = rowY[j]!;
       // a cell with no walkable street within the link radius reaches nothing: not an origin
       if (!snapPoint(graph, Layer.Walk, x, y, LINK_RADIUS_M)) continue;
       ids.push(`${i}_${j}`);
