@@ -162,9 +162,8 @@ export class WindowPercentiles {
   /**
    * Cell c's runs of minutes below `rest`, minutes ascending, into the run arrays, and how many
    * (`below`: the minutes they cover; `lowBucket`, `highBucket`: their buckets). The cell's
-   * changes were made minutes descending: read backwards, each is the cell's best arrival from the
-   * minute after the previous one's up to its own minute (a cell improved twice in one minute: the
-   * later change, read first, covers it already). At minute k a change arriving `a` whole seconds
+   * changes were made minutes descending, one a minute: read backwards, each is the cell's best
+   * arrival from the minute after the previous one's up to its own minute. At minute k a change arriving `a` whole seconds
    * after the reference is worth a − 60 k, below `rest` from the minute after (a − rest) / 60.
    * Whole seconds compare as the tenths they come from: a tenth value v is below 10 w exactly when
    * floor(v / 10) is below w, and 60 k seconds are whole.
