@@ -180,12 +180,12 @@ export class WindowPercentiles {
     for (let x = changes.cellStart[c + 1]! - 1; x >= first && k < n; x--) {
       const to = sorted[2 * x]!;
       if (to < k) continue;
-      const arrival = Math.floor(sorted[2 * x + 1]! / 10);
-      const from = Math.max(k, Math.floor((arrival - rest) / WINDOW_STEP_SEC) + 1);
+      const arrival = floorDiv(sorted[2 * x + 1]!, 10);
+      const from = Math.max(k, floorDiv(arrival - rest, WINDOW_STEP_SEC) + 1);
       const last = Math.min(to, n - 1);
       k = to + 1;
       if (from > last) continue;
-      const minutes = Math.floor(arrival / WINDOW_STEP_SEC);
+      const minutes = floorDiv(arrival, WINDOW_STEP_SEC);
       runHigh[runs] = minutes - from;
       runLow[runs] = minutes - last;
       runFrom[runs] = from;
@@ -252,6 +252,12 @@ export class WindowPercentiles {
     for (const { parts, tripsFrom, trips } of this.percentileParts) total += parts.reduce((sum, a) => sum + a.byteLength, 0) + tripsFrom.byteLength + trips.byteLength;
     return total;
   }
+}
+
+/** floor(a / b) of int32 a and a positive b, in integer arithmetic (the quotient truncated, one less below zero when inexact). */
+function floorDiv(a: number, b: number): number {
+  const q = (a / b) | 0;
+  return q * b > a ? q - 1 : q;
 }
 
 /**
