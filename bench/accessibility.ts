@@ -50,7 +50,7 @@ function phaseOf(name: string, url: string): keyof typeof PHASES | 'other' | nul
 const PHASES = {
   routing: (_: string, file: string) => file === 'raptor.js',
   propagation: (name: string, file: string) => file === 'street-search.js' || file === 'raster.js' || (file === 'window-heat-map.js' && name !== 'selectPercentiles' && name !== 'groupChanges') || (file === 'heat-map.js' && (name === 'valuePoints' || name === 'timesAt')),
-  reduction: (name: string, file: string) => file === 'accessibility.js' || file === 'decay.js' || file === 'regional-accessibility.js' || name === 'selectPercentiles' || name === 'groupChanges',
+  reduction: (name: string, file: string) => file === 'accessibility.js' || file === 'decay.js' || file === 'regional-accessibility.js' || file === 'window-percentiles.js' || name === 'groupChanges',
 };
 
 // 1. the matrix, 1,227 × 1,227

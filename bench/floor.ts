@@ -80,5 +80,5 @@ const w = runner.work();
 const per = (n: number) => (n / w.searches).toFixed(1);
 console.log(`the first ${origins} origins on one thread: ${((cpuUsed.user + cpuUsed.system) / 1e6).toFixed(1)} CPU-s; ${w.searches} searches (origin × minute)`);
 console.log(`per minute searched: ${per(w.rounds)} rounds, ${per(w.routesScanned)} routes scanned, ${per(w.visits)} stops visited, ${per(w.relaxations)} walking relaxations`);
-console.log(`  ${per(w.improvedStops)} improved stops reading ${per(w.egressEntries)} egress entries, of which ${((100 * w.changes) / w.egressEntries).toFixed(1)} % improve a point; ${(w.changes / w.targets).toFixed(1)} changes per point`);
+console.log(`  ${per(w.improvedStops)} improved stops reading ${per(w.egressEntries)} egress entries, of which ${((100 * w.changes) / w.egressEntries).toFixed(1)} % improve a point; per point ${(w.changes / w.targets).toFixed(1)} improvements kept as ${(w.keptChanges / w.targets).toFixed(1)} changes (one a minute)`);
 await runner.close();

@@ -187,6 +187,8 @@ export class RaptorSearch {
   private round = 0;
   private walkedBound: Int32Array | null = null;
   private vehicleBound: Int32Array | null = null;
+  /** the bound of a single search's walked labels: none (every stop UNREACHED), made on its first transfer */
+  private noBound: Int32Array | null = null;
   /** the connections the current search walks: the ones its walking speed needs (null: every one) */
   private pruned: PrunedTransfers | null = null;
   /** with an overlay, the connections its routes need beside the pruned ones, and the routes they were made for */
@@ -525,7 +527,9 @@ export class RaptorSearch {
     const pruned = this.pruned;
     const needs = this.needs;
     const stopCount = d.stopCount;
-    const { limit, walkedBound, rangeShift } = this;
+    const { limit, rangeShift } = this;
+    // a single search: no later minute bounds its labels
+    const bound = this.walkedBound ?? (this.noBound ??= new Int32Array(this.stopCapacity).fill(UNREACHED));
     for (let j = 0; keep && j < veh.count; j++) {
       const p = veh.touched[j]!;
       this.from = p;
@@ -543,16 +547,20 @@ export class RaptorSearch {
         const offset = fwd ? pruned.outOffset : pruned.inOffset;
         const other = fwd ? pruned.outTo : pruned.inFrom;
         const seconds = fwd ? pruned.outSec : pruned.inSec;
-        this.work.relaxations += offset[p + 1]! - offset[p]!;
-        for (let k = offset[p]!; k < offset[p + 1]!; k++) {
+        const end = offset[p + 1]!;
+        this.work.relaxations += end - offset[p]!;
+        // offerWalked's first tests, made here for the best label: most relaxations end on them,
+        // and the second label (never earlier than the first) cannot pass where the first fails.
+        // The label is x1 + slack + the walk: below the later minutes' (shifted) and below the limit.
+        const base = x1 + slack;
+        const shifted = base + rangeShift;
+        const room = limit - base;
+        for (let k = offset[p]!; k < end; k++) {
           const q = other[k]!;
-          const sec = seconds[k]! + slack;
-          // offerWalked's first tests, made here for the best label: most relaxations end on them,
-          // and the second label (never earlier than the first) cannot pass where the first fails
-          const x = x1 + sec;
-          if (x >= limit || (walkedBound !== null && x + rangeShift >= walkedBound[q]!)) continue;
-          this.offerWalked(q, x, run1);
-          if (x2 !== UNREACHED) this.offerWalked(q, x2 + sec, run2);
+          const sec = seconds[k]!;
+          if (shifted + sec >= bound[q]! || sec >= room) continue;
+          this.offerWalked(q, base + sec, run1);
+          if (x2 !== UNREACHED) this.offerWalked(q, x2 + slack + sec, run2);
         }
         if (needs !== null && p < stopCount) this.offerNeeded(needs, p, x1, run1, x2, run2);
         continue;

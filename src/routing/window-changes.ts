@@ -1,7 +1,8 @@
 /**
  * A departure window's changes (window-heat-map.ts): minutes are taken latest first, so a target's
  * value only ever improves, and the propagation keeps, per target (a cell or a point), the list of
- * its improvements as (minute, arrival) changes instead of minutes × targets values. Then, grouped
+ * its improvements as (minute, arrival) changes instead of minutes × targets values, one a minute
+ * (improved again at the same minute, by another stop or leg, its change is made better). Then, grouped
  * by target (a counting sort), each target's changes read in order for its percentiles
  * (window-percentiles.ts).
  *
@@ -21,6 +22,8 @@ const NO_ARRIVAL = 0x7fffffff;
 export class WindowChanges {
   /** per target: its best arrival so far, tenths from the reference */
   private best: Int32Array;
+  /** per target: the index of its last change, when it has one this window (`changeAt`) */
+  private lastChange: Int32Array;
   /** per target, once grouped: where its changes start in `sorted` (targets + 1 entries) */
   cellStart: Int32Array;
   /**
@@ -43,6 +46,7 @@ export class WindowChanges {
 
   constructor(private capacity: number) {
     this.best = new Int32Array(capacity);
+    this.lastChange = new Int32Array(capacity);
     this.cellStart = new Int32Array(capacity + 1);
   }
 
@@ -51,6 +55,7 @@ export class WindowChanges {
     if (targets <= this.capacity) return;
     this.capacity = targets;
     this.best = new Int32Array(targets);
+    this.lastChange = new Int32Array(targets);
     this.cellStart = new Int32Array(targets + 1);
   }
 
@@ -59,36 +64,57 @@ export class WindowChanges {
     return this.best;
   }
 
-  /** The changes kept since the last reset. */
+  /** The changes kept since the last reset (a target's improvements at one minute are one change). */
   get kept(): number {
     return this.count;
   }
+
+  /** The targets' improvements since the last reset. */
+  improvements = 0;
 
   /** Forget the changes, for `targets` targets none reached; `withSources`: the changes are kept with `keepFrom`. */
   reset(targets: number, withSources = false): void {
     this.best.fill(NO_ARRIVAL, 0, targets);
     this.count = 0;
+    this.improvements = 0;
     this.withSources = withSources;
   }
 
   /** Target c reached `whole` tenths after the reference at minute k: a change when it improves on its best. */
   keep(c: number, k: number, whole: number): void {
     if (whole >= this.best[c]!) return;
-    this.best[c] = whole;
-    if (this.count * 3 + 3 > this.changes.length) this.grow();
-    const x = this.count++;
-    this.changes[3 * x] = c;
-    this.changes[3 * x + 1] = k;
-    this.changes[3 * x + 2] = whole;
+    this.changeAt(c, k, whole);
   }
 
   /** `keep`, remembering the improvement `source` the change came from. */
   keepFrom(c: number, k: number, whole: number, source: number): void {
     if (whole >= this.best[c]!) return;
-    const x = this.count;
-    this.keep(c, k, whole);
+    const x = this.changeAt(c, k, whole);
     if (this.sources.length <= x) this.sources = grownInt32(this.sources, Math.max(65536, 2 * this.sources.length));
     this.sources[x] = source;
+  }
+
+  /**
+   * Target c's best is now `whole`, at minute k: a new change, or, when its last change is of the
+   * same minute, that change made `whole` (a minute reads only the last of its changes: the
+   * percentiles' runs); the change's index. Its last change is `lastChange[c]` when that entry,
+   * among this window's, is c's (a target with no change this window cannot own one of them).
+   */
+  private changeAt(c: number, k: number, whole: number): number {
+    this.best[c] = whole;
+    this.improvements++;
+    const last = this.lastChange[c]!;
+    if (last < this.count && this.changes[3 * last] === c && this.changes[3 * last + 1] === k) {
+      this.changes[3 * last + 2] = whole;
+      return last;
+    }
+    if (this.count * 3 + 3 > this.changes.length) this.grow();
+    const x = this.count++;
+    this.changes[3 * x] = c;
+    this.changes[3 * x + 1] = k;
+    this.changes[3 * x + 2] = whole;
+    this.lastChange[c] = x;
+    return x;
   }
 
   /** `sorted` and `cellStart` from the changes: a counting sort by target, each target's in the order made. */
@@ -131,6 +157,6 @@ export class WindowChanges {
   }
 
   scratchBytes(): number {
-    return this.best.byteLength + this.cellStart.byteLength + this.changes.byteLength + this.sorted.byteLength + this.sources.byteLength + this.sortedSource.byteLength + this.nextSlot.byteLength;
+    return this.best.byteLength + this.lastChange.byteLength + this.cellStart.byteLength + this.changes.byteLength + this.sorted.byteLength + this.sources.byteLength + this.sortedSource.byteLength + this.nextSlot.byteLength;
   }
 }

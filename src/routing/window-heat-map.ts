@@ -151,7 +151,8 @@ export class WindowEngine {
       else if (transit.improved > 0 && transitLegs.length > 0) this.toGrid.propagate(q, n, grid!, transitLegs, transit, this.changes);
       // 6. the percentiles, from the changes grouped by cell
       this.changes.groupChanges(cells);
-      this.work.changes += this.changes.kept;
+      this.work.changes += this.changes.improvements;
+      this.work.keptChanges += this.changes.kept;
       this.work.targets += cells;
       const journeys = breakdown ? { improvedSec: transit.improvedSec, journeys: transit.journeys } : null;
       const { percentiles, reached } = this.reducer.select(w.percentiles, n, q.maxDurationSec, this.changes, directSec, cells, journeys);

@@ -1,11 +1,12 @@
 /**
  * A departure window's last step (R5's TravelTimeReducer): per target, its travel time at each
- * minute of the window, listed from its changes (window-changes.ts) and the direct path, then
- * summarised by percentiles with R5's rule: sort the minutes' values, unreached as +∞, take index
- * ceil(p / 100 × n) − 1. docs/api.md, "Departure windows".
+ * minute of the window, from its changes (window-changes.ts) and the direct path, summarised by
+ * percentiles with R5's rule: sort the minutes' values, unreached as +∞, take index
+ * ceil(p / 100 × n) − 1. docs/api.md, "Departure windows". The values are selected from the
+ * target's runs of minutes without listing and sorting them (`selectPercentiles`).
  *
- * Per-engine scratch: one target's minutes, and one array of seconds per percentile, sized for the
- * most targets.
+ * Per-engine scratch: one target's runs and their buckets, and one array of seconds per percentile,
+ * sized for the most targets.
  */
 import type { JourneyParts, PercentileMap } from './heat-map-types.js';
 import { WINDOW_STEP_SEC } from './window-transit.js';
@@ -50,11 +51,24 @@ export interface WindowPercentileMaps {
 
 export class WindowPercentiles {
   private percentileSeconds: Int32Array[] = [];
-  /** one target's value at each minute, whole seconds (sorted in place to select its percentiles) */
-  private minuteSec = new Int32Array(0);
-  /** with a breakdown: one target's values unsorted, and where each came from (a change's source, DIRECT, UNREACHED_MINUTE) */
-  private minuteValue = new Int32Array(0);
-  private minuteSource = new Int32Array(0);
+  /**
+   * One target's runs of minutes (`listRuns`), minutes ascending: per run its values' highest
+   * minute bucket (whole minutes of the value at its first minute), its first minute, its last
+   * minute's bucket, the seconds past the minute of each value, and its change (index in `sorted`).
+   */
+  private runHigh = new Int32Array(0);
+  private runFrom = new Int32Array(0);
+  private runLow = new Int32Array(0);
+  private runRem = new Int32Array(0);
+  private runChange = new Int32Array(0);
+  /** per minute bucket (from the lowest of a target's runs): how many of its values fall there, then how many at or below it */
+  private bucketCount = new Int32Array(0);
+  /** the seconds past the minute of the values in one bucket, sorted to take one */
+  private remainders = new Int32Array(0);
+  /** what `listRuns` found: the lowest and the highest bucket of the runs, and how many minutes they cover */
+  private lowBucket = 0;
+  private highBucket = 0;
+  private below = 0;
   /** with a breakdown: per percentile its parts (PART_COUNT arrays sized for the most targets) and its trips */
   private percentileParts: PercentileParts[] = [];
 
@@ -86,85 +100,138 @@ export class WindowPercentiles {
   }
 
   /**
-   * The percentiles of cell c over the n minutes: its minutes' values (`listMinutes`) sorted, and the
-   * p-th percentile the value of rank ceil(p / 100 × n), null from T on. At most 180 values a cell:
-   * listing and a native sort cost less than counting the runs of minutes at each step of a halving
-   * search. With `parts`, each percentile's journey in parts: the journey of the earliest minute
-   * whose value is the percentile's, from the window's improvements (`journeys`) or the direct path.
+   * The percentiles of cell c over the n minutes, without listing and sorting them: the p-th
+   * percentile is the value of rank r = ceil(p / 100 × n), null from T on. A minute's value is the
+   * smaller of `rest` (the direct path, or T when unreached) and the arrival of the cell's change
+   * at or after it less 60 s a minute: the minutes form runs (`listRuns`) whose values fall by 60 s
+   * a minute, so that each run puts one value in each whole-minute bucket it spans. Counting the
+   * runs' values per bucket finds the bucket of rank r; in it each run spanning it has one value,
+   * its bucket's minute plus the run's seconds past the minute, and the rank is taken among those
+   * few. Ranks past the runs' minutes are `rest`. With `parts`, each percentile's journey in parts:
+   * the journey of the earliest minute whose value is the percentile's (the first run, minutes
+   * ascending, with that value), from the window's improvements (`journeys`) or the direct path.
    */
   private selectPercentiles(c: number, n: number, T: number, ranks: number[], out: Int32Array[], changes: WindowChanges, directSecs: Int32Array, parts: PercentileParts[] | null, journeys: ImprovedJourneys | null): void {
-    if (changes.cellStart[c] === changes.cellStart[c + 1]) {
-      // no change: the direct path at every minute, or nothing
-      const directSec = directSecs[c]!;
-      const sec = directSec >= 0 && directSec < T ? directSec : -1;
-      for (let p = 0; p < ranks.length; p++) {
-        out[p]![c] = sec;
-        if (parts) writeParts(parts[p]!, c, sec, sec < 0 ? UNREACHED_MINUTE : DIRECT, 0, journeys!);
-      }
-      return;
-    }
-    const { minuteSec, minuteValue, minuteSource } = this;
-    // with parts, the minutes' values kept in their order beside the sorted copy
-    this.listMinutes(c, n, T, changes, directSecs, parts ? minuteValue : minuteSec);
-    if (parts) minuteSec.set(minuteValue.subarray(0, n));
-    const values = minuteSec.subarray(0, n).sort();
+    const directSec = directSecs[c]!;
+    // a minute no change improves: the direct path, or nothing (T)
+    const rest = directSec >= 0 && directSec < T ? directSec : T;
+    const runs = changes.cellStart[c] === changes.cellStart[c + 1] ? 0 : this.listRuns(c, n, rest, changes);
+    const below = runs === 0 ? 0 : this.below;
+    if (below > 0) this.countBuckets(runs);
+    const { bucketCount, runHigh, runLow, runRem } = this;
+    const low = this.lowBucket;
     for (let p = 0; p < ranks.length; p++) {
-      const sec = values[ranks[p]! - 1]!;
-      out[p]![c] = sec < T ? sec : -1;
+      const rank = ranks[p]!;
+      if (rank > below) {
+        out[p]![c] = rest < T ? rest : -1;
+        if (parts) writeParts(parts[p]!, c, rest < T ? rest : -1, rest < T ? DIRECT : UNREACHED_MINUTE, 0, journeys!);
+        continue;
+      }
+      // the first bucket with `rank` values at or below it
+      let a = 0;
+      let b = this.highBucket - low;
+      while (a < b) {
+        const mid = (a + b) >>> 1;
+        if (bucketCount[mid]! < rank) a = mid + 1;
+        else b = mid;
+      }
+      const bucket = low + a;
+      const inBucket = rank - (a === 0 ? 0 : bucketCount[a - 1]!);
+      // the runs spanning the bucket: one value each, in seconds past its minute
+      const remainders = this.remainders;
+      let m = 0;
+      for (let j = 0; j < runs; j++) {
+        if (runLow[j]! > bucket || runHigh[j]! < bucket) continue;
+        const rem = runRem[j]!;
+        let i = m++;
+        for (; i > 0 && remainders[i - 1]! > rem; i--) remainders[i] = remainders[i - 1]!;
+        remainders[i] = rem;
+      }
+      const rem = remainders[inBucket - 1]!;
+      const sec = bucket * WINDOW_STEP_SEC + rem;
+      out[p]![c] = sec;
       if (!parts) continue;
-      const k = sec < T ? minuteValue.subarray(0, n).indexOf(sec) : -1;
-      writeParts(parts[p]!, c, sec < T ? sec : -1, k < 0 ? UNREACHED_MINUTE : minuteSource[k]!, k, journeys!);
+      // the earliest minute with this value: the first run spanning the bucket with these seconds
+      let j = 0;
+      while (runLow[j]! > bucket || runHigh[j]! < bucket || runRem[j] !== rem) j++;
+      const k = this.runFrom[j]! + runHigh[j]! - bucket;
+      writeParts(parts[p]!, c, sec, changes.sortedSource[this.runChange[j]!] ?? 0, k, journeys!);
     }
   }
 
   /**
-   * Cell c's value at each of the n minutes into `minuteSec`, and where it came from into
-   * `minuteSource`: the smaller of the direct path and its arrival at k (the change of the smallest
-   * minute at or after k) less k minutes, in whole seconds (T when unreached), listed from the
-   * cell's changes read backwards (minutes ascending).
+   * Cell c's runs of minutes below `rest`, minutes ascending, into the run arrays, and how many
+   * (`below`: the minutes they cover; `lowBucket`, `highBucket`: their buckets). The cell's
+   * changes were made minutes descending, one a minute: read backwards, each is the cell's best
+   * arrival from the minute after the previous one's up to its own minute. At minute k a change arriving `a` whole seconds
+   * after the reference is worth a − 60 k, below `rest` from the minute after (a − rest) / 60.
+   * Whole seconds compare as the tenths they come from: a tenth value v is below 10 w exactly when
+   * floor(v / 10) is below w, and 60 k seconds are whole.
    */
-  private listMinutes(c: number, n: number, T: number, changes: WindowChanges, directSecs: Int32Array, minuteSec: Int32Array): void {
-    const { minuteSource } = this;
-    const directSec = directSecs[c]!;
-    // in tenths, a whole second's: every comparison below is with a whole second
-    const direct = directSec < 0 ? Infinity : directSec * 10;
+  private listRuns(c: number, n: number, rest: number, changes: WindowChanges): number {
+    const { sorted } = changes;
+    const { runHigh, runFrom, runLow, runRem, runChange } = this;
     const first = changes.cellStart[c]!;
-    const end = changes.cellStart[c + 1]!;
-    const limit = T * 10;
-    const directWhole = direct < limit ? directSec : T;
-    const directSource = direct < limit ? DIRECT : UNREACHED_MINUTE;
-    const { sorted, sortedSource } = changes;
-    const stepDs = WINDOW_STEP_SEC * 10;
     let k = 0;
-    // the cell's changes were made minutes descending: read backwards, minutes ascend
-    for (let x = end - 1; x >= first; x--) {
+    let runs = 0;
+    let below = 0;
+    let low = 0x7fffffff;
+    let high = -0x7fffffff;
+    for (let x = changes.cellStart[c + 1]! - 1; x >= first && k < n; x--) {
       const to = sorted[2 * x]!;
-      // a cell improved twice in one minute: the later change, read first, covers it already
       if (to < k) continue;
-      const arrival = sorted[2 * x + 1]!;
-      for (; k <= to; k++) {
-        const v = arrival - stepDs * k;
-        if (v < direct) {
-          minuteSec[k] = v < limit ? Math.floor(v / 10) : T;
-          minuteSource[k] = v < limit ? (sortedSource[x] ?? 0) : UNREACHED_MINUTE;
-        } else {
-          minuteSec[k] = directWhole;
-          minuteSource[k] = directSource;
-        }
-      }
+      const arrival = floorDiv(sorted[2 * x + 1]!, 10);
+      const from = Math.max(k, floorDiv(arrival - rest, WINDOW_STEP_SEC) + 1);
+      const last = Math.min(to, n - 1);
+      k = to + 1;
+      if (from > last) continue;
+      const minutes = floorDiv(arrival, WINDOW_STEP_SEC);
+      runHigh[runs] = minutes - from;
+      runLow[runs] = minutes - last;
+      runFrom[runs] = from;
+      runRem[runs] = arrival - minutes * WINDOW_STEP_SEC;
+      runChange[runs] = x;
+      if (minutes - last < low) low = minutes - last;
+      if (minutes - from > high) high = minutes - from;
+      below += last - from + 1;
+      runs++;
     }
-    // minutes after the last change: the direct path or nothing
-    for (; k < n; k++) {
-      minuteSec[k] = directWhole;
-      minuteSource[k] = directSource;
+    this.below = below;
+    this.lowBucket = low;
+    this.highBucket = high;
+    return runs;
+  }
+
+  /** `bucketCount` from the runs: per bucket from `lowBucket` to `highBucket`, how many values fall at or below it. */
+  private countBuckets(runs: number): void {
+    const size = this.highBucket - this.lowBucket + 2;
+    if (this.bucketCount.length < size) this.bucketCount = new Int32Array(Math.max(size, 2 * this.bucketCount.length));
+    const { bucketCount, runHigh, runLow } = this;
+    const low = this.lowBucket;
+    bucketCount.fill(0, 0, size);
+    // each run puts one value in each bucket from its low one to its high one
+    for (let j = 0; j < runs; j++) {
+      bucketCount[runLow[j]! - low]!++;
+      bucketCount[runHigh[j]! - low + 1]!--;
+    }
+    let inBucket = 0;
+    let atOrBelow = 0;
+    for (let i = 0; i < size - 1; i++) {
+      inBucket += bucketCount[i]!;
+      atOrBelow += inBucket;
+      bucketCount[i] = atOrBelow;
     }
   }
 
+  /** Room for the runs of n minutes. */
   private ensureMinutes(n: number): void {
-    if (this.minuteSec.length >= n) return;
-    this.minuteSec = new Int32Array(n);
-    this.minuteValue = new Int32Array(n);
-    this.minuteSource = new Int32Array(n);
+    if (this.runHigh.length >= n) return;
+    this.runHigh = new Int32Array(n);
+    this.runFrom = new Int32Array(n);
+    this.runLow = new Int32Array(n);
+    this.runRem = new Int32Array(n);
+    this.runChange = new Int32Array(n);
+    this.remainders = new Int32Array(n);
   }
 
   private partsFor(p: number): PercentileParts {
@@ -180,11 +247,17 @@ export class WindowPercentiles {
   }
 
   scratchBytes(): number {
-    let total = 0;
+    let total = this.bucketCount.byteLength + 6 * this.runHigh.byteLength;
     for (const seconds of this.percentileSeconds) total += seconds.byteLength;
     for (const { parts, tripsFrom, trips } of this.percentileParts) total += parts.reduce((sum, a) => sum + a.byteLength, 0) + tripsFrom.byteLength + trips.byteLength;
     return total;
   }
+}
+
+/** floor(a / b) of int32 a and a positive b, in integer arithmetic (the quotient truncated, one less below zero when inexact). */
+function floorDiv(a: number, b: number): number {
+  const q = (a / b) | 0;
+  return q * b > a ? q - 1 : q;
 }
 
 /**

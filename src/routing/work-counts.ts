@@ -12,10 +12,12 @@ export class WorkCounts {
   visits = 0;
   /** walking connections relaxed from the stops a round reached by vehicle */
   relaxations = 0;
-  /** a window's stops improved on the later minutes', the egress entries read from them, and the changes they made at the points */
+  /** a window's stops improved on the later minutes', the egress entries read from them, and the improvements they made at the targets */
   improvedStops = 0;
   egressEntries = 0;
   changes = 0;
+  /** the changes kept for the percentiles: a target's improvements at one minute are one */
+  keptChanges = 0;
   /** targets whose percentiles were selected (a point or a cell, once per window) */
   targets = 0;
 
