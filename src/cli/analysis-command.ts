@@ -426,7 +426,7 @@ function gridOrigins(generation: Generation, text: string): Origins {
   const { x0, dx } = cellGeometry(graph, grid);
   // the rows as a heat map's: even bands of latitude, as the GeoTIFF's pixels are
   const rowY = new Float64Array(resolution);
-  rowCentres(graph, grid, rowY, new Float64Array(resolution));
+  rowCentres(graph, grid, rowY);
   const ids: string[] = [];
   const lon: number[] = [];
   const lat: number[] = [];

@@ -89,8 +89,12 @@ export function unprojectLat(p: Projection, y: number): number {
  * a conformal one.
  */
 export function scaleAt(p: Projection, y: number): number {
-  if (!p.conformal) return 1;
-  return Math.cos(p.lat0 * RAD) / Math.cos(unprojectLat(p, y) * RAD);
+  return p.conformal ? scaleAtLatitude(p, unprojectLat(p, y)) : 1;
+}
+
+/** `scaleAt` where the latitude is known (the build's nodes): no ordinate to take back. */
+export function scaleAtLatitude(p: Projection, lat: number): number {
+  return p.conformal ? Math.cos(p.lat0 * RAD) / Math.cos(lat * RAD) : 1;
 }
 
 export interface StreetGraph {

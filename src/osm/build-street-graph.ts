@@ -10,7 +10,7 @@
  * 3. Adjacency in compressed rows, segments of every edge geometry in a grid index.
  */
 import { METRES_PER_DEGREE } from '../util/geodesy.js';
-import { projectionAbout, projectX, projectY, scaleAt, type BareStreetGraph, type Projection } from '../model/street-graph.js';
+import { projectionAbout, projectX, projectY, scaleAtLatitude, type BareStreetGraph, type Projection } from '../model/street-graph.js';
 import { pointsBox } from '../model/segment-geometry.js';
 import { removeSmallIslands } from '../model/small-islands.js';
 import { sharedArray } from '../model/shared-arrays.js';
@@ -228,7 +228,7 @@ function addEdge(edges: EdgeLists, e: number, osm: OsmExtract, projection: Proje
     const x = xOfNode(osm, projection, wayNodes[k]!);
     const y = yOfNode(osm, projection, wayNodes[k]!);
     // metres on the ground: the plane's, over the projection's scale halfway (1 on a city's projection)
-    along += Math.hypot(x - prevX, y - prevY) / scaleAt(projection, (y + prevY) / 2);
+    along += Math.hypot(x - prevX, y - prevY) / scaleAtLatitude(projection, (osm.lat[wayNodes[k - 1]!]! + osm.lat[wayNodes[k]!]!) / 2);
     geomX[p] = x;
     geomY[p] = y;
     geomAlong[p++] = along;

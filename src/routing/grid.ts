@@ -3,7 +3,7 @@
  * reach), their size in metres and their place in the street graph's projection.
  */
 import { degreesAround, METRES_PER_DEGREE } from '../util/geodesy.js';
-import { projectX, projectY, scaleAt, type StreetGraph } from '../model/street-graph.js';
+import { projectX, projectY, scaleAtLatitude, type StreetGraph } from '../model/street-graph.js';
 
 export interface Grid {
   minLon: number;
@@ -64,25 +64,26 @@ export function cellGeometry(g: StreetGraph, grid: Grid): { x0: number; y0: numb
 }
 
 /**
- * The ordinate of each row's centre in the graph's projection (`y`), and the projection's scale
- * there (`scale`, projected metres per metre). The rows are even bands of latitude: evenly spaced
+ * The ordinate of each row's centre in the graph's projection (`y`), and, when asked, the
+ * projection's scale there (`scale`, projected metres per metre). The rows are even bands of latitude: evenly spaced
  * on an equirectangular projection (scale 1), spreading northwards on a conformal one.
  */
-export function rowCentres(g: StreetGraph, grid: Grid, y: Float64Array, scale: Float64Array): void {
+export function rowCentres(g: StreetGraph, grid: Grid, y: Float64Array, scale?: Float64Array): void {
   const p = g.projection;
   const R = grid.resolution;
   if (!p.conformal) {
     const { y0, dy } = cellGeometry(g, grid);
     for (let j = 0; j < R; j++) {
       y[j] = y0 + (j + 0.5) * dy;
-      scale[j] = 1;
     }
+    scale?.fill(1, 0, R);
     return;
   }
   const dLat = (grid.maxLat - grid.minLat) / R;
   for (let j = 0; j < R; j++) {
-    y[j] = projectY(p, grid.minLat + (j + 0.5) * dLat);
-    scale[j] = scaleAt(p, y[j]!);
+    const lat = grid.minLat + (j + 0.5) * dLat;
+    y[j] = projectY(p, lat);
+    if (scale) scale[j] = scaleAtLatitude(p, lat);
   }
 }
 

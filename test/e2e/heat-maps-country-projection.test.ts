@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { writeOsm, type OsmFixture } from '../helpers/osm-fixture.js';
 import { writeFeed } from '../helpers/gtfs-fixture.js';
+import { offsetBy } from '../helpers/ground.js';
 import { getOk, serveCoverages, type ServedApp } from '../helpers/app.js';
 import { crowFlyMetres, METRES_PER_DEGREE } from '../../src/util/geodesy.js';
 import { DEFAULT_WALKING_SPEED } from '../../src/routing/transfer-pruning.js';
@@ -27,11 +28,6 @@ const NORTH: [number, number] = [8.5, 55.0];
 const BLOCK_M = 200;
 const SIDE = 6;
 
-/** A point `east` and `north` metres from (lon, lat) on the plane tangent there. */
-function offsetBy([lon, lat]: [number, number], east: number, north: number): [number, number] {
-  return [lon + east / (METRES_PER_DEGREE * Math.cos(lat * RAD)), lat + north / METRES_PER_DEGREE];
-}
-
 /** Two towns: in each a grid of streets, a little askew, and a footway across it. Node ids: town × 1000 + i × SIDE + j. */
 function towns(): OsmFixture {
   const fixture: OsmFixture = { nodes: [], ways: [] };
@@ -39,7 +35,7 @@ function towns(): OsmFixture {
     const id = (i: number, j: number) => t * 1000 + i * SIDE + j + 1;
     for (let i = 0; i < SIDE; i++) {
       for (let j = 0; j < SIDE; j++) {
-        const [lon, lat] = offsetBy(centre, i * BLOCK_M + (j % 2) * 15, j * BLOCK_M + (i % 3) * 10);
+        const [lon, lat] = offsetBy(centre[0], centre[1], i * BLOCK_M + (j % 2) * 15, j * BLOCK_M + (i % 3) * 10);
         fixture.nodes.push({ id: id(i, j), lon, lat });
       }
     }

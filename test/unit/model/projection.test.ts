@@ -28,13 +28,9 @@ import { rowCentres, type Grid } from '../../../src/routing/grid.js';
 import { StreetSearch } from '../../../src/routing/street-search.js';
 import { extractOf } from '../../helpers/street-fixture.js';
 import { lcg } from '../../helpers/random.js';
+import { offsetBy } from '../../helpers/ground.js';
 
 const RAD = Math.PI / 180;
-
-/** A point `east` and `north` metres from (lon, lat) on the plane tangent there. */
-function offsetBy(lon: number, lat: number, east: number, north: number): [number, number] {
-  return [lon + east / (METRES_PER_DEGREE * Math.cos(lat * RAD)), lat + north / METRES_PER_DEGREE];
-}
 
 /** Distance from (lon, lat) to the segment between two points, metres, on the plane tangent at (lon, lat). */
 function tangentSegmentDistance(lon: number, lat: number, a: [number, number], b: [number, number]): number {
