@@ -10,11 +10,18 @@ import { UNREACHED } from './unreached.js';
  * Range RAPTOR's memory across the minutes of a departure window (R5's, and the RAPTOR paper's
  * rRAPTOR): per round and stop, the best label any later minute reached, as seconds from the
  * window's reference instant. Minutes are searched latest first (an arrival map's: earliest deadline
- * first); a rider can always wait for a later minute's journey, so a label of a round no better
- * than what a later minute had at that stop in that round leads nowhere new and is dropped. Each
- * minute's search then costs what changes from the minute after, not a whole search. The bounds of
- * a round are folded in once the round's labels are complete, so a search never prunes against its
- * own labels (its answer is the single search's, restricted to what improves on the later minutes).
+ * first); a rider can always wait for a later minute's journey, so a label no better than what a
+ * later minute had at that stop, in that round or in a round before it that counts, leads nowhere
+ * new and is dropped. Each minute's search then costs what changes from the minute after, not a
+ * whole search. The bounds of a round are folded in once the round's labels are complete, so a
+ * search never prunes against its own labels (its answer is the single search's, restricted to
+ * what improves on the later minutes).
+ *
+ * Rounds below a fewest-transfers limit are not bounded (raptor.ts, `bounded`): there a label off
+ * another run may board the run a later minute's label came off, and count where staying aboard
+ * would not. A search keeping its journeys bounds each round by its own round only: its ties
+ * between journeys arriving as early go to the fewest vehicles, then the least walking, which the
+ * labels of more vehicles decide.
  */
 export class RangeBounds {
   readonly walked: Int32Array[];
@@ -42,11 +49,19 @@ export class RangeBounds {
   }
 }
 
-/** Fold labels (their `touched` stops) into a round's bounds, shifted to the window's reference. */
-export function foldBounds(labels: TwoBest, bound: Int32Array, shift: number): void {
-  for (let j = 0; j < labels.count; j++) {
-    const p = labels.touched[j]!;
-    const key = labels.time1[p]! + shift;
-    if (key < bound[p]!) bound[p] = key;
+/**
+ * Fold a round's labels (their `touched` stops), shifted to the window's reference, into the bounds
+ * of rounds `first` to `last`: a later minute's label of round j also bounds the rounds after j
+ * that it dominates within a search (raptor.ts: those pruned against the best of the rounds that
+ * count), since a rider can wait for that later journey and ride no more vehicles.
+ */
+export function foldBounds(labels: TwoBest, bounds: Int32Array[], first: number, last: number, shift: number): void {
+  for (let r = first; r <= last; r++) {
+    const bound = bounds[r]!;
+    for (let j = 0; j < labels.count; j++) {
+      const p = labels.touched[j]!;
+      const key = labels.time1[p]! + shift;
+      if (key < bound[p]!) bound[p] = key;
+    }
   }
 }

@@ -185,10 +185,18 @@ export class RaptorSearch {
   private rangeShift = 0;
   /** the round whose labels are being made (0: the access), and the range bounds of its labels (null: a single search) */
   private round = 0;
+  /** the vehicles a journey of the current search rides: at least (below: rounds that do not count), at most */
+  private minVehicles = 1;
+  private maxVehicles = 1;
   private walkedBound: Int32Array | null = null;
   private vehicleBound: Int32Array | null = null;
   /** the bound of a single search's walked labels: none (every stop UNREACHED), made on its first transfer */
   private noBound: Int32Array | null = null;
+  /**
+   * A window's labels bound the later rounds' too (`foldBounds`); off for a search keeping its
+   * journeys, whose ties between journeys arriving as early need the labels of more vehicles.
+   */
+  protected boundsAcrossRounds = true;
   /** the connections the current search walks: the ones its walking speed needs (null: every one) */
   private pruned: PrunedTransfers | null = null;
   /** with an overlay, the connections its routes need beside the pruned ones, and the routes they were made for */
@@ -290,6 +298,8 @@ export class RaptorSearch {
     }
     const minVehicles = Math.max(0, Math.floor(q.minTransfers)) + 1;
     const maxVehicles = Math.max(0, Math.floor(q.maxTransfers)) + 1;
+    this.minVehicles = minVehicles;
+    this.maxVehicles = maxVehicles;
     // the bounds behind the pruning hold for the timetable's trips (and any subset) and every stop
     // (transfer-pruning.ts); an overlay's routes need the connections to their stops beside them
     this.pruned = q.stopAllowed === null && !q.wheelchair ? this.transfersFor(q.walkingSpeed) : null;
@@ -324,14 +334,14 @@ export class RaptorSearch {
       // 2. scan them
       this.scanMarked(d, this.baseMarks, 0, overlay);
       if (overlay) this.scanMarked(overlay.routes, this.overlayMarks, overlayRunSpace, null);
-      if (this.range) foldBounds(this.walkPrev, this.range.walked[round - 1]!, this.rangeShift);
+      if (this.range) this.foldWalked(round - 1);
       this.walkPrev.clear();
       // 3. transfers (none needed after the last round)
       this.trackBest = round >= minVehicles - 1;
       this.transfer(round < maxVehicles);
       this.swapWalked();
     }
-    if (this.range) foldBounds(this.walkPrev, this.range.walked[this.round]!, this.rangeShift);
+    if (this.range) this.foldWalked(this.round);
     this.walkPrev.clear();
     return this.result();
   }
@@ -350,11 +360,33 @@ export class RaptorSearch {
     return scratch;
   }
 
+  /**
+   * A window's labels of `round` bound the later minutes' (range-bounds.ts) where a later minute's
+   * label at least as early leaves nothing to find: the access's, and those of the rounds that count.
+   * Below them, a label off another run may still board the run a later minute's label came off and
+   * make a journey that counts, where staying aboard that run would not.
+   */
+  private bounded(round: number): boolean {
+    return round === 0 || round >= this.minVehicles;
+  }
+
+  /**
+   * The walked labels of `round` (in `walkPrev`) into the range bounds: of that round, and of the
+   * later ones where they dominate those within a search (`foldBounds`): the access's when every
+   * journey counts (they are off no run), and those of the rounds that count.
+   */
+  private foldWalked(round: number): void {
+    if (!this.bounded(round)) return;
+    const forward = this.boundsAcrossRounds && (round > 0 || this.minVehicles === 1);
+    foldBounds(this.walkPrev, this.range!.walked, round, forward ? this.maxVehicles : round, this.rangeShift);
+  }
+
   /** Labels of `round` are made next: its range bounds read by `offerWalked` and `offerVehicle`. */
   private enterRound(round: number): void {
     this.round = round;
-    this.walkedBound = this.range ? this.range.walked[round]! : null;
-    this.vehicleBound = this.range ? this.range.vehicle[round]! : null;
+    const bounded = this.range !== null && this.bounded(round);
+    this.walkedBound = bounded ? this.range!.walked[round]! : null;
+    this.vehicleBound = bounded ? this.range!.vehicle[round]! : null;
   }
 
   /** Scan the marked routes of a table (and unmark them); `masked`: skip its changed runs. */
@@ -578,7 +610,8 @@ export class RaptorSearch {
       }
     }
     if (keep && this.overlayStops !== null) this.overlayTransfers(this.overlayStops);
-    if (this.range) foldBounds(veh, this.range.vehicle[this.round]!, this.rangeShift);
+    // vehicle labels of a round that counts bound that round's and the later rounds'
+    if (this.range && this.bounded(this.round)) foldBounds(veh, this.range.vehicle, this.round, this.boundsAcrossRounds ? this.maxVehicles : this.round, this.rangeShift);
     veh.clear();
   }
 

@@ -1,0 +1,99 @@
+/**
+ * A departure window's range RAPTOR against its minutes searched one by one, on Porto Alegre's real
+ * network (r5r's example GTFS and OSM): the window prunes each minute's labels against the later
+ * minutes' of the same round and of the rounds before it that count (routing/range-bounds.ts), and
+ * a fewest-transfers limit decides which rounds count. For each limit (none, one and two transfers
+ * at least, three at most), departures and arrivals, two origins, every cell's percentiles are the
+ * rank ceil(p × n / 100) of that cell's single-map values over the window's minutes, each minute a
+ * whole search of its own (routing/heat-map.ts).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadGeneration } from '../../src/service/load-coverage.js';
+import { HeatMapEngine } from '../../src/routing/heat-map.js';
+import { WindowEngine, WINDOW_STEP_SEC } from '../../src/routing/window-heat-map.js';
+import { WindowTransit } from '../../src/routing/window-transit.js';
+import { zonedToEpoch } from '../../src/util/time-zones.js';
+import { walkingQueryFrom } from '../helpers/heat-map-query.js';
+import { sharedFeed } from './coverage-app.js';
+
+const { generation } = await loadGeneration({
+  id: 'poa',
+  gtfs: [sharedFeed('porto-alegre', 'gtfs-eptc.zip'), sharedFeed('porto-alegre', 'gtfs-trensurb.zip')],
+  osm: sharedFeed('porto-alegre', 'osm.pbf'),
+});
+const data = generation.streets!.data;
+const MINUTES = 20;
+const PERCENTILES = [5, 25, 50, 75, 95];
+const ORIGINS = Array.from({ length: 8 }, (_, k) => Math.floor(((k + 0.5) * data.stopLon.length) / 8));
+
+for (const minTransfers of [0, 1, 2]) {
+  test(`at least ${minTransfers} transfers, at most 3: each minute's improved stops are those its own search improves on the later minutes', departures and arrivals`, () => {
+    const engine = new HeatMapEngine(data, 5400, 200);
+    const stopCount = data.stopLon.length;
+    const window = new WindowTransit(engine.transit, stopCount, MINUTES);
+    const t0 = zonedToEpoch(generation.tt.timezone, 2019, 5, 13, 14, 0, 0);
+    let improvements = 0;
+    for (const stop of ORIGINS) {
+      for (const direction of ['departure', 'arrival'] as const) {
+        const q = walkingQueryFrom(data.stopLon, data.stopLat, stop, t0, { direction, maxDurationSec: 5400, minTransfers, maxTransfers: 3 });
+        window.run(q, MINUTES);
+        // each minute a whole search, latest first; a stop's best arrival from the reference over the later minutes
+        const best = new Int32Array(stopCount).fill(0x7fffffff);
+        const accessCount = engine.transit.accessFrom(q);
+        for (let k = MINUTES - 1; k >= 0; k--) {
+          const { vehicleSec, reached, reachedCount } = engine.transit.from(q, t0 + (direction === 'departure' ? 1 : -1) * k * WINDOW_STEP_SEC, accessCount);
+          const expected: string[] = [];
+          for (let r = 0; r < reachedCount; r++) {
+            const s = reached[r]!;
+            const fromReference = k * WINDOW_STEP_SEC + vehicleSec[s]!;
+            if (fromReference < best[s]!) {
+              best[s] = fromReference;
+              expected.push(`${s}@${fromReference}`);
+            }
+          }
+          const got: string[] = [];
+          for (let j = window.minuteFrom[k]!; j < window.minuteTo[k]!; j++) got.push(`${window.improvedStop[j]}@${window.improvedSec[j]}`);
+          assert.deepEqual(got.sort(), expected.sort(), `from stop ${stop}, ${direction}s, minute ${k}`);
+          improvements += got.length;
+        }
+      }
+    }
+    assert.ok(improvements > 10000, `${improvements} improvements`);
+  });
+
+
+  test(`at least ${minTransfers} transfers, at most 3: each cell's percentiles are its minutes' single maps', departures and arrivals`, () => {
+    const engine = new HeatMapEngine(data, 5400, 200);
+    const windows = new WindowEngine(engine, MINUTES * WINDOW_STEP_SEC);
+    const t0 = zonedToEpoch(generation.tt.timezone, 2019, 5, 13, 14, 0, 0);
+    let reached = 0;
+    let checked = 0;
+    // stops spread over the list: parts of the city far apart
+    for (const stop of ORIGINS) {
+      for (const direction of ['departure', 'arrival'] as const) {
+        const q = walkingQueryFrom(data.stopLon, data.stopLat, stop, t0, { direction, maxDurationSec: 5400, resolution: 80, minTransfers, maxTransfers: 3 });
+        const result = windows.compute(q, { windowSec: MINUTES * WINDOW_STEP_SEC, percentiles: PERCENTILES, selected: 0 });
+        const maps = result.percentiles!.map((m) => Int32Array.from(m.seconds));
+        const singles: Int32Array[] = [];
+        for (let k = 0; k < MINUTES; k++) {
+          const shift = (direction === 'departure' ? 1 : -1) * k * WINDOW_STEP_SEC;
+          singles.push(Int32Array.from(engine.compute({ ...q, t0: t0 + shift }, result.grid).seconds));
+        }
+        const R = result.grid.resolution;
+        for (let c = 0; c < R * R; c++) {
+          const sorted = singles.map((s) => (s[c]! < 0 ? Infinity : s[c]!)).sort((a, b) => a - b);
+          PERCENTILES.forEach((p, k) => {
+            const v = sorted[Math.ceil((p / 100) * MINUTES) - 1]!;
+            const expected = v === Infinity ? -1 : v;
+            assert.equal(maps[k]![c], expected, `stop ${stop}, ${direction}s, cell ${c}, p${p}: ${sorted.join(' ')}`);
+            checked++;
+            if (expected >= 0) reached++;
+          });
+        }
+      }
+    }
+    // most cells reached, and some not: the limits bite on both sides
+    assert.ok(reached > checked / 5 && reached < checked, `${reached} of ${checked} percentile cells reached`);
+  });
+}
