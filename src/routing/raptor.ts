@@ -560,8 +560,9 @@ export class RaptorSearch {
     const needs = this.needs;
     const stopCount = d.stopCount;
     const { limit, rangeShift } = this;
-    // a single search: no later minute bounds its labels
-    const bound = this.walkedBound ?? (this.noBound ??= new Int32Array(this.stopCapacity).fill(UNREACHED));
+    // a single search: no later minute bounds its labels, but in a round that counts, none at or
+    // past the second best over the rounds (the best of another run) passes `offerWalked`
+    const bound = this.walkedBound ?? (this.across ? this.bestWalk.time2 : (this.noBound ??= new Int32Array(this.stopCapacity).fill(UNREACHED)));
     for (let j = 0; keep && j < veh.count; j++) {
       const p = veh.touched[j]!;
       this.from = p;
