@@ -26,8 +26,15 @@ import { UNREACHED } from './unreached.js';
 export class RangeBounds {
   readonly walked: Int32Array[];
   readonly vehicle: Int32Array[];
+  /** the window these bounds are of: a new number at each `reset` */
+  window = 0;
 
-  constructor(stopCount: number, rounds: number) {
+  constructor(
+    stopCount: number,
+    rounds: number,
+    /** seconds between two minutes searched: minute k's labels are shifted by k × stepSec to the reference */
+    readonly stepSec: number,
+  ) {
     this.walked = Array.from({ length: rounds + 1 }, () => new Int32Array(stopCount));
     this.vehicle = Array.from({ length: rounds + 1 }, () => new Int32Array(stopCount));
     this.reset();
@@ -40,6 +47,7 @@ export class RangeBounds {
 
   /** Forget every minute (a new window). */
   reset(): void {
+    this.window++;
     for (const a of this.walked) a.fill(UNREACHED);
     for (const a of this.vehicle) a.fill(UNREACHED);
   }

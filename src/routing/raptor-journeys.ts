@@ -36,7 +36,7 @@ export class JourneyRaptorSearch extends RaptorSearch {
 
   constructor(data: RaptorData, days: ServiceDayOrigins | Float64Array[], firstDay?: number, prunedBeforehand: PrunedTransfers | null = null) {
     super(data, days, firstDay, true, prunedBeforehand);
-    this.boundsAcrossRounds = false;
+    this.keepsTies = true;
   }
 
   override search(q: RaptorQuery): RaptorResult {

@@ -63,6 +63,7 @@ import { foldBounds, type RangeBounds } from './range-bounds.js';
 import { NOT_MARKED, RouteMarks } from './route-marks.js';
 import { NO_RUN, TwoBest } from './two-best.js';
 import { UNREACHED } from './unreached.js';
+import { FirstRoundMarks } from './first-round-marks.js';
 import { WorkCounts } from './work-counts.js';
 
 /** The search never looks further than this from t0 (Navitia caps its RAPTOR bound at 24 h). */
@@ -145,6 +146,8 @@ export class RaptorSearch {
   protected readonly bestVeh: TwoBest;
   protected readonly bestWalk: TwoBest;
   private readonly vehicleSec: Int32Array;
+  /** a departure window's first-round routes, minute by minute (first-round-marks.ts) */
+  private readonly firstRound = new FirstRoundMarks();
   // routes marked for the current round, of the timetable and of the overlay
   private readonly baseMarks: RouteMarks;
   private overlayMarks: RouteMarks;
@@ -193,10 +196,11 @@ export class RaptorSearch {
   /** the bound of a single search's walked labels: none (every stop UNREACHED), made on its first transfer */
   private noBound: Int32Array | null = null;
   /**
-   * A window's labels bound the later rounds' too (`foldBounds`); off for a search keeping its
-   * journeys, whose ties between journeys arriving as early need the labels of more vehicles.
+   * A search keeping its journeys (raptor-journeys.ts): of the journeys arriving as early it keeps
+   * the one of fewest vehicles, then of least walking, which labels a window's shortcuts drop decide
+   * (a later minute's label bounding the later rounds, and the first round's lists), so it takes none.
    */
-  protected boundsAcrossRounds = true;
+  protected keepsTies = false;
   /** the connections the current search walks: the ones its walking speed needs (null: every one) */
   private pruned: PrunedTransfers | null = null;
   /** with an overlay, the connections its routes need beside the pruned ones, and the routes they were made for */
@@ -310,6 +314,7 @@ export class RaptorSearch {
     this.enterRound(0);
     if (this.limit === 0 || minVehicles > maxVehicles) return this.result();
     this.chooseServiceDays(Math.floor(q.t0));
+    const firstRound = this.firstRoundOf(q);
 
     // round 0: the access stops, walked to
     this.from = -1;
@@ -326,9 +331,12 @@ export class RaptorSearch {
       this.across = round >= minVehicles;
       // 1. routes through the stops walked to in the previous round, from their first such stop
       const prev = this.walkPrev;
+      //    (a window's first round after its first minute: the routes where a trip leaves an access stop new that minute)
+      const listed = round === 1 && firstRound >= 0;
+      if (listed) this.markFirstRound(firstRound);
       for (let j = 0; j < prev.count; j++) {
         const p = prev.touched[j]!;
-        if (p < d.stopCount) this.baseMarks.markAt(d, p, fwd);
+        if (p < d.stopCount && !listed) this.baseMarks.markAt(d, p, fwd);
         if (overlay) this.overlayMarks.markAt(overlay.routes, p, fwd);
       }
       // 2. scan them
@@ -377,7 +385,7 @@ export class RaptorSearch {
    */
   private foldWalked(round: number): void {
     if (!this.bounded(round)) return;
-    const forward = this.boundsAcrossRounds && (round > 0 || this.minVehicles === 1);
+    const forward = !this.keepsTies && (round > 0 || this.minVehicles === 1);
     foldBounds(this.walkPrev, this.range!.walked, round, forward ? this.maxVehicles : round, this.rangeShift);
   }
 
@@ -387,6 +395,80 @@ export class RaptorSearch {
     const bounded = this.range !== null && this.bounded(round);
     this.walkedBound = bounded ? this.range!.walked[round]! : null;
     this.vehicleBound = bounded ? this.range!.vehicle[round]! : null;
+  }
+
+  /**
+   * A window's minute (`q.range`) and its first round's routes (first-round-marks.ts): at the
+   * window's first minute searched, the lists of its earlier minutes made, and -1 (every route
+   * through the access marked); at an earlier minute, the minute's number, whose list is marked.
+   * -1 too for a single search, where the first round is not bounded (a fewest-transfers limit:
+   * there a trip the later minute caught offers labels of its own), and for a search keeping ties.
+   */
+  private firstRoundOf(q: RaptorQuery): number {
+    const range = this.range;
+    if (range === null || !this.bounded(1) || this.keepsTies) return -1;
+    const minute = Math.round(this.rangeShift / range.stepSec);
+    const lists = this.firstRound;
+    if (lists.window === range.window && minute < lists.firstMinute) return minute;
+    lists.start(range.window, minute);
+    this.listFirstRound(q, Math.floor(q.t0));
+    lists.finish();
+    return -1;
+  }
+
+  /**
+   * The first round's lists of a window's earlier minutes: for each access stop, ready at `a` (this
+   * minute's search seconds; at minute m, a + shift(this) - shift(m) in this minute's), each trip of
+   * each route through it leaving in [a - shift, a) is new at the minute its rider is first ready for it.
+   */
+  private listFirstRound(q: RaptorQuery, t0: number): void {
+    const d = this.data;
+    const dir = this.dir;
+    const fwd = dir === 1;
+    const shift = this.rangeShift;
+    const step = this.range!.stepSec;
+    const lists = this.firstRound;
+    const { stopRouteOffset, stopRoutes, stopRoutePos, routeStopOffset, routeStopTimeOffset, routeTripOffset, routeDayBits, serviceWords } = d;
+    const times = fwd ? d.departureSec : d.arrivalSec;
+    // the days of the earlier minutes: reaching back as far as the first minute
+    this.chooseServiceDays(t0, shift);
+    for (let j = 0; j < q.count; j++) {
+      const p = q.accessStops[j]!;
+      if (p >= d.stopCount) continue;
+      const a = Math.max(0, q.accessSec[j]!) + this.walkedSlack;
+      for (let e = stopRouteOffset[p]!; e < stopRouteOffset[p + 1]!; e++) {
+        const r = stopRoutes[e]!;
+        const S = routeStopOffset[r + 1]! - routeStopOffset[r]!;
+        const i = fwd ? stopRoutePos[e]! : S - 1 - stopRoutePos[e]!;
+        const K = routeTripOffset[r + 1]! - routeTripOffset[r]!;
+        const stBase = fwd ? routeStopTimeOffset[r]! : routeStopTimeOffset[r + 1]! - 1;
+        const tz = d.routeTimezone[r]!;
+        for (let slot = this.zoneSlotStart[tz]!; slot < this.zoneSlotStart[tz + 1]!; slot++) {
+          if (((routeDayBits[r * serviceWords + this.slotWord[slot]!]! >>> this.slotBit[slot]!) & 1) === 0) continue;
+          const off = this.slotOffset[slot]!;
+          // the first virtual trip leaving at a - shift or later (routes are FIFO), then those before a
+          let lo = 0;
+          let hi = K;
+          while (lo < hi) {
+            const mid = (lo + hi) >>> 1;
+            if (off + dir * times[stBase + dir * (mid * S + i)]! < a - shift) lo = mid + 1;
+            else hi = mid;
+          }
+          for (let k = lo; k < K; k++) {
+            const x = off + dir * times[stBase + dir * (k * S + i)]!;
+            if (x >= a) break;
+            lists.add(Math.floor((x + shift - a) / step), r, i);
+          }
+        }
+      }
+    }
+    this.chooseServiceDays(t0);
+  }
+
+  /** Mark the routes of minute m's first-round list. */
+  private markFirstRound(m: number): void {
+    const { offset, routes, positions } = this.firstRound;
+    for (let j = offset[m]!; j < offset[m + 1]!; j++) this.baseMarks.markRoute(routes[j]!, positions[j]!);
   }
 
   /** Scan the marked routes of a table (and unmark them); `masked`: skip its changed runs. */
@@ -612,7 +694,7 @@ export class RaptorSearch {
     }
     if (keep && this.overlayStops !== null) this.overlayTransfers(this.overlayStops);
     // vehicle labels of a round that counts bound that round's and the later rounds'
-    if (this.range && this.bounded(this.round)) foldBounds(veh, this.range.vehicle, this.round, this.boundsAcrossRounds ? this.maxVehicles : this.round, this.rangeShift);
+    if (this.range && this.bounded(this.round)) foldBounds(veh, this.range.vehicle, this.round, this.keepsTies ? this.round : this.maxVehicles, this.rangeShift);
     veh.clear();
   }
 
@@ -686,9 +768,10 @@ export class RaptorSearch {
 
   /**
    * The service days whose runs may fall in the window, per time zone: day i of zone z runs its stop
-   * time τ at origins[z][i] + τ; it is kept when [minTimeSec, maxTimeSec] then meets the window.
+   * time τ at origins[z][i] + τ; it is kept when [minTimeSec, maxTimeSec] then meets the window
+   * (reaching back `reach` seconds before t0: the days of a departure window's earlier minutes).
    */
-  private chooseServiceDays(t0: number): void {
+  private chooseServiceDays(t0: number, reach = 0): void {
     const d = this.data;
     const dir = this.dir;
     const limit = this.limit;
@@ -709,7 +792,7 @@ export class RaptorSearch {
         const off = dir * (origins[i]! - t0);
         const lo = Math.min(off + dir * minTime, off + dir * maxTime);
         const hi = Math.max(off + dir * minTime, off + dir * maxTime);
-        if (hi < 0 || lo >= limit) continue;
+        if (hi < -reach || lo >= limit) continue;
         this.slotOffset[n] = off;
         this.slotDay[n] = day;
         this.slotWord[n] = day >>> 5;

@@ -33,16 +33,20 @@ export class RouteMarks {
   /** Mark the routes of `d` through stop p, from p's (virtual) position on. */
   markAt(d: RouteTable, p: number, fwd: boolean): void {
     const { stopRouteOffset, stopRoutes, stopRoutePos, routeStopOffset } = d;
-    const { mark } = this;
     for (let e = stopRouteOffset[p]!; e < stopRouteOffset[p + 1]!; e++) {
       const r = stopRoutes[e]!;
       const pos = fwd ? stopRoutePos[e]! : routeStopOffset[r + 1]! - routeStopOffset[r]! - 1 - stopRoutePos[e]!;
-      const m = mark[r]!;
-      if (m === NOT_MARKED) {
-        this.list[this.count++] = r;
-        mark[r] = pos;
-      } else if (pos < m) mark[r] = pos;
+      this.markRoute(r, pos);
     }
+  }
+
+  /** Mark route r from (virtual) position `pos` on, or from its earlier mark. */
+  markRoute(r: number, pos: number): void {
+    const m = this.mark[r]!;
+    if (m === NOT_MARKED) {
+      this.list[this.count++] = r;
+      this.mark[r] = pos;
+    } else if (pos < m) this.mark[r] = pos;
   }
 
   clear(): void {

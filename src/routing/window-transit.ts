@@ -104,7 +104,7 @@ export class WindowTransit {
 
   /** The range bounds for searches of `rounds` vehicles, forgotten (a new window). */
   private rangeBounds(rounds: number): RangeBounds {
-    if (!this.bounds || this.bounds.rounds < rounds) this.bounds = new RangeBounds(this.stopCount, rounds);
+    if (!this.bounds || this.bounds.rounds < rounds) this.bounds = new RangeBounds(this.stopCount, rounds, WINDOW_STEP_SEC);
     else this.bounds.reset();
     return this.bounds;
   }

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { loadGeneration } from '../../src/service/load-coverage.js';
 import { HeatMapEngine } from '../../src/routing/heat-map.js';
 import { WindowEngine, WINDOW_STEP_SEC } from '../../src/routing/window-heat-map.js';
-import { WindowTransit } from '../../src/routing/window-transit.js';
+import { assertImprovementsOfMinutes } from '../helpers/window-improvements-oracle.js';
 import { zonedToEpoch } from '../../src/util/time-zones.js';
 import { walkingQueryFrom } from '../helpers/heat-map-query.js';
 import { sharedFeed } from './coverage-app.js';
@@ -30,38 +30,16 @@ const ORIGINS = Array.from({ length: 8 }, (_, k) => Math.floor(((k + 0.5) * data
 for (const minTransfers of [0, 1, 2]) {
   test(`at least ${minTransfers} transfers, at most 3: each minute's improved stops are those its own search improves on the later minutes', departures and arrivals`, () => {
     const engine = new HeatMapEngine(data, 5400, 200);
-    const stopCount = data.stopLon.length;
-    const window = new WindowTransit(engine.transit, stopCount, MINUTES);
     const t0 = zonedToEpoch(generation.tt.timezone, 2019, 5, 13, 14, 0, 0);
     let improvements = 0;
     for (const stop of ORIGINS) {
       for (const direction of ['departure', 'arrival'] as const) {
         const q = walkingQueryFrom(data.stopLon, data.stopLat, stop, t0, { direction, maxDurationSec: 5400, minTransfers, maxTransfers: 3 });
-        window.run(q, MINUTES);
-        // each minute a whole search, latest first; a stop's best arrival from the reference over the later minutes
-        const best = new Int32Array(stopCount).fill(0x7fffffff);
-        const accessCount = engine.transit.accessFrom(q);
-        for (let k = MINUTES - 1; k >= 0; k--) {
-          const { vehicleSec, reached, reachedCount } = engine.transit.from(q, t0 + (direction === 'departure' ? 1 : -1) * k * WINDOW_STEP_SEC, accessCount);
-          const expected: string[] = [];
-          for (let r = 0; r < reachedCount; r++) {
-            const s = reached[r]!;
-            const fromReference = k * WINDOW_STEP_SEC + vehicleSec[s]!;
-            if (fromReference < best[s]!) {
-              best[s] = fromReference;
-              expected.push(`${s}@${fromReference}`);
-            }
-          }
-          const got: string[] = [];
-          for (let j = window.minuteFrom[k]!; j < window.minuteTo[k]!; j++) got.push(`${window.improvedStop[j]}@${window.improvedSec[j]}`);
-          assert.deepEqual(got.sort(), expected.sort(), `from stop ${stop}, ${direction}s, minute ${k}`);
-          improvements += got.length;
-        }
+        improvements += assertImprovementsOfMinutes(engine, data.stopLon.length, q, MINUTES, `from stop ${stop}, ${direction}s`);
       }
     }
     assert.ok(improvements > 10000, `${improvements} improvements`);
   });
-
 
   test(`at least ${minTransfers} transfers, at most 3: each cell's percentiles are its minutes' single maps', departures and arrivals`, () => {
     const engine = new HeatMapEngine(data, 5400, 200);
