@@ -509,7 +509,10 @@ export class RaptorSearch {
     const { routeStops, boardAlight, routeTripCount, routeDayBits } = d;
     const { stopWheelchair } = this;
     const dayBase = r * d.serviceWords;
-    const { stopAllowed, wheelchair, vehicleSlack, vehicleBound, rangeShift } = this;
+    const { stopAllowed, wheelchair, vehicleSlack, rangeShift } = this;
+    // the later minutes' labels; a single search's, in a round that counts: the second best over the
+    // rounds (the best of another run), at or past which no label passes `offerVehicle`
+    const vehicleBound = this.vehicleBound ?? (this.across ? this.bestVeh.time2 : null);
     const prev = this.walkPrev;
     const prevTime1 = prev.time1;
     const lo = Math.min(dir * d.routeMinSec[r]!, dir * d.routeMaxSec[r]!);
