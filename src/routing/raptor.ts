@@ -648,12 +648,16 @@ export class RaptorSearch {
     // a single search: no later minute bounds its labels, but in a round that counts, none at or
     // past the second best over the rounds (the best of another run) passes `offerWalked`
     const bound = this.walkedBound ?? (this.across ? this.bestWalk.time2 : (this.noBound ??= new Int32Array(this.stopCapacity).fill(UNREACHED)));
+    // the second label (off another run) walks on only where it can lead somewhere the first cannot:
+    // it boards the first's run again, which every journey that counts (no fewest-transfers limit)
+    // does better by staying aboard, in an earlier round; a search keeping ties walks it (its journeys)
+    const secondWalks = this.keepsTies || this.minVehicles > 1;
     for (let j = 0; keep && j < veh.count; j++) {
       const p = veh.touched[j]!;
       this.from = p;
       const x1 = veh.time1[p]!;
       const run1 = veh.run1[p]!;
-      const x2 = veh.time2[p]!;
+      const x2 = secondWalks ? veh.time2[p]! : UNREACHED;
       const run2 = veh.run2[p]!;
       // an overlay's new stop: stay 0 s; its connections are the overlay's (below)
       const stay = p < stopCount ? stopStaySec[p]! : 0;

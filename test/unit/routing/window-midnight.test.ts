@@ -1,7 +1,7 @@
 /**
  * Departure windows at the ends of the service days on the demo town (data/demo: Saturday night
  * buses until 27:57, the first weekday runs at 05:30), each minute's improved stops against its own
- * whole search (test/helpers/window-improvements-oracle.ts). The first round's routes of a window's
+ * whole search (test/helpers/window-minutes-oracle.ts). The first round's routes of a window's
  * minutes are listed at its first minute searched, from the service days of all its minutes
  * (routing/first-round-marks.ts): there a departure window's latest minute, after the night buses'
  * day has ended, and an arrival window's earliest deadline, before the day's first run.
@@ -13,7 +13,7 @@ import { loadGeneration } from '../../../src/service/load-coverage.js';
 import { HeatMapEngine } from '../../../src/routing/heat-map.js';
 import { zonedToEpoch } from '../../../src/util/time-zones.js';
 import { walkingQueryFrom } from '../../helpers/heat-map-query.js';
-import { assertImprovementsOfMinutes } from '../../helpers/window-improvements-oracle.js';
+import { assertImprovementsOfMinutes } from '../../helpers/window-minutes-oracle.js';
 
 const DEMO = path.resolve('data/demo');
 const { generation } = await loadGeneration({ id: 'demo', gtfs: [path.join(DEMO, 'gtfs')], osm: path.join(DEMO, 'valmont.osm'), timezone: 'Europe/Paris' });

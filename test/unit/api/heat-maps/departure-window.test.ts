@@ -20,6 +20,7 @@ import { writeFeed } from '../../../helpers/gtfs-fixture.js';
 import { writeOsm } from '../../../helpers/osm-fixture.js';
 import { HeatMapEngine } from '../../../../src/routing/heat-map.js';
 import { walkingQueryFrom } from '../../../helpers/heat-map-query.js';
+import { assertPercentilesOfMinutes } from '../../../helpers/window-minutes-oracle.js';
 import { WindowEngine, WINDOW_STEP_SEC } from '../../../../src/routing/window-heat-map.js';
 import { MAX_DEPARTURE_WINDOW_SEC } from '../../../../src/service/limits.js';
 import { departuresOf } from '../../../../src/queries/departure-window.js';
@@ -60,22 +61,9 @@ describe('the engine: percentiles of the minutes, as R5 takes them', () => {
         const maps = result.percentiles!.map((m) => Int32Array.from(m.seconds));
         assert.deepEqual(result.percentiles!.map((m) => m.percentile), percentiles);
         assert.equal(result.seconds, result.percentiles![1]!.seconds, 'the selected percentile is the one-band formats’');
-        const singles: Int32Array[] = [];
-        for (let k = 0; k < minutes; k++) {
-          const shift = (direction === 'departure' ? 1 : -1) * k * WINDOW_STEP_SEC;
-          singles.push(Int32Array.from(engine.compute({ ...q, t0: t0 + shift }, result.grid).seconds));
-        }
-        const R = result.grid.resolution;
-        for (let c = 0; c < R * R; c++) {
-          const sorted = singles.map((s) => (s[c]! < 0 ? Infinity : s[c]!)).sort((a, b) => a - b);
-          percentiles.forEach((p, k) => {
-            const v = sorted[Math.ceil((p / 100) * minutes) - 1]!;
-            const expected = v === Infinity ? -1 : v;
-            assert.equal(maps[k]![c], expected, `${id}, cell ${c}, p${p}: ${[...sorted].join(' ')}`);
-            checked++;
-            if (expected >= 0) reached++;
-          });
-        }
+        const cells = assertPercentilesOfMinutes(engine, q, result.grid, maps, minutes, percentiles, id);
+        checked += cells.checked;
+        reached += cells.reached;
       }
       assert.ok(reached > 1000 && checked - reached > 100, `${reached} of ${checked} percentile cells reached`);
     });
