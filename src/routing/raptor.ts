@@ -465,6 +465,11 @@ export class RaptorSearch {
     this.chooseServiceDays(t0);
   }
 
+  /** Bytes of a window's scratch kept here (its first round's lists, grown to the largest window's). */
+  windowScratchBytes(): number {
+    return this.firstRound.bytes();
+  }
+
   /** Mark the routes of minute m's first-round list. */
   private markFirstRound(m: number): void {
     const { offset, routes, positions } = this.firstRound;

@@ -122,6 +122,6 @@ export class WindowTransit {
   scratchBytes(): number {
     let total = this.stopBest.byteLength + this.stopRemaining.byteLength + this.improvedStop.byteLength + this.improvedSec.byteLength;
     total += this.minuteFrom.byteLength + this.minuteTo.byteLength + this.reachedStops.byteLength + this.journeys.scratchBytes();
-    return total + (this.bounds?.bytes() ?? 0);
+    return total + (this.bounds?.bytes() ?? 0) + this.transit.raptor.windowScratchBytes();
   }
 }
