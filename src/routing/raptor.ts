@@ -70,6 +70,8 @@ import { WorkCounts } from './work-counts.js';
 export const MAX_HORIZON_SEC = 86400;
 /** Walking speeds whose needed connections a search keeps (a server's requests mostly share one or two). */
 const PRUNED_SPEEDS_KEPT = 4;
+/** (Day, direction) pairs whose running trips a search keeps per route (a day, the day before, the next, and one more). */
+const RUN_DAYS_KEPT = 4;
 /** Service days considered per time zone, at most (t0's day, the days before whose runs pass midnight, the next). */
 const MAX_DAYS_PER_ZONE = 16;
 
@@ -146,6 +148,10 @@ export class RaptorSearch {
   protected readonly bestVeh: TwoBest;
   protected readonly bestWalk: TwoBest;
   private readonly vehicleSec: Int32Array;
+  /** per timetable route, its last few days' running trips (`dayRuns`): RUN_DAYS_KEPT ways of routeTripCount entries, their (day, direction) keys, the way filled next */
+  private readonly nextRunning: Int32Array;
+  private readonly runDay: Int32Array;
+  private readonly runDayNext: Uint8Array;
   /** a departure window's first-round routes, minute by minute (first-round-marks.ts) */
   private readonly firstRound = new FirstRoundMarks();
   // routes marked for the current round, of the timetable and of the overlay
@@ -241,6 +247,9 @@ export class RaptorSearch {
     this.bestVeh = this.newLabels(n);
     this.bestWalk = this.newLabels(n);
     this.vehicleSec = new Int32Array(n).fill(-1);
+    this.nextRunning = new Int32Array(RUN_DAYS_KEPT * data.routeTripCount);
+    this.runDay = new Int32Array(RUN_DAYS_KEPT * data.routeCount).fill(-1);
+    this.runDayNext = new Uint8Array(data.routeCount);
     const zones = Math.max(1, data.timezoneCount);
     this.zoneSlotStart = new Int32Array(zones + 1);
     this.slotOffset = new Int32Array(zones * MAX_DAYS_PER_ZONE);
@@ -528,6 +537,7 @@ export class RaptorSearch {
       if (off + hi < 0 || off + lo >= limit) continue; // the route runs outside the window that day
       if (((routeDayBits[dayBase + this.slotWord[slot]!]! >>> this.slotBit[slot]!) & 1) === 0) continue; // or not at all
       const running = this.runningTrips(d, marks, r, slot, K, rtBase); // trips after the last one running that day never count
+      const runs = d === this.data ? this.dayRuns(r, slot, K, rtBase) : -1;
       const runBase = runSpace + slot * routeTripCount + rtBase; // run of virtual trip k: runBase + dir*k
       let trip = -1;
       let row = 0; // stBase + dir*trip*S
@@ -555,10 +565,10 @@ export class RaptorSearch {
           }
         }
         const below = trip >= 0 ? trip : running;
-        let k = this.earliestTrip(d, masked, stBase, rtBase, S, 0, below, i, w - off, slot);
+        let k = this.earliestTrip(d, masked, stBase, rtBase, S, 0, below, i, w - off, slot, runs);
         if (k >= 0 && runBase + dir * k === prev.run1[p]) {
           // the best label came off this very run: board it with the other label, or take the next trip
-          if (prev.time2[p]! > off + dir * boardTimes[stBase + dir * (k * S + i)]!) k = this.earliestTrip(d, masked, stBase, rtBase, S, k + 1, below, i, w - off, slot);
+          if (prev.time2[p]! > off + dir * boardTimes[stBase + dir * (k * S + i)]!) k = this.earliestTrip(d, masked, stBase, rtBase, S, k + 1, below, i, w - off, slot, runs);
         }
         if (k >= 0) {
           trip = k;
@@ -585,11 +595,41 @@ export class RaptorSearch {
   }
 
   /**
+   * The trips of timetable route r running on the slot's day, as `nextRunning[base + k]`: the first
+   * virtual trip at or after k running that day (K when none); base returned. Kept per route for
+   * its last few (day, direction) pairs, across searches: a window's minutes, a server's requests
+   * of a day, ask the same days again, and a route's trips of other days (a feed's weekdays,
+   * Saturdays and Sundays on one route) are then stepped over without a look at their calendars.
+   */
+  private dayRuns(r: number, slot: number, K: number, rtBase: number): number {
+    const d = this.data;
+    const key = (this.slotDay[slot]! << 1) | (this.dir === 1 ? 0 : 1);
+    const first = r * RUN_DAYS_KEPT;
+    for (let w = 0; w < RUN_DAYS_KEPT; w++) {
+      if (this.runDay[first + w] === key) return w * d.routeTripCount + d.routeTripOffset[r]!;
+    }
+    const w = this.runDayNext[r]!;
+    this.runDayNext[r] = (w + 1) % RUN_DAYS_KEPT;
+    this.runDay[first + w] = key;
+    const base = w * d.routeTripCount + d.routeTripOffset[r]!;
+    const { routeTripService, serviceBits, serviceWords } = d;
+    const word = this.slotWord[slot]!;
+    const bit = this.slotBit[slot]!;
+    const dir = this.dir;
+    let next = K;
+    for (let k = K - 1; k >= 0; k--) {
+      if ((serviceBits[routeTripService[rtBase + dir * k]! * serviceWords + word]! >>> bit) & 1) next = k;
+      this.nextRunning[base + k] = next;
+    }
+    return base;
+  }
+
+  /**
    * The first virtual trip k in [from, below) of a route (its stop times from stBase, its
    * route-trips from rtBase, S stops) leaving virtual position i at a virtual stop time >= `target`
    * (before the day offset) that may be boarded there that day, and is not a run `masked` changes; -1 if none.
    */
-  private earliestTrip(d: RouteTable, masked: RaptorOverlay | null, stBase: number, rtBase: number, S: number, from: number, below: number, i: number, target: number, slot: number): number {
+  private earliestTrip(d: RouteTable, masked: RaptorOverlay | null, stBase: number, rtBase: number, S: number, from: number, below: number, i: number, target: number, slot: number, runs: number): number {
     const dir = this.dir;
     const fwd = dir === 1;
     const times = fwd ? d.departureSec : d.arrivalSec;
@@ -608,7 +648,9 @@ export class RaptorSearch {
     const { boardAlight, routeTripService, routeTripTrip, serviceBits, serviceWords } = d;
     const { tripWheelchair } = this.data;
     const { tripAllowed, wheelchair } = this;
-    for (let k = a; k < below; k++) {
+    // with the day's running trips (`dayRuns`), from one to the next
+    const next = this.nextRunning;
+    for (let k = runs >= 0 && a < below ? next[runs + a]! : a; k < below; k = runs >= 0 ? (k + 1 < below ? next[runs + k + 1]! : below) : k + 1) {
       const st = stBase + dir * (k * S + i);
       if (dir * times[st]! >= last) return -1;
       if (!(boardAlight[st]! & boardBit)) continue;
