@@ -58,7 +58,7 @@ const RAD = Math.PI / 180;
 export function projectionAbout(minLon: number, minLat: number, maxLon: number, maxLat: number): Projection {
   const lon0 = (minLon + maxLon) / 2;
   const lat0 = (minLat + maxLat) / 2;
-  const cos0 = Math.cos((lat0 * Math.PI) / 180);
+  const cos0 = Math.cos(lat0 * RAD);
   const error = Math.max(Math.abs(cos0 / Math.cos(minLat * RAD) - 1), Math.abs(cos0 / Math.cos(maxLat * RAD) - 1));
   return { lon0, lat0, mPerDegLon: METRES_PER_DEGREE * cos0, conformal: error > EQUIRECTANGULAR_MAX_ERROR };
 }
@@ -293,5 +293,6 @@ export function linkReachM(g: Pick<BareStreetGraph, 'projection' | 'vertexCount'
 
 /** The link lattice of each layer (see link-lattice.ts), from the graph's segments as its segment grid holds them now. */
 export function linkLatticesOf(g: BareStreetGraph): LinkLattice[] {
-  return LAYER_NAMES.map((_, layer) => buildLinkLattice(g, layer as Layer, linkReachM(g)));
+  const reachM = linkReachM(g);
+  return LAYER_NAMES.map((_, layer) => buildLinkLattice(g, layer as Layer, reachM));
 }

@@ -455,15 +455,8 @@ export class RaptorSearch {
         for (let slot = this.zoneSlotStart[tz]!; slot < this.zoneSlotStart[tz + 1]!; slot++) {
           if (((routeDayBits[r * serviceWords + this.slotWord[slot]!]! >>> this.slotBit[slot]!) & 1) === 0) continue;
           const off = this.slotOffset[slot]!;
-          // the first virtual trip leaving at a - shift or later (routes are FIFO), then those before a
-          let lo = 0;
-          let hi = K;
-          while (lo < hi) {
-            const mid = (lo + hi) >>> 1;
-            if (off + dir * times[stBase + dir * (mid * S + i)]! < a - shift) lo = mid + 1;
-            else hi = mid;
-          }
-          for (let k = lo; k < K; k++) {
+          // the trips leaving from a - shift on (the first found by its stop time before the day's offset), before a
+          for (let k = firstLeaving(times, dir, stBase, S, i, 0, K, a - shift - off); k < K; k++) {
             const x = off + dir * times[stBase + dir * (k * S + i)]!;
             if (x >= a) break;
             lists.add(Math.floor((x + shift - a) / step), r, i);
@@ -634,14 +627,7 @@ export class RaptorSearch {
     const fwd = dir === 1;
     const times = fwd ? d.departureSec : d.arrivalSec;
     const boardBit = fwd ? CAN_BOARD : CAN_ALIGHT;
-    // binary search: departures at a position never decrease with the trip (routes are FIFO)
-    let a = from;
-    let b = below;
-    while (a < b) {
-      const mid = (a + b) >>> 1;
-      if (dir * times[stBase + dir * (mid * S + i)]! < target) a = mid + 1;
-      else b = mid;
-    }
+    const a = firstLeaving(times, dir, stBase, S, i, from, below, target);
     const last = this.limit - this.slotOffset[slot]!; // virtual stop time of the bound
     const word = this.slotWord[slot]!;
     const bit = this.slotBit[slot]!;
@@ -893,6 +879,22 @@ export class RaptorSearch {
     const stops = this.overlayStops?.count ?? this.data.stopCount;
     return { vehicleSec: this.vehicleSec.subarray(0, stops), reached: best.touched, reachedCount: best.count };
   }
+}
+
+/**
+ * The first virtual trip in [from, below) of a route (its stop times in `times` from stBase, S stops,
+ * read in direction `dir`) leaving virtual position i at a virtual stop time >= `target`: a binary
+ * search, a position's times never decreasing with the trip (routes are FIFO); `below` when none.
+ */
+function firstLeaving(times: Int32Array, dir: number, stBase: number, S: number, i: number, from: number, below: number, target: number): number {
+  let a = from;
+  let b = below;
+  while (a < b) {
+    const mid = (a + b) >>> 1;
+    if (dir * times[stBase + dir * (mid * S + i)]! < target) a = mid + 1;
+    else b = mid;
+  }
+  return a;
 }
 
 /** Index of the last origin <= t (-1 when t is before the first). */
