@@ -14,14 +14,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { writeOsm, type OsmFixture } from '../helpers/osm-fixture.js';
 import { writeFeed } from '../helpers/gtfs-fixture.js';
-import { offsetBy } from '../helpers/ground.js';
+import { offsetBy, tangentNearest } from '../helpers/ground.js';
 import { getOk, serveCoverages, type ServedApp } from '../helpers/app.js';
-import { crowFlyMetres, METRES_PER_DEGREE } from '../../src/util/geodesy.js';
+import { crowFlyMetres } from '../../src/util/geodesy.js';
 import { DEFAULT_WALKING_SPEED } from '../../src/routing/transfer-pruning.js';
 import { loadGeneration } from '../../src/service/load-coverage.js';
 import type { CoverageConfig } from '../../src/service/coverage-config.js';
 
-const RAD = Math.PI / 180;
 const SOUTH: [number, number] = [8.5, 47.3];
 const NORTH: [number, number] = [8.5, 55.0];
 /** the towns' blocks, metres, and their streets a side */
@@ -107,17 +106,13 @@ function groundDistances(fixture: OsmFixture, from: number): Map<number, number>
  */
 function groundWalk(fixture: OsmFixture, dist: Map<number, number>, lon: number, lat: number, radiusM: number): number {
   const at = new Map(fixture.nodes.map((n) => [n.id, n]));
-  const k = METRES_PER_DEGREE * Math.cos(lat * RAD);
   let best = { offset: Infinity, walk: Infinity };
   for (const way of fixture.ways) {
     for (let s = 1; s < way.refs.length; s++) {
       const a = at.get(way.refs[s - 1]!)!;
       const b = at.get(way.refs[s]!)!;
-      const [ax, ay, bx, by] = [(a.lon - lon) * k, (a.lat - lat) * METRES_PER_DEGREE, (b.lon - lon) * k, (b.lat - lat) * METRES_PER_DEGREE];
-      const t = Math.min(1, Math.max(0, -(ax * (bx - ax) + ay * (by - ay)) / ((bx - ax) ** 2 + (by - ay) ** 2)));
-      const offset = Math.hypot(ax + t * (bx - ax), ay + t * (by - ay));
+      const { offsetM: offset, t, lengthM: length } = tangentNearest(lon, lat, [a.lon, a.lat], [b.lon, b.lat]);
       if (offset >= best.offset) continue;
-      const length = Math.hypot(bx - ax, by - ay);
       const along = Math.min((dist.get(a.id) ?? Infinity) + t * length, (dist.get(b.id) ?? Infinity) + (1 - t) * length);
       best = { offset, walk: along + offset };
     }

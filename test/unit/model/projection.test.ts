@@ -28,22 +28,9 @@ import { rowCentres, type Grid } from '../../../src/routing/grid.js';
 import { StreetSearch } from '../../../src/routing/street-search.js';
 import { extractOf } from '../../helpers/street-fixture.js';
 import { lcg } from '../../helpers/random.js';
-import { offsetBy } from '../../helpers/ground.js';
+import { offsetBy, tangentNearest } from '../../helpers/ground.js';
 
 const RAD = Math.PI / 180;
-
-/** Distance from (lon, lat) to the segment between two points, metres, on the plane tangent at (lon, lat). */
-function tangentSegmentDistance(lon: number, lat: number, a: [number, number], b: [number, number]): number {
-  const k = METRES_PER_DEGREE * Math.cos(lat * RAD);
-  const ax = (a[0] - lon) * k;
-  const ay = (a[1] - lat) * METRES_PER_DEGREE;
-  const bx = (b[0] - lon) * k;
-  const by = (b[1] - lat) * METRES_PER_DEGREE;
-  const dx = bx - ax;
-  const dy = by - ay;
-  const t = Math.min(1, Math.max(0, -(ax * dx + ay * dy) / (dx * dx + dy * dy)));
-  return Math.hypot(ax + t * dx, ay + t * dy);
-}
 
 /**
  * A town of streets around (lon, lat): a 5 × 5 grid of 200 m blocks, its rows and columns as ways,
@@ -87,7 +74,7 @@ function groundNearest(graph: StreetGraph, lon: number, lat: number): number {
     for (let q = graph.geomOffset[e]!; q < graph.geomOffset[e + 1]! - 1; q++) {
       const a: [number, number] = [unprojectLon(p, graph.geomX[q]!), unprojectLat(p, graph.geomY[q]!)];
       const b: [number, number] = [unprojectLon(p, graph.geomX[q + 1]!), unprojectLat(p, graph.geomY[q + 1]!)];
-      nearest = Math.min(nearest, tangentSegmentDistance(lon, lat, a, b));
+      nearest = Math.min(nearest, tangentNearest(lon, lat, a, b).offsetM);
     }
   }
   return nearest;
