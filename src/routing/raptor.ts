@@ -173,6 +173,12 @@ export class RaptorSearch {
   private limit = 0;
   private across = false;
   private trackBest = false;
+  /**
+   * Only a stop's best label counts (a search where every journey counts, keeping no ties): a
+   * label of another run, never earlier, could only board the best's run again, which staying
+   * aboard does as early in an earlier round; so a label improves a stop or is dropped.
+   */
+  private bestOnly = false;
   private walkingSpeed = 1;
   /** board slack added to walked labels (departure searches) and to vehicle labels (arrival searches) */
   protected walkedSlack = 0;
@@ -313,6 +319,7 @@ export class RaptorSearch {
     const maxVehicles = Math.max(0, Math.floor(q.maxTransfers)) + 1;
     this.minVehicles = minVehicles;
     this.maxVehicles = maxVehicles;
+    this.bestOnly = !this.keepsTies && minVehicles === 1;
     // the bounds behind the pruning hold for the timetable's trips (and any subset) and every stop
     // (transfer-pruning.ts); an overlay's routes need the connections to their stops beside them
     this.pruned = q.stopAllowed === null && !q.wheelchair ? this.transfersFor(q.walkingSpeed) : null;
@@ -519,7 +526,7 @@ export class RaptorSearch {
     const { stopAllowed, wheelchair, vehicleSlack, rangeShift } = this;
     // the later minutes' labels; a single search's, in a round that counts: the second best over the
     // rounds (the best of another run), at or past which no label passes `offerVehicle`
-    const vehicleBound = this.vehicleBound ?? (this.across ? this.bestVeh.time2 : null);
+    const vehicleBound = this.vehicleBound ?? (this.across ? (this.bestOnly ? this.bestVeh.time1 : this.bestVeh.time2) : null);
     const prev = this.walkPrev;
     const prevTime1 = prev.time1;
     const lo = Math.min(dir * d.routeMinSec[r]!, dir * d.routeMaxSec[r]!);
@@ -558,6 +565,9 @@ export class RaptorSearch {
           }
         }
         const below = trip >= 0 ? trip : running;
+        // aboard nothing yet: no trip when the day's last one has left (trips never overtake), a
+        // common case that a look at one stop time settles
+        if (trip < 0 && (below === 0 || dir * boardTimes[stBase + dir * ((below - 1) * S + i)]! < w - off)) continue;
         let k = this.earliestTrip(d, masked, stBase, rtBase, S, 0, below, i, w - off, slot, runs);
         if (k >= 0 && runBase + dir * k === prev.run1[p]) {
           // the best label came off this very run: board it with the other label, or take the next trip
@@ -657,7 +667,9 @@ export class RaptorSearch {
     if (this.vehicleBound !== null && x + this.rangeShift >= this.vehicleBound[p]!) return;
     if (this.across) {
       const best = this.bestVeh;
-      const first = best.time1[p] === UNREACHED;
+      const t1 = best.time1[p]!;
+      if (this.bestOnly && x >= t1) return;
+      const first = t1 === UNREACHED;
       if (!best.offer(p, x, run)) return;
       if (first) best.touched[best.count++] = p;
     }
@@ -680,11 +692,12 @@ export class RaptorSearch {
     const { limit, rangeShift } = this;
     // a single search: no later minute bounds its labels, but in a round that counts, none at or
     // past the second best over the rounds (the best of another run) passes `offerWalked`
-    const bound = this.walkedBound ?? (this.across ? this.bestWalk.time2 : (this.noBound ??= new Int32Array(this.stopCapacity).fill(UNREACHED)));
+    const bound = this.walkedBound ?? (this.across ? (this.bestOnly ? this.bestWalk.time1 : this.bestWalk.time2) : (this.noBound ??= new Int32Array(this.stopCapacity).fill(UNREACHED)));
     // the second label (off another run) walks on only where it can lead somewhere the first cannot:
     // it boards the first's run again, which every journey that counts (no fewest-transfers limit)
     // does better by staying aboard, in an earlier round; a search keeping ties walks it (its journeys)
     const secondWalks = this.keepsTies || this.minVehicles > 1;
+    const pairs = pruned !== null ? connectionPairs(pruned, fwd) : null;
     for (let j = 0; keep && j < veh.count; j++) {
       const p = veh.touched[j]!;
       this.from = p;
@@ -700,19 +713,17 @@ export class RaptorSearch {
       }
       if (pruned !== null) {
         const offset = fwd ? pruned.outOffset : pruned.inOffset;
-        const other = fwd ? pruned.outTo : pruned.inFrom;
-        const seconds = fwd ? pruned.outSec : pruned.inSec;
-        const end = offset[p + 1]!;
-        this.work.relaxations += end - offset[p]!;
+        const end = 2 * offset[p + 1]!;
+        this.work.relaxations += offset[p + 1]! - offset[p]!;
         // offerWalked's first tests, made here for the best label: most relaxations end on them,
         // and the second label (never earlier than the first) cannot pass where the first fails.
         // The label is x1 + slack + the walk: below the later minutes' (shifted) and below the limit.
         const base = x1 + slack;
         const shifted = base + rangeShift;
         const room = limit - base;
-        for (let k = offset[p]!; k < end; k++) {
-          const q = other[k]!;
-          const sec = seconds[k]!;
+        for (let k = 2 * offset[p]!; k < end; k += 2) {
+          const q = pairs![k]!;
+          const sec = pairs![k + 1]!;
           if (shifted + sec >= bound[q]! || sec >= room) continue;
           this.offerWalked(q, base + sec, run1);
           if (x2 !== UNREACHED) this.offerWalked(q, x2 + slack + sec, run2);
@@ -783,7 +794,9 @@ export class RaptorSearch {
     const best = this.bestWalk;
     if (this.across) {
       // pruned against the best of the rounds that count; what improves it improves this round's too
-      const first = best.time1[p] === UNREACHED;
+      const t1 = best.time1[p]!;
+      if (this.bestOnly && x >= t1) return;
+      const first = t1 === UNREACHED;
       if (!best.offer(p, x, run)) return;
       if (first) best.touched[best.count++] = p;
       if (cur.time1[p] === UNREACHED) cur.touched[cur.count++] = p;
@@ -895,6 +908,25 @@ function firstLeaving(times: Int32Array, dir: number, stBase: number, S: number,
     else b = mid;
   }
   return a;
+}
+
+const PAIRS = new WeakMap<PrunedTransfers, [Int32Array, Int32Array]>();
+/** The pruned connections as (other stop, seconds) pairs in one array: one cache line read for both. */
+function connectionPairs(t: PrunedTransfers, fwd: boolean): Int32Array {
+  let pairs = PAIRS.get(t);
+  if (!pairs) {
+    const interleave = (other: Uint32Array, seconds: Int32Array) => {
+      const out = new Int32Array(2 * other.length);
+      for (let k = 0; k < other.length; k++) {
+        out[2 * k] = other[k]!;
+        out[2 * k + 1] = seconds[k]!;
+      }
+      return out;
+    };
+    pairs = [interleave(t.outTo, t.outSec), interleave(t.inFrom, t.inSec)];
+    PAIRS.set(t, pairs);
+  }
+  return fwd ? pairs[0] : pairs[1];
 }
 
 /** Index of the last origin <= t (-1 when t is before the first). */
