@@ -113,8 +113,10 @@ export class OutputFile {
   /** Write text or bytes, waiting when the stream asks to (back-pressure); a stream's error is thrown. */
   async write(data: string | Uint8Array): Promise<void> {
     if (!this.sink) throw new Error(`${this.path} is written by its library, not streamed`);
-    if (this.sink === this.file) this.count(typeof data === 'string' ? Buffer.from(data) : data);
-    if (!this.sink.write(data)) await Promise.race([once(this.sink, 'drain'), this.failed]);
+    // encoded once: the bytes counted are the bytes written
+    const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+    if (this.sink === this.file) this.count(bytes);
+    if (!this.sink.write(bytes)) await Promise.race([once(this.sink, 'drain'), this.failed]);
   }
 
   /** Finish the file and give it its name; its size and SHA-256. */

@@ -39,7 +39,7 @@ export function timedTable(file: OutputFile, writer: TableWriter): TableOutput {
 }
 
 /** CSV (gzipped for .csv.gz): the header unless the run is a slice after the first. */
-export const csvOutput = (file: OutputFile, columns: readonly TableColumn[], header: boolean) => timedTable(file, csvTableWriter(columns, (text) => file.write(text), header));
+export const csvOutput = (file: OutputFile, columns: readonly TableColumn[], header: boolean) => timedTable(file, csvTableWriter(columns, (bytes) => file.write(bytes), header));
 
 /** Parquet, its row groups written as they fill. */
 export function parquetOutput(file: OutputFile, columns: readonly TableColumn[]): TableOutput & { parquet: ParquetTableWriter } {

@@ -43,11 +43,37 @@ async function writeFile(file: string, make: (write: (bytes: Uint8Array) => Prom
 
 test('CSV: a header, ids quoted as RFC 4180 says, a null as an empty field', async () => {
   let text = '';
-  const writer = csvTableWriter(COLUMNS, async (t) => void (text += t), true);
+  const writer = csvTableWriter(COLUMNS, async (bytes) => void (text += new TextDecoder().decode(bytes)), true);
   await writer.write(block(0));
   await writer.write(block(2));
   await writer.finish();
   assert.equal(text, 'from_id,to_id,travel_time_p50,share\na,a,0,0\na,"b,c",1,0.25\na,"d""e",,0.5\n"d""e",a,200,2\n"d""e","b,c",201,2.25\n"d""e","d""e",,2.5\n');
+});
+
+test('CSV: ids in UTF-8, whole numbers of every length, a block larger than the last one guessed', async () => {
+  const ids = ['São João', 'Ça,va', '東京', 'x'];
+  const columns: TableColumn[] = [
+    { name: 'from_id', type: 'id', ids },
+    { name: 'to_id', type: 'id', ids },
+    { name: 'seconds', type: 'int32' },
+    { name: 'note', type: 'string' },
+  ];
+  // 40 rows, each longer than the first block's: the block outgrows its guess
+  const numbers = [0, 9, 10, 99, 100, 14_399, 14_400, 86_400, 1_000_000, 2_147_483_647].flatMap((v) => [v, v, v, v]);
+  const small: RowBlock = { rows: 1, values: [Int32Array.of(3), Int32Array.of(3), Int32Array.of(5), [null]] };
+  const large: RowBlock = {
+    rows: numbers.length,
+    values: [new Int32Array(numbers.length).fill(2), Int32Array.from(numbers, (_, k) => k % 3), Int32Array.from(numbers), numbers.map((_, k) => (k % 2 === 0 ? `n"${k}` : null))],
+  };
+  const chunks: Uint8Array[] = [];
+  const writer = csvTableWriter(columns, async (bytes) => void chunks.push(bytes.slice()), false);
+  await writer.write(small);
+  await writer.write(large);
+  await writer.finish();
+  const expected = ['x,x,5,', ...numbers.map((v, k) => `東京,${['São João', '"Ça,va"', '東京'][k % 3]},${v},${k % 2 === 0 ? `"n""${k}"` : ''}`)].join('\n') + '\n';
+  assert.equal(Buffer.concat(chunks).toString('utf8'), expected);
+  // the numbers as JavaScript writes them, read back
+  assert.deepEqual(Buffer.concat(chunks).toString('utf8').trim().split('\n').slice(1).map((line) => Number(line.split(',').at(-2))), numbers);
 });
 
 test('Parquet: DuckDB reads the rows as written, ids dictionary-encoded strings, times nullable int32, measures double', async () => {
