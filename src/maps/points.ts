@@ -8,7 +8,7 @@
  */
 import type { DecaySettings } from '../analysis/decay.js';
 import { TravelTimeReducer, type MeasureLayout } from '../analysis/travel-time-reducer.js';
-import type { HeatMapData, PercentileMap, PointTimes } from '../routing/heat-map.js';
+import type { HeatMapData, PercentileMap, PointTimes, PreparedPart, PreparedTables } from '../routing/heat-map.js';
 import type { JourneyParts } from '../routing/heat-map-types.js';
 import { WINDOW_STEP_SEC } from '../routing/window-transit.js';
 import type { EngineCache } from '../service/engine-cache.js';
@@ -23,8 +23,10 @@ export interface OpportunityColumn {
 
 /** What a points task answers. */
 export type PointsRequest =
-  | { kind: 'travel_times'; /** the point set reached */ set: number; /** each travel time's journey in parts (`PointsResult.parts`) */ breakdown?: boolean }
-  | { kind: 'measures'; columns: OpportunityColumn[]; layout: MeasureLayout; decay: DecaySettings; maxDurationSec: number };
+  | { kind: 'travel_times'; /** the point set reached */ set: number; /** each travel time's journey in parts (`PointsResult.parts`) */ breakdown?: boolean; prepared?: PreparedTables }
+  | { kind: 'measures'; columns: OpportunityColumn[]; layout: MeasureLayout; decay: DecaySettings; maxDurationSec: number; prepared?: PreparedTables }
+  /** one part of the tables a matrix's origins share (`PointsResult.prepared`), the others' requests then carry them (`prepared`) */
+  | { kind: 'prepare'; part: PreparedPart; sets: number[] };
 
 export interface PointsResult {
   /** travel_times: per percentile, the whole seconds to each point of the set (-1 unreached) */
@@ -37,10 +39,13 @@ export interface PointsResult {
   compared: Float64Array | null;
   /** the points reached at the query's own level, over the sets read */
   reachedPoints: number;
+  /** prepare: the part made (on shared memory) */
+  prepared?: PreparedTables;
 }
 
 /** The point sets a request reads, each once. */
 export function setsOf(request: PointsRequest): number[] {
+  if (request.kind === 'prepare') return request.sets;
   return request.kind === 'travel_times' ? [request.set] : [...new Set(request.columns.map((c) => c.set))];
 }
 
@@ -48,6 +53,9 @@ export function computePoints(cache: EngineCache, coverageId: string, dataId: nu
   const { comparison, ...query } = mapQuery;
   const sets = setsOf(request);
   let reachedPoints = 0;
+  const engine = () => cache.get(coverageId, dataId, data);
+  if (request.kind === 'prepare') return { times: null, measures: null, compared: null, reachedPoints, prepared: engine().prepare(query, sets.map((set) => data.pointSets![set]!), request.part) };
+  if (request.prepared) engine().adopt(request.prepared);
   if (request.kind === 'travel_times' && request.breakdown) return journeysTo(cache, coverageId, dataId, data, query, request.set);
   const own = pointTimes(cache, coverageId, dataId, data, query, sets, (n) => (reachedPoints += n));
   if (request.kind === 'travel_times') return { times: own(request.set).map((map) => map.seconds), measures: null, compared: null, reachedPoints };

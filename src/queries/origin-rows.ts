@@ -4,8 +4,9 @@
  * as they complete: the rows of a travel-time matrix, for `travel_time_matrix` and `navette matrix`
  * / `navette accessibility` alike.
  */
-import type { HeatMapRunner } from '../maps/heat-map-runner.js';
-import type { PointsRequest, PointsResult } from '../maps/points.js';
+import type { HeatMapRunner, Turn } from '../maps/heat-map-runner.js';
+import { setsOf, type PointsRequest, type PointsResult } from '../maps/points.js';
+import type { PreparedPart, PreparedTables } from '../routing/heat-map.js';
 import type { JourneyParts } from '../routing/heat-map-types.js';
 import type { MapQuery } from '../maps/difference-map.js';
 import type { Generation } from '../service/generation.js';
@@ -214,6 +215,24 @@ export interface Stop {
 export const deadlineFrom = (seconds: number): NonNullable<Stop['deadline']> => ({ seconds, startedMs: Date.now() });
 
 /**
+ * From this many origins, the tables every origin reads are made first, once, and shared: the
+ * connections pruned at the request's walking speed on one thread while another makes the egress
+ * tables (each a second or so of a thread's time on a city, which every thread would otherwise
+ * spend on its own). Below it, each thread makes its own on its first origin, at the same time.
+ */
+export const PREPARED_FROM_ORIGINS = 16;
+
+/** The tables `request`'s origins share (PREPARED_FROM_ORIGINS), its two parts made at once on two threads. */
+async function prepared(runner: HeatMapRunner, job: OriginTimesJob, query: MapQuery, request: Exclude<PointsRequest, { kind: 'prepare' }>, turn: () => Turn): Promise<PreparedTables> {
+  const sets = setsOf(request);
+  const part = (p: PreparedPart) => runPoints(runner, job.coverageId, job.generation, query, { kind: 'prepare', part: p, sets }, turn()).then((r) => r.prepared!);
+  // a breakdown's search keeps its journeys on a RAPTOR of its own, which prunes its connections itself
+  const breakdown = request.kind === 'travel_times' && request.breakdown === true;
+  const [transfers, egress] = await Promise.all([breakdown ? null : part('transfers'), part('egress')]);
+  return { transfers: transfers?.transfers ?? null, egress: egress.egress };
+}
+
+/**
  * Each origin's computation on the runner, `read`, handed to `onResult` in the origins' order,
  * `inFlight` at most waiting at once. When `signal` aborts, no origin starts any more (those on the
  * runner finish, unread: stopping a running one would cost its thread) and RequestAbandoned is thrown;
@@ -225,7 +244,7 @@ async function inOrder<T>(
   from: number,
   to: number,
   inFlight: number,
-  request: PointsRequest,
+  request: Exclude<PointsRequest, { kind: 'prepare' }>,
   read: (result: PointsResult) => T,
   onResult: (origin: number, result: T) => void | Promise<void>,
   stop: Stop | undefined,
@@ -242,20 +261,22 @@ async function inOrder<T>(
   const pending = new Map<number, Promise<T>>();
   const start = (origin: number) => {
     // an origin still waiting for a thread when the request's deadline passes is withdrawn
-    const turn = { client: stop?.client, deadlineMs: deadline ? leftMs() : undefined };
-    const result = runPoints(runner, job.coverageId, job.generation, originQuery(job, origin), request, turn).then(read);
+    const result = runPoints(runner, job.coverageId, job.generation, originQuery(job, origin), request, turn()).then(read);
     // a failure is read when its turn comes; until then it must not count as unhandled
     result.catch(() => {});
     pending.set(origin, result);
   };
   if (signal?.aborted) throw new RequestAbandoned();
   checkDeadline(0);
+  const deadlineRefusal = (done: number) => (e: unknown) => {
+    throw e instanceof QueryError && e.code === 'computationDeadline' ? pastDeadline(done) : e;
+  };
+  const turn = () => ({ client: stop?.client, deadlineMs: deadline ? leftMs() : undefined });
+  if (to - from >= PREPARED_FROM_ORIGINS) request = { ...request, prepared: await prepared(runner, job, originQuery(job, from), request, turn).catch(deadlineRefusal(0)) };
   let next = from;
   while (next < to && pending.size < inFlight) start(next++);
   for (let origin = from; origin < to; origin++) {
-    const result = await pending.get(origin)!.catch((e: unknown) => {
-      throw e instanceof QueryError && e.code === 'computationDeadline' ? pastDeadline(origin - from) : e;
-    });
+    const result = await pending.get(origin)!.catch(deadlineRefusal(origin - from));
     pending.delete(origin);
     if (signal?.aborted) throw new RequestAbandoned();
     if (next < to) {

@@ -21,6 +21,7 @@ import { pointCount, type LinkedPoints } from '../model/linked-points.js';
 import { stopSnap, type StopSnaps } from '../model/stop-snaps.js';
 import type { StreetGraph } from '../model/street-graph.js';
 import { offsetSeedDs, type StreetSearch } from './street-search.js';
+import { sharedCopy } from '../model/shared-arrays.js';
 
 /** The most entries a table may hold over all its stops (8 bytes each): past it the computation is refused. */
 export const MAX_EGRESS_ENTRIES = 24_000_000;
@@ -114,7 +115,8 @@ export function buildEgressTable(graph: StreetGraph, snaps: StopSnaps, key: Egre
     }
   }
   offset[stopCount] = n;
-  return { ...key, firstStop, offset, point: point.slice(0, n), costDs: costDs.slice(0, n) };
+  // on shared memory: a table made on one thread serves the others (a matrix's first step)
+  return { ...key, firstStop, offset: sharedCopy(Uint32Array, offset), point: sharedCopy(Uint32Array, point.subarray(0, n)), costDs: sharedCopy(Int32Array, costDs.subarray(0, n)) };
 }
 
 /** The memory a table holds, bytes. */

@@ -21,6 +21,7 @@
  */
 import type { LinkedPoints } from '../model/linked-points.js';
 import { RaptorSearch } from './raptor.js';
+import type { PrunedTransfers } from './transfer-pruning.js';
 import { Rasterizer } from './raster.js';
 import type { Grid } from './grid.js';
 import type { EgressTable } from './egress-table.js';
@@ -35,6 +36,17 @@ import { mapLegs, type MapLeg, type ModeLeg } from './mode-legs.js';
 import { stopsOf } from './overlay-stops.js';
 import type { HeatMapQuery, HeatMapData, HeatMapResult, PointTimes } from './heat-map-types.js';
 export type { HeatMapMode, HeatMapQuery, DepartureWindow, PercentileMap, HeatMapData, HeatMapResult, PointTimes } from './heat-map-types.js';
+
+/** The parts a matrix's origins share, each made by one thread (`HeatMapEngine.prepare`). */
+export type PreparedPart = 'transfers' | 'egress';
+
+/** Tables every origin of a matrix reads, made once by one thread and adopted by the others. */
+export interface PreparedTables {
+  /** the connections pruned at the query's walking speed (null: those pruned beforehand, or none pruned) */
+  transfers: PrunedTransfers | null;
+  /** the timetable's egress tables of the query's legs to its point sets */
+  egress: EgressTable[];
+}
 
 /** Per-thread state for one coverage's data: the steps of a map, each with its scratch. */
 export class HeatMapEngine {
@@ -105,6 +117,23 @@ export class HeatMapEngine {
   /** The egress tables of a leg of `q` to the points of a set (the timetable's stops', and its overlay's new stops'), made on first use and kept (point-propagation.ts). */
   egressTables(points: LinkedPoints, leg: ModeLeg, q: HeatMapQuery): EgressTable[] {
     return this.toPoints.egressTables(points, leg, q);
+  }
+
+  /**
+   * One part of what every origin of a matrix shares, made here if not held: the connections
+   * pruned at the walking speed of `q`, or the egress tables of its legs to `sets`. Made once by
+   * one thread, the tables are adopted by the others (`adopt`), each building the other part beside.
+   */
+  prepare(q: HeatMapQuery, sets: LinkedPoints[], part: PreparedPart): PreparedTables {
+    if (part === 'transfers') return { transfers: this.raptor.prunedFor({ walkingSpeed: q.speeds.walking, stopAllowed: q.stopAllowed, wheelchair: q.wheelchair }), egress: [] };
+    const legs = mapLegs(q).filter((leg) => leg.fromStops);
+    return { transfers: null, egress: sets.flatMap((points) => legs.map((leg) => this.egressTables(points, leg, q)[0]!)) };
+  }
+
+  /** Keep tables another thread prepared (`prepare`). */
+  adopt(prepared: PreparedTables): void {
+    if (prepared.transfers) this.raptor.adoptPruned(prepared.transfers);
+    for (const table of prepared.egress) this.toPoints.adoptEgressTable(table);
   }
 
   /** The bytes of the egress tables the engine keeps (point-propagation.ts). */

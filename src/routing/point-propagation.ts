@@ -106,13 +106,23 @@ export class PointPropagation {
     const known = latestFirst(this.baseTables, (t) => sameEgressKey(t, key));
     if (known) return known;
     const table = buildEgressTable(this.data.graph, this.data.snaps, key, this.street);
+    this.keepTable(table);
+    return table;
+  }
+
+  /** Keep the timetable's egress table `table`, made by another thread (a matrix's first step), unless one of its key is held. */
+  adoptEgressTable(table: EgressTable): void {
+    if (table.firstStop !== 0 || this.baseTables.some((t) => sameEgressKey(t, table))) return;
+    this.keepTable(table);
+  }
+
+  private keepTable(table: EgressTable): void {
     this.baseTables.unshift(table);
     // the newest kept, and older ones while they fit in one table's budget
     let entries = 0;
     const kept = this.baseTables.findIndex((t, k) => (entries += t.point.length) > MAX_EGRESS_ENTRIES && k > 0);
     if (kept > 0) this.baseTables.length = kept;
     if (this.baseTables.length > EGRESS_TABLES_KEPT) this.baseTables.length = EGRESS_TABLES_KEPT;
-    return table;
   }
 
   /** The egress table of `key` for the new stops of an overlay, beside the timetable's: made on first use and kept, the last few. */

@@ -296,6 +296,22 @@ export class RaptorSearch {
     return made;
   }
 
+  /**
+   * The connections a search of `q` walks when they are pruned at a speed of its own (not the
+   * timetable's, pruned beforehand): made here if not held. Null when its search walks every
+   * connection (wheelchair, stops left out) or those pruned beforehand.
+   */
+  prunedFor(q: Pick<RaptorQuery, 'walkingSpeed' | 'stopAllowed' | 'wheelchair'>): PrunedTransfers | null {
+    if (!this.prune || q.stopAllowed !== null || q.wheelchair || this.prunedBeforehand?.speed === q.walkingSpeed) return null;
+    return this.transfersFor(q.walkingSpeed);
+  }
+
+  /** Keep `t`, pruned by another thread (a matrix's first step), unless connections at its speed are held. */
+  adoptPruned(t: PrunedTransfers): void {
+    if (this.prunedBeforehand?.speed === t.speed || this.prunedBySpeed.some((known) => known.speed === t.speed)) return;
+    if (this.prunedBySpeed.unshift(t) > PRUNED_SPEEDS_KEPT) this.prunedBySpeed.pop();
+  }
+
   search(q: RaptorQuery): RaptorResult {
     this.reset();
     const d = this.data;
