@@ -130,7 +130,7 @@ async function loadForAnalysis(coverage: CommandCoverage): Promise<Loaded> {
   return { config, generation };
 }
 
-/** The worker threads of a run (`--threads`), made once its arguments are all accepted. */
+/** The worker threads of a run (`--threads`), made once its arguments are accepted, before its coverage loads: they start while it does. */
 function analysisPool(coverage: CommandCoverage, maxDurationSec: number): HeatMapPool {
   const { threads, server } = coverage;
   // no time budget per origin: the command runs as long as its work takes
@@ -246,19 +246,19 @@ export function matrixCommand(args: string[]): Promise<number> {
     skimsOf(probe);
     const destinationsName = own.get('destinations');
     const coverage = await preflight(own, { datetime: probe.datetime, out, sets: [['origins', originsName], ['destinations', destinationsName]] });
-    const loaded = await loadForAnalysis(coverage);
-    const { generation } = loaded;
-    const streets = generation.streets!;
-    const origins = pointSetIndex(generation, 'origins', originsName);
-    const destinations = destinationsName === undefined ? origins : pointSetIndex(generation, 'destinations', destinationsName);
-    // the points --origin-ids and --destination-ids name, in their order (all by default)
-    const originPoints = selectPoints(generation, origins, 'origin_ids[]', probe.origin_ids);
-    const destinationPoints = selectPoints(generation, destinations, 'destination_ids[]', probe.destination_ids);
-    const originSet = streets.data.pointSets![origins]!;
-    const job = commandJob(loaded, probe, probe.max_duration, destinations, { lon: atSelected(originSet.lon, originPoints.indices), lat: atSelected(originSet.lat, originPoints.indices) });
-    sayWarnings('matrix', generation, job);
     const pool = analysisPool(coverage, probe.max_duration);
     try {
+      const loaded = await loadForAnalysis(coverage);
+      const { generation } = loaded;
+      const streets = generation.streets!;
+      const origins = pointSetIndex(generation, 'origins', originsName);
+      const destinations = destinationsName === undefined ? origins : pointSetIndex(generation, 'destinations', destinationsName);
+      // the points --origin-ids and --destination-ids name, in their order (all by default)
+      const originPoints = selectPoints(generation, origins, 'origin_ids[]', probe.origin_ids);
+      const destinationPoints = selectPoints(generation, destinations, 'destination_ids[]', probe.destination_ids);
+      const originSet = streets.data.pointSets![origins]!;
+      const job = commandJob(loaded, probe, probe.max_duration, destinations, { lon: atSelected(originSet.lon, originPoints.indices), lat: atSelected(originSet.lat, originPoints.indices) });
+      sayWarnings('matrix', generation, job);
       const originIds = originPoints.ids;
       const destinationIds = destinationPoints.ids;
       const percentiles = jobPercentiles(job);
@@ -317,16 +317,16 @@ export function accessibilityCommand(args: string[]): Promise<number> {
     const measures = measuresOf(params, DEFAULT_LIMITS.maxDurationSec);
     if (gridText !== undefined) gridMetres(gridText);
     const coverage = await preflight(own, { datetime: params.datetime, out, sets: [['origins', originsName]], opportunities: params.opportunities });
-    const loaded = await loadForAnalysis(coverage);
-    const { generation } = loaded;
-    const refs = opportunityRefs(generation, params.opportunities);
-    const set = refs[0]!.set;
-    const origins = gridText === undefined ? pointSetOrigins(generation, originsName!) : gridOrigins(generation, gridText);
-    const compared = comparedSide(params);
-    const job = commandJob(loaded, params, measures.maxDurationSec, set, origins, compared);
-    sayWarnings('accessibility', generation, job);
     const pool = analysisPool(coverage, measures.maxDurationSec);
     try {
+      const loaded = await loadForAnalysis(coverage);
+      const { generation } = loaded;
+      const refs = opportunityRefs(generation, params.opportunities);
+      const set = refs[0]!.set;
+      const origins = gridText === undefined ? pointSetOrigins(generation, originsName!) : gridOrigins(generation, gridText);
+      const compared = comparedSide(params);
+      const job = commandJob(loaded, params, measures.maxDurationSec, set, origins, compared);
+      sayWarnings('accessibility', generation, job);
       const percentiles = jobPercentiles(job);
       // reduced in the workers, as regional accessibility is (regional-accessibility.ts): per column, per percentile, per cutoff
       const reduce = measuresRequest(measures, refs, percentiles.length);

@@ -30,6 +30,14 @@ const ANALYSIS_OPTIONS = `  both: [--snapshots DIR] [--threads N] [--shard K/N] 
         and every heat-map parameter as --kebab-case (--max-duration, --walking-speed, --max-nb-transfers…);
         a list is comma-separated. --datetime is the coverage's local time, a day and a time of day.`;
 
+export const DEPLOY_USAGE = `  navette deploy nginx --config FILE [--shards K] [--replicas N] [--replica-address TEMPLATE] [--first-port N]
+                       [--listen ADDRESS] [--workers N|auto] [--snapshots DIR] [--upstream-header] [--out FILE]
+
+deploy nginx: the nginx configuration in front of N replicas (default 2) of each shard. Shards are the
+coverages' "shard" keys, else K shards (default: one per coverage) balanced by snapshot (or source) size.
+TEMPLATE names a replica, with {shard}, {replica} (0…) and {port} (--first-port + its rank); default
+navette-{shard}-{replica}:9090. --listen: default 8080.`;
+
 export const MATRIX_USAGE = `  navette matrix --config FILE --coverage ID --origins SET --datetime YYYYMMDDThhmmss
                  --out FILE.csv[.gz] | FILE.parquet | FILE.omx
                  [--destinations SET] [--origin-ids ID,…] [--destination-ids ID,…] [--breakdown [--routes]]

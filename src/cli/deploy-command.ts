@@ -8,15 +8,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, readConfigFile } from './config.js';
 import { nginxConfig, replicaAddresses } from './deploy-nginx.js';
 import { assignShards } from './shards.js';
-import { asksForHelp, helpText } from './command-usage.js';
-
-export const DEPLOY_USAGE = `  navette deploy nginx --config FILE [--shards K] [--replicas N] [--replica-address TEMPLATE] [--first-port N]
-                       [--listen ADDRESS] [--workers N|auto] [--snapshots DIR] [--upstream-header] [--out FILE]
-
-deploy nginx: the nginx configuration in front of N replicas (default 2) of each shard. Shards are the
-coverages' "shard" keys, else K shards (default: one per coverage) balanced by snapshot (or source) size.
-TEMPLATE names a replica, with {shard}, {replica} (0…) and {port} (--first-port + its rank); default
-navette-{shard}-{replica}:9090. --listen: default 8080.`;
+import { asksForHelp, DEPLOY_USAGE, helpText } from './command-usage.js';
 
 export async function deploy(args: string[]): Promise<number> {
   const [what, ...rest] = args;

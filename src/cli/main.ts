@@ -14,22 +14,13 @@
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import path from 'node:path';
-import { buildApp } from '../api/app.js';
 import { DEFAULT_LIMITS } from '../service/limits.js';
-import { HeatMapPool } from '../maps/heat-map-pool.js';
 import { type CoverageConfig } from '../service/coverage-config.js';
-import { Coverage, CoverageRegistry } from '../service/coverage-registry.js';
-import { compileCoverage } from '../service/load-coverage.js';
-import { snapshotPath, writeCoverageSnapshot } from '../service/coverage-snapshot.js';
-import { deploy, DEPLOY_USAGE } from './deploy-command.js';
-import { accessibilityCommand, matrixCommand, mergeCommand } from './analysis-command.js';
-import { ACCESSIBILITY_HELP, ANALYSIS_USAGE, asksForHelp, BUILD_USAGE, helpText, MATRIX_HELP, MERGE_USAGE, SERVE_USAGE } from './command-usage.js';
+import { ACCESSIBILITY_HELP, ANALYSIS_USAGE, asksForHelp, BUILD_USAGE, DEPLOY_USAGE, helpText, MATRIX_HELP, MERGE_USAGE, SERVE_USAGE } from './command-usage.js';
 import { ConfigError, onlyCoverages, DEFAULT_HEAT_MAP_SETTINGS, DEFAULT_PORT, DEFAULT_WATCH_INTERVAL_SEC, parseBoardSlack, pointSetsFromFlags, readConfigFile, scenariosFromFlags, watchIntervalOf, type ServerConfig } from './config.js';
 import { progressPrinter } from './progress.js';
-import { ServedCoverages } from './served-coverages.js';
 import { mkdirSync } from 'node:fs';
 import { sourceLocation } from '../live/realtime/feed-source.js';
-import { Metrics } from '../api/operations/metrics.js';
 import { DEFAULT_OPERATIONS, defaultBurst } from '../api/operations/settings.js';
 import { trustProxyOf } from '../api/operations/trust-proxy.js';
 import { VERSION } from '../util/version.js';
@@ -62,12 +53,13 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(helpText(help));
     return 0;
   }
+  // each command loads the modules it runs when it runs: a matrix starts without the server's
   if (command === 'serve') return serve(rest);
   if (command === 'build') return build(rest);
-  if (command === 'deploy') return deploy(rest);
-  if (command === 'matrix') return matrixCommand(rest);
-  if (command === 'accessibility') return accessibilityCommand(rest);
-  if (command === 'merge') return mergeCommand(rest);
+  if (command === 'deploy') return (await import('./deploy-command.js')).deploy(rest);
+  if (command === 'matrix') return (await import('./analysis-command.js')).matrixCommand(rest);
+  if (command === 'accessibility') return (await import('./analysis-command.js')).accessibilityCommand(rest);
+  if (command === 'merge') return (await import('./analysis-command.js')).mergeCommand(rest);
   if (command === '--version' || command === '-v' || command === 'version') {
     process.stdout.write(`navette ${VERSION}\n`);
     return 0;
@@ -185,6 +177,13 @@ async function serve(args: string[]): Promise<number> {
     process.stderr.write(`navette: ${(e as Error).message}\n${USAGE}\n`);
     return 2;
   }
+  const [{ buildApp }, { HeatMapPool }, { Coverage, CoverageRegistry }, { Metrics }, { ServedCoverages }] = await Promise.all([
+    import('../api/app.js'),
+    import('../maps/heat-map-pool.js'),
+    import('../service/coverage-registry.js'),
+    import('../api/operations/metrics.js'),
+    import('./served-coverages.js'),
+  ]);
   const registry = new CoverageRegistry();
   for (const c of config.coverages) registry.add(new Coverage(c));
   const limits = config.limits;
@@ -240,6 +239,7 @@ async function build(args: string[]): Promise<number> {
     process.stderr.write(`navette: ${(e as Error).message}\n${USAGE}\n`);
     return 2;
   }
+  const [{ compileCoverage }, { snapshotPath, writeCoverageSnapshot }] = await Promise.all([import('../service/load-coverage.js'), import('../service/coverage-snapshot.js')]);
   const out = config.snapshots!;
   mkdirSync(out, { recursive: true });
   let failed = 0;
