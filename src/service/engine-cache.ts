@@ -69,9 +69,10 @@ export class EngineCache {
     let engines = 0;
     let egressTables = 0;
     for (const entry of this.engines.values()) {
-      const tables = entry.engine.egressBytes;
-      egressTables += tables;
-      engines += typedArrayBytes([entry.engine, entry.window], entry.data) - tables;
+      egressTables += entry.engine.egressBytes;
+      // the egress tables are on shared memory (one thread makes them for every thread of a
+      // matrix), which the walk leaves out: counted apart, above
+      engines += typedArrayBytes([entry.engine, entry.window], entry.data);
     }
     return { engines, egressTables };
   }
