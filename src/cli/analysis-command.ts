@@ -123,7 +123,8 @@ async function loadForAnalysis(coverage: CommandCoverage): Promise<Loaded> {
   const { config, snapshotDir } = coverage;
   const id = config.id;
   process.stderr.write(`loading ${id}…\n`);
-  const loaded = await loadGeneration(config, { snapshotDir });
+  // the API's indexes (places, departures) are never read by a command
+  const loaded = await loadGeneration(config, { snapshotDir, warm: false });
   process.stderr.write(`${id} loaded from its ${loaded.from} in ${loaded.seconds.toFixed(1)} s\n`);
   const generation = await withScenarios(loaded.generation, config);
   if (!generation.streets) throw new ConfigError(`coverage ${id} has no street network (no OpenStreetMap extract): nothing to analyse`);

@@ -62,16 +62,22 @@ export interface Generation {
 
 let generationCounter = 0;
 
-export async function makeGeneration(tt: Timetable, report: LoadReport, streets?: StreetData, loadedFrom: 'snapshot' | 'sources' = 'sources'): Promise<Generation> {
+/**
+ * A generation of `tt`. `warm`: build beforehand the indexes the API's first requests would
+ * otherwise pay for (the id maps, the places index, the trips by first departure); a command that
+ * answers no request (a matrix) leaves them to be built if ever read.
+ */
+export async function makeGeneration(tt: Timetable, report: LoadReport, streets?: StreetData, loadedFrom: 'snapshot' | 'sources' = 'sources', warm = true): Promise<Generation> {
   const ref = new Referential(tt);
-  // the steps in turns of their own: a reload builds beside requests being answered
-  await nextTurn();
-  // Build the id maps the first requests would otherwise pay for.
-  for (const type of ['trip', 'line', 'route', 'stop_area', 'stop_point', 'network', 'physical_mode', 'commercial_mode'] as const) ref.indexOf(type, '');
-  await nextTurn();
-  // and the places index and the trips by first departure, in slices
-  await PLACES_INDEXES.prepare(ref);
-  await DEPARTURE_INDEXES.prepare(ref);
+  if (warm) {
+    // the steps in turns of their own: a reload builds beside requests being answered
+    await nextTurn();
+    for (const type of ['trip', 'line', 'route', 'stop_area', 'stop_point', 'network', 'physical_mode', 'commercial_mode'] as const) ref.indexOf(type, '');
+    await nextTurn();
+    // and the places index and the trips by first departure, in slices
+    await PLACES_INDEXES.prepare(ref);
+    await DEPARTURE_INDEXES.prepare(ref);
+  }
   const shape = coverageHull(tt.stopPoints.lon, tt.stopPoints.lat);
   const [productionStartDay, productionEndDay] = productionPeriod(tt);
   return {

@@ -24,6 +24,8 @@ export interface LoadOptions extends LoadHooks {
   snapshotDir?: string;
   /** Told when another process holds the snapshot's lock and this one waits for its snapshot. */
   onWaitForSnapshot?: (lockFile: string) => void;
+  /** false: leave the indexes only the API's requests read to be built when first read (`makeGeneration`'s `warm`) */
+  warm?: boolean;
 }
 
 export interface LoadSummary {
@@ -91,7 +93,7 @@ export async function loadGeneration(config: CoverageConfig, options: LoadOption
     releaseLock?.();
     throw e;
   }
-  const generation = await makeGeneration(compiled.tt, compiled.report, compiled.streets, from);
+  const generation = await makeGeneration(compiled.tt, compiled.report, compiled.streets, from, options.warm ?? true);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const mem = process.memoryUsage();
   return { generation, seconds, memoryBytes: mem.heapUsed + mem.arrayBuffers, from, snapshotRefused: from === 'sources' ? snapshotRefused : undefined, releaseLock: from === 'sources' ? releaseLock : undefined };
