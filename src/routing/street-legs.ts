@@ -40,17 +40,24 @@ export function streetLegs(
   const walkSpeed = q.speeds.walking;
   const { vehicleSec, reached, reachedCount } = pass;
   legs.forEach((leg, k) => {
-    search.reset();
     const snap = centreSnaps[k];
-    if (snap) search.seedSnap(snap, leg.layer, leg.speed, leg.extraDs + offsetSeedDs(snap.offsetM, walkSpeed), reverse);
-    if (vehicleSec && leg.fromStops) {
+    const limitDs = limitOf(leg);
+    const centreDs = snap ? leg.extraDs + offsetSeedDs(snap.offsetM, walkSpeed) : 0;
+    const fromStops = vehicleSec !== null && leg.fromStops;
+    // from the centre alone, the search may hold this leg already: the access's, on the same street
+    if (snap && !fromStops && search.holds(snap, leg.layer, leg.speed, centreDs, limitDs, reverse)) {
+      value(leg, search, limitDs);
+      return;
+    }
+    search.reset();
+    if (snap) search.seedSnap(snap, leg.layer, leg.speed, centreDs, reverse);
+    if (fromStops) {
       for (let r = 0; r < reachedCount; r++) {
         const s = reached[r]!;
         const stop = stopSnap(snaps, leg.layer, s);
         if (stop) search.seedSnap(stop, leg.layer, leg.speed, vehicleSec[s]! * 10 + leg.extraDs + offsetSeedDs(stop.offsetM, walkSpeed), reverse);
       }
     }
-    const limitDs = limitOf(leg);
     search.run(leg.layer, leg.speed, limitDs, reverse);
     value(leg, search, limitDs);
   });

@@ -56,6 +56,16 @@ export class StreetSearch {
   changedCount = 0;
   private changedStamp: Uint32Array = new Uint32Array(0);
   private changedRound = 0;
+  /**
+   * Since the last reset: the point seeds, the vertex seeds made directly (`seed`), the runs, and
+   * the first point seed and run: what `holds` compares (a map's access and its direct path search
+   * the same street from the same centre).
+   */
+  private pointSeeds = 0;
+  private vertexSeeds = 0;
+  private runs = 0;
+  private readonly firstPointSeed = { edge: -1, alongM: 0, baseDs: 0, layer: 0 as Layer, speed: 0, reverse: false };
+  private readonly firstRun = { layer: 0 as Layer, speed: 0, limitDs: 0, reverse: false };
 
   constructor(
     readonly graph: StreetGraph,
@@ -119,6 +129,31 @@ export class StreetSearch {
     this.pointCount = 0;
     this.minSeed = UNREACHED;
     this.maxSeed = -1;
+    this.pointSeeds = this.vertexSeeds = this.runs = 0;
+  }
+
+  /**
+   * Whether the labels are those of one search from `snap` alone, seeded at `baseDs` on `layer` at
+   * `speed`, run up to `limitDs` in that direction: a search asked again need not run again.
+   */
+  holds(snap: Snap, layer: Layer, speed: number, baseDs: number, limitDs: number, reverse: boolean): boolean {
+    const seed = this.firstPointSeed;
+    const run = this.firstRun;
+    return (
+      this.pointSeeds === 1 &&
+      this.vertexSeeds === 0 &&
+      this.runs === 1 &&
+      seed.edge === snap.edge &&
+      seed.alongM === snap.alongM &&
+      seed.baseDs === baseDs &&
+      seed.layer === layer &&
+      seed.speed === speed &&
+      seed.reverse === reverse &&
+      run.layer === layer &&
+      run.speed === speed &&
+      run.reverse === reverse &&
+      run.limitDs === Math.min(limitDs, this.maxLimitDs)
+    );
   }
 
   /** Cost of vertex v in the last search (tenths of a second), UNREACHED when not reached. */
@@ -128,6 +163,11 @@ export class StreetSearch {
 
   /** Start vertex v at `costDs` (kept if lower than an earlier seed). */
   seed(v: number, costDs: number): void {
+    this.vertexSeeds++;
+    this.seedVertex(v, costDs);
+  }
+
+  private seedVertex(v: number, costDs: number): void {
     if (costDs < 0 || costDs > this.maxLimitDs) return;
     if (this.stamp[v] === this.current && this.cost[v]! <= costDs) return;
     this.push(v, costDs);
@@ -148,8 +188,9 @@ export class StreetSearch {
     // from the point to the edge's `from` end runs against the edge; reversed, along it
     const toFrom = reverse ? forwardBit(layer) : backwardBit(layer);
     const toTo = reverse ? backwardBit(layer) : forwardBit(layer);
-    if (bits & toFrom) this.seed(g.edgeFrom[e]!, baseDs + Math.trunc((snap.alongM * 10) / speed));
-    if (bits & toTo) this.seed(g.edgeTo[e]!, baseDs + Math.trunc((Math.max(0, lengthM - snap.alongM) * 10) / speed));
+    if (this.pointSeeds++ === 0) Object.assign(this.firstPointSeed, { edge: e, alongM: snap.alongM, baseDs, layer, speed, reverse });
+    if (bits & toFrom) this.seedVertex(g.edgeFrom[e]!, baseDs + Math.trunc((snap.alongM * 10) / speed));
+    if (bits & toTo) this.seedVertex(g.edgeTo[e]!, baseDs + Math.trunc((Math.max(0, lengthM - snap.alongM) * 10) / speed));
     if (baseDs >= 0 && baseDs <= this.maxLimitDs) this.addPoint(e, snap.alongM, baseDs);
   }
 
@@ -219,6 +260,7 @@ export class StreetSearch {
     // a cost must be a whole number of tenths, 0 or more, for the queue to drain
     if (!(speed > 0 && speed < Infinity)) throw new RangeError(`street search speed must be a positive number of metres per second, not ${speed}`);
     const limit = Math.min(limitDs, this.maxLimitDs);
+    if (this.runs++ === 0) Object.assign(this.firstRun, { layer, speed, limitDs: limit, reverse });
     const { adjOffset, adjTarget, adjEdge, edgeAccess, edgeLengthDm } = this.graph;
     const bitFrom = reverse ? backwardBit(layer) : forwardBit(layer);
     const bitTo = reverse ? forwardBit(layer) : backwardBit(layer);

@@ -103,3 +103,40 @@ describe('street search with zero-cost edges', () => {
     }
   });
 });
+
+describe('a search that holds a run already (holds)', () => {
+  const g = tinyGrid(6, mulberry32(7));
+  const snap = { edge: 3, alongM: 2.5, offsetM: 0 } as unknown as Parameters<StreetSearch['seedSnap']>[0];
+  const other = { edge: 4, alongM: 1, offsetM: 0 } as unknown as Parameters<StreetSearch['seedSnap']>[0];
+  const ran = (more?: (s: StreetSearch) => void) => {
+    const s = new StreetSearch(g, 20_000);
+    s.seedSnap(snap, Layer.Walk, 1.12, 30, false);
+    more?.(s);
+    s.run(Layer.Walk, 1.12, 9_000, false);
+    return s;
+  };
+
+  test('one point seed and one run: held as asked, and not for another seed, speed, limit, layer or direction', () => {
+    const s = ran();
+    assert.equal(s.holds(snap, Layer.Walk, 1.12, 30, 9_000, false), true);
+    assert.equal(s.holds(other, Layer.Walk, 1.12, 30, 9_000, false), false);
+    assert.equal(s.holds(snap, Layer.Walk, 1.12, 31, 9_000, false), false);
+    assert.equal(s.holds(snap, Layer.Walk, 1, 30, 9_000, false), false);
+    assert.equal(s.holds(snap, Layer.Walk, 1.12, 30, 8_000, false), false);
+    assert.equal(s.holds(snap, Layer.Bike, 1.12, 30, 9_000, false), false);
+    assert.equal(s.holds(snap, Layer.Walk, 1.12, 30, 9_000, true), false);
+    // a limit past the search's largest is the largest
+    assert.equal(new StreetSearch(g, 9_000).holds(snap, Layer.Walk, 1.12, 30, 9_000, false), false);
+  });
+
+  test('more seeds, a second run or a reset: not held', () => {
+    assert.equal(ran((s) => s.seedSnap(other, Layer.Walk, 1.12, 0, false)).holds(snap, Layer.Walk, 1.12, 30, 9_000, false), false);
+    assert.equal(ran((s) => s.seed(0, 0)).holds(snap, Layer.Walk, 1.12, 30, 9_000, false), false);
+    const twice = ran();
+    twice.run(Layer.Walk, 1.12, 9_000, false);
+    assert.equal(twice.holds(snap, Layer.Walk, 1.12, 30, 9_000, false), false);
+    const reset = ran();
+    reset.reset();
+    assert.equal(reset.holds(snap, Layer.Walk, 1.12, 30, 9_000, false), false);
+  });
+});
