@@ -81,15 +81,24 @@ function fieldOf(column: TableColumn): (values: RowBlock['values'][number], row:
   }
 }
 
-/** The CSV of a table, written through `write` (each block's own bytes); `header` false for a slice after the first (--shard). */
+/** Bytes gathered before they are written: a matrix's blocks (an origin's rows, some 25 kB) go out a few dozen at a time. */
+const WRITE_BYTES = 1 << 20;
+
+/**
+ * The CSV of a table, written through `write` (buffers of its own, WRITE_BYTES or so, the last at
+ * `finish`); `header` false for a slice after the first (--shard).
+ */
 export function csvTableWriter(columns: readonly TableColumn[], write: (bytes: Uint8Array) => Promise<void>, header: boolean): TableWriter {
   const fields = columns.map(fieldOf);
   let headerDue = header;
   // a row's bytes, guessed from the last block's: most blocks are written without growing
   let perRow = 16 * columns.length;
+  // room for a block past WRITE_BYTES without growing
+  let out = new Bytes(2 * WRITE_BYTES);
   return {
     async write(block) {
-      const out = new Bytes(block.rows * perRow + 256);
+      const before = out.n;
+      out.room(block.rows * perRow + 256);
       if (headerDue) {
         out.text(csvHeader(columns));
         headerDue = false;
@@ -104,12 +113,16 @@ export function csvTableWriter(columns: readonly TableColumn[], write: (bytes: U
         out.room(1);
         out.buf[out.n++] = NEWLINE;
       }
-      if (block.rows > 0) perRow = Math.ceil(out.n / block.rows) + 1;
+      if (block.rows > 0) perRow = Math.ceil((out.n - before) / block.rows) + 1;
+      if (out.n < WRITE_BYTES) return;
       await write(out.buf.subarray(0, out.n));
+      out = new Bytes(2 * WRITE_BYTES);
     },
     async finish() {
       // an empty slice still has its header
-      if (headerDue) await write(utf8.encode(csvHeader(columns)));
+      if (headerDue) out.text(csvHeader(columns));
+      if (out.n > 0) await write(out.buf.subarray(0, out.n));
+      out = new Bytes(0);
     },
   };
 }

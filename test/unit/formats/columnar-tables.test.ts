@@ -76,6 +76,27 @@ test('CSV: ids in UTF-8, whole numbers of every length, a block larger than the 
   assert.deepEqual(Buffer.concat(chunks).toString('utf8').trim().split('\n').slice(1).map((line) => Number(line.split(',').at(-2))), numbers);
 });
 
+test('CSV: a table of megabytes is written in buffers of its own, whole, a block larger than one buffer among them', async () => {
+  const columns: TableColumn[] = [
+    { name: 'from_id', type: 'id', ids: ['a', 'b'] },
+    { name: 'seconds', type: 'int32' },
+  ];
+  const rowsOf = (rows: number, first: number): RowBlock => ({ rows, values: [Int32Array.from({ length: rows }, (_, k) => k % 2), Int32Array.from({ length: rows }, (_, k) => first + k)] });
+  // blocks of 1,000 rows, then one of 300,000 (over 3 MB), then 1,000 more
+  const blocks = [...Array.from({ length: 100 }, (_, k) => rowsOf(1000, k * 1000)), rowsOf(300_000, 100_000), rowsOf(1000, 400_000)];
+  const chunks: Uint8Array[] = [];
+  const writer = csvTableWriter(columns, async (bytes) => void chunks.push(bytes.slice()), true);
+  for (const b of blocks) await writer.write(b);
+  await writer.finish();
+  const lines = Buffer.concat(chunks).toString('utf8').split('\n');
+  assert.equal(lines.length, 1 + 401_000 + 1);
+  assert.equal(lines[0], 'from_id,seconds');
+  for (let k = 0; k < 401_000; k += 997) assert.equal(lines[k + 1], `${'ab'[(k < 100_000 ? k % 1000 : k < 400_000 ? k - 100_000 : k - 400_000) % 2]},${k}`);
+  assert.equal(lines.at(-1), '');
+  // a few writes of about a megabyte, not one per block
+  assert.ok(chunks.length < 10, `${chunks.length} writes`);
+});
+
 test('Parquet: DuckDB reads the rows as written, ids dictionary-encoded strings, times nullable int32, measures double', async () => {
   const file = path.join(dir, 'small.parquet');
   await writeFile(file, (write) => parquetTableWriter(COLUMNS, write), [block(0), block(1), block(2)]);
