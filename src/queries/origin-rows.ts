@@ -217,12 +217,12 @@ export const deadlineFrom = (seconds: number): NonNullable<Stop['deadline']> => 
 /**
  * From this many origins, the tables every origin reads are made first, once, and shared: the
  * connections pruned at the request's walking speed on one thread while another makes the egress
- * tables (each a second or so of a thread's time on a city, which every thread would otherwise
- * spend on its own). Below it, each thread makes its own on its first origin, at the same time.
+ * tables (a quarter and half a second of a thread's time on Porto Alegre's hexagons, which every
+ * thread would otherwise spend on its own). Below it, each thread makes its own on its first origin.
  */
 export const PREPARED_FROM_ORIGINS = 16;
 
-/** The tables `request`'s origins share (PREPARED_FROM_ORIGINS), its two parts made at once on two threads. */
+/** The tables `request`'s origins share (PREPARED_FROM_ORIGINS), their two parts made at once on two threads. */
 async function prepared(runner: HeatMapRunner, job: OriginTimesJob, query: MapQuery, request: Exclude<PointsRequest, { kind: 'prepare' }>, turn: () => Turn): Promise<PreparedTables> {
   const sets = setsOf(request);
   const part = (p: PreparedPart) => runPoints(runner, job.coverageId, job.generation, query, { kind: 'prepare', part: p, sets }, turn()).then((r) => r.prepared!);
