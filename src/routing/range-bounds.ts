@@ -23,10 +23,13 @@ import { UNREACHED } from './unreached.js';
  * between journeys arriving as early go to the fewest vehicles, then the least walking, which the
  * labels of more vehicles decide.
  */
+/** Windows started in this thread, over every `RangeBounds`. */
+let windowsStarted = 0;
+
 export class RangeBounds {
   readonly walked: Int32Array[];
   readonly vehicle: Int32Array[];
-  /** the window these bounds are of: a new number at each `reset` */
+  /** the window these bounds are of: a new number at each `reset`, never another bounds' (what a search keeps of a window is known by it) */
   window = 0;
 
   constructor(
@@ -47,7 +50,7 @@ export class RangeBounds {
 
   /** Forget every minute (a new window). */
   reset(): void {
-    this.window++;
+    this.window = ++windowsStarted;
     for (const a of this.walked) a.fill(UNREACHED);
     for (const a of this.vehicle) a.fill(UNREACHED);
   }

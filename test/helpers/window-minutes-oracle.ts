@@ -13,9 +13,11 @@ import type { HeatMapQuery } from '../../src/routing/heat-map-types.js';
 import type { Grid } from '../../src/routing/grid.js';
 import { WindowTransit, WINDOW_STEP_SEC } from '../../src/routing/window-transit.js';
 
-/** Checks the window of `minutes` from q.t0 stop by stop, minute by minute; returns the improvements checked. */
-export function assertImprovementsOfMinutes(engine: HeatMapEngine, stopCount: number, q: HeatMapQuery, minutes: number, what: string): number {
-  const window = new WindowTransit(engine.transit, stopCount, minutes);
+/**
+ * Checks the window of `minutes` from q.t0 stop by stop, minute by minute, run on `window` (a new
+ * one by default; one that ran other windows before); returns the improvements checked.
+ */
+export function assertImprovementsOfMinutes(engine: HeatMapEngine, stopCount: number, q: HeatMapQuery, minutes: number, what: string, window = new WindowTransit(engine.transit, stopCount, minutes)): number {
   window.run(q, minutes);
   const best = new Int32Array(stopCount).fill(0x7fffffff);
   const accessCount = engine.transit.accessFrom(q);

@@ -4,7 +4,8 @@
  * whole search (test/helpers/window-minutes-oracle.ts). The first round's routes of a window's
  * minutes are listed at its first minute searched, from the service days of all its minutes
  * (routing/first-round-marks.ts): there a departure window's latest minute, after the night buses'
- * day has ended, and an arrival window's earliest deadline, before the day's first run.
+ * day has ended, and an arrival window's earliest deadline, before the day's first run. And a window
+ * run after another on the same search, which must read nothing the first one kept.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,6 +15,7 @@ import { HeatMapEngine } from '../../../src/routing/heat-map.js';
 import { zonedToEpoch } from '../../../src/util/time-zones.js';
 import { walkingQueryFrom } from '../../helpers/heat-map-query.js';
 import { assertImprovementsOfMinutes } from '../../helpers/window-minutes-oracle.js';
+import { WindowTransit } from '../../../src/routing/window-transit.js';
 
 const DEMO = path.resolve('data/demo');
 const { generation } = await loadGeneration({ id: 'demo', gtfs: [path.join(DEMO, 'gtfs')], osm: path.join(DEMO, 'valmont.osm'), timezone: 'Europe/Paris' });
@@ -35,3 +37,15 @@ for (const direction of ['departure', 'arrival'] as const) {
     assert.ok(improvements > 100, `${improvements} improvements`);
   });
 }
+
+test('a window after another on the same search, its bounds made anew for more rounds, and shorter: nothing the first one kept is read (its first round\'s lists, its boardings)', () => {
+  const engine = new HeatMapEngine(data, 3600, 100);
+  const window = new WindowTransit(engine.transit, data.stopLon.length, MINUTES);
+  const at = (id: string) => generation.tt.stopPoints.ids.indexOf(id);
+  // Wednesday morning: 90 minutes with no transfer from one stop, then 30 minutes with up to 3 from another
+  const t0 = zonedToEpoch('Europe/Paris', 2026, 11, 25, 7, 0, 0);
+  window.run(walkingQueryFrom(data.stopLon, data.stopLat, at('GARE-C'), t0, { maxDurationSec: 3600, maxTransfers: 0 }), MINUTES);
+  const q = walkingQueryFrom(data.stopLon, data.stopLat, at('PIERRE-SEMARD'), t0, { maxDurationSec: 3600, maxTransfers: 3 });
+  const improvements = assertImprovementsOfMinutes(engine, data.stopLon.length, q, 30, 'the second window', window);
+  assert.ok(improvements > 20, `${improvements} improvements`);
+});
