@@ -64,6 +64,7 @@ import { NOT_MARKED, RouteMarks } from './route-marks.js';
 import { NO_RUN, TwoBest } from './two-best.js';
 import { UNREACHED } from './unreached.js';
 import { FirstRoundMarks } from './first-round-marks.js';
+import { LaterBoardings } from './later-boardings.js';
 import { WorkCounts } from './work-counts.js';
 
 /** The search never looks further than this from t0 (Navitia caps its RAPTOR bound at 24 h). */
@@ -154,6 +155,8 @@ export class RaptorSearch {
   private readonly runDayNext: Uint8Array;
   /** a departure window's first-round routes, minute by minute (first-round-marks.ts) */
   private readonly firstRound = new FirstRoundMarks();
+  /** a window's first boardings of each route at its later minutes (later-boardings.ts) */
+  private readonly laterBoardings = new LaterBoardings();
   // routes marked for the current round, of the timetable and of the overlay
   private readonly baseMarks: RouteMarks;
   private overlayMarks: RouteMarks;
@@ -343,6 +346,7 @@ export class RaptorSearch {
     this.range = q.range?.bounds ?? null;
     this.rangeShift = q.range?.shiftSec ?? 0;
     if (this.range && this.range.rounds < maxVehicles) throw new RangeError(`range bounds of ${this.range.rounds} rounds for a search of ${maxVehicles}`);
+    if (this.range) this.laterBoardings.size(maxVehicles + 1, d.routeCount);
     this.enterRound(0);
     if (this.limit === 0 || minVehicles > maxVehicles) return this.result();
     this.chooseServiceDays(Math.floor(q.t0));
@@ -492,7 +496,7 @@ export class RaptorSearch {
 
   /** Bytes of a window's scratch kept here (its first round's lists, grown to the largest window's). */
   windowScratchBytes(): number {
-    return this.firstRound.bytes();
+    return this.firstRound.bytes() + this.laterBoardings.bytes();
   }
 
   /** Mark the routes of minute m's first-round list. */
@@ -548,6 +552,14 @@ export class RaptorSearch {
     const lo = Math.min(dir * d.routeMinSec[r]!, dir * d.routeMaxSec[r]!);
     const hi = Math.max(dir * d.routeMinSec[r]!, dir * d.routeMaxSec[r]!);
     const tz = d.routeTimezone[r]!;
+    // a window's minute, in a round its later minutes bound (a search keeping ties takes no shortcut):
+    // their last boarding of this route, and this minute's, noted for the earlier minutes
+    const later = this.vehicleBound !== null && !this.keepsTies && d === this.data && masked === null ? this.laterBoardings : null;
+    const window = this.range?.window ?? 0;
+    const round = this.round;
+    let lastTrip = -1;
+    let lastPosition = 0;
+    let lastDay = 0;
     for (let slot = this.zoneSlotStart[tz]!; slot < this.zoneSlotStart[tz + 1]!; slot++) {
       const off = this.slotOffset[slot]!;
       if (off + hi < 0 || off + lo >= limit) continue; // the route runs outside the window that day
@@ -555,12 +567,17 @@ export class RaptorSearch {
       const running = this.runningTrips(d, marks, r, slot, K, rtBase); // trips after the last one running that day never count
       const runs = d === this.data ? this.dayRuns(r, slot, K, rtBase) : -1;
       const runBase = runSpace + slot * routeTripCount + rtBase; // run of virtual trip k: runBase + dir*k
+      const day = this.slotDay[slot]!;
+      const laterTrip = later !== null ? later.trip(window, round, r, day) : -1;
+      const laterPosition = laterTrip >= 0 ? later!.position(round, r) : S;
       let trip = -1;
       let row = 0; // stBase + dir*trip*S
+      // the trip aboard is one a later minute rode as early (later-boardings.ts): its arrivals are bounded
+      let bounded = false;
       for (let i = start; i < S; i++) {
         const p = routeStops[stopBase + dir * i]!;
         const usable = (stopAllowed === null || stopAllowed[p] !== 0) && (!wheelchair || stopWheelchair[p] === 1);
-        if (trip >= 0 && usable) {
+        if (trip >= 0 && usable && !bounded) {
           const st = row + dir * i;
           if (boardAlight[st]! & alightBit) {
             const x = off + dir * alightTimes[st]! + vehicleSlack;
@@ -592,10 +609,15 @@ export class RaptorSearch {
         if (k >= 0) {
           trip = k;
           row = stBase + dir * k * S;
+          bounded = laterTrip >= 0 && k >= laterTrip && i >= laterPosition;
+          lastTrip = k;
+          lastPosition = i;
+          lastDay = day;
           this.boarded(d, p, k, i, row, off, rtBase, runBase + dir * k);
         }
       }
     }
+    if (later !== null && lastTrip >= 0) later.note(window, round, r, lastDay, lastTrip, lastPosition);
   }
 
   /** 1 + the last virtual trip of route r running on the slot's day (0 when none), computed once per search. */
