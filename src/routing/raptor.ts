@@ -155,7 +155,7 @@ export class RaptorSearch {
   private readonly runDayNext: Uint8Array;
   /** a departure window's first-round routes, minute by minute (first-round-marks.ts) */
   private readonly firstRound = new FirstRoundMarks();
-  /** a window's first boardings of each route at its later minutes (later-boardings.ts) */
+  /** a window's last boardings of each route at its later minutes (later-boardings.ts) */
   private readonly laterBoardings = new LaterBoardings();
   // routes marked for the current round, of the timetable and of the overlay
   private readonly baseMarks: RouteMarks;
@@ -494,7 +494,7 @@ export class RaptorSearch {
     this.chooseServiceDays(t0);
   }
 
-  /** Bytes of a window's scratch kept here (its first round's lists, grown to the largest window's). */
+  /** Bytes of a window's scratch kept here (its first round's lists, grown to the largest window's, and its later boardings). */
   windowScratchBytes(): number {
     return this.firstRound.bytes() + this.laterBoardings.bytes();
   }
