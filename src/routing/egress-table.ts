@@ -21,7 +21,7 @@ import { pointCount, type LinkedPoints } from '../model/linked-points.js';
 import { stopSnap, type StopSnaps } from '../model/stop-snaps.js';
 import type { StreetGraph } from '../model/street-graph.js';
 import { offsetSeedDs, type StreetSearch } from './street-search.js';
-import { sharedCopy } from '../model/shared-arrays.js';
+import { sharedArray, sharedCopy } from '../model/shared-arrays.js';
 
 /** The most entries a table may hold over all its stops (8 bytes each): past it the computation is refused. */
 export const MAX_EGRESS_ENTRIES = 24_000_000;
@@ -71,7 +71,8 @@ export function buildEgressTable(graph: StreetGraph, snaps: StopSnaps, key: Egre
   const offsetOf = points.links.offsetM[layer]!;
   const byEdge: Csr = groupBy(count, graph.edgeCount, (p) => edgeOf[p]!);
   const stopCount = snaps.edge[layer]!.length;
-  const offset = new Uint32Array(stopCount + 1);
+  // on shared memory, as the entries below: a table made on one thread serves the others (a matrix's first step)
+  const offset = sharedArray(Uint32Array, stopCount + 1);
   let point = new Uint32Array(1024);
   let costDs = new Int32Array(1024);
   let n = 0;
@@ -115,8 +116,7 @@ export function buildEgressTable(graph: StreetGraph, snaps: StopSnaps, key: Egre
     }
   }
   offset[stopCount] = n;
-  // on shared memory: a table made on one thread serves the others (a matrix's first step)
-  return { ...key, firstStop, offset: sharedCopy(Uint32Array, offset), point: sharedCopy(Uint32Array, point.subarray(0, n)), costDs: sharedCopy(Int32Array, costDs.subarray(0, n)) };
+  return { ...key, firstStop, offset, point: sharedCopy(Uint32Array, point.subarray(0, n)), costDs: sharedCopy(Int32Array, costDs.subarray(0, n)) };
 }
 
 /** The memory a table holds, bytes. */
