@@ -11,7 +11,7 @@
  *   for one departure on two quiet cores;
  * - the work the window's searches do, counted on the first sixth of the origins in this process on
  *   one thread (the same engine code as the command's threads): per minute searched its rounds,
- *   routes scanned, stops visited, walking relaxations, improved stops and the egress
+ *   routes scanned, stops visited, trip look-ups, walking relaxations, improved stops and the egress
  *   entries they read, the share of those that improve a point; and that part's CPU seconds. A
  *   change is judged on the work it saves as well as on the clock.
  */
@@ -79,6 +79,6 @@ const cpuUsed = process.cpuUsage(cpuBefore);
 const w = runner.work();
 const per = (n: number) => (n / w.searches).toFixed(1);
 console.log(`the first ${origins} origins on one thread: ${((cpuUsed.user + cpuUsed.system) / 1e6).toFixed(1)} CPU-s; ${w.searches} searches (origin × minute)`);
-console.log(`per minute searched: ${per(w.rounds)} rounds, ${per(w.routesScanned)} routes scanned, ${per(w.visits)} stops visited, ${per(w.relaxations)} walking relaxations`);
+console.log(`per minute searched: ${per(w.rounds)} rounds, ${per(w.routesScanned)} routes scanned, ${per(w.visits)} stops visited, ${per(w.tripSearches)} trip look-ups, ${per(w.relaxations)} walking relaxations`);
 console.log(`  ${per(w.improvedStops)} improved stops reading ${per(w.egressEntries)} egress entries, of which ${((100 * w.changes) / w.egressEntries).toFixed(1)} % improve a point; per point ${(w.changes / w.targets).toFixed(1)} improvements kept as ${(w.keptChanges / w.targets).toFixed(1)} changes (one a minute)`);
 await runner.close();

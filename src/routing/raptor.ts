@@ -151,6 +151,7 @@ export class RaptorSearch {
   private readonly vehicleSec: Int32Array;
   /** per timetable route, its last few days' running trips (`dayRuns`): RUN_DAYS_KEPT ways of routeTripCount entries, their (day, direction) keys, the way filled next */
   private readonly nextRunning: Int32Array;
+  private readonly lastRunning: Int32Array;
   private readonly runDay: Int32Array;
   private readonly runDayNext: Uint8Array;
   /** a departure window's first-round routes, minute by minute (first-round-marks.ts) */
@@ -257,6 +258,7 @@ export class RaptorSearch {
     this.bestWalk = this.newLabels(n);
     this.vehicleSec = new Int32Array(n).fill(-1);
     this.nextRunning = new Int32Array(RUN_DAYS_KEPT * data.routeTripCount);
+    this.lastRunning = new Int32Array(RUN_DAYS_KEPT * data.routeTripCount);
     this.runDay = new Int32Array(RUN_DAYS_KEPT * data.routeCount).fill(-1);
     this.runDayNext = new Uint8Array(data.routeCount);
     const zones = Math.max(1, data.timezoneCount);
@@ -564,8 +566,9 @@ export class RaptorSearch {
       const off = this.slotOffset[slot]!;
       if (off + hi < 0 || off + lo >= limit) continue; // the route runs outside the window that day
       if (((routeDayBits[dayBase + this.slotWord[slot]!]! >>> this.slotBit[slot]!) & 1) === 0) continue; // or not at all
-      const running = this.runningTrips(d, marks, r, slot, K, rtBase); // trips after the last one running that day never count
       const runs = d === this.data ? this.dayRuns(r, slot, K, rtBase) : -1;
+      // trips after the last one running that day never count
+      const running = runs < 0 ? this.runningTrips(d, marks, r, slot, K, rtBase) : K > 0 ? this.lastRunning[runs + K - 1]! + 1 : 0;
       const runBase = runSpace + slot * routeTripCount + rtBase; // run of virtual trip k: runBase + dir*k
       const day = this.slotDay[slot]!;
       const laterTrip = later !== null ? later.trip(window, round, r, day) : -1;
@@ -595,6 +598,12 @@ export class RaptorSearch {
           if (trip === 0 || off + dir * boardTimes[row + dir * (i - S)]! < w) {
             this.caughtAgain(d, p, i, row, off, runBase + dir * trip);
             continue;
+          }
+          // the trip before is not running that day: nothing to search either when the last one
+          // before it that runs leaves before w (a route's weekday and weekend trips interleave)
+          if (runs >= 0) {
+            const before = this.lastRunning[runs + trip - 1]!;
+            if (before < 0 || off + dir * boardTimes[stBase + dir * (before * S + i)]! < w) continue;
           }
         }
         const below = trip >= 0 ? trip : running;
@@ -637,7 +646,8 @@ export class RaptorSearch {
 
   /**
    * The trips of timetable route r running on the slot's day, as `nextRunning[base + k]`: the first
-   * virtual trip at or after k running that day (K when none); base returned. Kept per route for
+   * virtual trip at or after k running that day (K when none), and `lastRunning[base + k]`: the last
+   * at or before k (-1 when none); base returned. Kept per route for
    * its last few (day, direction) pairs, across searches: a window's minutes, a server's requests
    * of a day, ask the same days again, and a route's trips of other days (a feed's weekdays,
    * Saturdays and Sundays on one route) are then stepped over without a look at their calendars.
@@ -662,6 +672,11 @@ export class RaptorSearch {
       if ((serviceBits[routeTripService[rtBase + dir * k]! * serviceWords + word]! >>> bit) & 1) next = k;
       this.nextRunning[base + k] = next;
     }
+    let last = -1;
+    for (let k = 0; k < K; k++) {
+      if (this.nextRunning[base + k] === k) last = k;
+      this.lastRunning[base + k] = last;
+    }
     return base;
   }
 
@@ -675,6 +690,7 @@ export class RaptorSearch {
     const fwd = dir === 1;
     const times = fwd ? d.departureSec : d.arrivalSec;
     const boardBit = fwd ? CAN_BOARD : CAN_ALIGHT;
+    this.work.tripSearches++;
     const a = firstLeaving(times, dir, stBase, S, i, from, below, target);
     const last = this.limit - this.slotOffset[slot]!; // virtual stop time of the bound
     const word = this.slotWord[slot]!;

@@ -10,6 +10,8 @@ export class WorkCounts {
   /** routes scanned (a route once per round it is marked in), and their stops from the first marked one (once, whatever the service days scanned) */
   routesScanned = 0;
   visits = 0;
+  /** look-ups of the earliest trip a route's riders can board at a stop (a binary search each) */
+  tripSearches = 0;
   /** walking connections relaxed from the stops a round reached by vehicle */
   relaxations = 0;
   /** a window's stops improved on the later minutes', the egress entries read from them, and the improvements they made at the targets */

@@ -435,6 +435,53 @@ test('runs past midnight of the previous service day are reached, and the 24 h c
   assert.deepEqual(reach(n, { from: ['J'], at: [2024, 1, 9, 1, 10], direction: 'arrival' }), { I: 2400 });
 });
 
+/*
+ * WEEKEND: one route whose Saturday trip lies between two daily ones, as a feed's weekday and
+ * weekend timetables share a route.
+ *   T1 (daily):    A 08:00  B 08:05  C 08:15
+ *   T2 (Saturday): A 08:05  B 08:15  C 08:25
+ *   T3 (daily):    A 08:10  B 08:20  C 08:30
+ */
+const WEEKEND = `
+# calendar_dates.txt
+service_id,date,exception_type
+SAT,20240113,1
+# stops.txt
+stop_id,stop_name,stop_lat,stop_lon
+A,A,45.0,1.000
+B,B,45.0,1.010
+C,C,45.0,1.020
+# trips.txt
+route_id,service_id,trip_id
+L1,ALL,T1
+L1,SAT,T2
+L1,ALL,T3
+# stop_times.txt
+trip_id,arrival_time,departure_time,stop_id,stop_sequence
+T1,08:00:00,08:00:00,A,1
+T1,08:05:00,08:05:00,B,2
+T1,08:15:00,08:15:00,C,3
+T2,08:05:00,08:05:00,A,1
+T2,08:15:00,08:15:00,B,2
+T2,08:25:00,08:25:00,C,3
+T3,08:10:00,08:10:00,A,1
+T3,08:20:00,08:20:00,B,2
+T3,08:30:00,08:30:00,C,3`;
+
+test('a trip that does not run that day is stepped over without a search for an earlier one', async () => {
+  const n = await network(WEEKEND);
+  // A at 08:06 and B at 08:08: T3 boarded at A; at B the trip before it (T2) would leave later than 08:08
+  // but does not run on Tuesday, and the one running before (T1) has left at 08:05: one look-up, at A
+  const lookUps = () => n.raptor.work.tripSearches;
+  let before = lookUps();
+  assert.deepEqual(reach(n, { from: { A: 0, B: 120 }, at: [8, 6], maxTransfers: 0 }), { B: 840, C: 1440 });
+  assert.equal(lookUps() - before, 1);
+  // on Saturday T2 runs: looked up at B and boarded there, C at 08:25
+  before = lookUps();
+  assert.deepEqual(reach(n, { from: { A: 0, B: 120 }, at: [2024, 1, 13, 8, 6], maxTransfers: 0 }), { B: 840, C: 1140 });
+  assert.equal(lookUps() - before, 2);
+});
+
 test('service days follow daylight saving time through their origins (Europe/Paris, 2024-03-31)', async () => {
   const body = `
 # stops.txt
