@@ -513,12 +513,16 @@ export class RaptorSearch {
     const { routeStopOffset } = table;
     for (let j = 0; j < marks.count; j++) {
       const r = list[j]!;
-      // counted here, not in the scan: a counter there changes how the scan is compiled
-      this.work.visits += routeStopOffset[r + 1]! - routeStopOffset[r]! - mark[r]!;
-      this.scanRoute(table, marks, r, mark[r]!, runSpace, masked);
+      const after = routeStopOffset[r + 1]! - routeStopOffset[r]! - 1 - mark[r]!;
+      // a route marked at its last stop only (in the search's direction): boarded there, it goes nowhere
+      if (after > 0) {
+        // counted here, not in the scan: a counter there changes how the scan is compiled
+        this.work.visits += after + 1;
+        this.stats.routesScanned++;
+        this.scanRoute(table, marks, r, mark[r]!, runSpace, masked);
+      }
       mark[r] = NOT_MARKED;
     }
-    this.stats.routesScanned += marks.count;
     marks.count = 0;
   }
 
