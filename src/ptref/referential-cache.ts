@@ -21,6 +21,11 @@ export class ReferentialCache<T> {
     return value;
   }
 
+  /** Whether the value of `ref` is built. */
+  has(ref: Referential): boolean {
+    return this.cache.has(ref);
+  }
+
   /** Builds the value of `ref` in slices, unless it is built already. */
   async prepare(ref: Referential): Promise<void> {
     if (this.cache.has(ref)) return;
