@@ -58,80 +58,26 @@
 import { CAN_ALIGHT, CAN_BOARD, footpathSec, NO_STAY, transferSec, type RaptorData, type RouteTable } from './raptor-data.js';
 import { runChanged, type RaptorOverlay } from './raptor-overlay.js';
 import { connectionRows, MAX_OVERLAY_STOPS, type OverlayStops } from './overlay-stops.js';
-import { pruneTransfers, routeGaps, type OverlayNeeds, type PrunedTransfers, type RouteGaps } from './transfer-pruning.js';
+import { connectionPairs, pruneTransfers, routeGaps, type OverlayNeeds, type PrunedTransfers, type RouteGaps } from './transfer-pruning.js';
 import { foldBounds, type RangeBounds } from './range-bounds.js';
 import { NOT_MARKED, RouteMarks } from './route-marks.js';
 import { NO_RUN, TwoBest } from './two-best.js';
 import { UNREACHED } from './unreached.js';
 import { FirstRoundMarks } from './first-round-marks.js';
 import { LaterBoardings } from './later-boardings.js';
+import { DayRuns } from './day-runs.js';
+import { BestOnlySearch } from './best-only-search.js';
 import { WorkCounts } from './work-counts.js';
+import type { RaptorQuery, RaptorResult, RaptorStats, ServiceDayOrigins } from './raptor-types.js';
 
 /** The search never looks further than this from t0 (Navitia caps its RAPTOR bound at 24 h). */
 export const MAX_HORIZON_SEC = 86400;
 /** Walking speeds whose needed connections a search keeps (a server's requests mostly share one or two). */
 const PRUNED_SPEEDS_KEPT = 4;
-/** (Day, direction) pairs whose running trips a search keeps per route (a day, the day before, the next, and one more). */
-const RUN_DAYS_KEPT = 4;
 /** Service days considered per time zone, at most (t0's day, the days before whose runs pass midnight, the next). */
 const MAX_DAYS_PER_ZONE = 16;
 
-export interface RaptorQuery {
-  /** departure: earliest arrival from the access stops leaving at/after t0; arrival: latest departure reaching them by t0 */
-  direction: 'departure' | 'arrival';
-  /** epoch seconds (whole seconds; a fraction is dropped) */
-  t0: number;
-  /** bound: labels strictly below min(maxDurationSec, 24 h) */
-  maxDurationSec: number;
-  /** most transfers (a journey rides at most maxTransfers + 1 vehicles) */
-  maxTransfers: number;
-  /** a stop counts as reached by a vehicle only via journeys with at least this many transfers */
-  minTransfers: number;
-  /** access stops and seconds from the centre to them (departure) or from them to the centre (arrival) */
-  accessStops: Uint32Array;
-  accessSec: Int32Array;
-  count: number;
-  /** per timetable trip: nonzero = allowed; null: all */
-  tripAllowed: Uint8Array | null;
-  /** per stop point: nonzero = boarding and alighting allowed there; null: all */
-  stopAllowed: Uint8Array | null;
-  /** only wheelchair_accessible=1 trips, boarding and alighting at wheelchair_boarding=1 stops */
-  wheelchair: boolean;
-  /** m/s, for the footpaths */
-  walkingSpeed: number;
-  /** seconds a rider must be at a stop before the vehicle leaves (see the header) */
-  boardSlackSec: number;
-  /** the runs of a freshness level over the timetable's; none: the base schedule */
-  overlay?: RaptorOverlay | null;
-  /** a departure window's searches, latest minute first: the labels of the later minutes (`RangeBounds`) */
-  range?: { bounds: RangeBounds; shiftSec: number } | null;
-}
-
-export interface RaptorResult {
-  /**
-   * Per stop point: seconds from t0 of the best journey reaching the stop by a vehicle (departure:
-   * arrival time minus t0; arrival: t0 minus the boarding time, plus the board slack: when the rider
-   * must be at the stop), within the bound and with at least minTransfers transfers; -1 when none.
-   * A view on scratch memory, valid until the next search.
-   */
-  vehicleSec: Int32Array;
-  /** the stops with vehicleSec >= 0 (first reachedCount entries, in the order they were reached) */
-  reached: Uint32Array;
-  reachedCount: number;
-}
-
-/** Service-day origins (epoch seconds) per time zone, as `ServiceDays` computes them. */
-export interface ServiceDayOrigins {
-  originSec: Float64Array[];
-  firstDay: number;
-}
-
-/** Counters of the last search, to explain its cost. */
-export interface RaptorStats {
-  rounds: number;
-  routesScanned: number;
-  reachedStops: number;
-}
+export type { RaptorQuery, RaptorResult, RaptorStats, ServiceDayOrigins } from './raptor-types.js';
 
 export class RaptorSearch {
   readonly stats: RaptorStats = { rounds: 0, routesScanned: 0, reachedStops: 0 };
@@ -149,11 +95,14 @@ export class RaptorSearch {
   protected readonly bestVeh: TwoBest;
   protected readonly bestWalk: TwoBest;
   private readonly vehicleSec: Int32Array;
-  /** per timetable route, its last few days' running trips (`dayRuns`): RUN_DAYS_KEPT ways of routeTripCount entries, their (day, direction) keys, the way filled next */
-  private readonly nextRunning: Int32Array;
-  private readonly lastRunning: Int32Array;
-  private readonly runDay: Int32Array;
-  private readonly runDayNext: Uint8Array;
+  /** per timetable route, its running trips of the last few days (day-runs.ts) */
+  private readonly dayRuns: DayRuns;
+  /**
+   * Hand the common query to the lean search (best-only-search.ts), made on its first such query
+   * (off: the general scan for every search, the same answers slower; tests compare both).
+   */
+  leanSearches = true;
+  private lean: BestOnlySearch | null = null;
   /** a departure window's first-round routes, minute by minute (first-round-marks.ts) */
   private readonly firstRound = new FirstRoundMarks();
   /** a window's last boardings of each route at its later minutes (later-boardings.ts) */
@@ -257,10 +206,7 @@ export class RaptorSearch {
     this.bestVeh = this.newLabels(n);
     this.bestWalk = this.newLabels(n);
     this.vehicleSec = new Int32Array(n).fill(-1);
-    this.nextRunning = new Int32Array(RUN_DAYS_KEPT * data.routeTripCount);
-    this.lastRunning = new Int32Array(RUN_DAYS_KEPT * data.routeTripCount);
-    this.runDay = new Int32Array(RUN_DAYS_KEPT * data.routeCount).fill(-1);
-    this.runDayNext = new Uint8Array(data.routeCount);
+    this.dayRuns = new DayRuns(data);
     const zones = Math.max(1, data.timezoneCount);
     this.zoneSlotStart = new Int32Array(zones + 1);
     this.slotOffset = new Int32Array(zones * MAX_DAYS_PER_ZONE);
@@ -352,6 +298,12 @@ export class RaptorSearch {
     this.enterRound(0);
     if (this.limit === 0 || minVehicles > maxVehicles) return this.result();
     this.chooseServiceDays(Math.floor(q.t0));
+    // the common query, by the lean search (best-only-search.ts)
+    if (this.leanSearches && fwd && this.bestOnly && this.range === null && overlay === null && q.stopAllowed === null && !q.wheelchair && this.pruned !== null) {
+      const { zoneSlotStart, slotOffset, slotDay, slotWord, slotBit } = this;
+      this.lean ??= new BestOnlySearch(d, { zoneSlotStart, slotOffset, slotDay, slotWord, slotBit }, this.dayRuns, this.stats, this.work);
+      return this.lean.search(q, this.limit, slack, this.pruned);
+    }
     const firstRound = this.firstRoundOf(q);
 
     // round 0: the access stops, walked to
@@ -570,9 +522,9 @@ export class RaptorSearch {
       const off = this.slotOffset[slot]!;
       if (off + hi < 0 || off + lo >= limit) continue; // the route runs outside the window that day
       if (((routeDayBits[dayBase + this.slotWord[slot]!]! >>> this.slotBit[slot]!) & 1) === 0) continue; // or not at all
-      const runs = d === this.data ? this.dayRuns(r, slot, K, rtBase) : -1;
+      const runs = d === this.data ? this.dayRuns.of(r, this.slotDay[slot]!, this.slotWord[slot]!, this.slotBit[slot]!, dir, K, rtBase) : -1;
       // trips after the last one running that day never count
-      const running = runs < 0 ? this.runningTrips(d, marks, r, slot, K, rtBase) : K > 0 ? this.lastRunning[runs + K - 1]! + 1 : 0;
+      const running = runs < 0 ? this.runningTrips(d, marks, r, slot, K, rtBase) : K > 0 ? this.dayRuns.last[runs + K - 1]! + 1 : 0;
       const runBase = runSpace + slot * routeTripCount + rtBase; // run of virtual trip k: runBase + dir*k
       const day = this.slotDay[slot]!;
       const laterTrip = later !== null ? later.trip(window, round, r, day) : -1;
@@ -606,7 +558,7 @@ export class RaptorSearch {
           // the trip before is not running that day: nothing to search either when the last one
           // before it that runs leaves before w (a route's weekday and weekend trips interleave)
           if (runs >= 0) {
-            const before = this.lastRunning[runs + trip - 1]!;
+            const before = this.dayRuns.last[runs + trip - 1]!;
             if (before < 0 || off + dir * boardTimes[stBase + dir * (before * S + i)]! < w) continue;
           }
         }
@@ -649,42 +601,6 @@ export class RaptorSearch {
   }
 
   /**
-   * The trips of timetable route r running on the slot's day, as `nextRunning[base + k]`: the first
-   * virtual trip at or after k running that day (K when none), and `lastRunning[base + k]`: the last
-   * at or before k (-1 when none); base returned. Kept per route for
-   * its last few (day, direction) pairs, across searches: a window's minutes, a server's requests
-   * of a day, ask the same days again, and a route's trips of other days (a feed's weekdays,
-   * Saturdays and Sundays on one route) are then stepped over without a look at their calendars.
-   */
-  private dayRuns(r: number, slot: number, K: number, rtBase: number): number {
-    const d = this.data;
-    const key = (this.slotDay[slot]! << 1) | (this.dir === 1 ? 0 : 1);
-    const first = r * RUN_DAYS_KEPT;
-    for (let w = 0; w < RUN_DAYS_KEPT; w++) {
-      if (this.runDay[first + w] === key) return w * d.routeTripCount + d.routeTripOffset[r]!;
-    }
-    const w = this.runDayNext[r]!;
-    this.runDayNext[r] = (w + 1) % RUN_DAYS_KEPT;
-    this.runDay[first + w] = key;
-    const base = w * d.routeTripCount + d.routeTripOffset[r]!;
-    const { routeTripService, serviceBits, serviceWords } = d;
-    const word = this.slotWord[slot]!;
-    const bit = this.slotBit[slot]!;
-    const dir = this.dir;
-    let next = K;
-    for (let k = K - 1; k >= 0; k--) {
-      if ((serviceBits[routeTripService[rtBase + dir * k]! * serviceWords + word]! >>> bit) & 1) next = k;
-      this.nextRunning[base + k] = next;
-    }
-    let last = -1;
-    for (let k = 0; k < K; k++) {
-      if (this.nextRunning[base + k] === k) last = k;
-      this.lastRunning[base + k] = last;
-    }
-    return base;
-  }
-
-  /**
    * The first virtual trip k in [from, below) of a route (its stop times from stBase, its
    * route-trips from rtBase, S stops) leaving virtual position i at a virtual stop time >= `target`
    * (before the day offset) that may be boarded there that day, and is not a run `masked` changes; -1 if none.
@@ -702,8 +618,8 @@ export class RaptorSearch {
     const { boardAlight, routeTripService, routeTripTrip, serviceBits, serviceWords } = d;
     const { tripWheelchair } = this.data;
     const { tripAllowed, wheelchair } = this;
-    // with the day's running trips (`dayRuns`), from one to the next
-    const next = this.nextRunning;
+    // with the day's running trips (day-runs.ts), from one to the next
+    const next = this.dayRuns.next;
     for (let k = runs >= 0 && a < below ? next[runs + a]! : a; k < below; k = runs >= 0 ? (k + 1 < below ? next[runs + k + 1]! : below) : k + 1) {
       const st = stBase + dir * (k * S + i);
       if (dir * times[st]! >= last) return -1;
@@ -966,25 +882,6 @@ function firstLeaving(times: Int32Array, dir: number, stBase: number, S: number,
     else b = mid;
   }
   return a;
-}
-
-const PAIRS = new WeakMap<PrunedTransfers, [Int32Array, Int32Array]>();
-/** The pruned connections as (other stop, seconds) pairs in one array: one cache line read for both. */
-function connectionPairs(t: PrunedTransfers, fwd: boolean): Int32Array {
-  let pairs = PAIRS.get(t);
-  if (!pairs) {
-    const interleave = (other: Uint32Array, seconds: Int32Array) => {
-      const out = new Int32Array(2 * other.length);
-      for (let k = 0; k < other.length; k++) {
-        out[2 * k] = other[k]!;
-        out[2 * k + 1] = seconds[k]!;
-      }
-      return out;
-    };
-    pairs = [interleave(t.outTo, t.outSec), interleave(t.inFrom, t.inSec)];
-    PAIRS.set(t, pairs);
-  }
-  return fwd ? pairs[0] : pairs[1];
 }
 
 /** Index of the last origin <= t (-1 when t is before the first). */

@@ -67,6 +67,25 @@ export interface PrunedTransfers {
   inSec: Int32Array;
 }
 
+const PAIRS = new WeakMap<PrunedTransfers, [Int32Array, Int32Array]>();
+/** The pruned connections as (other stop, seconds) pairs in one array: one cache line read for both. */
+export function connectionPairs(t: PrunedTransfers, fwd: boolean): Int32Array {
+  let pairs = PAIRS.get(t);
+  if (!pairs) {
+    const interleave = (other: Uint32Array, seconds: Int32Array) => {
+      const out = new Int32Array(2 * other.length);
+      for (let k = 0; k < other.length; k++) {
+        out[2 * k] = other[k]!;
+        out[2 * k + 1] = seconds[k]!;
+      }
+      return out;
+    };
+    pairs = [interleave(t.outTo, t.outSec), interleave(t.inFrom, t.inSec)];
+    PAIRS.set(t, pairs);
+  }
+  return fwd ? pairs[0] : pairs[1];
+}
+
 export function routeGaps(d: RaptorData): RouteGaps {
   const positions = d.routeStops.length;
   const leaveFromStart = new Float64Array(positions);

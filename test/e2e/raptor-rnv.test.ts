@@ -428,6 +428,44 @@ test('rnv: forbidden trips and stops (random masks), no transfer', () => {
   assert.ok(reached > 20 * queries, `${reached} over ${queries}`);
 });
 
+test('rnv: the lean search of the common query (best-only-search.ts) answers as the general scan, forbidden trips and the whole day included', () => {
+  // departure searches where every journey counts: the lean search takes them; the general scan
+  // (leanSearches off) answers the same, stop for stop and in the same order of reaching
+  const rand = mulberry32(21);
+  const data = buildRaptorData(tt, randomFootpaths(rand));
+  const lean = new RaptorSearch(data, days);
+  const general = new RaptorSearch(data, days);
+  general.leanSearches = false;
+  const stops = servedStops();
+  let reached = 0;
+  for (let i = 0; i < 60; i++) {
+    const tripAllowed = i % 3 === 0 ? Uint8Array.from({ length: tt.trips.ids.length }, () => (rand() < 0.2 ? 0 : 1)) : null;
+    const q: RaptorQuery = {
+      direction: 'departure',
+      t0: at(2016, 11, 8, 6 + (i % 18)),
+      maxDurationSec: i % 2 === 0 ? 86_400 : 5400,
+      maxTransfers: i % 5,
+      minTransfers: 0,
+      accessStops: Uint32Array.of(pick(rand, stops), pick(rand, stops)),
+      accessSec: Int32Array.of(0, Math.floor(rand() * 600)),
+      count: 2,
+      tripAllowed,
+      stopAllowed: null,
+      wheelchair: false,
+      walkingSpeed: 1.12,
+      boardSlackSec: i % 4 === 0 ? 60 : 0,
+    };
+    const a = lean.search(q);
+    const got = { sec: Array.from(a.vehicleSec), reached: Array.from(a.reached.subarray(0, a.reachedCount)) };
+    const b = general.search(q);
+    assert.deepEqual(got, { sec: Array.from(b.vehicleSec), reached: Array.from(b.reached.subarray(0, b.reachedCount)) }, `query ${i}`);
+    reached += a.reachedCount;
+  }
+  assert.ok(reached > 100 * 60, `${reached} stops reached over 60 queries`);
+  // the searches were the lean one's: made on the first of them, and never by the general scan
+  assert.ok((lean as unknown as { lean: unknown }).lean !== null && (general as unknown as { lean: unknown }).lean === null);
+});
+
 test('rnv: around midnight, runs of the previous service day (times past 24:00) included', () => {
   // 00:20 on Wednesday: the Tuesday runs at 24:xx and the Wednesday runs both count
   const { reached } = crossCheck({ name: 'midnight', t0: at(2016, 11, 9, 0, 20), seed: 6, maxDurationSec: 7200, maxTransfers: 2 });
