@@ -166,10 +166,20 @@ export class BestOnlySearch {
     this.markCount = count;
   }
 
-  /** Scan the marked routes, and unmark them; a route marked at its last stop only goes nowhere. */
+  /**
+   * Scan the marked routes (raptor.ts `scanRoute`, forward), each from its first marked position,
+   * once per service day whose runs can matter, and unmark them; a route marked at its last stop
+   * only goes nowhere. One function: the per-search arrays stay in registers across the routes.
+   */
   private scanMarked(): void {
-    const { routeStopOffset } = this.data;
-    const { mark, markList } = this;
+    const d = this.data;
+    const { routeStops, boardAlight, departureSec: dep, arrivalSec: arr, routeDayBits, routeTripCount, routeStopOffset } = d;
+    const { zoneSlotStart, slotOffset, slotDay, slotWord, slotBit } = this.days;
+    const limit = this.limit;
+    const { bestVeh, prevTime, prevRun, vehTime, vehRun, vehList, reached, mark, markList } = this;
+    const { next, last } = this.dayRuns;
+    let reachedCount = this.reachedCount;
+    let vehCount = this.vehCount;
     for (let j = 0; j < this.markCount; j++) {
       const r = markList[j]!;
       const start = mark[r]!;
@@ -178,82 +188,69 @@ export class BestOnlySearch {
       if (after <= 0) continue;
       this.visits += after + 1;
       this.stats.routesScanned++;
-      this.scanRoute(r, start);
-    }
-    this.markCount = 0;
-  }
-
-  /** Scan route r from position `start`, once per service day whose runs can matter (raptor.ts `scanRoute`, forward). */
-  private scanRoute(r: number, start: number): void {
-    const d = this.data;
-    const { routeStops, boardAlight, departureSec: dep, arrivalSec: arr, routeDayBits, routeTripCount } = d;
-    const { zoneSlotStart, slotOffset, slotDay, slotWord, slotBit } = this.days;
-    const limit = this.limit;
-    const stopBase = d.routeStopOffset[r]!;
-    const S = d.routeStopOffset[r + 1]! - stopBase;
-    const rtBase = d.routeTripOffset[r]!;
-    const K = d.routeTripOffset[r + 1]! - rtBase;
-    const stBase = d.routeStopTimeOffset[r]!;
-    const lo = d.routeMinSec[r]!;
-    const hi = d.routeMaxSec[r]!;
-    const tz = d.routeTimezone[r]!;
-    const dayBase = r * d.serviceWords;
-    const { bestVeh, prevTime, prevRun, vehTime, vehRun, vehList, reached } = this;
-    const last = this.dayRuns.last;
-    let reachedCount = this.reachedCount;
-    let vehCount = this.vehCount;
-    const slotEnd = zoneSlotStart[tz + 1]!;
-    for (let slot = zoneSlotStart[tz]!; slot < slotEnd; slot++) {
-      const off = slotOffset[slot]!;
-      if (off + hi < 0 || off + lo >= limit) continue; // the route runs outside the search that day
-      if (((routeDayBits[dayBase + slotWord[slot]!]! >>> slotBit[slot]!) & 1) === 0) continue; // or not at all
-      const runs = this.dayRuns.of(r, slotDay[slot]!, slotWord[slot]!, slotBit[slot]!, 1, K, rtBase);
-      // trips after the last one running that day never count
-      const running = K > 0 ? last[runs + K - 1]! + 1 : 0;
-      // the day's first trip leaves the first position at or past the limit: so does every later one, there and further on
-      if (running === 0 || off + dep[stBase + this.dayRuns.next[runs]! * S + start]! >= limit) continue;
-      const runBase = slot * routeTripCount + rtBase; // run of trip k: runBase + k
-      let trip = -1;
-      let row = 0; // stBase + trip*S
-      for (let i = start; i < S; i++) {
-        const p = routeStops[stopBase + i]!;
-        if (trip >= 0) {
-          const st = row + i;
-          if (boardAlight[st]! & CAN_ALIGHT) {
-            const x = off + arr[st]!;
-            if (x >= limit) trip = -1; // runs on past the bound: nothing further on this trip counts
-            else if (x < bestVeh[p]!) {
-              if (bestVeh[p] === UNREACHED) reached[reachedCount++] = p;
-              bestVeh[p] = x;
-              if (vehTime[p] === UNREACHED) vehList[vehCount++] = p;
-              vehTime[p] = x;
-              vehRun[p] = runBase + trip;
+      const stopBase = routeStopOffset[r]!;
+      const S = routeStopOffset[r + 1]! - stopBase;
+      const rtBase = d.routeTripOffset[r]!;
+      const K = d.routeTripOffset[r + 1]! - rtBase;
+      const stBase = d.routeStopTimeOffset[r]!;
+      const lo = d.routeMinSec[r]!;
+      const hi = d.routeMaxSec[r]!;
+      const tz = d.routeTimezone[r]!;
+      const dayBase = r * d.serviceWords;
+      const slotEnd = zoneSlotStart[tz + 1]!;
+      for (let slot = zoneSlotStart[tz]!; slot < slotEnd; slot++) {
+        const off = slotOffset[slot]!;
+        if (off + hi < 0 || off + lo >= limit) continue; // the route runs outside the search that day
+        if (((routeDayBits[dayBase + slotWord[slot]!]! >>> slotBit[slot]!) & 1) === 0) continue; // or not at all
+        const runs = this.dayRuns.of(r, slotDay[slot]!, slotWord[slot]!, slotBit[slot]!, 1, K, rtBase);
+        // trips after the last one running that day never count
+        const running = K > 0 ? last[runs + K - 1]! + 1 : 0;
+        // the day's first trip leaves the first position at or past the limit: so does every later one, there and further on
+        if (running === 0 || off + dep[stBase + next[runs]! * S + start]! >= limit) continue;
+        const runBase = slot * routeTripCount + rtBase; // run of trip k: runBase + k
+        let trip = -1;
+        let row = 0; // stBase + trip*S
+        for (let i = start; i < S; i++) {
+          const p = routeStops[stopBase + i]!;
+          if (trip >= 0) {
+            const st = row + i;
+            if (boardAlight[st]! & CAN_ALIGHT) {
+              const x = off + arr[st]!;
+              if (x >= limit) trip = -1; // runs on past the bound: nothing further on this trip counts
+              else if (x < bestVeh[p]!) {
+                if (bestVeh[p] === UNREACHED) reached[reachedCount++] = p;
+                bestVeh[p] = x;
+                if (vehTime[p] === UNREACHED) vehList[vehCount++] = p;
+                vehTime[p] = x;
+                vehRun[p] = runBase + trip;
+              }
             }
           }
-        }
-        const w = prevTime[p]!;
-        if (w === UNREACHED) continue;
-        if (trip >= 0) {
-          // only an earlier trip can help, and trips never overtake: nothing to search when the
-          // current trip leaves before w, or the one before it does, or the last one before it
-          // that runs that day does
-          if (w > off + dep[row + i]!) continue;
-          if (trip === 0 || off + dep[row + i - S]! < w) continue;
-          const before = last[runs + trip - 1]!;
-          if (before < 0 || off + dep[stBase + before * S + i]! < w) continue;
-        }
-        const below = trip >= 0 ? trip : running;
-        // aboard nothing yet: no trip when the day's last one has left
-        if (trip < 0 && (below === 0 || dep[stBase + (below - 1) * S + i]! < w - off)) continue;
-        let k = this.boardable(stBase, rtBase, S, this.firstLeaving(stBase, S, below, i, w - off), below, i, off, runs);
-        // the label came off this very run: the next trip (see the header), leaving no earlier
-        if (k >= 0 && runBase + k === prevRun[p]) k = this.boardable(stBase, rtBase, S, k + 1, below, i, off, runs);
-        if (k >= 0) {
-          trip = k;
-          row = stBase + k * S;
+          const w = prevTime[p]!;
+          if (w === UNREACHED) continue;
+          if (trip >= 0) {
+            // only an earlier trip can help, and trips never overtake: nothing to search when the
+            // current trip leaves before w, or the one before it does, or the last one before it
+            // that runs that day does
+            if (w > off + dep[row + i]!) continue;
+            if (trip === 0 || off + dep[row + i - S]! < w) continue;
+            const before = last[runs + trip - 1]!;
+            if (before < 0 || off + dep[stBase + before * S + i]! < w) continue;
+          }
+          const below = trip >= 0 ? trip : running;
+          // aboard nothing yet: no trip when the day's last one has left
+          if (trip < 0 && (below === 0 || dep[stBase + (below - 1) * S + i]! < w - off)) continue;
+          let k = this.boardable(stBase, rtBase, S, this.firstLeaving(stBase, S, below, i, w - off), below, i, off, runs);
+          // the label came off this very run: the next trip (see the header), leaving no earlier
+          if (k >= 0 && runBase + k === prevRun[p]) k = this.boardable(stBase, rtBase, S, k + 1, below, i, off, runs);
+          if (k >= 0) {
+            trip = k;
+            row = stBase + k * S;
+          }
         }
       }
     }
+    this.markCount = 0;
     this.reachedCount = reachedCount;
     this.vehCount = vehCount;
   }
