@@ -92,7 +92,17 @@ export class WindowPercentiles {
     const seconds = of.map((_, p) => this.secondsFor(p).subarray(0, cells));
     const ranks = of.map((p) => Math.max(1, Math.ceil((p / 100) * n)));
     const parts = journeys ? of.map((_, p) => this.partsFor(p)) : null;
-    for (let c = 0; c < cells; c++) this.selectPercentiles(c, n, T, ranks, seconds, changes, directSec, parts, journeys);
+    const { cellStart } = changes;
+    for (let c = 0; c < cells; c++) {
+      if (parts === null && cellStart[c] === cellStart[c + 1]) {
+        // no change improves the cell (most of a map's): each minute is the direct path's, or unreached
+        const direct = directSec[c]!;
+        const value = direct >= 0 && direct < T ? direct : -1;
+        for (let p = 0; p < seconds.length; p++) seconds[p]![c] = value;
+        continue;
+      }
+      this.selectPercentiles(c, n, T, ranks, seconds, changes, directSec, parts, journeys);
+    }
     // the lowest percentile has the most cells with a value: nothing is reached when it has none
     let reached = 0;
     for (let c = 0; c < cells; c++) if (seconds[0]![c]! >= 0) reached++;
