@@ -20,6 +20,21 @@ import { UNREACHED } from './unreached.js';
  * A linked point's off-street offset walked at `walkSpeed`, as a seed's tenths of a second:
  * truncated, as `StreetSearch.seedSnap` truncates its legs along the edge.
  */
+/**
+ * The cost (tenths of a second, Infinity when none) of the point `alongM` metres along an edge of
+ * `lengthM` metres from its ends' costs (`cFrom`, `cTo`; UNREACHED: none): from its `from` end when
+ * the edge may be travelled towards its `to` end (`increasing` nonzero), from its `to` end the other
+ * way (`decreasing`), at an end that end's own cost; at `perMetre` tenths of a second per metre.
+ * `StreetSearch.costAlong` adds its point seeds; a caller valuing many points of one edge reads its
+ * ends once and calls this for each where the edge holds no point seed.
+ */
+export function endsCost(cFrom: number, cTo: number, increasing: number, decreasing: number, lengthM: number, alongM: number, perMetre: number): number {
+  let best = Infinity;
+  if (cFrom !== UNREACHED && (alongM <= 0 || increasing !== 0)) best = cFrom + Math.max(0, alongM) * perMetre;
+  if (cTo !== UNREACHED && (alongM >= lengthM || decreasing !== 0)) best = Math.min(best, cTo + Math.max(0, lengthM - alongM) * perMetre);
+  return best;
+}
+
 export function offsetSeedDs(offsetM: number, walkSpeed: number): number {
   return Math.trunc((offsetM * 10) / walkSpeed);
 }
@@ -205,15 +220,10 @@ export class StreetSearch {
   costAlong(e: number, alongM: number, layer: Layer, perMetre: number, reverse: boolean): number {
     const g = this.graph;
     const bits = g.edgeAccess[e]!;
-    const lengthM = g.edgeLengthDm[e]! / 10;
     // moving towards the `to` end (along increases): along the edge; reversed, the travel runs the other way
     const increasing = reverse ? backwardBit(layer) : forwardBit(layer);
     const decreasing = reverse ? forwardBit(layer) : backwardBit(layer);
-    let best = Infinity;
-    const cFrom = this.costOf(g.edgeFrom[e]!);
-    if (cFrom !== UNREACHED && (alongM <= 0 || bits & increasing)) best = cFrom + Math.max(0, alongM) * perMetre;
-    const cTo = this.costOf(g.edgeTo[e]!);
-    if (cTo !== UNREACHED && (alongM >= lengthM || bits & decreasing)) best = Math.min(best, cTo + Math.max(0, lengthM - alongM) * perMetre);
+    let best = endsCost(this.costOf(g.edgeFrom[e]!), this.costOf(g.edgeTo[e]!), bits & increasing, bits & decreasing, g.edgeLengthDm[e]! / 10, alongM, perMetre);
     if (this.edgePointStamp[e] === this.current) {
       for (let k = this.edgePointHead[e]!; k >= 0; k = this.pointNext[k]!) {
         const delta = alongM - this.pointAlongM[k]!;

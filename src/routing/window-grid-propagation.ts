@@ -11,11 +11,11 @@
  * Per-engine scratch: the legs' searches (labels spanning the window and the map's duration), the
  * cells' links and their grouping per layer, sized for the most targets, and a stamp per edge.
  */
-import type { Layer } from '../model/street-layers.js';
+import { backwardBit, forwardBit, type Layer } from '../model/street-layers.js';
 import { stopSnap, type StopSnaps } from '../model/stop-snaps.js';
 import type { Grid } from './grid.js';
 import type { CellLinkTable, Rasterizer } from './raster.js';
-import { offsetSeedDs, StreetSearch } from './street-search.js';
+import { endsCost, offsetSeedDs, StreetSearch } from './street-search.js';
 import type { MapLeg } from './mode-legs.js';
 import { WINDOW_STEP_SEC, type WindowTransit } from './window-transit.js';
 import type { WindowChanges } from './window-changes.js';
@@ -154,9 +154,21 @@ export class WindowGridPropagation {
     const search = this.search!;
     const { table, edgeStart, edgeCells } = this.cells!;
     const { layer, perMetre, walkSpeed, reverse, minute, limitDs } = this;
-    for (let x = edgeStart[e]!; x < edgeStart[e + 1]!; x++) {
+    // the edge's ends read once for its cells (`endsCost`), unless a point seed lies on it
+    const g = this.data.graph;
+    const bits = g.edgeAccess[e]!;
+    const increasing = bits & (reverse ? backwardBit(layer) : forwardBit(layer));
+    const decreasing = bits & (reverse ? forwardBit(layer) : backwardBit(layer));
+    const cFrom = search.costOf(g.edgeFrom[e]!);
+    const cTo = search.costOf(g.edgeTo[e]!);
+    const lengthM = g.edgeLengthDm[e]! / 10;
+    const seeded = search.hasPointSeed(e);
+    const end = edgeStart[e + 1]!;
+    for (let x = edgeStart[e]!; x < end; x++) {
       const c = edgeCells[x]!;
-      const ds = search.costAlong(table.edge[c]!, table.alongM[c]!, layer, perMetre, reverse) + (table.offsetM[c]! * 10) / walkSpeed;
+      const alongM = table.alongM[c]!;
+      const cost = seeded ? search.costAlong(e, alongM, layer, perMetre, reverse) : endsCost(cFrom, cTo, increasing, decreasing, lengthM, alongM, perMetre);
+      const ds = cost + (table.offsetM[c]! * 10) / walkSpeed;
       if (!(ds < limitDs)) continue;
       changes.keep(c, minute, Math.floor(ds));
     }
