@@ -20,6 +20,7 @@
  */
 import { CAN_ALIGHT, CAN_BOARD, NO_STAY, type RaptorData } from './raptor-data.js';
 import type { DayRuns } from './day-runs.js';
+import { DayStopRoutes } from './day-stop-routes.js';
 import type { RaptorQuery, RaptorResult, RaptorStats } from './raptor-types.js';
 import { connectionPairs, type PrunedTransfers } from './transfer-pruning.js';
 import { NO_RUN } from './two-best.js';
@@ -67,6 +68,9 @@ export class BestOnlySearch {
   /** the result: vehicle seconds per stop, -1 where unreached */
   private readonly vehicleSec: Int32Array;
 
+  /** the routes each stop is marked for on the search's days (day-stop-routes.ts) */
+  private readonly stopRoutes: DayStopRoutes;
+
   // the current search, and its work (added to `work` at its end)
   private visits = 0;
   private lookUps = 0;
@@ -100,6 +104,7 @@ export class BestOnlySearch {
     this.mark = new Int32Array(data.routeCount).fill(NOT_MARKED);
     this.markList = new Uint32Array(data.routeCount);
     this.vehicleSec = new Int32Array(n).fill(-1);
+    this.stopRoutes = new DayStopRoutes(data, days.slotDay.length);
   }
 
   /**
@@ -108,6 +113,7 @@ export class BestOnlySearch {
    */
   search(q: RaptorQuery, limit: number, slack: number, pruned: PrunedTransfers): RaptorResult {
     this.reset();
+    this.stopRoutes.update(this.days);
     this.limit = limit;
     this.slack = slack;
     this.tripAllowed = q.tripAllowed;
@@ -147,7 +153,7 @@ export class BestOnlySearch {
 
   /** Mark the routes through the stops walked to in the previous round, each from its first such stop. */
   private markRoutes(): void {
-    const { stopRouteOffset, stopRoutes, stopRoutePos } = this.data;
+    const { offset: stopRouteOffset, routes: stopRoutes, positions: stopRoutePos } = this.stopRoutes;
     const { mark, markList, prevList } = this;
     let count = this.markCount;
     for (let j = 0; j < this.prevCount; j++) {

@@ -28,7 +28,7 @@ import { DROP_OFF_SHIFT, PICKUP_MASK, serviceRunsOn, WINDOW_BIT, type Timetable 
 import { buildRaptorData, type Footpaths, type RaptorData } from '../../src/routing/raptor-data.js';
 import { buildRaptorOverlay } from '../../src/routing/raptor-overlay.js';
 import { NO_LINE, NO_ROUTE, runKey, type AddedRun, type RealtimeRun } from '../../src/model/realtime-runs.js';
-import { RaptorSearch, type RaptorQuery } from '../../src/routing/raptor.js';
+import { RaptorSearch, type RaptorQuery, type RaptorResult } from '../../src/routing/raptor.js';
 import { pruneTransfers, routeGaps } from '../../src/routing/transfer-pruning.js';
 import { dayNumber } from '../../src/util/calendar.js';
 import { zonedToEpoch } from '../../src/util/time-zones.js';
@@ -430,7 +430,8 @@ test('rnv: forbidden trips and stops (random masks), no transfer', () => {
 
 test('rnv: the lean search of the common query (best-only-search.ts) answers as the general scan, forbidden trips and the whole day included', () => {
   // departure searches where every journey counts: the lean search takes them; the general scan
-  // (leanSearches off) answers the same, stop for stop and in the same order of reaching
+  // (leanSearches off) answers the same, stop for stop (the lean one scans fewer routes, so reaches
+  // the stops in an order of its own)
   const rand = mulberry32(21);
   const data = buildRaptorData(tt, randomFootpaths(rand));
   const lean = new RaptorSearch(data, days);
@@ -455,10 +456,10 @@ test('rnv: the lean search of the common query (best-only-search.ts) answers as 
       walkingSpeed: 1.12,
       boardSlackSec: i % 4 === 0 ? 60 : 0,
     };
+    const answer = (r: RaptorResult) => ({ sec: Array.from(r.vehicleSec), reached: Array.from(r.reached.subarray(0, r.reachedCount)).sort((x, y) => x - y) });
     const a = lean.search(q);
-    const got = { sec: Array.from(a.vehicleSec), reached: Array.from(a.reached.subarray(0, a.reachedCount)) };
-    const b = general.search(q);
-    assert.deepEqual(got, { sec: Array.from(b.vehicleSec), reached: Array.from(b.reached.subarray(0, b.reachedCount)) }, `query ${i}`);
+    const got = answer(a);
+    assert.deepEqual(got, answer(general.search(q)), `query ${i}`);
     reached += a.reachedCount;
   }
   assert.ok(reached > 100 * 60, `${reached} stops reached over 60 queries`);
