@@ -21,22 +21,12 @@
 import { CAN_ALIGHT, CAN_BOARD, NO_STAY, type RaptorData } from './raptor-data.js';
 import type { DayRuns } from './day-runs.js';
 import { DayStopRoutes } from './day-stop-routes.js';
-import type { RaptorQuery, RaptorResult, RaptorStats } from './raptor-types.js';
+import type { RaptorQuery, RaptorResult, RaptorStats, SearchDays } from './raptor-types.js';
 import { connectionPairs, type PrunedTransfers } from './transfer-pruning.js';
 import { NO_RUN } from './two-best.js';
 import { NOT_MARKED } from './route-marks.js';
 import { UNREACHED } from './unreached.js';
 import type { WorkCounts } from './work-counts.js';
-
-/** The service days of a search (raptor.ts chooses them): zone z's are slots [zoneSlotStart[z], zoneSlotStart[z + 1]). */
-export interface SearchDays {
-  readonly zoneSlotStart: Int32Array;
-  /** x of stop time 0 that day, its index in the calendars' bitsets, and that index's word and bit */
-  readonly slotOffset: Int32Array;
-  readonly slotDay: Int32Array;
-  readonly slotWord: Int32Array;
-  readonly slotBit: Int32Array;
-}
 
 export class BestOnlySearch {
   /** the best vehicle label of each stop over the rounds (the result), and the stops it holds, in the order reached */

@@ -6,7 +6,7 @@
  * again only when the days change: a server's requests of a day, a matrix's origins, share them.
  */
 import type { RaptorData } from './raptor-data.js';
-import type { SearchDays } from './best-only-search.js';
+import type { SearchDays } from './raptor-types.js';
 
 export class DayStopRoutes {
   /** stop p's routes and their positions there: [offset[p], offset[p + 1]) */

@@ -1,6 +1,6 @@
 /**
  * The types of a RAPTOR search (raptor.ts, which exports them too): its query, its result, the
- * counters of its last search, and the service days it is given.
+ * counters of its last search, the service days it is given and those it chose.
  */
 import type { RaptorOverlay } from './raptor-overlay.js';
 import type { RangeBounds } from './range-bounds.js';
@@ -60,4 +60,14 @@ export interface RaptorStats {
   rounds: number;
   routesScanned: number;
   reachedStops: number;
+}
+
+/** The service days of a search (raptor.ts chooses them): zone z's are slots [zoneSlotStart[z], zoneSlotStart[z + 1]). */
+export interface SearchDays {
+  readonly zoneSlotStart: Int32Array;
+  /** x of stop time 0 that day, its index in the calendars' bitsets, and that index's word and bit */
+  readonly slotOffset: Int32Array;
+  readonly slotDay: Int32Array;
+  readonly slotWord: Int32Array;
+  readonly slotBit: Int32Array;
 }
