@@ -20,7 +20,7 @@
  */
 import { CAN_ALIGHT, CAN_BOARD, NO_STAY, type RaptorData } from './raptor-data.js';
 import type { DayRuns } from './day-runs.js';
-import { DayStopRoutes } from './day-stop-routes.js';
+import { DayStopRoutes, type StopRouteLists } from './day-stop-routes.js';
 import type { RaptorQuery, RaptorResult, RaptorStats, SearchDays } from './raptor-types.js';
 import { connectionPairs, type PrunedTransfers } from './transfer-pruning.js';
 import { NO_RUN } from './two-best.js';
@@ -58,8 +58,9 @@ export class BestOnlySearch {
   /** the result: vehicle seconds per stop, -1 where unreached */
   private readonly vehicleSec: Int32Array;
 
-  /** the routes each stop is marked for on the search's days (day-stop-routes.ts) */
+  /** the routes each stop is marked for on the search's days (day-stop-routes.ts), and this search's */
   private readonly stopRoutes: DayStopRoutes;
+  private lists: StopRouteLists | null = null;
 
   // the current search, and its work (added to `work` at its end)
   private visits = 0;
@@ -103,7 +104,7 @@ export class BestOnlySearch {
    */
   search(q: RaptorQuery, limit: number, slack: number, pruned: PrunedTransfers): RaptorResult {
     this.reset();
-    this.stopRoutes.update(this.days);
+    this.lists = this.stopRoutes.of(this.days);
     this.limit = limit;
     this.slack = slack;
     this.tripAllowed = q.tripAllowed;
@@ -143,7 +144,7 @@ export class BestOnlySearch {
 
   /** Mark the routes through the stops walked to in the previous round, each from its first such stop. */
   private markRoutes(): void {
-    const { offset: stopRouteOffset, routes: stopRoutes, positions: stopRoutePos } = this.stopRoutes;
+    const { offset: stopRouteOffset, routes: stopRoutes, positions: stopRoutePos } = this.lists!;
     const { mark, markList, prevList } = this;
     let count = this.markCount;
     for (let j = 0; j < this.prevCount; j++) {

@@ -54,6 +54,12 @@
  * allocates nothing proportional to the network (the overlay's marks grow with the largest overlay
  * seen, once). The labels are two-best.ts's, the marked routes route-marks.ts's, and a window's
  * bounds range-bounds.ts's.
+ *
+ * The common query (a departure search where every journey counts, on the timetable alone, every
+ * stop usable, not a window's minute) is handed to a lean search of one label per stop
+ * (best-only-search.ts), made on the first such query: the same answers, about twice as fast. The
+ * scan here serves the others: arrival searches, fewest-transfer limits, overlays, stop masks,
+ * wheelchairs, windows and journeys.
  */
 import { CAN_ALIGHT, CAN_BOARD, footpathSec, NO_STAY, transferSec, type RaptorData, type RouteTable } from './raptor-data.js';
 import { runChanged, type RaptorOverlay } from './raptor-overlay.js';
