@@ -140,6 +140,13 @@ export class BestOnlySearch {
     this.reachedCount = 0;
     for (let j = 0; j < this.walkedCount; j++) this.bestWalk[this.walked[j]!] = UNREACHED;
     this.walkedCount = 0;
+    // normally clear already: only a search interrupted by an exception leaves these behind
+    for (let j = 0; j < this.prevCount; j++) this.prevTime[this.prevList[j]!] = UNREACHED;
+    for (let j = 0; j < this.curCount; j++) this.curTime[this.curList[j]!] = UNREACHED;
+    for (let j = 0; j < this.vehCount; j++) this.vehTime[this.vehList[j]!] = UNREACHED;
+    for (let j = 0; j < this.markCount; j++) this.mark[this.markList[j]!] = NOT_MARKED;
+    this.prevCount = this.curCount = this.vehCount = this.markCount = 0;
+    this.visits = this.lookUps = this.relaxations = 0;
   }
 
   /** Mark the routes through the stops walked to in the previous round, each from its first such stop. */
