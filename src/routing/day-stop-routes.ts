@@ -36,16 +36,16 @@ export class DayStopRoutes {
     this.key = new Int32Array(Math.max(1, data.timezoneCount) + 1 + slotCapacity);
   }
 
-  /** The lists for the service days of `days`: kept ones, or made now. */
+  /** The lists for the service days of `days`: kept ones, or made now (a search's call allocates nothing then). */
   of(days: SearchDays): StopRouteLists {
     const zones = Math.max(1, this.data.timezoneCount);
     const slots = days.zoneSlotStart[zones]!;
-    const key = this.key.subarray(0, zones + 1 + slots);
-    key.set(days.zoneSlotStart.subarray(0, zones + 1));
-    key.set(days.slotDay.subarray(0, slots), zones + 1);
-    const found = this.kept.find((lists) => lists.key.length === key.length && lists.key.every((v, i) => v === key[i]));
-    if (found) return found;
-    const lists = this.make(days, key.slice());
+    const length = zones + 1 + slots;
+    const key = this.key;
+    for (let z = 0; z <= zones; z++) key[z] = days.zoneSlotStart[z]!;
+    for (let s = 0; s < slots; s++) key[zones + 1 + s] = days.slotDay[s]!;
+    for (const lists of this.kept) if (sameKey(lists.key, key, length)) return lists;
+    const lists = this.make(days, key.slice(0, length));
     if (this.kept.length < SETS_KEPT) this.kept.push(lists);
     else {
       this.kept[this.next] = lists;
@@ -88,4 +88,11 @@ export class DayStopRoutes {
     offset[d.stopCount] = n;
     return { key, offset, routes, positions };
   }
+}
+
+/** Whether `kept` is the first `length` values of `key`. */
+function sameKey(kept: Int32Array, key: Int32Array, length: number): boolean {
+  if (kept.length !== length) return false;
+  for (let i = 0; i < length; i++) if (kept[i] !== key[i]) return false;
+  return true;
 }
