@@ -11,6 +11,9 @@ import type { Timetable } from '../../../src/model/timetable.js';
 import { buildRaptorData, raptorDataBytes, type Footpaths, type RaptorData } from '../../../src/routing/raptor-data.js';
 import { RaptorSearch, type RaptorQuery } from '../../../src/routing/raptor.js';
 import { zonedToEpoch } from '../../../src/util/time-zones.js';
+import { dayNumber } from '../../../src/util/calendar.js';
+import { DayStopRoutes, type StopRouteLists } from '../../../src/routing/day-stop-routes.js';
+import type { SearchDays } from '../../../src/routing/raptor-types.js';
 import { writeFeed } from '../../helpers/gtfs-fixture.js';
 
 /** Agency in `tz`, one calendar running every day of January to April 2024, lines L1..L9. */
@@ -323,17 +326,24 @@ test('minimum transfers: a walk keeps the run it came off, and the second-best r
   assert.deepEqual(reach(n, { from: ['Z'], at: [7, 59] }), { P: 360, X: 1260, Q: 1860, Y: 2460 });
 });
 
+/** Three stops A, B, C a kilometre apart, west to east, for the fixtures below. */
+const ABC_STOPS = `# stops.txt
+stop_id,stop_name,stop_lat,stop_lon
+A,A,45.0,1.000
+B,B,45.0,1.010
+C,C,45.0,1.020`;
+/** A service SAT running on Saturday 2024-01-13 only. */
+const SATURDAY_ONLY = `# calendar_dates.txt
+service_id,date,exception_type
+SAT,20240113,1`;
+
 /*
  * OVERTAKE: one pattern A→B→C, the express X1 leaves after the slow S1 and overtakes it.
  *   S1: A 08:00  B 08:30  C 09:00
  *   X1: A 08:05  B 08:10  C 08:20
  */
 const OVERTAKE = `
-# stops.txt
-stop_id,stop_name,stop_lat,stop_lon
-A,A,45.0,1.000
-B,B,45.0,1.010
-C,C,45.0,1.020
+${ABC_STOPS}
 # trips.txt
 route_id,service_id,trip_id
 L1,ALL,S1
@@ -443,14 +453,8 @@ test('runs past midnight of the previous service day are reached, and the 24 h c
  *   T3 (daily):    A 08:10  B 08:20  C 08:30
  */
 const WEEKEND = `
-# calendar_dates.txt
-service_id,date,exception_type
-SAT,20240113,1
-# stops.txt
-stop_id,stop_name,stop_lat,stop_lon
-A,A,45.0,1.000
-B,B,45.0,1.010
-C,C,45.0,1.020
+${SATURDAY_ONLY}
+${ABC_STOPS}
 # trips.txt
 route_id,service_id,trip_id
 L1,ALL,T1
@@ -480,6 +484,61 @@ test('a trip that does not run that day is stepped over without a search for an 
   before = lookUps();
   assert.deepEqual(reach(n, { from: { A: 0, B: 120 }, at: [2024, 1, 13, 8, 6], maxTransfers: 0 }), { B: 840, C: 1140 });
   assert.equal(lookUps() - before, 2);
+});
+
+/*
+ * DAYS: a daily line A → B → C (L1) and a Saturday line A → C (L2), for the lists a departure
+ * search marks from (day-stop-routes.ts): on a Tuesday a stop lists the daily line only, on a
+ * Saturday both; no stop lists a line it ends; the lists of a set of days are kept.
+ */
+const DAYS = `
+${SATURDAY_ONLY}
+${ABC_STOPS}
+# trips.txt
+route_id,service_id,trip_id
+L1,ALL,D1
+L2,SAT,S1
+# stop_times.txt
+trip_id,arrival_time,departure_time,stop_id,stop_sequence
+D1,08:00:00,08:00:00,A,1
+D1,08:10:00,08:10:00,B,2
+D1,08:20:00,08:20:00,C,3
+S1,09:00:00,09:00:00,A,1
+S1,09:30:00,09:30:00,C,2`;
+
+test('a stop lists the routes of the search days that go on from it; the lists of a set of days are kept', async () => {
+  const { tt, data, stop } = await network(DAYS);
+  /** one service day, in the search's terms */
+  const daysOf = (y: number, m: number, d: number): SearchDays => {
+    const day = dayNumber(y, m, d) - data.serviceFirstDay;
+    return { zoneSlotStart: Int32Array.of(0, 1), slotOffset: Int32Array.of(0), slotDay: Int32Array.of(day), slotWord: Int32Array.of(day >>> 5), slotBit: Int32Array.of(day & 31) };
+  };
+  // the route of each line, through its trip
+  const routeOf = (trip: string) => {
+    const rt = data.routeTripTrip.indexOf(tt.trips.ids.indexOf(trip));
+    let r = 0;
+    while (data.routeTripOffset[r + 1]! <= rt) r++;
+    return r;
+  };
+  const daily = routeOf('D1');
+  const saturday = routeOf('S1');
+  const listed = (lists: StopRouteLists, id: string) => {
+    const p = stop(id);
+    return Array.from(lists.routes.subarray(lists.offset[p]!, lists.offset[p + 1]!), (r, k) => [r, lists.positions[lists.offset[p]! + k]!]);
+  };
+  const index = new DayStopRoutes(data, 16);
+  const tuesday = index.of(daysOf(2024, 1, 9));
+  assert.deepEqual(listed(tuesday, 'A'), [[daily, 0]], 'the Saturday line left out on a Tuesday');
+  assert.deepEqual(listed(tuesday, 'B'), [[daily, 1]]);
+  assert.deepEqual(listed(tuesday, 'C'), [], 'both lines end at C');
+  const sat = index.of(daysOf(2024, 1, 13));
+  assert.deepEqual(listed(sat, 'A').sort(), [[daily, 0], [saturday, 0]].sort());
+  // kept: the same days give the same lists, until three other sets have come
+  assert.equal(index.of(daysOf(2024, 1, 9)), tuesday);
+  index.of(daysOf(2024, 1, 10));
+  index.of(daysOf(2024, 1, 11));
+  assert.notEqual(index.of(daysOf(2024, 1, 9)), tuesday, 'made again once replaced');
+  assert.deepEqual(listed(index.of(daysOf(2024, 1, 9)), 'A'), [[daily, 0]]);
 });
 
 test('service days follow daylight saving time through their origins (Europe/Paris, 2024-03-31)', async () => {
