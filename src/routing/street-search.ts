@@ -20,6 +20,10 @@ import { UNREACHED } from './unreached.js';
  * A linked point's off-street offset walked at `walkSpeed`, as a seed's tenths of a second:
  * truncated, as `StreetSearch.seedSnap` truncates its legs along the edge.
  */
+export function offsetSeedDs(offsetM: number, walkSpeed: number): number {
+  return Math.trunc((offsetM * 10) / walkSpeed);
+}
+
 /**
  * The cost (tenths of a second, Infinity when none) of the point `alongM` metres along an edge of
  * `lengthM` metres from its ends' costs (`cFrom`, `cTo`; UNREACHED: none): from its `from` end when
@@ -35,8 +39,17 @@ export function endsCost(cFrom: number, cTo: number, increasing: number, decreas
   return best;
 }
 
-export function offsetSeedDs(offsetM: number, walkSpeed: number): number {
-  return Math.trunc((offsetM * 10) / walkSpeed);
+/**
+ * The access bit of going along an edge from its `from` end to its `to` end on `layer`, in a search
+ * of direction `reverse` (its costs to reach the seeds: each edge taken against the travel).
+ */
+export function towardsToBit(layer: Layer, reverse: boolean): number {
+  return reverse ? backwardBit(layer) : forwardBit(layer);
+}
+
+/** The access bit of going along an edge from its `to` end to its `from` end (`towardsToBit`'s other way). */
+export function towardsFromBit(layer: Layer, reverse: boolean): number {
+  return reverse ? forwardBit(layer) : backwardBit(layer);
 }
 
 export class StreetSearch {
@@ -200,9 +213,8 @@ export class StreetSearch {
     const e = snap.edge;
     const bits = g.edgeAccess[e]!;
     const lengthM = g.edgeLengthDm[e]! / 10;
-    // from the point to the edge's `from` end runs against the edge; reversed, along it
-    const toFrom = reverse ? forwardBit(layer) : backwardBit(layer);
-    const toTo = reverse ? backwardBit(layer) : forwardBit(layer);
+    const toFrom = towardsFromBit(layer, reverse);
+    const toTo = towardsToBit(layer, reverse);
     if (this.pointSeeds++ === 0) Object.assign(this.firstPointSeed, { edge: e, alongM: snap.alongM, baseDs, layer, speed, reverse });
     if (bits & toFrom) this.seedVertex(g.edgeFrom[e]!, baseDs + Math.trunc((snap.alongM * 10) / speed));
     if (bits & toTo) this.seedVertex(g.edgeTo[e]!, baseDs + Math.trunc((Math.max(0, lengthM - snap.alongM) * 10) / speed));
@@ -220,9 +232,9 @@ export class StreetSearch {
   costAlong(e: number, alongM: number, layer: Layer, perMetre: number, reverse: boolean): number {
     const g = this.graph;
     const bits = g.edgeAccess[e]!;
-    // moving towards the `to` end (along increases): along the edge; reversed, the travel runs the other way
-    const increasing = reverse ? backwardBit(layer) : forwardBit(layer);
-    const decreasing = reverse ? forwardBit(layer) : backwardBit(layer);
+    // moving towards the `to` end: along increases
+    const increasing = towardsToBit(layer, reverse);
+    const decreasing = towardsFromBit(layer, reverse);
     let best = endsCost(this.costOf(g.edgeFrom[e]!), this.costOf(g.edgeTo[e]!), bits & increasing, bits & decreasing, g.edgeLengthDm[e]! / 10, alongM, perMetre);
     if (this.edgePointStamp[e] === this.current) {
       for (let k = this.edgePointHead[e]!; k >= 0; k = this.pointNext[k]!) {
@@ -272,8 +284,9 @@ export class StreetSearch {
     const limit = Math.min(limitDs, this.maxLimitDs);
     if (this.runs++ === 0) Object.assign(this.firstRun, { layer, speed, limitDs: limit, reverse });
     const { adjOffset, adjTarget, adjEdge, edgeAccess, edgeLengthDm } = this.graph;
-    const bitFrom = reverse ? backwardBit(layer) : forwardBit(layer);
-    const bitTo = reverse ? forwardBit(layer) : backwardBit(layer);
+    // an edge leaving v from its `from` end, or from its `to` end
+    const bitFrom = towardsToBit(layer, reverse);
+    const bitTo = towardsFromBit(layer, reverse);
     const { cost, stamp, bucketHead, entryNext, entryVertex, touched } = this;
     const current = this.current;
     const logging = this.changedStamp.length > 0;

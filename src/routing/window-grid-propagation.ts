@@ -11,11 +11,11 @@
  * Per-engine scratch: the legs' searches (labels spanning the window and the map's duration), the
  * cells' links and their grouping per layer, sized for the most targets, and a stamp per edge.
  */
-import { backwardBit, forwardBit, type Layer } from '../model/street-layers.js';
+import type { Layer } from '../model/street-layers.js';
 import { stopSnap, type StopSnaps } from '../model/stop-snaps.js';
 import type { Grid } from './grid.js';
 import type { CellLinkTable, Rasterizer } from './raster.js';
-import { endsCost, offsetSeedDs, StreetSearch } from './street-search.js';
+import { endsCost, offsetSeedDs, StreetSearch, towardsFromBit, towardsToBit } from './street-search.js';
 import type { MapLeg } from './mode-legs.js';
 import { WINDOW_STEP_SEC, type WindowTransit } from './window-transit.js';
 import type { WindowChanges } from './window-changes.js';
@@ -157,8 +157,8 @@ export class WindowGridPropagation {
     // the edge's ends read once for its cells (`endsCost`), unless a point seed lies on it
     const g = this.data.graph;
     const bits = g.edgeAccess[e]!;
-    const increasing = bits & (reverse ? backwardBit(layer) : forwardBit(layer));
-    const decreasing = bits & (reverse ? forwardBit(layer) : backwardBit(layer));
+    const increasing = bits & towardsToBit(layer, reverse);
+    const decreasing = bits & towardsFromBit(layer, reverse);
     const cFrom = search.costOf(g.edgeFrom[e]!);
     const cTo = search.costOf(g.edgeTo[e]!);
     const lengthM = g.edgeLengthDm[e]! / 10;
