@@ -49,6 +49,11 @@ export interface WindowPercentileMaps {
   reached: number;
 }
 
+/** A minute's value when no change improves its target: the direct path's seconds when below T, else -1 (unreached). */
+function directOrNone(directSec: number, T: number): number {
+  return directSec >= 0 && directSec < T ? directSec : -1;
+}
+
 export class WindowPercentiles {
   private percentileSeconds: Int32Array[] = [];
   /**
@@ -96,8 +101,7 @@ export class WindowPercentiles {
     for (let c = 0; c < cells; c++) {
       if (parts === null && cellStart[c] === cellStart[c + 1]) {
         // no change improves the cell (most of a map's): each minute is the direct path's, or unreached
-        const direct = directSec[c]!;
-        const value = direct >= 0 && direct < T ? direct : -1;
+        const value = directOrNone(directSec[c]!, T);
         for (let p = 0; p < seconds.length; p++) seconds[p]![c] = value;
         continue;
       }
@@ -122,9 +126,9 @@ export class WindowPercentiles {
    * ascending, with that value), from the window's improvements (`journeys`) or the direct path.
    */
   private selectPercentiles(c: number, n: number, T: number, ranks: number[], out: Int32Array[], changes: WindowChanges, directSecs: Int32Array, parts: PercentileParts[] | null, journeys: ImprovedJourneys | null): void {
-    const directSec = directSecs[c]!;
     // a minute no change improves: the direct path, or nothing (T)
-    const rest = directSec >= 0 && directSec < T ? directSec : T;
+    const direct = directOrNone(directSecs[c]!, T);
+    const rest = direct >= 0 ? direct : T;
     const runs = changes.cellStart[c] === changes.cellStart[c + 1] ? 0 : this.listRuns(c, n, rest, changes);
     const below = runs === 0 ? 0 : this.below;
     if (below > 0) this.countBuckets(runs);
@@ -133,8 +137,8 @@ export class WindowPercentiles {
     for (let p = 0; p < ranks.length; p++) {
       const rank = ranks[p]!;
       if (rank > below) {
-        out[p]![c] = rest < T ? rest : -1;
-        if (parts) writeParts(parts[p]!, c, rest < T ? rest : -1, rest < T ? DIRECT : UNREACHED_MINUTE, 0, journeys!);
+        out[p]![c] = direct;
+        if (parts) writeParts(parts[p]!, c, direct, direct >= 0 ? DIRECT : UNREACHED_MINUTE, 0, journeys!);
         continue;
       }
       // the first bucket with `rank` values at or below it
