@@ -19,7 +19,7 @@
  * Search seconds x = t - t0; a stop time τ of service day slot s is at slotOffset[s] + τ.
  */
 import { CAN_ALIGHT, CAN_BOARD, NO_STAY, type RaptorData } from './raptor-data.js';
-import type { DayRuns } from './day-runs.js';
+import { firstLeaving, type DayRuns } from './day-runs.js';
 import { DayStopRoutes, type StopRouteLists } from './day-stop-routes.js';
 import type { RaptorQuery, RaptorResult, RaptorStats, SearchDays } from './raptor-types.js';
 import { connectionPairs, type PrunedTransfers } from './transfer-pruning.js';
@@ -125,8 +125,7 @@ export class BestOnlySearch {
       this.vehCount = 0;
       this.swap();
     }
-    for (let j = 0; j < this.prevCount; j++) this.prevTime[this.prevList[j]!] = UNREACHED;
-    this.prevCount = 0;
+    // the loop ends on a round without walked labels, or after the last round, which makes none
     return this.result();
   }
 
@@ -244,7 +243,7 @@ export class BestOnlySearch {
           const below = trip >= 0 ? trip : running;
           // aboard nothing yet: no trip when the day's last one has left
           if (trip < 0 && (below === 0 || dep[stBase + (below - 1) * S + i]! < w - off)) continue;
-          let k = this.boardable(stBase, rtBase, S, this.firstLeaving(stBase, S, below, i, w - off), below, i, off, runs);
+          let k = this.boardable(stBase, rtBase, S, this.firstLeaving(dep, stBase, S, below, i, w - off), below, i, off, runs);
           // the label came off this very run: the next trip (see the header), leaving no earlier
           if (k >= 0 && runBase + k === prevRun[p]) k = this.boardable(stBase, rtBase, S, k + 1, below, i, off, runs);
           if (k >= 0) {
@@ -259,18 +258,10 @@ export class BestOnlySearch {
     this.vehCount = vehCount;
   }
 
-  /** The first trip of a route (its stop times from stBase, S stops) below `below` leaving position i at a stop time >= `target`: a binary search. */
-  private firstLeaving(stBase: number, S: number, below: number, i: number, target: number): number {
+  /** `firstLeaving` (day-runs.ts) forward from the first trip, counted. */
+  private firstLeaving(dep: Int32Array, stBase: number, S: number, below: number, i: number, target: number): number {
     this.lookUps++;
-    const dep = this.data.departureSec;
-    let a = 0;
-    let b = below;
-    while (a < b) {
-      const mid = (a + b) >>> 1;
-      if (dep[stBase + mid * S + i]! < target) a = mid + 1;
-      else b = mid;
-    }
-    return a;
+    return firstLeaving(dep, 1, stBase, S, i, 0, below, target);
   }
 
   /**

@@ -5,6 +5,7 @@
  * route for its last few (day, direction) pairs, across searches: a window's minutes, a server's
  * requests of a day, ask the same days again, and a route's trips of other days (a feed's weekdays,
  * Saturdays and Sundays on one route) are then stepped over without a look at their calendars.
+ * Beside them, the binary search both RAPTOR scans start a trip's look-up with (`firstLeaving`).
  */
 import type { RaptorData } from './raptor-data.js';
 
@@ -54,4 +55,20 @@ export class DayRuns {
     }
     return base;
   }
+}
+
+/**
+ * The first virtual trip in [from, below) of a route (its stop times in `times` from stBase, S stops,
+ * read in direction `dir`) leaving virtual position i at a virtual stop time >= `target`: a binary
+ * search, a position's times never decreasing with the trip (routes are FIFO); `below` when none.
+ */
+export function firstLeaving(times: Int32Array, dir: number, stBase: number, S: number, i: number, from: number, below: number, target: number): number {
+  let a = from;
+  let b = below;
+  while (a < b) {
+    const mid = (a + b) >>> 1;
+    if (dir * times[stBase + dir * (mid * S + i)]! < target) a = mid + 1;
+    else b = mid;
+  }
+  return a;
 }

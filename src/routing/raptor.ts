@@ -71,7 +71,7 @@ import { NO_RUN, TwoBest } from './two-best.js';
 import { UNREACHED } from './unreached.js';
 import { FirstRoundMarks } from './first-round-marks.js';
 import { LaterBoardings } from './later-boardings.js';
-import { DayRuns } from './day-runs.js';
+import { DayRuns, firstLeaving } from './day-runs.js';
 import { BestOnlySearch } from './best-only-search.js';
 import { WorkCounts } from './work-counts.js';
 import type { RaptorQuery, RaptorResult, RaptorStats, ServiceDayOrigins } from './raptor-types.js';
@@ -220,7 +220,8 @@ export class RaptorSearch {
     this.slotWord = new Int32Array(zones * MAX_DAYS_PER_ZONE);
     this.slotBit = new Int32Array(zones * MAX_DAYS_PER_ZONE);
     this.slotCapacity = zones * MAX_DAYS_PER_ZONE;
-    this.baseMarks = new RouteMarks(data.routeCount, this.slotCapacity);
+    // the timetable's running trips come from the day runs: its marks keep none
+    this.baseMarks = new RouteMarks(data.routeCount, 0);
     this.overlayMarks = new RouteMarks(0, this.slotCapacity);
   }
 
@@ -840,8 +841,7 @@ export class RaptorSearch {
   private reset(): void {
     this.generation = (this.generation + 1) >>> 0;
     if (this.generation === 0) {
-      this.baseMarks.runningStamp.fill(0); // once every 2^32 searches
-      this.overlayMarks.runningStamp.fill(0);
+      this.overlayMarks.runningStamp.fill(0); // once every 2^32 searches
       this.generation = 1;
     }
     const best = this.bestVeh;
@@ -872,22 +872,6 @@ export class RaptorSearch {
     const stops = this.overlayStops?.count ?? this.data.stopCount;
     return { vehicleSec: this.vehicleSec.subarray(0, stops), reached: best.touched, reachedCount: best.count };
   }
-}
-
-/**
- * The first virtual trip in [from, below) of a route (its stop times in `times` from stBase, S stops,
- * read in direction `dir`) leaving virtual position i at a virtual stop time >= `target`: a binary
- * search, a position's times never decreasing with the trip (routes are FIFO); `below` when none.
- */
-function firstLeaving(times: Int32Array, dir: number, stBase: number, S: number, i: number, from: number, below: number, target: number): number {
-  let a = from;
-  let b = below;
-  while (a < b) {
-    const mid = (a + b) >>> 1;
-    if (dir * times[stBase + dir * (mid * S + i)]! < target) a = mid + 1;
-    else b = mid;
-  }
-  return a;
 }
 
 /** Index of the last origin <= t (-1 when t is before the first). */

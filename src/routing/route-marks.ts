@@ -1,7 +1,8 @@
 /**
  * The routes a RAPTOR round scans (raptor.ts, step 1 of a round): the routes through the stops
  * whose walked label improved, each from the first such stop along it, listed for a cheap reset;
- * and per (route, service day) the trips running that day, found once per search.
+ * and, for an overlay's routes, per (route, service day) the trips running that day, found once per
+ * search (the timetable's routes keep theirs across searches: day-runs.ts).
  */
 import type { RouteTable } from './raptor-data.js';
 
@@ -10,7 +11,7 @@ export const NOT_MARKED = -1;
 
 /**
  * The routes of one table marked in the current round, each with the first (virtual) position to
- * scan from, and per (route, slot) the running trips cached for the search.
+ * scan from, and per (route, slot) the running trips cached for the search (`slotCapacity` 0: none kept).
  */
 export class RouteMarks {
   readonly mark: Int32Array;
