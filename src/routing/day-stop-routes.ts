@@ -22,21 +22,28 @@ export interface StopRouteLists {
 }
 
 interface KeptLists extends StopRouteLists {
-  /** the days the lists are of: each zone's first slot, then the slots' days */
-  key: Int32Array;
+  /** the days the lists are of (its first `keyLength` values): each zone's first slot, then the slots' days */
+  readonly key: Int32Array;
+  keyLength: number;
 }
 
 export class DayStopRoutes {
   private readonly kept: KeptLists[] = [];
-  /** the kept lists replaced next when a new set comes */
+  /** the kept lists made again next when a new set comes */
   private next = 0;
   private readonly key: Int32Array;
+  /** per route, 1 when it runs on one of the days being listed (scratch of `fill`) */
+  private readonly runs: Uint8Array;
 
   constructor(private readonly data: RaptorData, slotCapacity: number) {
     this.key = new Int32Array(Math.max(1, data.timezoneCount) + 1 + slotCapacity);
+    this.runs = new Uint8Array(data.routeCount);
   }
 
-  /** The lists for the service days of `days`: kept ones, or made now (a search's call allocates nothing then). */
+  /**
+   * The lists for the service days of `days`: kept ones, or made now, in arrays of their own while
+   * fewer than SETS_KEPT sets are kept, then over the oldest set's (nothing allocated past that).
+   */
   of(days: SearchDays): StopRouteLists {
     const zones = Math.max(1, this.data.timezoneCount);
     const slots = days.zoneSlotStart[zones]!;
@@ -44,36 +51,38 @@ export class DayStopRoutes {
     const key = this.key;
     for (let z = 0; z <= zones; z++) key[z] = days.zoneSlotStart[z]!;
     for (let s = 0; s < slots; s++) key[zones + 1 + s] = days.slotDay[s]!;
-    for (const lists of this.kept) if (sameKey(lists.key, key, length)) return lists;
-    const lists = this.make(days, key.slice(0, length));
-    if (this.kept.length < SETS_KEPT) this.kept.push(lists);
-    else {
-      this.kept[this.next] = lists;
+    for (const lists of this.kept) if (sameKey(lists, key, length)) return lists;
+    let lists: KeptLists;
+    if (this.kept.length < SETS_KEPT) {
+      const d = this.data;
+      lists = { key: new Int32Array(key.length), keyLength: 0, offset: new Int32Array(d.stopCount + 1), routes: new Int32Array(d.stopRoutes.length), positions: new Int32Array(d.stopRoutes.length) };
+      this.kept.push(lists);
+    } else {
+      lists = this.kept[this.next]!;
       this.next = (this.next + 1) % SETS_KEPT;
     }
+    lists.key.set(key.subarray(0, length));
+    lists.keyLength = length;
+    this.fill(days, lists);
     return lists;
   }
 
-  private make(days: SearchDays, key: Int32Array): KeptLists {
+  /** The lists of `days` into `lists`' arrays. */
+  private fill(days: SearchDays, lists: KeptLists): void {
     const d = this.data;
     const { stopRouteOffset, stopRoutes, stopRoutePos, routeStopOffset, routeDayBits, routeTimezone, serviceWords } = d;
     const { zoneSlotStart, slotWord, slotBit } = days;
-    const runs = new Uint8Array(d.routeCount);
+    const { runs } = this;
     for (let r = 0; r < d.routeCount; r++) {
       const tz = routeTimezone[r]!;
-      for (let s = zoneSlotStart[tz]!; s < zoneSlotStart[tz + 1]! && runs[r] === 0; s++) {
-        runs[r] = (routeDayBits[r * serviceWords + slotWord[s]!]! >>> slotBit[s]!) & 1;
+      let runsThen = 0;
+      for (let s = zoneSlotStart[tz]!; s < zoneSlotStart[tz + 1]! && runsThen === 0; s++) {
+        runsThen = (routeDayBits[r * serviceWords + slotWord[s]!]! >>> slotBit[s]!) & 1;
       }
+      runs[r] = runsThen;
     }
-    const offset = new Int32Array(d.stopCount + 1);
+    const { offset, routes, positions } = lists;
     let n = 0;
-    for (let e = 0; e < stopRoutes.length; e++) {
-      const r = stopRoutes[e]!;
-      if (runs[r] === 1 && stopRoutePos[e]! < routeStopOffset[r + 1]! - routeStopOffset[r]! - 1) n++;
-    }
-    const routes = new Int32Array(n);
-    const positions = new Int32Array(n);
-    n = 0;
     for (let p = 0; p < d.stopCount; p++) {
       offset[p] = n;
       for (let e = stopRouteOffset[p]!; e < stopRouteOffset[p + 1]!; e++) {
@@ -86,13 +95,12 @@ export class DayStopRoutes {
       }
     }
     offset[d.stopCount] = n;
-    return { key, offset, routes, positions };
   }
 }
 
-/** Whether `kept` is the first `length` values of `key`. */
-function sameKey(kept: Int32Array, key: Int32Array, length: number): boolean {
-  if (kept.length !== length) return false;
-  for (let i = 0; i < length; i++) if (kept[i] !== key[i]) return false;
+/** Whether `lists` are of the days of the first `length` values of `key`. */
+function sameKey(lists: KeptLists, key: Int32Array, length: number): boolean {
+  if (lists.keyLength !== length) return false;
+  for (let i = 0; i < length; i++) if (lists.key[i] !== key[i]) return false;
   return true;
 }
