@@ -28,6 +28,9 @@ import { NOT_MARKED } from './route-marks.js';
 import { UNREACHED } from './unreached.js';
 import type { WorkCounts } from './work-counts.js';
 
+/** The most rounds a lean search runs (its stamps are bytes, 0 for none): raptor.ts hands it no more. */
+export const LEAN_MAX_ROUNDS = 254;
+
 export class BestOnlySearch {
   /** the best vehicle label of each stop over the rounds (the result), and the stops it holds, in the order reached */
   private readonly bestVeh: Int32Array;
@@ -37,24 +40,31 @@ export class BestOnlySearch {
   private readonly bestWalk: Int32Array;
   private readonly walked: Uint32Array;
   private walkedCount = 0;
-  /** walked labels of the previous round (boarded from) and of the current one, with their runs and stops */
-  private prevTime: Int32Array;
-  private prevRun: Int32Array;
+  /**
+   * The round whose walked labels a stop's best walked label is (its round + 1, 0 for none: see
+   * `round`), with the run it came off; the stops of the previous round's (boarded from) and of
+   * the current one's. A stop's walked label of a round is its best walked label at the round's
+   * end, so a stamp of a byte tells it: the scan reads a byte per stop where a label per round
+   * read four, and nothing is cleared between rounds.
+   */
+  private readonly walkStamp: Uint8Array;
+  private readonly walkRun: Int32Array;
   private prevList: Uint32Array;
   private prevCount = 0;
-  private curTime: Int32Array;
-  private curRun: Int32Array;
   private curList: Uint32Array;
   private curCount = 0;
-  /** vehicle labels of the current round, with their runs and stops */
-  private readonly vehTime: Int32Array;
+  /** likewise the vehicle labels of the current round (stamp: the round), their runs and stops */
+  private readonly vehStamp: Uint8Array;
   private readonly vehRun: Int32Array;
   private readonly vehList: Uint32Array;
   private vehCount = 0;
+  /** the current round: vehicle labels stamped with it, walked labels for the next with it + 1 (round 0: the access) */
+  private round = 0;
   /** the routes marked this round, each from its first (forward) position to scan */
   private readonly mark: Int32Array;
   private readonly markList: Uint32Array;
   private markCount = 0;
+  private readonly alightsEverywhere: Uint8Array;
   /** the result: vehicle seconds per stop, -1 where unreached */
   private readonly vehicleSec: Int32Array;
 
@@ -81,11 +91,9 @@ export class BestOnlySearch {
     const labels = () => new Int32Array(n).fill(UNREACHED);
     this.bestVeh = labels();
     this.bestWalk = labels();
-    this.prevTime = labels();
-    this.curTime = labels();
-    this.vehTime = labels();
-    this.prevRun = new Int32Array(n);
-    this.curRun = new Int32Array(n);
+    this.walkStamp = new Uint8Array(n);
+    this.vehStamp = new Uint8Array(n);
+    this.walkRun = new Int32Array(n);
     this.vehRun = new Int32Array(n);
     this.reached = new Uint32Array(n);
     this.walked = new Uint32Array(n);
@@ -96,6 +104,7 @@ export class BestOnlySearch {
     this.markList = new Uint32Array(data.routeCount);
     this.vehicleSec = new Int32Array(n).fill(-1);
     this.stopRoutes = new DayStopRoutes(data, days.slotDay.length);
+    this.alightsEverywhere = alightsEverywhere(data);
   }
 
   /**
@@ -109,19 +118,18 @@ export class BestOnlySearch {
     this.slack = slack;
     this.tripAllowed = q.tripAllowed;
     // round 0: the access stops, walked to
+    this.round = 0;
     for (let i = 0; i < q.count; i++) this.offerWalked(q.accessStops[i]!, Math.max(0, q.accessSec[i]!) + slack, NO_RUN);
     this.swap();
     const maxVehicles = Math.max(0, Math.floor(q.maxTransfers)) + 1;
     const pairs = connectionPairs(pruned, true);
     for (let round = 1; round <= maxVehicles && this.prevCount > 0; round++) {
-      this.stats.rounds = round;
+      this.stats.rounds = this.round = round;
       this.markRoutes();
       this.scanMarked();
-      for (let j = 0; j < this.prevCount; j++) this.prevTime[this.prevList[j]!] = UNREACHED;
       this.prevCount = 0;
       // transfers: none needed after the last round
       if (round < maxVehicles) this.transfer(pruned, pairs);
-      for (let j = 0; j < this.vehCount; j++) this.vehTime[this.vehList[j]!] = UNREACHED;
       this.vehCount = 0;
       this.swap();
     }
@@ -131,18 +139,20 @@ export class BestOnlySearch {
 
   /** Forget the previous search (only what it touched). */
   private reset(): void {
+    // a stop with a vehicle stamp holds a vehicle label, one with a walked stamp a walked label
     for (let j = 0; j < this.reachedCount; j++) {
       const p = this.reached[j]!;
       this.bestVeh[p] = UNREACHED;
       this.vehicleSec[p] = -1;
+      this.vehStamp[p] = 0;
     }
     this.reachedCount = 0;
-    for (let j = 0; j < this.walkedCount; j++) this.bestWalk[this.walked[j]!] = UNREACHED;
+    for (let j = 0; j < this.walkedCount; j++) {
+      const p = this.walked[j]!;
+      this.bestWalk[p] = UNREACHED;
+      this.walkStamp[p] = 0;
+    }
     this.walkedCount = 0;
-    // normally clear already: only a search interrupted by an exception leaves these behind
-    for (let j = 0; j < this.prevCount; j++) this.prevTime[this.prevList[j]!] = UNREACHED;
-    for (let j = 0; j < this.curCount; j++) this.curTime[this.curList[j]!] = UNREACHED;
-    for (let j = 0; j < this.vehCount; j++) this.vehTime[this.vehList[j]!] = UNREACHED;
     for (let j = 0; j < this.markCount; j++) this.mark[this.markList[j]!] = NOT_MARKED;
     this.prevCount = this.curCount = this.vehCount = this.markCount = 0;
     this.visits = this.lookUps = this.relaxations = 0;
@@ -179,7 +189,7 @@ export class BestOnlySearch {
     const { routeStops, boardAlight, departureSec: dep, arrivalSec: arr, routeDayBits, routeTripCount, routeStopOffset } = d;
     const { zoneSlotStart, slotOffset, slotDay, slotWord, slotBit } = this.days;
     const limit = this.limit;
-    const { bestVeh, prevTime, prevRun, vehTime, vehRun, vehList, reached, mark, markList } = this;
+    const { bestVeh, bestWalk, walkStamp, walkRun, vehStamp, vehRun, vehList, reached, mark, markList, alightsEverywhere: alightsAll, round } = this;
     const { next, last } = this.dayRuns;
     let reachedCount = this.reachedCount;
     let vehCount = this.vehCount;
@@ -200,6 +210,7 @@ export class BestOnlySearch {
       const hi = d.routeMaxSec[r]!;
       const tz = d.routeTimezone[r]!;
       const dayBase = r * d.serviceWords;
+      const everywhere = alightsAll[r] === 1;
       const slotEnd = zoneSlotStart[tz + 1]!;
       for (let slot = zoneSlotStart[tz]!; slot < slotEnd; slot++) {
         const off = slotOffset[slot]!;
@@ -217,20 +228,22 @@ export class BestOnlySearch {
           const p = routeStops[stopBase + i]!;
           if (trip >= 0) {
             const st = row + i;
-            if (boardAlight[st]! & CAN_ALIGHT) {
+            if (everywhere || boardAlight[st]! & CAN_ALIGHT) {
               const x = off + arr[st]!;
               if (x >= limit) trip = -1; // runs on past the bound: nothing further on this trip counts
               else if (x < bestVeh[p]!) {
                 if (bestVeh[p] === UNREACHED) reached[reachedCount++] = p;
                 bestVeh[p] = x;
-                if (vehTime[p] === UNREACHED) vehList[vehCount++] = p;
-                vehTime[p] = x;
+                if (vehStamp[p] !== round) {
+                  vehStamp[p] = round;
+                  vehList[vehCount++] = p;
+                }
                 vehRun[p] = runBase + trip;
               }
             }
           }
-          const w = prevTime[p]!;
-          if (w === UNREACHED) continue;
+          if (walkStamp[p] !== round) continue;
+          const w = bestWalk[p]!;
           if (trip >= 0) {
             // only an earlier trip can help, and trips never overtake: nothing to search when the
             // current trip leaves before w, or the one before it does, or the last one before it
@@ -245,7 +258,7 @@ export class BestOnlySearch {
           if (trip < 0 && (below === 0 || dep[stBase + (below - 1) * S + i]! < w - off)) continue;
           let k = this.boardable(stBase, rtBase, S, this.firstLeaving(dep, stBase, S, below, i, w - off), below, i, off, runs);
           // the label came off this very run: the next trip (see the header), leaving no earlier
-          if (k >= 0 && runBase + k === prevRun[p]) k = this.boardable(stBase, rtBase, S, k + 1, below, i, off, runs);
+          if (k >= 0 && runBase + k === walkRun[p]) k = this.boardable(stBase, rtBase, S, k + 1, below, i, off, runs);
           if (k >= 0) {
             trip = k;
             row = stBase + k * S;
@@ -287,10 +300,10 @@ export class BestOnlySearch {
   private transfer(pruned: PrunedTransfers, pairs: Int32Array): void {
     const { stopStaySec } = this.data;
     const offset = pruned.outOffset;
-    const { vehTime, vehRun, vehList, bestWalk, limit, slack } = this;
+    const { bestVeh, vehRun, vehList, bestWalk, limit, slack } = this;
     for (let j = 0; j < this.vehCount; j++) {
       const p = vehList[j]!;
-      const x = vehTime[p]!;
+      const x = bestVeh[p]!;
       const run = vehRun[p]!;
       const stay = stopStaySec[p]!;
       if (stay !== NO_STAY) this.offerWalked(p, x + stay + slack, run);
@@ -313,15 +326,16 @@ export class BestOnlySearch {
     if (x >= this.limit || x >= this.bestWalk[p]!) return;
     if (this.bestWalk[p] === UNREACHED) this.walked[this.walkedCount++] = p;
     this.bestWalk[p] = x;
-    if (this.curTime[p] === UNREACHED) this.curList[this.curCount++] = p;
-    this.curTime[p] = x;
-    this.curRun[p] = run;
+    const stamp = this.round + 1;
+    if (this.walkStamp[p] !== stamp) {
+      this.walkStamp[p] = stamp;
+      this.curList[this.curCount++] = p;
+    }
+    this.walkRun[p] = run;
   }
 
   /** The current round's walked labels become the previous round's (which are clear). */
   private swap(): void {
-    [this.prevTime, this.curTime] = [this.curTime, this.prevTime];
-    [this.prevRun, this.curRun] = [this.curRun, this.prevRun];
     [this.prevList, this.curList] = [this.curList, this.prevList];
     this.prevCount = this.curCount;
     this.curCount = 0;
@@ -343,4 +357,26 @@ export class BestOnlySearch {
     stats.reachedStops = this.reachedCount;
     return { vehicleSec: this.vehicleSec, reached: this.reached, reachedCount: this.reachedCount };
   }
+}
+
+/** Per route, 1 when every trip lets riders off at each of its positions past the first. */
+function alightsEverywhere(d: RaptorData): Uint8Array {
+  const { routeStopOffset, routeTripOffset, routeStopTimeOffset, boardAlight } = d;
+  const out = new Uint8Array(d.routeCount);
+  for (let r = 0; r < d.routeCount; r++) {
+    const S = routeStopOffset[r + 1]! - routeStopOffset[r]!;
+    const K = routeTripOffset[r + 1]! - routeTripOffset[r]!;
+    const base = routeStopTimeOffset[r]!;
+    let all = 1;
+    for (let k = 0; k < K && all === 1; k++) {
+      for (let i = 1; i < S; i++) {
+        if ((boardAlight[base + k * S + i]! & CAN_ALIGHT) === 0) {
+          all = 0;
+          break;
+        }
+      }
+    }
+    out[r] = all;
+  }
+  return out;
 }

@@ -72,7 +72,7 @@ import { UNREACHED } from './unreached.js';
 import { FirstRoundMarks } from './first-round-marks.js';
 import { LaterBoardings } from './later-boardings.js';
 import { DayRuns, firstLeaving } from './day-runs.js';
-import { BestOnlySearch } from './best-only-search.js';
+import { BestOnlySearch, LEAN_MAX_ROUNDS } from './best-only-search.js';
 import { WorkCounts } from './work-counts.js';
 import type { RaptorQuery, RaptorResult, RaptorStats, ServiceDayOrigins } from './raptor-types.js';
 
@@ -306,7 +306,7 @@ export class RaptorSearch {
     if (this.limit === 0 || minVehicles > maxVehicles) return this.result();
     this.chooseServiceDays(Math.floor(q.t0));
     // the common query, by the lean search (best-only-search.ts)
-    if (this.leanSearches && fwd && this.bestOnly && this.range === null && overlay === null && q.stopAllowed === null && !q.wheelchair && this.pruned !== null) {
+    if (this.leanSearches && fwd && this.bestOnly && maxVehicles <= LEAN_MAX_ROUNDS && this.range === null && overlay === null && q.stopAllowed === null && !q.wheelchair && this.pruned !== null) {
       const { zoneSlotStart, slotOffset, slotDay, slotWord, slotBit } = this;
       this.lean ??= new BestOnlySearch(d, { zoneSlotStart, slotOffset, slotDay, slotWord, slotBit }, this.dayRuns, this.stats, this.work);
       return this.lean.search(q, this.limit, slack, this.pruned);
