@@ -14,7 +14,9 @@
  * an earlier trip further on, or dropped past the limit), whose arrivals the best over the rounds
  * holds already, and later trips arrive later still; further on, both board the same earliest
  * trips. Apart from that, this is the general scan with its branches for the other cases taken out,
- * and labels in plain arrays the JIT keeps close.
+ * and labels in plain arrays the JIT keeps close. And a round's labels need no arrays of their own:
+ * a stop's walked (vehicle) label of a round is its best walked (vehicle) label at that round's
+ * end, so a byte per stop stamps the round, read where a label per round was and never cleared.
  *
  * Search seconds x = t - t0; a stop time τ of service day slot s is at slotOffset[s] + τ.
  */

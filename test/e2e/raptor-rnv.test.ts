@@ -29,6 +29,7 @@ import { buildRaptorData, type Footpaths, type RaptorData } from '../../src/rout
 import { buildRaptorOverlay } from '../../src/routing/raptor-overlay.js';
 import { NO_LINE, NO_ROUTE, runKey, type AddedRun, type RealtimeRun } from '../../src/model/realtime-runs.js';
 import { RaptorSearch, type RaptorQuery, type RaptorResult } from '../../src/routing/raptor.js';
+import { LEAN_MAX_ROUNDS } from '../../src/routing/best-only-search.js';
 import { pruneTransfers, routeGaps } from '../../src/routing/transfer-pruning.js';
 import { dayNumber } from '../../src/util/calendar.js';
 import { zonedToEpoch } from '../../src/util/time-zones.js';
@@ -469,6 +470,16 @@ test('rnv: the lean search of the common query (best-only-search.ts) answers as 
   // the searches were the lean one's: it leaves the routes of other days unmarked (the weekend
   // lines on this Tuesday), where the general scan marks them and steps over their days
   assert.ok(scanned.lean < 0.9 * scanned.general, `${scanned.lean} routes scanned by the lean search, ${scanned.general} by the general scan`);
+  // the lean search runs at most LEAN_MAX_ROUNDS rounds (a byte stamps a stop's label of a round):
+  // a search allowing more is the general scan's, route for route
+  for (const maxTransfers of [LEAN_MAX_ROUNDS - 1, LEAN_MAX_ROUNDS]) {
+    const q: RaptorQuery = { direction: 'departure', t0: at(2016, 11, 8, 8), maxDurationSec: 86_400, maxTransfers, minTransfers: 0, accessStops: Uint32Array.of(stops[0]!), accessSec: Int32Array.of(0), count: 1, tripAllowed: null, stopAllowed: null, wheelchair: false, walkingSpeed: 1.12, boardSlackSec: 0 };
+    const sec = Array.from(lean.search(q).vehicleSec);
+    const leanScanned = lean.stats.routesScanned;
+    assert.deepEqual(sec, Array.from(general.search(q).vehicleSec), `${maxTransfers} transfers`);
+    const generalScanned = general.stats.routesScanned;
+    assert.equal(leanScanned === generalScanned, maxTransfers === LEAN_MAX_ROUNDS, `${maxTransfers} transfers: ${leanScanned} routes scanned, ${generalScanned} by the general scan`);
+  }
 });
 
 test('rnv: around midnight, runs of the previous service day (times past 24:00) included', () => {
