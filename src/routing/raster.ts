@@ -74,6 +74,8 @@ export class Rasterizer {
   /** the grid's rows: each one's centre in the projection and the projection's scale there (grown to the largest grid) */
   private rowY = new Float64Array(0);
   private rowScale = new Float64Array(0);
+  /** each grid row's lattice row (the square its centres lie in), -1 outside the lattice: the same for every column */
+  private rowLattice = new Int32Array(0);
 
   constructor(readonly graph: StreetGraph) {
     this.edgeReached = new Uint32Array(graph.edgeCount);
@@ -119,9 +121,14 @@ export class Rasterizer {
     if (this.rowY.length < R) {
       this.rowY = new Float64Array(R);
       this.rowScale = new Float64Array(R);
+      this.rowLattice = new Int32Array(R);
     }
     rowCentres(this.graph, grid, this.rowY, this.rowScale);
     const { x0: lx0, y0: ly0, stepM, cols, rows } = lattice;
+    for (let j = 0; j < R; j++) {
+      const lj = Math.floor((this.rowY[j]! - ly0) / stepM);
+      this.rowLattice[j] = lj < 0 || lj >= rows - 1 ? -1 : lj;
+    }
     // the lattice rows under the grid's cell centres (and the row above each)
     const jLo = Math.max(0, Math.floor((this.rowY[0]! - ly0) / stepM));
     const jHi = Math.min(rows - 1, Math.floor((this.rowY[R - 1]! - ly0) / stepM) + 1);
@@ -165,14 +172,14 @@ export class Rasterizer {
    */
   private scanColumn({ lattice, layer, valuing, table, R, i, cx }: ColumnScan): void {
     const { segmentCount, segmentEdge, segmentPoint, geomX, geomY, geomAlongM } = this.graph;
-    const { segmentReached: reached, round, columnExtras, columnA: west, columnB: east, rowY, rowScale } = this;
-    const { y0: ly0, stepM, rows, extraSegments } = lattice;
+    const { segmentReached: reached, round, columnExtras, columnA: west, columnB: east, rowY, rowScale, rowLattice } = this;
+    const { extraSegments } = lattice;
     const perMetre = valuing ? 10 / valuing.speed : 0;
     const walkPerMetre = valuing ? 10 / valuing.walkSpeed : 0;
     for (let j = 0; j < R; j++) {
+      const lj = rowLattice[j]!;
+      if (lj < 0) continue;
       const cy = rowY[j]!;
-      const lj = Math.floor((cy - ly0) / stepM);
-      if (lj < 0 || lj >= rows - 1) continue;
       const s0 = west[lj]!;
       const s1 = west[lj + 1]!;
       const s2 = east[lj]!;
