@@ -66,6 +66,7 @@ export class BestOnlySearch {
   private readonly mark: Int32Array;
   private readonly markList: Uint32Array;
   private markCount = 0;
+  /** per route, 1 when every trip lets riders off at every position past its first (all of rnv's): no flag read there */
   private readonly alightsEverywhere: Uint8Array;
   /** the result: vehicle seconds per stop, -1 where unreached */
   private readonly vehicleSec: Int32Array;
