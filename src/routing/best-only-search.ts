@@ -112,9 +112,10 @@ export class BestOnlySearch {
 
   /**
    * The search of `q` (a departure search the general one hands over, its service days chosen in
-   * `days`): labels below `limit`, `slack` the board slack, `pruned` the connections it walks.
+   * `days`): at most `maxVehicles` vehicles (LEAN_MAX_ROUNDS at most), labels below `limit`, `slack`
+   * the board slack, `pruned` the connections it walks.
    */
-  search(q: RaptorQuery, limit: number, slack: number, pruned: PrunedTransfers): RaptorResult {
+  search(q: RaptorQuery, maxVehicles: number, limit: number, slack: number, pruned: PrunedTransfers): RaptorResult {
     this.reset();
     this.lists = this.stopRoutes.of(this.days);
     this.limit = limit;
@@ -124,7 +125,6 @@ export class BestOnlySearch {
     this.round = 0;
     for (let i = 0; i < q.count; i++) this.offerWalked(q.accessStops[i]!, Math.max(0, q.accessSec[i]!) + slack, NO_RUN);
     this.swap();
-    const maxVehicles = Math.max(0, Math.floor(q.maxTransfers)) + 1;
     const pairs = connectionPairs(pruned, true);
     for (let round = 1; round <= maxVehicles && this.prevCount > 0; round++) {
       this.stats.rounds = this.round = round;

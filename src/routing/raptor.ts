@@ -309,7 +309,7 @@ export class RaptorSearch {
     if (this.leanSearches && fwd && this.bestOnly && maxVehicles <= LEAN_MAX_ROUNDS && this.range === null && overlay === null && q.stopAllowed === null && !q.wheelchair && this.pruned !== null) {
       const { zoneSlotStart, slotOffset, slotDay, slotWord, slotBit } = this;
       this.lean ??= new BestOnlySearch(d, { zoneSlotStart, slotOffset, slotDay, slotWord, slotBit }, this.dayRuns, this.stats, this.work);
-      return this.lean.search(q, this.limit, slack, this.pruned);
+      return this.lean.search(q, maxVehicles, this.limit, slack, this.pruned);
     }
     const firstRound = this.firstRoundOf(q);
 
