@@ -37,6 +37,8 @@ interface Network {
   data: RaptorData;
   raptor: RaptorSearch;
   stop: (id: string) => number;
+  /** the timetable route a trip was laid out in */
+  route: (tripId: string) => number;
 }
 
 async function network(body: string, options: { tz?: string; footpaths?: [string, string, number][] } = {}): Promise<Network> {
@@ -57,7 +59,14 @@ async function network(body: string, options: { tz?: string; footpaths?: [string
     };
   }
   const data = buildRaptorData(tt, fp);
-  return { tt, data, raptor: new RaptorSearch(data, new ServiceDays(tt)), stop };
+  const route = (tripId: string) => {
+    const rt = data.routeTripTrip.indexOf(tt.trips.ids.indexOf(tripId));
+    assert.ok(rt >= 0, `trip ${tripId}`);
+    let r = 0;
+    while (data.routeTripOffset[r + 1]! <= rt) r++;
+    return r;
+  };
+  return { tt, data, raptor: new RaptorSearch(data, new ServiceDays(tt)), stop, route };
 }
 
 interface Ask {
@@ -507,21 +516,14 @@ S1,09:00:00,09:00:00,A,1
 S1,09:30:00,09:30:00,C,2`;
 
 test('a stop lists the routes of the search days that go on from it; the lists of a set of days are kept', async () => {
-  const { tt, data, stop } = await network(DAYS);
+  const { data, stop, route } = await network(DAYS);
   /** one service day, in the search's terms */
   const daysOf = (y: number, m: number, d: number): SearchDays => {
     const day = dayNumber(y, m, d) - data.serviceFirstDay;
     return { zoneSlotStart: Int32Array.of(0, 1), slotOffset: Int32Array.of(0), slotDay: Int32Array.of(day), slotWord: Int32Array.of(day >>> 5), slotBit: Int32Array.of(day & 31) };
   };
-  // the route of each line, through its trip
-  const routeOf = (trip: string) => {
-    const rt = data.routeTripTrip.indexOf(tt.trips.ids.indexOf(trip));
-    let r = 0;
-    while (data.routeTripOffset[r + 1]! <= rt) r++;
-    return r;
-  };
-  const daily = routeOf('D1');
-  const saturday = routeOf('S1');
+  const daily = route('D1');
+  const saturday = route('S1');
   const listed = (lists: StopRouteLists, id: string) => {
     const p = stop(id);
     return Array.from(lists.routes.subarray(lists.offset[p]!, lists.offset[p + 1]!), (r, k) => [r, lists.positions[lists.offset[p]! + k]!]);
@@ -670,10 +672,7 @@ test('routes: trip-major stop times, stop→route index with positions, FIFO tri
     }
   }
   // the route of T1 and T2: A B C, T1 then T2, times laid out trip after trip
-  const t1 = n.tt.trips.ids.indexOf('T1');
-  const rt = d.routeTripTrip.indexOf(t1);
-  let r = 0;
-  while (d.routeTripOffset[r + 1]! <= rt) r++;
+  const r = n.route('T1');
   const stops = Array.from(d.routeStops.subarray(d.routeStopOffset[r]!, d.routeStopOffset[r + 1]!), id);
   assert.deepEqual(stops, ['A', 'B', 'C']);
   const trips = Array.from(d.routeTripTrip.subarray(d.routeTripOffset[r]!, d.routeTripOffset[r + 1]!), (t) => n.tt.trips.ids[t]);
